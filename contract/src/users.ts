@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { messages } from './messages.ts';
+
+/** Spec §5: letters, digits and !@#$%^&*, 6-16 long, at least one digit and one special character. */
+export const passwordPattern = /^(?=.*\d)(?=.*[!@#$%^&*])[A-Za-z\d!@#$%^&*]{6,16}$/;
+/** Spec §5: "a standard email pattern". */
+export const emailPattern = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/;
+
+export const NAME_MIN = 5;
+export const NAME_MAX = 50;
+export const EMAIL_MAX = 254;
+/** Avatars accepted by the server, checked by content (spec §5: jpg, jpeg, png, svg). */
+export const AVATAR_ACCEPT = '.jpg,.jpeg,.png,.svg,image/jpeg,image/png,image/svg+xml';
+
+/**
+ * A field the form must fill: present and not blank, else `message`.
+ * Presence is checked for all fields before any other rule, as the spec's forms do.
+ */
+const filled = (message: string) => z.string({ error: message }).trim().min(1, message);
+const password = (message: string) => z.string({ error: message }).min(1, message);
+
+const fullName = (tooShort: string) => z.string().min(NAME_MIN, tooShort).max(NAME_MAX, messages.nameTooLong);
+const email = z
+  .string()
+  .max(EMAIL_MAX, messages.emailTooLong)
+  .regex(emailPattern, messages.invalidEmailId)
+  .transform((value) => value.toLowerCase());
+const newPassword = z.string().regex(passwordPattern, messages.passwordRule);
+
+/** Signup text fields (the avatar file is checked beside them with the same "fill all" text). */
+export const RegisterSchema = z
+  .object({
+    fullName: filled(messages.fillAllDetails),
+    email: filled(messages.fillAllDetails),
+    password: password(messages.fillAllDetails),
+  })
+  .pipe(z.object({ fullName: fullName(messages.nameTooShort), email, password: newPassword }));
+export type Register = z.input<typeof RegisterSchema>;
+
+export const LoginSchema = z
+  .object({
+    email: filled(messages.fillAllDetails).max(EMAIL_MAX, messages.emailTooLong),
+    password: password(messages.fillAllDetails).max(256, messages.wrongCredentials),
+  })
+  .transform((login) => ({ ...login, email: login.email.toLowerCase() }));
+export type Login = z.input<typeof LoginSchema>;
+
+/** Edit profile: the full name is required; a new avatar is optional on the server. */
+export const UpdateProfileSchema = z
+  .object({ fullName: filled(messages.allFieldsMandatory) })
+  .pipe(z.object({ fullName: fullName(messages.editNameTooShort) }));
+export type UpdateProfile = z.input<typeof UpdateProfileSchema>;
+
+export const ChangePasswordSchema = z
+  .object({
+    oldPassword: password(messages.fillAllDetails).max(256, messages.oldPasswordWrong),
+    newPassword: password(messages.fillAllDetails),
+  })
+  .pipe(z.object({ oldPassword: z.string(), newPassword }));
+export type ChangePassword = z.input<typeof ChangePasswordSchema>;
+
+export const ForgotPasswordSchema = z
+  .object({ email: filled(messages.fillAllDetails) })
+  .pipe(z.object({ email }));
+export type ForgotPassword = z.input<typeof ForgotPasswordSchema>;
+
+export const ResetPasswordSchema = z
+  .object({ password: password(messages.fillAllDetails) })
+  .pipe(z.object({ password: newPassword }));
+export type ResetPassword = z.input<typeof ResetPasswordSchema>;
+
+export const ResetTokenParamsSchema = z.object({
+  token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, messages.resetLinkInvalid),
+});
+
+export const UserIdParamsSchema = z.object({ id: z.uuid(messages.notFound) });
+
+export const RoleSchema = z.enum(['USER', 'ADMIN']);
+export type Role = z.infer<typeof RoleSchema>;
+
+export const UserSchema = z.object({
+  _id: z.uuid(),
+  fullName: z.string(),
+  email: z.string(),
+  avatar: z.object({ secure_url: z.string() }),
+  role: RoleSchema,
+  subscription: z.object({ status: z.enum(['active', 'inactive']) }),
+});
+export type User = z.infer<typeof UserSchema>;
+
+export const MessageSchema = z.object({ success: z.boolean(), message: z.string() });
+export const UserResponseSchema = MessageSchema.extend({ user: UserSchema });
+export const ErrorSchema = z.object({ success: z.literal(false), message: z.string() });

@@ -1,0 +1,201 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Writable } from 'node:stream';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { sql } from 'drizzle-orm';
+import Fastify, { type FastifyError, type FastifyRequest } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import { messages } from '@lms/contract/messages';
+import type { Config } from './config.ts';
+import type { Context } from './context.ts';
+import { openDatabase, type Database } from './db/client.ts';
+import { AppError } from './errors.ts';
+import { createPasswordHasher } from './features/auth/password.ts';
+import { createLocalStorage, mediaRoot, PUBLIC_MEDIA_FOLDERS, PUBLIC_MEDIA_PREFIX } from './features/media/storage.ts';
+import { createMailer } from './mail.ts';
+import { createRateLimits } from './rate-limit.ts';
+import { apiRoutes } from './routes.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: Context;
+  }
+}
+
+export interface AppOptions {
+  /** An open database to use (tests); otherwise one is opened from the config and closed with the app. */
+  database?: Database;
+  /** Where logs go (tests read them); standard output otherwise. */
+  logStream?: Writable;
+  /** Keeps the rate-limit counters of parallel test runs apart in a shared Redis. */
+  rateLimitPrefix?: string;
+  /** The built web app; defaults to web/dist of this checkout. */
+  webRoot?: string;
+}
+
+export const API_PREFIX = '/api/v1';
+const JSON_BODY_LIMIT = 256 * 1024;
+const defaultWebRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+export async function buildApp(config: Config & { sessionSecret: string }, options: AppOptions = {}) {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      ...(options.logStream && { stream: options.logStream }),
+      // Headers are never logged whole: cookies and tokens stay out of the logs.
+      serializers: {
+        req: (request: FastifyRequest) => ({ method: request.method, url: loggableUrl(request.url), ip: request.ip }),
+      },
+      redact: { paths: ['password', '*.password', 'token', '*.token', 'cookie', '*.cookie'], censor: '[redacted]' },
+    },
+    bodyLimit: JSON_BODY_LIMIT,
+    routerOptions: { maxParamLength: 200 },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const database = options.database ?? (await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dir: path.join(config.dataDir, 'db') }));
+  const ctx: Context = {
+    config,
+    db: database.db,
+    mailer: createMailer(config),
+    media: createLocalStorage(mediaRoot(config.dataDir)),
+    passwords: createPasswordHasher(config.passwordCost),
+    limits: createRateLimits(config, options.rateLimitPrefix),
+  };
+  app.decorate('ctx', ctx);
+  app.decorateRequest('user', null);
+  app.addHook('onClose', async () => {
+    ctx.mailer.close();
+    await ctx.limits.close();
+    if (!options.database) await database.close();
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const { status, message } = toHttpError(error);
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    return reply.code(status).send({ success: false, message });
+  });
+
+  const isHttps = config.publicUrl.startsWith('https:');
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'blob:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+        baseUri: ["'self'"],
+        upgradeInsecureRequests: isHttps ? [] : null,
+      },
+    },
+    // Images and videos are ours; other sites may not embed them.
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+    frameguard: { action: 'deny' },
+    // Only a site served over HTTPS may pin browsers to it.
+    strictTransportSecurity: isHttps,
+  });
+  await app.register(fastifyCookie);
+  await app.register(fastifyMultipart, { limits: { files: 2, fields: 20, fieldSize: 64 * 1024, parts: 30 } });
+  app.addHook('onRequest', refuseForeignOrigins(config));
+
+  await app.register(fastifySwagger, {
+    openapi: { info: { title: 'LMS API', version: '1.0.0' }, servers: [] },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  app.get('/healthz', { schema: { hide: true } }, async () => {
+    await ctx.db.execute(sql`select 1`);
+    return { status: 'ok' };
+  });
+  await app.register(apiRoutes, { prefix: API_PREFIX });
+
+  fs.mkdirSync(mediaRoot(config.dataDir), { recursive: true });
+  // Public media: every key is random and never reused, so a file at a URL never changes.
+  await app.register(fastifyStatic, {
+    root: mediaRoot(config.dataDir),
+    prefix: PUBLIC_MEDIA_PREFIX,
+    decorateReply: false,
+    index: false,
+    allowedPath: (pathName) => PUBLIC_MEDIA_FOLDERS.some((folder) => pathName.startsWith(`/${folder}/`)),
+    immutable: true,
+    maxAge: '365d',
+  });
+  const webRoot = options.webRoot ?? defaultWebRoot;
+  const hasWebApp = fs.existsSync(path.join(webRoot, 'index.html'));
+  if (hasWebApp) {
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      wildcard: false,
+      index: false,
+      // Built assets carry a content hash in their names; index.html must be checked every time.
+      setHeaders: (reply, filePath) =>
+        reply.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache'),
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    // The web app routes its own pages (and shows its 404); the API answers JSON.
+    const isPage = request.method === 'GET' && !request.url.startsWith('/api/') && !request.url.startsWith(PUBLIC_MEDIA_PREFIX);
+    if (hasWebApp && isPage) return reply.header('cache-control', 'no-cache').sendFile('index.html', webRoot);
+    return reply.code(404).send({ success: false, message: messages.notFound });
+  });
+
+  return app;
+}
+
+/** The path of a request as logged: reset tokens masked, query strings left out. */
+function loggableUrl(url: string): string {
+  return url.split('?')[0]!.replace(/\/reset\/[^/]+/, '/reset/[redacted]');
+}
+
+/**
+ * Cross-site request forgery guard: a state-changing request that a browser
+ * sent from another site is refused. Browsers always send Origin on such requests.
+ */
+function refuseForeignOrigins(config: Config) {
+  const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
+  const allowed = new Set([new URL(config.publicUrl).origin, ...config.allowedOrigins]);
+  return async (request: FastifyRequest) => {
+    if (safeMethods.has(request.method)) return;
+    const origin = request.headers.origin;
+    const ownOrigin = `${request.protocol}://${request.host}`;
+    const foreign =
+      origin === undefined ? request.headers['sec-fetch-site'] === 'cross-site' : origin !== ownOrigin && !allowed.has(origin);
+    if (foreign) throw new AppError(403, messages.foreignOrigin);
+  };
+}
+
+/** Known errors keep their status and a message fit for the user; anything else is a 500 that says nothing. */
+function toHttpError(error: FastifyError): { status: number; message: string } {
+  if (error instanceof AppError) return { status: error.statusCode, message: error.message };
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    return { status: 400, message: error.validation[0]?.message ?? messages.invalidRequest };
+  }
+  const status = error.statusCode ?? 500;
+  if (status === 413) return { status, message: messages.requestTooLarge };
+  if (status === 415) return { status, message: messages.unsupportedContentType };
+  if (status === 429) return { status, message: messages.tooManyRequests };
+  if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError) {
+    return { status: 400, message: messages.invalidJson };
+  }
+  if (status >= 400 && status < 500) return { status, message: messages.invalidRequest };
+  return { status: 500, message: messages.internalError };
+}

@@ -1,0 +1,16 @@
+import type { Config } from './config.ts';
+import type { Db } from './db/client.ts';
+import type { PasswordHasher } from './features/auth/password.ts';
+import type { MediaStorage } from './features/media/storage.ts';
+import type { Mailer } from './mail.ts';
+import type { RateLimits } from './rate-limit.ts';
+
+/** What services need from the outside world, built once in buildApp and handed to each service call. */
+export interface Context {
+  config: Config & { sessionSecret: string };
+  db: Db;
+  mailer: Mailer;
+  media: MediaStorage;
+  passwords: PasswordHasher;
+  limits: RateLimits;
+}

@@ -1,0 +1,72 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
+import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.ts';
+import * as schema from './schema.ts';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+/** Where the data lives: a PostgreSQL URL, an embedded data folder, or an already open PGlite (tests). */
+export type DatabaseTarget = { url: string } | { dir: string } | { pglite: PGlite };
+
+export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const drizzleOptions = { schema, casing: 'snake_case' } as const;
+
+/** Opens the database and brings its schema up to date with the committed migrations. */
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  if ('url' in target) return openPostgres(target.url);
+  if ('dir' in target) {
+    // PGlite has no lock between processes: two openers of one folder corrupt it.
+    const release = lockDataDir(target.dir);
+    try {
+      fs.mkdirSync(target.dir, { recursive: true });
+      const database = await openPglite(await PGlite.create(target.dir));
+      return { ...database, close: () => database.close().finally(release) };
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+  return openPglite(target.pglite);
+}
+
+async function openPglite(client: PGlite): Promise<Database> {
+  const db = drizzlePglite({ client, ...drizzleOptions });
+  await migratePglite(db, { migrationsFolder });
+  return { db, kind: 'pglite', close: () => client.close() };
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const db = drizzlePostgres({ client: pool, ...drizzleOptions });
+  try {
+    // Several instances may start at once against one server: migrate one at a time.
+    const connection = await pool.connect();
+    try {
+      await connection.query('SELECT pg_advisory_lock(7411)');
+      await migratePostgres(drizzlePostgres({ client: connection, ...drizzleOptions }), { migrationsFolder });
+    } finally {
+      await connection.query('SELECT pg_advisory_unlock(7411)').catch(() => undefined);
+      connection.release();
+    }
+    await db.execute(sql`select 1`);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return { db, kind: 'postgres', close: () => pool.end() };
+}

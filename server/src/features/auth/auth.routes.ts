@@ -1,0 +1,82 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { messages } from '@lms/contract/messages';
+import {
+  ChangePasswordSchema,
+  ForgotPasswordSchema,
+  LoginSchema,
+  MessageSchema,
+  ResetPasswordSchema,
+  ResetTokenParamsSchema,
+  UserResponseSchema,
+} from '@lms/contract/users';
+import { jsonBody } from '../../validation.ts';
+import { toUserJson } from '../users/users.service.ts';
+import { changePassword, logIn, requestPasswordReset, resetPassword } from './auth.service.ts';
+import { currentUser, requireUser } from './guards.ts';
+import { clearSessionCookie, revokeSession, SESSION_COOKIE, setSessionCookie } from './sessions.ts';
+
+/** Mounted at /api/v1/user, beside the profile routes. */
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+
+  app.post('/login', {
+    schema: { summary: 'Log in', body: jsonBody(LoginSchema), response: { 200: UserResponseSchema } },
+    handler: async (request, reply) => {
+      const { user, session } = await logIn(ctx, { ...request.body, ip: request.ip });
+      setSessionCookie(request, reply, session);
+      return { success: true, message: messages.loggedIn, user: toUserJson(ctx, user) };
+    },
+  });
+
+  // The spec's client logs out with GET; POST is the proper verb and works too.
+  app.route({
+    method: ['GET', 'POST'],
+    url: '/logout',
+    schema: { summary: 'Log out: ends this session', response: { 200: MessageSchema } },
+    handler: async (request, reply) => {
+      const token = request.cookies[SESSION_COOKIE];
+      if (token) await revokeSession(ctx, token);
+      clearSessionCookie(request, reply);
+      return { success: true, message: messages.loggedOut };
+    },
+  });
+
+  app.post('/change-password', {
+    schema: {
+      summary: 'Change password: ends every other session',
+      body: jsonBody(ChangePasswordSchema),
+      response: { 200: MessageSchema },
+    },
+    preHandler: requireUser,
+    handler: async (request, reply) => {
+      const session = await changePassword(ctx, currentUser(request), request.body);
+      setSessionCookie(request, reply, session);
+      return { success: true, message: messages.passwordChanged };
+    },
+  });
+
+  app.post('/reset', {
+    schema: {
+      summary: 'Forgot password: mails a reset link; the same answer for any email',
+      body: jsonBody(ForgotPasswordSchema),
+      response: { 200: MessageSchema },
+    },
+    handler: async (request) => {
+      await requestPasswordReset(ctx, { ...request.body, ip: request.ip });
+      return { success: true, message: messages.resetMailSent };
+    },
+  });
+
+  app.post('/reset/:token', {
+    schema: {
+      summary: 'Set a new password with a reset link (single use, 15 minutes)',
+      params: ResetTokenParamsSchema,
+      body: jsonBody(ResetPasswordSchema),
+      response: { 200: MessageSchema },
+    },
+    handler: async (request) => {
+      await resetPassword(ctx, { token: request.params.token, password: request.body.password });
+      return { success: true, message: messages.passwordReset };
+    },
+  });
+};

@@ -1,0 +1,39 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { messages } from '@lms/contract/messages';
+import type { Role } from '@lms/contract/users';
+import { AppError } from '../../errors.ts';
+import { findSessionUser, SESSION_COOKIE, type UserRow } from './sessions.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The logged-in user, once `loadUser` or a guard has run; null when logged out. */
+    user: UserRow | null;
+  }
+}
+
+/** Reads the session cookie once per request. */
+export async function loadUser(request: FastifyRequest): Promise<UserRow | null> {
+  if (request.user) return request.user;
+  const token = request.cookies[SESSION_COOKIE];
+  request.user = token ? ((await findSessionUser(request.server.ctx, token)) ?? null) : null;
+  return request.user;
+}
+
+/** Pre-handler: 401 unless logged in. */
+export async function requireUser(request: FastifyRequest, _reply: FastifyReply) {
+  if (!(await loadUser(request))) throw new AppError(401, messages.notLoggedIn);
+}
+
+/** Pre-handler: 401 unless logged in, 403 unless the user has one of `roles`. */
+export const requireRole =
+  (...roles: Role[]) =>
+  async (request: FastifyRequest, reply: FastifyReply) => {
+    await requireUser(request, reply);
+    if (!roles.includes(request.user!.role)) throw new AppError(403, messages.notAllowed);
+  };
+
+/** The user a guarded handler runs for. */
+export function currentUser(request: FastifyRequest): UserRow {
+  if (!request.user) throw new AppError(401, messages.notLoggedIn);
+  return request.user;
+}

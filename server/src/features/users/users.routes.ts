@@ -1,0 +1,60 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { messages } from '@lms/contract/messages';
+import { RegisterSchema, UpdateProfileSchema, UserIdParamsSchema, UserResponseSchema } from '@lms/contract/users';
+import { AppError } from '../../errors.ts';
+import { parseInput } from '../../validation.ts';
+import { currentUser, requireUser } from '../auth/guards.ts';
+import { createSession, setSessionCookie } from '../auth/sessions.ts';
+import { readImageForm } from '../media/upload.ts';
+import { registerUser, toUserJson, updateProfile } from './users.service.ts';
+
+const multipart = { consumes: ['multipart/form-data'] };
+
+/** Mounted at /api/v1/user. */
+export const userRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+
+  app.post('/register', {
+    schema: {
+      summary: 'Sign up (multipart: fullName, email, password, avatar); logs the new user in',
+      ...multipart,
+      response: { 201: UserResponseSchema },
+    },
+    handler: async (request, reply) => {
+      const form = await readImageForm(request, { fileField: 'avatar', maxBytes: ctx.config.imageMaxBytes });
+      if (!form.file) throw new AppError(400, messages.fillAllDetails);
+      const fields = parseInput(RegisterSchema, form.fields);
+      const user = await registerUser(ctx, { ...fields, avatar: form.file });
+      setSessionCookie(request, reply, await createSession(ctx, user.id));
+      return reply.code(201).send({ success: true, message: messages.accountCreated, user: toUserJson(ctx, user) });
+    },
+  });
+
+  app.get('/me', {
+    schema: { summary: 'The logged-in user', response: { 200: UserResponseSchema } },
+    preHandler: requireUser,
+    handler: async (request) => ({
+      success: true,
+      message: messages.userDetailsFetched,
+      user: toUserJson(ctx, currentUser(request)),
+    }),
+  });
+
+  app.put('/update/:id', {
+    schema: {
+      summary: 'Edit your own profile (multipart: fullName, optional avatar)',
+      ...multipart,
+      params: UserIdParamsSchema,
+      response: { 200: UserResponseSchema },
+    },
+    preHandler: requireUser,
+    handler: async (request) => {
+      const user = currentUser(request);
+      if (request.params.id !== user.id) throw new AppError(403, messages.notOwnProfile);
+      const form = await readImageForm(request, { fileField: 'avatar', maxBytes: ctx.config.imageMaxBytes });
+      const fields = parseInput(UpdateProfileSchema, form.fields);
+      const updated = await updateProfile(ctx, user, { ...fields, avatar: form.file });
+      return { success: true, message: messages.profileUpdated, user: toUserJson(ctx, updated) };
+    },
+  });
+};

@@ -1,0 +1,113 @@
+import { eq } from 'drizzle-orm';
+import { messages } from '@lms/contract/messages';
+import type { Role, User } from '@lms/contract/users';
+import type { Context } from '../../context.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { users } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import { revokeAllSessions, type UserRow } from '../auth/sessions.ts';
+import { AVATAR_SIZE, reencodeImage } from '../media/images.ts';
+import { saveAvatar } from '../media/storage.ts';
+
+/** Shown for accounts without an avatar of their own (administrators made from the command line). */
+export const DEFAULT_AVATAR_URL = '/default-avatar.svg';
+
+/**
+ * Whether the user may watch lectures now. The one place that decides it;
+ * until payments arrive nobody is subscribed.
+ */
+export function hasActiveSubscription(_user: UserRow): boolean {
+  return false;
+}
+
+/** The user as the API shows it (spec §3); never the password hash. */
+export function toUserJson(ctx: Context, user: UserRow): User {
+  return {
+    _id: user.id,
+    fullName: user.fullName,
+    email: user.email,
+    avatar: { secure_url: user.avatarKey ? ctx.media.publicUrl(user.avatarKey) : DEFAULT_AVATAR_URL },
+    role: user.role,
+    subscription: { status: hasActiveSubscription(user) ? 'active' : 'inactive' },
+  };
+}
+
+async function storeAvatar(ctx: Context, bytes: Buffer): Promise<string> {
+  const webp = await reencodeImage(bytes, { accept: ['jpg', 'png', 'svg'], size: AVATAR_SIZE, rejectMessage: messages.avatarType });
+  return saveAvatar(ctx.media, webp);
+}
+
+/** Runs `write` with a freshly stored avatar; the file is removed again if the write fails. */
+async function withNewAvatar<T>(ctx: Context, bytes: Buffer, write: (avatarKey: string) => Promise<T>): Promise<T> {
+  const avatarKey = await storeAvatar(ctx, bytes);
+  try {
+    return await write(avatarKey);
+  } catch (error) {
+    await ctx.media.remove(avatarKey);
+    throw error;
+  }
+}
+
+export async function registerUser(
+  ctx: Context,
+  input: { fullName: string; email: string; password: string; avatar: Buffer },
+): Promise<UserRow> {
+  const [existing] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, input.email));
+  if (existing) throw new AppError(409, messages.emailTaken);
+  const passwordHash = await ctx.passwords.hash(input.password);
+  return withNewAvatar(ctx, input.avatar, async (avatarKey) => {
+    try {
+      const [user] = await ctx.db
+        .insert(users)
+        .values({ fullName: input.fullName, email: input.email, passwordHash, avatarKey })
+        .returning();
+      return user!;
+    } catch (error) {
+      // Two sign-ups with one email at once: the database decides.
+      if (isUniqueViolation(error)) throw new AppError(409, messages.emailTaken);
+      throw error;
+    }
+  });
+}
+
+export async function updateProfile(
+  ctx: Context,
+  user: UserRow,
+  input: { fullName: string; avatar?: Buffer },
+): Promise<UserRow> {
+  const update = async (avatarKey?: string) => {
+    const [updated] = await ctx.db
+      .update(users)
+      .set({ fullName: input.fullName, ...(avatarKey && { avatarKey }), updatedAt: new Date() })
+      .where(eq(users.id, user.id))
+      .returning();
+    return updated!;
+  };
+  if (!input.avatar) return update();
+  const updated = await withNewAvatar(ctx, input.avatar, update);
+  if (user.avatarKey) await ctx.media.remove(user.avatarKey);
+  return updated;
+}
+
+/** Creates an administrator, or promotes (and re-passwords) the account that has the email. */
+export async function createOrPromoteAdmin(
+  ctx: Pick<Context, 'db' | 'passwords'>,
+  input: { email: string; password: string; fullName: string },
+): Promise<{ user: UserRow; created: boolean }> {
+  const passwordHash = await ctx.passwords.hash(input.password);
+  const role: Role = 'ADMIN';
+  const [promoted] = await ctx.db
+    .update(users)
+    .set({ role, passwordHash, fullName: input.fullName, updatedAt: new Date() })
+    .where(eq(users.email, input.email))
+    .returning();
+  if (promoted) {
+    await revokeAllSessions(ctx.db, promoted.id);
+    return { user: promoted, created: false };
+  }
+  const [created] = await ctx.db
+    .insert(users)
+    .values({ email: input.email, fullName: input.fullName, passwordHash, role })
+    .returning();
+  return { user: created!, created: true };
+}
