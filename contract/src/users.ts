@@ -37,6 +37,13 @@ export const RegisterSchema = z
   .pipe(z.object({ fullName: fullName(messages.nameTooShort), email, password: newPassword }));
 export type Register = z.input<typeof RegisterSchema>;
 
+/** `npm run admin`: an administrator made from the command line follows the signup rules. */
+export const AdminSchema = z.object({
+  fullName: z.string().trim().pipe(fullName(messages.nameTooShort)),
+  email: z.string().trim().pipe(email),
+  password: newPassword,
+});
+
 export const LoginSchema = z
   .object({
     email: filled(messages.fillAllDetails).max(EMAIL_MAX, messages.emailTooLong),

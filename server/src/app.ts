@@ -60,6 +60,7 @@ export async function buildApp(config: Config & { sessionSecret: string }, optio
       redact: { paths: ['password', '*.password', 'token', '*.token', 'cookie', '*.cookie'], censor: '[redacted]' },
     },
     bodyLimit: JSON_BODY_LIMIT,
+    trustProxy: config.trustProxy,
     routerOptions: { maxParamLength: 200 },
   });
   app.setValidatorCompiler(validatorCompiler);

@@ -23,6 +23,7 @@ const EnvSchema = z.object({
   SESSION_SECRET: z.string().min(32).optional(),
   SESSION_DAYS: positiveInt.default(14),
   ALLOWED_ORIGINS: commaList,
+  TRUST_PROXY: z.stringbool().default(false),
   IMAGE_MAX_BYTES: positiveInt.default(5 * 1024 * 1024),
   LOGIN_MAX_PER_IP: positiveInt.default(30),
   LOGIN_MAX_PER_EMAIL: positiveInt.default(10),
@@ -51,6 +52,8 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     sessionDays: env.SESSION_DAYS,
     /** Origins besides the app's own that may send state-changing requests (e.g. the Vite dev server). */
     allowedOrigins: env.ALLOWED_ORIGINS,
+    /** Behind a load balancer: take the client's address and protocol from X-Forwarded-* headers. */
+    trustProxy: env.TRUST_PROXY,
     imageMaxBytes: env.IMAGE_MAX_BYTES,
     loginMaxPerIp: env.LOGIN_MAX_PER_IP,
     loginMaxPerEmail: env.LOGIN_MAX_PER_EMAIL,

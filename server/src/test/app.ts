@@ -78,14 +78,15 @@ export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 export async function createTestApp({
   env = {},
   logStream,
-}: { env?: Record<string, string>; logStream?: Writable } = {}) {
+  rateLimitPrefix = `lms-test-${randomBytes(6).toString('hex')}`,
+}: { env?: Record<string, string>; logStream?: Writable; rateLimitPrefix?: string } = {}) {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'lms-test-'));
   const config = loadConfig({ ...TEST_ENV, DATA_DIR: dataDir, ...env }) as Config & { sessionSecret: string };
   const database = await openTestDatabase();
   const app = await buildApp(config, {
     database,
     logStream,
-    rateLimitPrefix: `lms-test-${randomBytes(6).toString('hex')}`,
+    rateLimitPrefix,
   });
   return {
     app,
