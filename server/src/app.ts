@@ -63,6 +63,8 @@ export async function buildApp(config: Config & { sessionSecret: string }, optio
     trustProxy: config.trustProxy,
     routerOptions: { maxParamLength: 200 },
   });
+  // JSON and multipart only: text/plain is a body a foreign page may send without asking the browser first.
+  app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
