@@ -75,7 +75,7 @@ export async function buildApp(config: Config & { sessionSecret: string }, optio
     mailer: createMailer(config),
     media: createLocalStorage(mediaRoot(config.dataDir)),
     passwords: createPasswordHasher(config.passwordCost),
-    limits: createRateLimits(config, options.rateLimitPrefix),
+    limits: await createRateLimits(config, options.rateLimitPrefix),
   };
   app.decorate('ctx', ctx);
   app.decorateRequest('user', null);
@@ -156,7 +156,7 @@ export async function buildApp(config: Config & { sessionSecret: string }, optio
 
   app.setNotFoundHandler((request, reply) => {
     // The web app routes its own pages (and shows its 404); the API answers JSON.
-    const isPage = request.method === 'GET' && !request.url.startsWith('/api/') && !request.url.startsWith(PUBLIC_MEDIA_PREFIX);
+    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api/') && !request.url.startsWith(PUBLIC_MEDIA_PREFIX);
     if (hasWebApp && isPage) return reply.header('cache-control', 'no-cache').sendFile('index.html', webRoot);
     return reply.code(404).send({ success: false, message: messages.notFound });
   });

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Config } from './config.ts';
 
 export interface Mail {
@@ -17,24 +17,31 @@ export type Mailer = { send(mail: Mail): Promise<void>; close(): void };
  * into DATA_DIR/mail, where a developer (or a test) can open it.
  */
 export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>): Mailer {
+  // nodemailer is loaded with the first mail, not at start-up.
+  let transport: Promise<Transporter> | undefined;
+  const connect = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      config.smtpUrl
+        ? nodemailer.createTransport(config.smtpUrl)
+        : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+    ));
+  const close = () => void transport?.then((t) => t.close());
   if (config.smtpUrl) {
-    const transport = nodemailer.createTransport(config.smtpUrl);
     return {
-      send: async (mail) => void (await transport.sendMail({ from: config.mailFrom, ...mail })),
-      close: () => transport.close(),
+      send: async (mail) => void (await (await connect()).sendMail({ from: config.mailFrom, ...mail })),
+      close,
     };
   }
   const outbox = mailOutbox(config.dataDir);
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(mail) {
-      const { message } = await transport.sendMail({ from: config.mailFrom, ...mail });
+      const { message } = await (await connect()).sendMail({ from: config.mailFrom, ...mail });
       await fs.mkdir(outbox, { recursive: true });
       // Time first, so the files sort in the order they were sent.
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
       await fs.writeFile(path.join(outbox, name), message as Buffer);
     },
-    close: () => transport.close(),
+    close,
   };
 }
 

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from './config.ts';
 
@@ -19,11 +19,15 @@ export interface RateLimits {
  * Counters live in this process, or in Redis when REDIS_URL is set,
  * so that every instance behind a load balancer counts the same attempts.
  */
-export function createRateLimits(
+export async function createRateLimits(
   config: Pick<Config, 'redisUrl' | 'loginMaxPerIp' | 'loginMaxPerEmail'>,
   keyPrefix = 'lms',
-): RateLimits {
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
+): Promise<RateLimits> {
+  let redis: Redis | undefined;
+  if (config.redisUrl) {
+    const { Redis } = await import('ioredis');
+    redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
+  }
   const limiter = (name: string, points: number) => {
     const options = { keyPrefix: `${keyPrefix}:${name}`, points, duration: WINDOW_SECONDS };
     return redis ? new RateLimiterRedis({ storeClient: redis, ...options }) : new RateLimiterMemory(options);

@@ -1,14 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
-import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.ts';
 import * as schema from './schema.ts';
 
@@ -26,7 +21,10 @@ export type DatabaseTarget = { url: string } | { dir: string } | { pglite: PGlit
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 const drizzleOptions = { schema, casing: 'snake_case' } as const;
 
-/** Opens the database and brings its schema up to date with the committed migrations. */
+/**
+ * Opens the database and brings its schema up to date with the committed migrations.
+ * Each back end's driver is imported only when used, which keeps start-up quick.
+ */
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if ('url' in target) return openPostgres(target.url);
   if ('dir' in target) {
@@ -34,6 +32,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     const release = lockDataDir(target.dir);
     try {
       fs.mkdirSync(target.dir, { recursive: true });
+      const { PGlite } = await import('@electric-sql/pglite');
       const database = await openPglite(await PGlite.create(target.dir));
       return { ...database, close: () => database.close().finally(release) };
     } catch (error) {
@@ -45,12 +44,17 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
 }
 
 async function openPglite(client: PGlite): Promise<Database> {
+  const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
+  const { migrate: migratePglite } = await import('drizzle-orm/pglite/migrator');
   const db = drizzlePglite({ client, ...drizzleOptions });
   await migratePglite(db, { migrationsFolder });
   return { db, kind: 'pglite', close: () => client.close() };
 }
 
 async function openPostgres(url: string): Promise<Database> {
+  const { default: pg } = await import('pg');
+  const { drizzle: drizzlePostgres } = await import('drizzle-orm/node-postgres');
+  const { migrate: migratePostgres } = await import('drizzle-orm/node-postgres/migrator');
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   const db = drizzlePostgres({ client: pool, ...drizzleOptions });
   try {

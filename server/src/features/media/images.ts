@@ -1,5 +1,3 @@
-import { fileTypeFromBuffer } from 'file-type';
-import sharp from 'sharp';
 import { AppError } from '../../errors.ts';
 
 export type ImageKind = 'jpg' | 'png' | 'svg';
@@ -9,6 +7,8 @@ const SVG_START = /^\uFEFF?\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*|<!DOCTYPE[^>
 
 /** What an uploaded image really is, judged by its bytes, never by its name. */
 export async function detectImageKind(bytes: Buffer): Promise<ImageKind | undefined> {
+  // Loaded with the first upload rather than at start-up.
+  const { fileTypeFromBuffer } = await import('file-type');
   const type = await fileTypeFromBuffer(bytes);
   if (type?.ext === 'jpg' || type?.ext === 'png') return type.ext;
   if ((!type || type.ext === 'xml') && SVG_START.test(bytes.subarray(0, 4096).toString('utf8'))) return 'svg';
@@ -25,6 +25,7 @@ export async function reencodeImage(
 ): Promise<Buffer> {
   const kind = await detectImageKind(bytes);
   if (!kind || !accept.includes(kind)) throw new AppError(400, rejectMessage);
+  const { default: sharp } = await import('sharp');
   try {
     return await sharp(bytes, { limitInputPixels: 50_000_000 })
       .rotate()
