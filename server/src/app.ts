@@ -19,7 +19,7 @@ import {
 import { messages } from '@lms/contract/messages';
 import type { Config } from './config.ts';
 import type { Context } from './context.ts';
-import { openDatabase, type Database } from './db/client.ts';
+import { databaseTargetOf, openDatabase, type Database } from './db/client.ts';
 import { AppError } from './errors.ts';
 import { createPasswordHasher } from './features/auth/password.ts';
 import { createLocalStorage, mediaRoot, PUBLIC_MEDIA_FOLDERS, PUBLIC_MEDIA_PREFIX } from './features/media/storage.ts';
@@ -68,7 +68,7 @@ export async function buildApp(config: Config & { sessionSecret: string }, optio
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const database = options.database ?? (await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dir: path.join(config.dataDir, 'db') }));
+  const database = options.database ?? (await openDatabase(databaseTargetOf(config)));
   const ctx: Context = {
     config,
     db: database.db,

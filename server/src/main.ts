@@ -1,4 +1,5 @@
 import { buildApp } from './app.ts';
+import { ensureInitialAdmin } from './cli/initial-admin.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
 import { withSessionSecret } from './secrets.ts';
@@ -7,6 +8,8 @@ import { withSessionSecret } from './secrets.ts';
 try {
   const config = withSessionSecret(loadConfig());
   const app = await buildApp(config);
+  // Plain console output, not a log record: the one-time credentials must be readable at a glance.
+  await ensureInitialAdmin(app.ctx, (message) => console.log(message));
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { AdminSchema } from '@lms/contract/users';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
-import { openDatabase, type Database } from '../db/client.ts';
+import { databaseTargetOf, openDatabase, type Database } from '../db/client.ts';
 import { DataDirLockedError } from '../db/data-dir-lock.ts';
 import { createPasswordHasher } from '../features/auth/password.ts';
 import { createOrPromoteAdmin } from '../features/users/users.service.ts';
@@ -35,8 +35,7 @@ export async function runAdminCommand(argv: string[], env: NodeJS.ProcessEnv): P
   let database: Database;
   try {
     config = loadConfig(env);
-    // The same choice as the server's: PostgreSQL when DATABASE_URL is set, else the embedded folder.
-    database = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dir: path.join(config.dataDir, 'db') });
+    database = await openDatabase(databaseTargetOf(config));
   } catch (error) {
     if (error instanceof ConfigError || error instanceof DataDirLockedError) return { code: 1, output: error.message };
     return { code: 1, output: `Could not open the database: ${(error as Error).message}` };

@@ -18,6 +18,10 @@ export interface Database {
 /** Where the data lives: a PostgreSQL URL, an embedded data folder, or an already open PGlite (tests). */
 export type DatabaseTarget = { url: string } | { dir: string } | { pglite: PGlite };
 
+/** The server's choice, shared by the admin command: PostgreSQL when DATABASE_URL is set, else the embedded folder. */
+export const databaseTargetOf = (config: { databaseUrl?: string; dataDir: string }): DatabaseTarget =>
+  config.databaseUrl ? { url: config.databaseUrl } : { dir: path.join(config.dataDir, 'db') };
+
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 const drizzleOptions = { schema, casing: 'snake_case' } as const;
 
