@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Writable } from 'node:stream';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
@@ -25,6 +24,7 @@ import { createPasswordHasher } from './features/auth/password.ts';
 import { createLocalStorage, mediaRoot, PUBLIC_MEDIA_FOLDERS, PUBLIC_MEDIA_PREFIX } from './features/media/storage.ts';
 import { createMailer } from './mail.ts';
 import { createRateLimits } from './rate-limit.ts';
+import { paths } from './paths.ts';
 import { apiRoutes } from './routes.ts';
 
 declare module 'fastify' {
@@ -46,7 +46,6 @@ export interface AppOptions {
 
 export const API_PREFIX = '/api/v1';
 const JSON_BODY_LIMIT = 256 * 1024;
-const defaultWebRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
 export async function buildApp(config: Config & { sessionSecret: string }, options: AppOptions = {}) {
   const app = Fastify({
@@ -141,7 +140,7 @@ export async function buildApp(config: Config & { sessionSecret: string }, optio
     immutable: true,
     maxAge: '365d',
   });
-  const webRoot = options.webRoot ?? defaultWebRoot;
+  const webRoot = options.webRoot ?? paths.webApp;
   const hasWebApp = fs.existsSync(path.join(webRoot, 'index.html'));
   if (hasWebApp) {
     await app.register(fastifyStatic, {

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { paths } from '../paths.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import * as schema from './schema.ts';
 
@@ -22,7 +22,7 @@ export type DatabaseTarget = { url: string } | { dir: string } | { pglite: PGlit
 export const databaseTargetOf = (config: { databaseUrl?: string; dataDir: string }): DatabaseTarget =>
   config.databaseUrl ? { url: config.databaseUrl } : { dir: path.join(config.dataDir, 'db') };
 
-export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+export const migrationsFolder = paths.migrations;
 const drizzleOptions = { schema, casing: 'snake_case' } as const;
 
 /**

@@ -1,0 +1,11 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// This file sits one level below server/, as does the start bundle (server/dist/main.mjs),
+// so the same relative path finds server/ whether the code runs from source or bundled.
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export const paths = {
+  migrations: path.join(serverDir, 'src/db/migrations'),
+  webApp: path.join(serverDir, '../web/dist'),
+};
