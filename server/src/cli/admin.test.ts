@@ -11,7 +11,7 @@ import { lockDataDir } from '../db/data-dir-lock.ts';
 import { sessions, users } from '../db/schema.ts';
 import { createPasswordHasher } from '../features/auth/password.ts';
 import { newToken, hashToken } from '../features/auth/sessions.ts';
-import { testDatabaseKind } from '../test/app.ts';
+import { createPostgresTestDatabase, testDatabaseKind } from '../test/app.ts';
 import { runAdminCommand } from './admin.ts';
 
 const passwords = createPasswordHasher(12);
@@ -119,29 +119,20 @@ describe.runIf(testDatabaseKind === 'pglite')('npm run admin: embedded database 
 });
 
 describe.runIf(testDatabaseKind === 'postgres')('npm run admin: PostgreSQL at DATABASE_URL', () => {
-  const adminUrl = process.env.TEST_DATABASE_URL!;
-  const name = `lms_test_${randomBytes(6).toString('hex')}`;
+  let database: Awaited<ReturnType<typeof createPostgresTestDatabase>>;
   let url: string;
   // Stands for a running server: PostgreSQL, unlike the embedded folder, is shared while in use.
   let server: pg.Pool;
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const parsed = new URL(adminUrl);
-    parsed.pathname = `/${name}`;
-    url = parsed.toString();
+    database = await createPostgresTestDatabase();
+    url = database.url;
     server = new pg.Pool({ connectionString: url });
     await server.query('select 1');
   });
   afterAll(async () => {
     await server?.end();
-    const dropper = new pg.Client({ connectionString: adminUrl });
-    await dropper.connect();
-    await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await dropper.end();
+    await database?.drop();
   });
 
   it('migrates a fresh database and creates the administrator while another pool is connected', async () => {
