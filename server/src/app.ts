@@ -21,7 +21,7 @@ import type { Context } from './context.ts';
 import { databaseTargetOf, openDatabase, type Database } from './db/client.ts';
 import { AppError } from './errors.ts';
 import { createPasswordHasher } from './features/auth/password.ts';
-import { createLocalStorage, mediaRoot, PUBLIC_MEDIA_FOLDERS, PUBLIC_MEDIA_PREFIX } from './features/media/storage.ts';
+import { createStorage, mediaRoot, PUBLIC_MEDIA_FOLDERS, PUBLIC_MEDIA_PREFIX } from './features/media/storage.ts';
 import { createMailer } from './mail.ts';
 import { createRateLimits } from './rate-limit.ts';
 import { paths } from './paths.ts';
@@ -72,7 +72,7 @@ export async function buildApp(config: Config & { sessionSecret: string }, optio
     config,
     db: database.db,
     mailer: createMailer(config),
-    media: createLocalStorage(mediaRoot(config.dataDir)),
+    media: await createStorage(config),
     passwords: createPasswordHasher(config.passwordCost),
     limits: await createRateLimits(config, options.rateLimitPrefix),
   };

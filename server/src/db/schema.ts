@@ -1,4 +1,4 @@
-import { index, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, pgEnum, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const roleEnum = pgEnum('role', ['USER', 'ADMIN']);
 
@@ -44,4 +44,40 @@ export const passwordResets = pgTable(
     createdAt: createdAt(),
   },
   (table) => [index().on(table.userId)],
+);
+
+export const courses = pgTable(
+  'courses',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    title: text().notNull(),
+    description: text().notNull(),
+    category: text().notNull(),
+    /** The instructor's name, as the spec calls it. */
+    createdBy: text().notNull(),
+    thumbnailKey: text().notNull(),
+    createdAt: createdAt(),
+    updatedAt: createdAt(),
+  },
+  // The catalogue lists newest first, a page at a time.
+  (table) => [index().on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()), index().on(table.category)],
+);
+
+export const lectures = pgTable(
+  'lectures',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    courseId: uuid()
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    title: text().notNull(),
+    description: text().notNull(),
+    /** Storage key of the video; private, reached only through signed URLs. */
+    videoKey: text().notNull(),
+    videoType: text().notNull(),
+    videoBytes: bigint({ mode: 'number' }).notNull(),
+    durationSeconds: real(),
+    createdAt: createdAt(),
+  },
+  (table) => [index().on(table.courseId, table.createdAt)],
 );

@@ -1,32 +1,50 @@
+import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Config } from '../../config.ts';
+import { signMediaGrant, type MediaGrant } from './signed-urls.ts';
 
 /**
- * Where media lives. Every object key is built in this file, random, never from
- * a user's file name. Public keys (avatars) are served as static files under /media.
+ * Where media lives: local disk (default) or an S3-compatible bucket, behind the
+ * same functions. Every object key is built in this file, random, never from a
+ * user's file name. Public keys (avatars, thumbnails) have URLs anyone may load
+ * and cache forever; private keys (videos) are reached only through signed,
+ * expiring URLs.
  */
 export interface MediaStorage {
-  put(key: string, body: Buffer): Promise<void>;
+  /** Stores `body` (a buffer, or a stream of any length) at `key`. On any failure nothing is left at `key`. */
+  put(key: string, body: Buffer | Readable, contentType: string): Promise<void>;
   remove(key: string): Promise<void>;
+  /** Size of the stored object, or undefined when there is none. */
+  stat(key: string): Promise<{ bytes: number } | undefined>;
+  /** The object's bytes (tests, and serving local private media). */
+  read(key: string): Readable;
+  /** URL of a public object. */
   publicUrl(key: string): string;
+  /** A URL that lets `grant.viewerId` read a private object until `grant.expiresAt`. */
+  privateUrl(grant: MediaGrant): Promise<string>;
 }
 
 export const PUBLIC_MEDIA_PREFIX = '/media/';
-/** Folders of public media, served with long cache headers; keys are never reused, so they never change. */
-export const PUBLIC_MEDIA_FOLDERS = ['avatars'] as const;
+export const PRIVATE_MEDIA_PREFIX = '/media/private/';
+/** Folders of public media, served with long cache headers; keys are never reused, so a URL never changes. */
+export const PUBLIC_MEDIA_FOLDERS = ['avatars', 'thumbnails'] as const;
+type Folder = (typeof PUBLIC_MEDIA_FOLDERS)[number] | 'videos';
 
-const newKey = (folder: (typeof PUBLIC_MEDIA_FOLDERS)[number], extension: string) =>
-  `${folder}/${randomBytes(16).toString('hex')}.${extension}`;
+const newKey = (folder: Folder, extension: string) => `${folder}/${randomBytes(16).toString('hex')}.${extension}`;
+/** Keys as this module makes them: a known folder, 32 hex digits, a short extension. */
+export const isMediaKey = (key: string) => /^(avatars|thumbnails|videos)\/[0-9a-f]{32}\.[a-z0-9]{2,5}$/.test(key);
 
 export const mediaRoot = (dataDir: string) => path.join(dataDir, 'media');
 
 /** Local disk under DATA_DIR/media. Writes go to a temporary name first, so a reader never sees half a file. */
-export function createLocalStorage(root: string): MediaStorage {
+export function createLocalStorage(root: string, secret: string): MediaStorage {
   const fileOf = (key: string) => {
-    const file = path.resolve(root, key);
-    if (!file.startsWith(path.resolve(root) + path.sep)) throw new Error(`Bad media key: ${key}`);
-    return file;
+    if (!isMediaKey(key)) throw new Error(`Not a media key: ${key}`);
+    return path.join(root, key);
   };
   return {
     async put(key, body) {
@@ -34,7 +52,7 @@ export function createLocalStorage(root: string): MediaStorage {
       await fs.mkdir(path.dirname(file), { recursive: true });
       const temporary = `${file}.${randomBytes(4).toString('hex')}.part`;
       try {
-        await fs.writeFile(temporary, body);
+        await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, (await fs.open(temporary, 'wx')).createWriteStream());
         await fs.rename(temporary, file);
       } catch (error) {
         await fs.rm(temporary, { force: true });
@@ -42,13 +60,49 @@ export function createLocalStorage(root: string): MediaStorage {
       }
     },
     remove: (key) => fs.rm(fileOf(key), { force: true }),
+    async stat(key) {
+      const stat = await fs.stat(fileOf(key)).catch(() => undefined);
+      return stat?.isFile() ? { bytes: stat.size } : undefined;
+    },
+    read: (key) => createReadStream(fileOf(key)),
     publicUrl: (key) => `${PUBLIC_MEDIA_PREFIX}${key}`,
+    async privateUrl(grant) {
+      const query = new URLSearchParams({
+        viewer: grant.viewerId,
+        expires: String(Math.floor(grant.expiresAt.getTime() / 1000)),
+        signature: signMediaGrant(secret, grant),
+      });
+      return `${PRIVATE_MEDIA_PREFIX}${grant.key}?${query}`;
+    },
   };
+}
+
+/** The storage the configuration asks for. */
+export async function createStorage(config: Pick<Config, 'storage' | 'dataDir'> & { sessionSecret: string }): Promise<MediaStorage> {
+  if (config.storage.kind === 's3') {
+    const { createS3Storage } = await import('./s3-storage.ts');
+    return createS3Storage(config.storage);
+  }
+  return createLocalStorage(mediaRoot(config.dataDir), config.sessionSecret);
 }
 
 /** Stores a re-encoded avatar and answers its key. */
 export async function saveAvatar(storage: MediaStorage, webp: Buffer): Promise<string> {
   const key = newKey('avatars', 'webp');
-  await storage.put(key, webp);
+  await storage.put(key, webp, 'image/webp');
+  return key;
+}
+
+/** Stores a re-encoded course thumbnail and answers its key. */
+export async function saveThumbnail(storage: MediaStorage, webp: Buffer): Promise<string> {
+  const key = newKey('thumbnails', 'webp');
+  await storage.put(key, webp, 'image/webp');
+  return key;
+}
+
+/** Streams a lecture video into storage and answers its key; the extension follows the detected type. */
+export async function saveLectureVideo(storage: MediaStorage, video: Readable, type: { ext: string; mime: string }): Promise<string> {
+  const key = newKey('videos', type.ext);
+  await storage.put(key, video, type.mime);
   return key;
 }

@@ -20,6 +20,11 @@ export function hasActiveSubscription(_user: UserRow): boolean {
   return false;
 }
 
+/** Lectures and their videos are for administrators and active subscribers. */
+export function canWatchLectures(user: UserRow): boolean {
+  return user.role === 'ADMIN' || hasActiveSubscription(user);
+}
+
 /** The user as the API shows it (spec §3); never the password hash. */
 export function toUserJson(ctx: Context, user: UserRow): User {
   return {

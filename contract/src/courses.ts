@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { messages } from './messages.ts';
+
+export const TITLE_MAX = 120;
+export const CATEGORY_MAX = 60;
+export const INSTRUCTOR_MAX = 60;
+export const DESCRIPTION_MAX = 5000;
+export const COURSES_PAGE_MAX = 100;
+/** Thumbnails accepted by the server, checked by content (spec §5: jpg, jpeg, png). */
+export const THUMBNAIL_ACCEPT = '.jpg,.jpeg,.png,image/jpeg,image/png';
+
+const filled = (message: string) => z.string({ error: message }).trim().min(1, message);
+const mandatory = () => filled(messages.allFieldsMandatory);
+
+const title = z.string().max(TITLE_MAX, messages.titleTooLong);
+const description = z.string().max(DESCRIPTION_MAX, messages.descriptionTooLong);
+const category = z.string().max(CATEGORY_MAX, messages.categoryTooLong);
+const createdBy = z.string().max(INSTRUCTOR_MAX, messages.instructorTooLong);
+
+/** Create course: every text field (and the thumbnail, checked beside them) or 'All fields are mandatory'. */
+export const CreateCourseSchema = z
+  .object({ title: mandatory(), description: mandatory(), category: mandatory(), createdBy: mandatory() })
+  .pipe(z.object({ title, description, category, createdBy }));
+export type CreateCourse = z.input<typeof CreateCourseSchema>;
+
+/** Edit course: any subset of the fields; a field that is sent may not be blank. */
+export const UpdateCourseSchema = z.object({
+  title: mandatory().pipe(title).optional(),
+  description: mandatory().pipe(description).optional(),
+  category: mandatory().pipe(category).optional(),
+  createdBy: mandatory().pipe(createdBy).optional(),
+});
+export type UpdateCourse = z.input<typeof UpdateCourseSchema>;
+
+/** Add lecture: title, description (and the video file) or 'All fields are mandatory'. */
+export const AddLectureSchema = z
+  .object({ title: mandatory(), description: mandatory() })
+  .pipe(z.object({ title, description }));
+export type AddLecture = z.input<typeof AddLectureSchema>;
+
+export const CourseIdParamsSchema = z.object({ id: z.uuid(messages.invalidId) });
+
+export const ListCoursesQuerySchema = z.object({
+  search: z.string().trim().max(100, messages.searchTooLong).optional(),
+  category: z.string().trim().max(CATEGORY_MAX, messages.categoryTooLong).optional(),
+  page: z.coerce.number({ error: messages.invalidPage }).int(messages.invalidPage).min(1, messages.invalidPage).max(1_000_000, messages.invalidPage).default(1),
+  limit: z.coerce.number({ error: messages.invalidPage }).int(messages.invalidPage).min(1, messages.invalidPage).max(COURSES_PAGE_MAX, messages.invalidPage).default(50),
+});
+export type ListCoursesQuery = z.input<typeof ListCoursesQuerySchema>;
+
+export const DeleteLectureQuerySchema = z.object({
+  courseId: z.uuid(messages.invalidId),
+  lectureId: z.uuid(messages.invalidId),
+});
+
+export const LectureSchema = z.object({
+  _id: z.uuid(),
+  title: z.string(),
+  description: z.string(),
+  /** A signed URL of the video, valid for a few hours and only for the viewer it was made for. */
+  secure_url: z.string(),
+  /** Seconds, where known. */
+  duration: z.number().nullable(),
+});
+export type Lecture = z.infer<typeof LectureSchema>;
+
+export const CourseSchema = z.object({
+  _id: z.uuid(),
+  title: z.string(),
+  description: z.string(),
+  category: z.string(),
+  createdBy: z.string(),
+  thumbnail: z.object({ secure_url: z.string() }),
+  numbersOfLectures: z.number().int(),
+});
+export type Course = z.infer<typeof CourseSchema>;
+
+const Reply = z.object({ success: z.boolean(), message: z.string() });
+export const CourseListResponseSchema = Reply.extend({
+  courses: z.array(CourseSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
+});
+export const CourseResponseSchema = Reply.extend({ course: CourseSchema });
+export const CourseWithLecturesResponseSchema = Reply.extend({
+  course: CourseSchema.extend({ lectures: z.array(LectureSchema) }),
+});
+export const LecturesResponseSchema = Reply.extend({ course: CourseSchema, lectures: z.array(LectureSchema) });

@@ -1,0 +1,26 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/**
+ * Local private media (lecture videos) is reached through URLs signed with the
+ * session secret: the signature covers the object key, the viewer it was made
+ * for and the expiry, so a URL cannot be stretched, moved to another video or
+ * handed to someone else.
+ */
+export interface MediaGrant {
+  key: string;
+  viewerId: string;
+  expiresAt: Date;
+}
+
+const payload = ({ key, viewerId, expiresAt }: MediaGrant) => `${key}\n${viewerId}\n${Math.floor(expiresAt.getTime() / 1000)}`;
+
+export function signMediaGrant(secret: string, grant: MediaGrant): string {
+  return createHmac('sha256', secret).update(payload(grant)).digest('base64url');
+}
+
+/** Whether `signature` was made by `signMediaGrant` for exactly this grant; constant-time. */
+export function isValidMediaSignature(secret: string, grant: MediaGrant, signature: string): boolean {
+  const expected = Buffer.from(signMediaGrant(secret, grant));
+  const actual = Buffer.from(signature);
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
