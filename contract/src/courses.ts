@@ -47,6 +47,8 @@ export const ListCoursesQuerySchema = z.object({
   limit: z.coerce.number({ error: messages.invalidPage }).int(messages.invalidPage).min(1, messages.invalidPage).max(COURSES_PAGE_MAX, messages.invalidPage).default(50),
 });
 export type ListCoursesQuery = z.input<typeof ListCoursesQuerySchema>;
+/** The query after defaults: page and limit always set. */
+export type CoursesPage = z.output<typeof ListCoursesQuerySchema>;
 
 export const DeleteLectureQuerySchema = z.object({
   courseId: z.uuid(messages.invalidId),

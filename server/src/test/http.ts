@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
+import { users } from '../db/schema.ts';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 
 export type Upload = { bytes: Buffer | string; filename: string; type?: string };
@@ -53,3 +55,22 @@ export async function signUp(app: FastifyInstance, overrides: Parameters<typeof 
 
 export const login = (app: FastifyInstance, email: string, password: string, headers: Record<string, string> = {}) =>
   app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { email, password }, headers });
+
+/** Signs a new user up and makes them an administrator. */
+export async function signUpAdmin(app: FastifyInstance) {
+  const account = await signUp(app);
+  await app.ctx.db.update(users).set({ role: 'ADMIN' }).where(eq(users.id, account.user._id));
+  return account;
+}
+
+/** The first bytes of an MP4 (an `ftyp` box), which is all content sniffing looks at, then `size` bytes of payload. */
+export function mp4Video(size = 64 * 1024): Buffer {
+  const box = Buffer.alloc(32);
+  box.writeUInt32BE(32, 0);
+  box.write('ftypisom', 4, 'latin1');
+  box.writeUInt32BE(512, 12);
+  box.write('isomiso2avc1mp41', 16, 'latin1');
+  const payload = Buffer.alloc(size);
+  for (let i = 0; i < size; i++) payload[i] = (i * 31 + 7) & 0xff;
+  return Buffer.concat([box, payload]);
+}
