@@ -1,4 +1,5 @@
 import { buildApp } from './app.ts';
+import { seedDemoCourses } from './cli/demo-courses.ts';
 import { ensureInitialAdmin } from './cli/initial-admin.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
@@ -8,6 +9,8 @@ import { withSessionSecret } from './secrets.ts';
 try {
   const config = withSessionSecret(loadConfig());
   const app = await buildApp(config);
+  // Before the initial admin: it seeds only while the database has no accounts and no courses.
+  await seedDemoCourses(app.ctx, (line) => app.log.info(line));
   // Plain console output, not a log record: the one-time credentials must be readable at a glance.
   await ensureInitialAdmin(app.ctx, (message) => console.log(message));
   let closing = false;

@@ -7,5 +7,6 @@ const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 
 export const paths = {
   migrations: path.join(serverDir, 'src/db/migrations'),
+  demoAssets: path.join(serverDir, 'assets/demo'),
   webApp: path.join(serverDir, '../web/dist'),
 };
