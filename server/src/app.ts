@@ -21,6 +21,7 @@ import type { Context } from './context.ts';
 import { databaseTargetOf, openDatabase, type Database } from './db/client.ts';
 import { AppError } from './errors.ts';
 import { createPasswordHasher } from './features/auth/password.ts';
+import { privateMediaRoutes } from './features/media/media.routes.ts';
 import { createStorage, mediaRoot, PUBLIC_MEDIA_FOLDERS, PUBLIC_MEDIA_PREFIX } from './features/media/storage.ts';
 import { createMailer } from './mail.ts';
 import { createRateLimits } from './rate-limit.ts';
@@ -130,6 +131,8 @@ export async function buildApp(config: Config & { sessionSecret: string }, optio
   await app.register(apiRoutes, { prefix: API_PREFIX });
 
   fs.mkdirSync(mediaRoot(config.dataDir), { recursive: true });
+  // Lecture videos (local storage): signed, expiring URLs bound to the viewer; registered before /media/*.
+  await app.register(privateMediaRoutes);
   // Public media: every key is random and never reused, so a file at a URL never changes.
   await app.register(fastifyStatic, {
     root: mediaRoot(config.dataDir),

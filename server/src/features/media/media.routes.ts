@@ -1,0 +1,134 @@
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import send from '@fastify/send';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { messages } from '@lms/contract/messages';
+import { ErrorSchema } from '@lms/contract/users';
+import { AppError } from '../../errors.ts';
+import { loadUser } from '../auth/guards.ts';
+import { canWatchLectures } from '../users/users.service.ts';
+import { isValidMediaSignature } from './signed-urls.ts';
+import { isMediaKey, mediaRoot, PRIVATE_MEDIA_PREFIX } from './storage.ts';
+
+/** A cached response may be reused for at most this long, and never past the link's expiry. */
+const MAX_CACHE_SECONDS = 3600;
+/** Big reads: a 1 MiB range is read in two syscalls instead of sixteen (the default is 64 KiB). */
+const READ_CHUNK_BYTES = 512 * 1024;
+
+/** Types browsers play; `send` would say video/x-m4v for .m4v, which Chrome and Firefox do not recognise. */
+const VIDEO_TYPES: Record<string, string> = {
+  '.mp4': 'video/mp4',
+  '.m4v': 'video/mp4',
+  '.webm': 'video/webm',
+  '.mov': 'video/quicktime',
+  '.mkv': 'video/x-matroska',
+  '.ogv': 'video/ogg',
+};
+
+// Shapes only; the signature decides whether the values are genuine.
+const VideoLinkQuerySchema = z.object({
+  viewer: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
+  expires: z.string().regex(/^\d{1,11}$/),
+  signature: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
+});
+
+/** The file streamed as it is; Fastify never serializes a stream. */
+const VideoBytes = z.custom<Readable>();
+
+/**
+ * Lecture videos of the local storage back end, at the signed URLs that
+ * `MediaStorage.privateUrl` makes: `/media/private/videos/<key>?viewer=&expires=&signature=`.
+ *
+ * A URL works only for the viewer it was made for, while they are logged in and
+ * still allowed to watch, and until it expires; every refusal is a 403, because
+ * it is the link that is no good for this request. The S3 back end hands out
+ * presigned bucket URLs instead, so nothing is registered for it.
+ */
+export const privateMediaRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+  if (ctx.config.storage.kind === 's3') return;
+  const root = mediaRoot(ctx.config.dataDir);
+
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: `${PRIVATE_MEDIA_PREFIX}*`,
+    schema: {
+      hide: true,
+      params: z.object({ '*': z.string() }),
+      querystring: VideoLinkQuerySchema,
+      response: { 200: VideoBytes, 206: VideoBytes, 304: VideoBytes, 403: ErrorSchema, 404: ErrorSchema, 412: ErrorSchema, 416: ErrorSchema },
+    },
+    // A malformed link is refused like a forged one (403), not reported as a bad request.
+    attachValidation: true,
+    handler: async (request, reply) => {
+      if (request.validationError) throw new AppError(403, messages.videoLinkInvalid);
+      const key = request.params['*'];
+      const { expiresAt } = await authorizeVideoRequest(request, key, request.query);
+
+      const result = await send(request.raw, key, {
+        root,
+        dotfiles: 'deny',
+        index: false,
+        cacheControl: false,
+        contentType: false,
+        highWaterMark: READ_CHUNK_BYTES,
+      });
+      if (result.type !== 'file') {
+        result.stream.destroy();
+        if (result.statusCode === 404) throw new AppError(404, messages.notFound);
+        // 416 (with `Content-Range: bytes */<size>`) and 412 keep send's status and headers.
+        if (result.statusCode === 416 || result.statusCode === 412) {
+          return reply
+            .code(result.statusCode)
+            .headers(withoutBodyHeaders(result.headers))
+            .send({ success: false, message: messages.invalidRequest });
+        }
+        throw result.type === 'error' ? result.metadata.error : new AppError(404, messages.notFound);
+      }
+
+      const secondsLeft = Math.floor(expiresAt / 1000 - Date.now() / 1000);
+      reply.code(result.statusCode as 200 | 206 | 304).headers(result.headers);
+      reply.header('cache-control', `private, max-age=${Math.max(0, Math.min(MAX_CACHE_SECONDS, secondsLeft))}`);
+      if (result.statusCode !== 304) {
+        reply.header('content-type', VIDEO_TYPES[path.extname(key)] ?? 'application/octet-stream');
+      }
+      return reply.send(result.stream);
+    },
+  });
+};
+
+/**
+ * Checks the link and the requester: the key, signature and expiry, then the
+ * viewer's session and their right to watch. Answers the expiry (ms) on success.
+ */
+async function authorizeVideoRequest(
+  request: FastifyRequest,
+  key: string,
+  query: z.output<typeof VideoLinkQuerySchema>,
+): Promise<{ expiresAt: number }> {
+  const invalid = () => new AppError(403, messages.videoLinkInvalid);
+  const { ctx } = request.server;
+  if (!key.startsWith('videos/') || !isMediaKey(key)) throw invalid();
+
+  const expiresAt = Number(query.expires) * 1000;
+  const grant = { key, viewerId: query.viewer, expiresAt: new Date(expiresAt) };
+  if (!isValidMediaSignature(ctx.config.sessionSecret, grant, query.signature)) throw invalid();
+  if (expiresAt < Date.now()) throw invalid();
+
+  // Bound to the viewer: a copied link is useless to anyone else, and stops working when access ends.
+  const user = await loadUser(request);
+  if (!user || user.id !== query.viewer) throw invalid();
+  if (!canWatchLectures(user)) throw new AppError(403, messages.notAllowed);
+  return { expiresAt };
+}
+
+/** send's error headers describe its HTML page; our body is JSON. */
+function withoutBodyHeaders(headers: Record<string, string>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (!/^(content-type|content-length|content-security-policy)$/i.test(name)) kept[name] = value;
+  }
+  return kept;
+}
