@@ -92,14 +92,16 @@ export async function buildApp(config: Config & { sessionSecret: string }, optio
   });
 
   const isHttps = config.publicUrl.startsWith('https:');
+  // Images and videos come from our own origin, or from the bucket (and its CDN) with S3 storage.
+  const mediaOrigins = config.storage.kind === 's3' ? (await import('./features/media/s3-storage.ts')).s3Origins(config.storage) : [];
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        mediaSrc: ["'self'", 'blob:'],
+        imgSrc: ["'self'", 'data:', 'blob:', ...mediaOrigins],
+        mediaSrc: ["'self'", 'blob:', ...mediaOrigins],
         connectSrc: ["'self'"],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],

@@ -59,7 +59,7 @@ export function createLocalStorage(root: string, secret: string): MediaStorage {
         throw error;
       }
     },
-    remove: (key) => fs.rm(fileOf(key), { force: true }),
+    remove: async (key) => fs.rm(fileOf(key), { force: true }),
     async stat(key) {
       const stat = await fs.stat(fileOf(key)).catch(() => undefined);
       return stat?.isFile() ? { bytes: stat.size } : undefined;
