@@ -27,6 +27,7 @@ import { createMailer } from './mail.ts';
 import { createRateLimits } from './rate-limit.ts';
 import { paths } from './paths.ts';
 import { apiRoutes } from './routes.ts';
+import type { RuntimeConfig } from './secrets.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -48,7 +49,7 @@ export interface AppOptions {
 export const API_PREFIX = '/api/v1';
 const JSON_BODY_LIMIT = 256 * 1024;
 
-export async function buildApp(config: Config & { sessionSecret: string }, options: AppOptions = {}) {
+export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) {
   const app = Fastify({
     logger: {
       level: config.logLevel,

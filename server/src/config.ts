@@ -40,11 +40,24 @@ const EnvSchema = z
   /** log2 of scrypt's N; 17 is OWASP's recommendation, tests use less. */
   PASSWORD_COST: z.coerce.number().int().min(10).max(20).default(17),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PAYMENTS_MODE: z.enum(['sandbox', 'razorpay']).default('sandbox'),
+  RAZORPAY_BASE_URL: z.url().default('https://api.razorpay.com/v1'),
+  RAZORPAY_KEY_ID: z.string().regex(/^rzp_(test|live)_\w+$/, 'must look like rzp_test_… or rzp_live_…').optional(),
+  RAZORPAY_KEY_SECRET: z.string().min(8).optional(),
+  RAZORPAY_WEBHOOK_SECRET: z.string().min(8).optional(),
+  RAZORPAY_PLAN_ID: z.string().regex(/^plan_\w+$/, 'must look like plan_…').optional(),
+  /** Rupees; stored and charged in paise. */
+  SUBSCRIPTION_PRICE: z.coerce.number().positive().multipleOf(0.01).default(99),
+  REFUND_WINDOW_DAYS: z.coerce.number().int().min(0).default(14),
+  CONTACT_EMAIL: z.email().optional(),
   })
   .superRefine((env, problems) => {
-    if (env.STORAGE !== 's3') return;
-    for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
-      if (!env[name]) problems.addIssue({ code: 'custom', path: [name], message: 'required when STORAGE=s3' });
+    const require = (names: readonly (keyof typeof env)[], when: string) => {
+      for (const name of names) if (!env[name]) problems.addIssue({ code: 'custom', path: [name], message: `required when ${when}` });
+    };
+    if (env.STORAGE === 's3') require(['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'], 'STORAGE=s3');
+    if (env.PAYMENTS_MODE === 'razorpay') {
+      require(['RAZORPAY_KEY_ID', 'RAZORPAY_KEY_SECRET', 'RAZORPAY_WEBHOOK_SECRET'], 'PAYMENTS_MODE=razorpay');
     }
   });
 
@@ -90,6 +103,21 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     loginMaxPerIp: env.LOGIN_MAX_PER_IP,
     loginMaxPerEmail: env.LOGIN_MAX_PER_EMAIL,
     passwordCost: env.PASSWORD_COST,
+    payments: {
+      mode: env.PAYMENTS_MODE,
+      /** Razorpay's API; in sandbox mode the imitation in this server is used instead. */
+      baseUrl: env.RAZORPAY_BASE_URL.replace(/\/$/, ''),
+      /** In sandbox mode these may be left out: they are generated once into DATA_DIR. */
+      keyId: env.RAZORPAY_KEY_ID,
+      keySecret: env.RAZORPAY_KEY_SECRET,
+      webhookSecret: env.RAZORPAY_WEBHOOK_SECRET,
+      /** A plan made in Razorpay's dashboard; otherwise one is created for the price on first use. */
+      planId: env.RAZORPAY_PLAN_ID,
+      pricePaise: Math.round(env.SUBSCRIPTION_PRICE * 100),
+      refundWindowDays: env.REFUND_WINDOW_DAYS,
+    },
+    /** Where contact messages are mailed; by default to every administrator. */
+    contactEmail: env.CONTACT_EMAIL,
     logLevel: env.LOG_LEVEL,
   };
 }

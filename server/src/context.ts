@@ -1,4 +1,4 @@
-import type { Config } from './config.ts';
+import type { RuntimeConfig } from './secrets.ts';
 import type { Db } from './db/client.ts';
 import type { PasswordHasher } from './features/auth/password.ts';
 import type { MediaStorage } from './features/media/storage.ts';
@@ -7,7 +7,7 @@ import type { RateLimits } from './rate-limit.ts';
 
 /** What services need from the outside world, built once in buildApp and handed to each service call. */
 export interface Context {
-  config: Config & { sessionSecret: string };
+  config: RuntimeConfig;
   db: Db;
   mailer: Mailer;
   media: MediaStorage;

@@ -3,11 +3,11 @@ import { seedDemoCourses } from './cli/demo-courses.ts';
 import { ensureInitialAdmin } from './cli/initial-admin.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
-import { withSessionSecret } from './secrets.ts';
+import { withSecrets } from './secrets.ts';
 
 // Listens and shuts down gracefully; everything else lives in buildApp.
 try {
-  const config = withSessionSecret(loadConfig());
+  const config = withSecrets(loadConfig());
   const app = await buildApp(config);
   // Before the initial admin: it seeds only while the database has no accounts and no courses.
   await seedDemoCourses(app.ctx, (line) => app.log.info(line));

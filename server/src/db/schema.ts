@@ -1,4 +1,4 @@
-import { bigint, index, pgEnum, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgEnum, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const roleEnum = pgEnum('role', ['USER', 'ADMIN']);
 
@@ -13,9 +13,11 @@ export const users = pgTable('users', {
   role: roleEnum().notNull().default('USER'),
   /** Storage key of the re-encoded avatar; null for accounts made without one (CLI admins). */
   avatarKey: text(),
+  /** The end of the paid period: the user may watch lectures until then (see hasActiveSubscription). */
+  subscriptionEndsAt: timestamp({ withTimezone: true }),
   createdAt: createdAt(),
   updatedAt: createdAt(),
-});
+}, (table) => [index().on(table.role, table.subscriptionEndsAt)]);
 
 /** Login sessions: the cookie holds a random token, the table only its SHA-256. */
 export const sessions = pgTable(
@@ -81,3 +83,131 @@ export const lectures = pgTable(
   },
   (table) => [index().on(table.courseId, table.createdAt)],
 );
+
+// ── Payments ───────────────────────────────────────────────────────────────
+
+/** The provider's plan for each price, created on first use. */
+export const paymentPlans = pgTable('payment_plans', {
+  amountPaise: integer().primaryKey(),
+  providerPlanId: text().notNull(),
+  createdAt: createdAt(),
+});
+
+/** A user's subscription at the provider (Razorpay or the sandbox), mirrored here. */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    providerSubscriptionId: text().notNull().unique(),
+    providerPlanId: text().notNull(),
+    /** Razorpay's status: created, authenticated, active, pending, halted, cancelled, completed, expired. */
+    status: text().notNull(),
+    /** End of the paid period as the provider last told us. */
+    currentEnd: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: createdAt(),
+  },
+  (table) => [index().on(table.userId, table.createdAt)],
+);
+
+/** One row per successful charge; recorded once, whichever of verify or webhook comes first. */
+export const payments = pgTable(
+  'payments',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    subscriptionId: uuid()
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: 'cascade' }),
+    providerPaymentId: text().notNull().unique(),
+    amountPaise: integer().notNull(),
+    currency: text().notNull().default('INR'),
+    /** captured, or refunded once the full amount went back. */
+    status: text().notNull(),
+    refundedPaise: integer().notNull().default(0),
+    providerRefundId: text(),
+    /** When the payment was made (the provider's time), which the statistics count by. */
+    paidAt: timestamp({ withTimezone: true }).notNull(),
+    refundedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index().on(table.paidAt.desc().nullsFirst()), index().on(table.subscriptionId, table.paidAt)],
+);
+
+/** Webhook deliveries already handled, by Razorpay's x-razorpay-event-id. */
+export const webhookEvents = pgTable('webhook_events', {
+  eventId: text().primaryKey(),
+  event: text().notNull(),
+  receivedAt: createdAt(),
+});
+
+// ── Contact ────────────────────────────────────────────────────────────────
+
+export const contactMessages = pgTable(
+  'contact_messages',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    name: text().notNull(),
+    email: text().notNull(),
+    message: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index().on(table.createdAt.desc().nullsFirst())],
+);
+
+// ── The offline payment sandbox: the provider's own records, as Razorpay would keep them ──
+
+export const sandboxPlans = pgTable('sandbox_plans', {
+  id: text().primaryKey(),
+  period: text().notNull(),
+  interval: integer().notNull(),
+  itemName: text().notNull(),
+  amount: integer().notNull(),
+  currency: text().notNull(),
+  createdAt: createdAt(),
+});
+
+export const sandboxSubscriptions = pgTable('sandbox_subscriptions', {
+  id: text().primaryKey(),
+  planId: text()
+    .notNull()
+    .references(() => sandboxPlans.id),
+  status: text().notNull(),
+  totalCount: integer().notNull(),
+  paidCount: integer().notNull().default(0),
+  currentStart: timestamp({ withTimezone: true }),
+  currentEnd: timestamp({ withTimezone: true }),
+  notes: jsonb().notNull().default({}),
+  createdAt: createdAt(),
+  updatedAt: createdAt(),
+});
+
+export const sandboxPayments = pgTable('sandbox_payments', {
+  id: text().primaryKey(),
+  subscriptionId: text()
+    .notNull()
+    .references(() => sandboxSubscriptions.id),
+  amount: integer().notNull(),
+  currency: text().notNull(),
+  /** captured, failed, refunded */
+  status: text().notNull(),
+  amountRefunded: integer().notNull().default(0),
+  errorCode: text(),
+  errorDescription: text(),
+  createdAt: createdAt(),
+});
+
+export const sandboxRefunds = pgTable('sandbox_refunds', {
+  id: text().primaryKey(),
+  paymentId: text()
+    .notNull()
+    .references(() => sandboxPayments.id),
+  amount: integer().notNull(),
+  status: text().notNull(),
+  createdAt: createdAt(),
+});

@@ -6,8 +6,9 @@ import type { Writable } from 'node:stream';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { buildApp } from '../app.ts';
-import { loadConfig, type Config } from '../config.ts';
+import { loadConfig } from '../config.ts';
 import { migrationsFolder, openDatabase, type Database } from '../db/client.ts';
+import { withSecrets } from '../secrets.ts';
 
 /**
  * Tests run against a real database: PGlite by default, or a fresh database on the
@@ -79,6 +80,9 @@ export const TEST_ENV = {
   PASSWORD_COST: '12',
   SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
   LOGIN_MAX_PER_IP: '1000',
+  RAZORPAY_KEY_ID: 'rzp_test_LmsTestKey0001',
+  RAZORPAY_KEY_SECRET: 'test-key-secret-0123456789',
+  RAZORPAY_WEBHOOK_SECRET: 'test-webhook-secret-0123456789',
 };
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
@@ -90,7 +94,7 @@ export async function createTestApp({
   rateLimitPrefix = `lms-test-${randomBytes(6).toString('hex')}`,
 }: { env?: Record<string, string>; logStream?: Writable; rateLimitPrefix?: string } = {}) {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'lms-test-'));
-  const config = loadConfig({ ...TEST_ENV, DATA_DIR: dataDir, ...env }) as Config & { sessionSecret: string };
+  const config = withSecrets(loadConfig({ ...TEST_ENV, DATA_DIR: dataDir, ...env }));
   const database = await openTestDatabase();
   const app = await buildApp(config, {
     database,

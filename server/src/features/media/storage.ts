@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Config } from '../../config.ts';
+import type { RuntimeConfig } from '../../secrets.ts';
 import { signMediaGrant, type MediaGrant } from './signed-urls.ts';
 
 /**
@@ -78,7 +78,7 @@ export function createLocalStorage(root: string, secret: string): MediaStorage {
 }
 
 /** The storage the configuration asks for. */
-export async function createStorage(config: Pick<Config, 'storage' | 'dataDir'> & { sessionSecret: string }): Promise<MediaStorage> {
+export async function createStorage(config: Pick<RuntimeConfig, 'storage' | 'dataDir' | 'sessionSecret'>): Promise<MediaStorage> {
   if (config.storage.kind === 's3') {
     const { createS3Storage } = await import('./s3-storage.ts');
     return createS3Storage(config.storage);

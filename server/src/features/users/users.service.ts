@@ -13,11 +13,12 @@ import { saveAvatar } from '../media/storage.ts';
 export const DEFAULT_AVATAR_URL = '/default-avatar.svg';
 
 /**
- * Whether the user may watch lectures now. The one place that decides it;
- * until payments arrive nobody is subscribed.
+ * Whether the user's subscription is active now: they paid for a period that has
+ * not ended. The one place that decides it, for lectures, video URLs, `user/me`
+ * and (as the same condition in SQL) the statistics.
  */
-export function hasActiveSubscription(_user: UserRow): boolean {
-  return false;
+export function hasActiveSubscription(user: Pick<UserRow, 'subscriptionEndsAt'>, now = new Date()): boolean {
+  return user.subscriptionEndsAt !== null && user.subscriptionEndsAt > now;
 }
 
 /** Lectures and their videos are for administrators and active subscribers. */

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { messages } from './messages.ts';
+
+const Reply = z.object({ success: z.boolean(), message: z.string() });
+
+/** What Checkout hands to `options.handler`, sent on to the server to verify. */
+export const VerifyPaymentSchema = z.object({
+  razorpay_payment_id: z.string({ error: messages.paymentDetailsInvalid }).regex(/^pay_[A-Za-z0-9]{1,40}$/, messages.paymentDetailsInvalid),
+  razorpay_subscription_id: z.string({ error: messages.paymentDetailsInvalid }).regex(/^sub_[A-Za-z0-9]{1,40}$/, messages.paymentDetailsInvalid),
+  razorpay_signature: z.string({ error: messages.paymentDetailsInvalid }).regex(/^[0-9a-f]{64}$/, messages.paymentDetailsInvalid),
+});
+export type VerifyPayment = z.infer<typeof VerifyPaymentSchema>;
+
+export const RazorpayKeyResponseSchema = Reply.extend({
+  key: z.string(),
+  /** The Checkout script to load: Razorpay's, or the sandbox's imitation. */
+  checkoutScript: z.string(),
+  /** The bundle's price in rupees, for the checkout card. */
+  price: z.number(),
+});
+export const SubscribeResponseSchema = Reply.extend({ subscription_id: z.string() });
+export const UnsubscribeResponseSchema = Reply.extend({ refunded: z.boolean() });
+
+export const PaymentRecordsQuerySchema = z.object({
+  count: z.coerce.number({ error: messages.countInvalid }).int(messages.countInvalid).min(1, messages.countInvalid).max(500, messages.countInvalid).default(100),
+});
+
+export const MONTH_NAMES = [
+  'January', 'February', 'March', 'April', 'May', 'June',
+  'July', 'August', 'September', 'October', 'November', 'December',
+] as const;
+
+export const PaymentRecordSchema = z.object({
+  _id: z.string(),
+  payment_id: z.string(),
+  subscription_id: z.string(),
+  payer: z.object({ fullName: z.string(), email: z.string() }),
+  /** Rupees. */
+  amount: z.number(),
+  currency: z.string(),
+  /** captured or refunded */
+  status: z.string(),
+  /** ISO time of the payment. */
+  date: z.string(),
+});
+export type PaymentRecord = z.infer<typeof PaymentRecordSchema>;
+
+export const PaymentRecordsResponseSchema = Reply.extend({
+  allPayments: z.array(PaymentRecordSchema),
+  /** Payments of this calendar year (Asia/Kolkata) by month name. */
+  finalMonths: z.record(z.enum(MONTH_NAMES), z.number()),
+  /** The same, January to December. */
+  monthlySalesRecord: z.array(z.number()).length(12),
+  /** Every successful subscription payment ever recorded. */
+  subscriptionCount: z.number(),
+  /** Rupees captured minus rupees refunded. */
+  totalRevenue: z.number(),
+});
