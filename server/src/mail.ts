@@ -5,9 +5,10 @@ import type { Transporter } from 'nodemailer';
 import type { Config } from './config.ts';
 
 export interface Mail {
-  to: string;
+  to: string | string[];
   subject: string;
   text: string;
+  replyTo?: string;
 }
 
 export type Mailer = { send(mail: Mail): Promise<void>; close(): void };

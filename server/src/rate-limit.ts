@@ -12,6 +12,8 @@ export interface RateLimits {
   /** Password-reset mails asked for one address, and from one client. */
   resetPerEmail: RateLimiterAbstract;
   resetPerIp: RateLimiterAbstract;
+  /** Contact-form messages sent from one address: each one is stored and mailed. */
+  contactPerIp: RateLimiterAbstract;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,7 @@ export async function createRateLimits(
     loginFailuresPerEmail: limiter('login-email', config.loginMaxPerEmail),
     resetPerEmail: limiter('reset-email', 3),
     resetPerIp: limiter('reset-ip', 20),
+    contactPerIp: limiter('contact-ip', 5),
     close: async () => void (await redis?.quit()),
   };
 }

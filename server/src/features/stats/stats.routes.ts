@@ -1,0 +1,33 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { messages } from '@lms/contract/messages';
+import { PaymentRecordsQuerySchema, PaymentRecordsResponseSchema } from '@lms/contract/payments';
+import { UserStatsResponseSchema } from '@lms/contract/stats';
+import { requireRole } from '../auth/guards.ts';
+import { getPaymentRecords, getUserStats } from './stats.service.ts';
+
+const adminOnly = requireRole('ADMIN');
+
+/** Mounted at /api/v1 itself: the spec puts the dashboard's two calls under different paths. */
+export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+
+  app.get('/admin/status/users', {
+    schema: { summary: 'Registered users, and those with an active subscription', response: { 200: UserStatsResponseSchema } },
+    preHandler: adminOnly,
+    handler: async () => ({ success: true, message: messages.userStats, ...(await getUserStats(ctx)) }),
+  });
+
+  app.get('/payments', {
+    schema: {
+      summary: 'The latest `count` payments, this year’s sales by month (Asia/Kolkata), subscriptions sold and net revenue',
+      querystring: PaymentRecordsQuerySchema,
+      response: { 200: PaymentRecordsResponseSchema },
+    },
+    preHandler: adminOnly,
+    handler: async (request) => ({
+      success: true,
+      message: messages.paymentRecords,
+      ...(await getPaymentRecords(ctx, { count: request.query.count })),
+    }),
+  });
+};

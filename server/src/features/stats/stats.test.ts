@@ -1,0 +1,242 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messages } from '@lms/contract/messages';
+import { MONTH_NAMES } from '@lms/contract/payments';
+import { payments, subscriptions, users } from '../../db/schema.ts';
+import { createTestApp, type TestApp } from '../../test/app.ts';
+import { signUp, signUpAdmin } from '../../test/http.ts';
+import { getPaymentRecords } from './stats.service.ts';
+
+const DAY = 24 * 3600 * 1000;
+const random = () => randomBytes(6).toString('hex');
+
+/** A user (or admin) row with the given end of their paid period. */
+async function insertUser(t: TestApp, { role = 'USER', subscriptionEndsAt = null }: { role?: 'USER' | 'ADMIN'; subscriptionEndsAt?: Date | null } = {}) {
+  const [user] = await t.database.db
+    .insert(users)
+    .values({ fullName: `Payer ${random()}`, email: `payer.${random()}@example.com`, passwordHash: 'not-a-hash', role, subscriptionEndsAt })
+    .returning();
+  return user!;
+}
+
+/** A subscriptions row for `userId`, which the user's payments belong to. */
+async function insertSubscription(t: TestApp, userId: string) {
+  const [subscription] = await t.database.db
+    .insert(subscriptions)
+    .values({ userId, providerSubscriptionId: `sub_${random()}`, providerPlanId: 'plan_x', status: 'active' })
+    .returning();
+  return subscription!;
+}
+
+async function insertPayment(
+  t: TestApp,
+  payer: { userId: string; subscriptionId: string },
+  { paidAt, amountPaise = 9900, refundedPaise = 0 }: { paidAt: Date; amountPaise?: number; refundedPaise?: number },
+) {
+  const [payment] = await t.database.db
+    .insert(payments)
+    .values({
+      ...payer,
+      providerPaymentId: `pay_${random()}`,
+      amountPaise,
+      refundedPaise,
+      status: refundedPaise === amountPaise ? 'refunded' : 'captured',
+      paidAt,
+      ...(refundedPaise > 0 && { providerRefundId: `rfnd_${random()}`, refundedAt: paidAt }),
+    })
+    .returning();
+  return payment!;
+}
+
+/** A paying user with a subscription, ready for payments. */
+async function insertPayer(t: TestApp) {
+  const user = await insertUser(t);
+  const subscription = await insertSubscription(t, user.id);
+  return { user, subscription, pays: { userId: user.id, subscriptionId: subscription.id } };
+}
+
+describe('GET /api/v1/admin/status/users', () => {
+  let t: TestApp;
+  let admin: string;
+  let user: string;
+  const stats = (cookie = admin) => t.app.inject({ url: '/api/v1/admin/status/users', headers: { cookie } });
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = (await signUpAdmin(t.app)).cookie;
+    user = (await signUp(t.app)).cookie;
+  });
+  afterAll(() => t?.close());
+
+  it('counts users, and of them those whose paid period has not ended; admins never', async () => {
+    const now = Date.now();
+    await insertUser(t, { subscriptionEndsAt: new Date(now + 30 * DAY) });
+    await insertUser(t, { subscriptionEndsAt: new Date(now + 60_000) });
+    await insertUser(t, { subscriptionEndsAt: new Date(now - 60_000) });
+    await insertUser(t, { subscriptionEndsAt: new Date(now - 40 * DAY) });
+    await insertUser(t, { role: 'ADMIN', subscriptionEndsAt: new Date(now + 30 * DAY) });
+    await insertUser(t, { role: 'ADMIN' });
+
+    const response = await stats();
+    expect(response.statusCode).toBe(200);
+    // Users: the signed-up one (never paid) and four inserted; admins: the signed-up one and two inserted.
+    expect(response.json()).toEqual({ success: true, message: messages.userStats, allUsersCount: 5, subscribedUsersCount: 2 });
+  });
+
+  it('is for admins only: 401 logged out, 403 for a user', async () => {
+    const loggedOut = await t.app.inject({ url: '/api/v1/admin/status/users' });
+    expect(loggedOut.statusCode).toBe(401);
+    expect(loggedOut.json()).toEqual({ success: false, message: messages.notLoggedIn });
+    const forbidden = await stats(user);
+    expect(forbidden.statusCode).toBe(403);
+    expect(forbidden.json()).toEqual({ success: false, message: messages.notAllowed });
+  });
+});
+
+describe('GET /api/v1/payments', () => {
+  let t: TestApp;
+  let admin: string;
+  let user: string;
+  const records = (query = '', cookie = admin) => t.app.inject({ url: `/api/v1/payments${query}`, headers: { cookie } });
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = (await signUpAdmin(t.app)).cookie;
+    user = (await signUp(t.app)).cookie;
+  });
+  afterAll(() => t?.close());
+
+  it('answers zeros and no payments before anyone has paid', async () => {
+    const response = await records();
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      success: true,
+      message: messages.paymentRecords,
+      allPayments: [],
+      finalMonths: Object.fromEntries(MONTH_NAMES.map((name) => [name, 0])),
+      monthlySalesRecord: Array(12).fill(0),
+      subscriptionCount: 0,
+      totalRevenue: 0,
+    });
+  });
+
+  it('lists the latest payments first with their payer, in rupees, and the totals over all of them', async () => {
+    const asha = await insertPayer(t);
+    const ravi = await insertPayer(t);
+    const start = Date.now() - 10 * DAY;
+    const paid = [];
+    // Oldest first: 9 payments of ₹99, a day apart, Asha and Ravi in turn.
+    for (let i = 0; i < 9; i++) paid.push(await insertPayment(t, (i % 2 ? ravi : asha).pays, { paidAt: new Date(start + i * DAY) }));
+    // The newest one, ₹149.50, refunded ₹49.50 of it.
+    const newest = await insertPayment(t, asha.pays, { paidAt: new Date(start + 9 * DAY), amountPaise: 14950, refundedPaise: 4950 });
+
+    const response = await records('?count=3');
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body.allPayments).toHaveLength(3);
+    expect(body.allPayments.map((p: { _id: string }) => p._id)).toEqual([newest.id, paid[8]!.id, paid[7]!.id]);
+    expect(body.allPayments[0]).toEqual({
+      _id: newest.id,
+      payment_id: newest.providerPaymentId,
+      subscription_id: asha.subscription.providerSubscriptionId,
+      payer: { fullName: asha.user.fullName, email: asha.user.email },
+      amount: 149.5,
+      currency: 'INR',
+      status: 'captured',
+      date: newest.paidAt.toISOString(),
+    });
+    expect(body.allPayments[2]).toMatchObject({
+      payment_id: paid[7]!.providerPaymentId,
+      subscription_id: ravi.subscription.providerSubscriptionId,
+      payer: { fullName: ravi.user.fullName, email: ravi.user.email },
+      amount: 99,
+    });
+    // Totals count every payment, not only the listed ones.
+    expect(body.subscriptionCount).toBe(10);
+    expect(body.totalRevenue).toBe(9 * 99 + 149.5 - 49.5);
+
+    // The default is 100, which here is all ten.
+    expect((await records()).json().allPayments).toHaveLength(10);
+  });
+
+  it('takes a fully refunded payment out of the revenue, but still counts it as sold', async () => {
+    const before = (await records()).json();
+    const payer = await insertPayer(t);
+    await insertPayment(t, payer.pays, { paidAt: new Date(), amountPaise: 9900, refundedPaise: 9900 });
+    const after = (await records()).json();
+    expect(after.allPayments[0]).toMatchObject({ status: 'refunded', amount: 99 });
+    expect(after.subscriptionCount).toBe(before.subscriptionCount + 1);
+    expect(after.totalRevenue).toBe(before.totalRevenue);
+  });
+
+  it('counts the payments of this year by month, month names in calendar order', async () => {
+    const body = (await records()).json();
+    expect(Object.keys(body.finalMonths)).toEqual([...MONTH_NAMES]);
+    expect(Object.values(body.finalMonths)).toEqual(body.monthlySalesRecord);
+    expect(body.monthlySalesRecord).toHaveLength(12);
+    // The payments above were made over the last ten days; those in this Indian calendar year are counted.
+    const thisYear = new Intl.DateTimeFormat('en', { timeZone: 'Asia/Kolkata', year: 'numeric' }).format(new Date());
+    const inThisYear = body.allPayments.filter(
+      (p: { date: string }) => new Intl.DateTimeFormat('en', { timeZone: 'Asia/Kolkata', year: 'numeric' }).format(new Date(p.date)) === thisYear,
+    ).length;
+    expect(body.monthlySalesRecord.reduce((a: number, b: number) => a + b, 0)).toBe(inThisYear);
+  });
+
+  it('refuses a count that is not a whole number from 1 to 500 (400)', async () => {
+    for (const count of ['0', '501', 'abc', '2.5', '-1']) {
+      const response = await records(`?count=${count}`);
+      expect(response.statusCode, count).toBe(400);
+      expect(response.json()).toEqual({ success: false, message: messages.countInvalid });
+    }
+    expect((await records('?count=500')).statusCode).toBe(200);
+    expect((await records('?count=1')).json().allPayments).toHaveLength(1);
+  });
+
+  it('is for admins only: 401 logged out, 403 for a user', async () => {
+    const loggedOut = await t.app.inject({ url: '/api/v1/payments' });
+    expect(loggedOut.statusCode).toBe(401);
+    expect(loggedOut.json()).toEqual({ success: false, message: messages.notLoggedIn });
+    const forbidden = await records('', user);
+    expect(forbidden.statusCode).toBe(403);
+    expect(forbidden.json()).toEqual({ success: false, message: messages.notAllowed });
+  });
+});
+
+describe('monthly sales (Asia/Kolkata calendar)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t?.close());
+
+  it('counts by the Indian month and year, across the year boundary and at midnight IST', async () => {
+    const payer = await insertPayer(t);
+    const pay = (iso: string) => insertPayment(t, payer.pays, { paidAt: new Date(iso) });
+    await pay('2026-06-15T12:00:00Z'); // last year
+    await pay('2026-12-31T18:29:59Z'); // IST 2026-12-31 23:59:59: last year
+    await pay('2026-12-31T18:30:00Z'); // IST 2027-01-01 00:00:00: January
+    await pay('2027-01-15T09:00:00Z'); // January
+    await pay('2027-01-31T18:29:59Z'); // IST 2027-01-31 23:59:59: January
+    await pay('2027-01-31T18:30:00Z'); // IST 2027-02-01 00:00:00: February
+    await pay('2027-06-30T18:30:00Z'); // IST 2027-07-01: July
+    await pay('2027-12-31T18:29:59Z'); // IST 2027-12-31 23:59:59: December
+    await pay('2027-12-31T18:30:00Z'); // IST 2028-01-01: next year
+
+    const pinned = await getPaymentRecords(t.app.ctx, { count: 100, now: new Date('2027-01-15T10:00:00Z') });
+    expect(pinned.monthlySalesRecord).toEqual([3, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+    expect(Object.keys(pinned.finalMonths)).toEqual([...MONTH_NAMES]);
+    expect(pinned.finalMonths).toMatchObject({ January: 3, February: 1, July: 1, December: 1, March: 0 });
+    expect(Object.values(pinned.finalMonths)).toEqual(pinned.monthlySalesRecord);
+    // The totals are over all time, whatever the year.
+    expect(pinned.subscriptionCount).toBe(9);
+    expect(pinned.totalRevenue).toBe(9 * 99);
+
+    // "Now" is in India's 2027 from 18:30 UTC on 31 December 2026.
+    const lastMoment2026 = await getPaymentRecords(t.app.ctx, { count: 1, now: new Date('2026-12-31T18:29:59Z') });
+    expect(lastMoment2026.monthlySalesRecord).toEqual([0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1]);
+    const firstMoment2027 = await getPaymentRecords(t.app.ctx, { count: 1, now: new Date('2026-12-31T18:30:00Z') });
+    expect(firstMoment2027.monthlySalesRecord).toEqual(pinned.monthlySalesRecord);
+    expect(firstMoment2027.allPayments).toHaveLength(1);
+    expect(firstMoment2027.allPayments[0]!.date).toBe('2027-12-31T18:30:00.000Z');
+  });
+});
