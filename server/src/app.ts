@@ -23,6 +23,8 @@ import { AppError } from './errors.ts';
 import { createPasswordHasher } from './features/auth/password.ts';
 import { privateMediaRoutes } from './features/media/media.routes.ts';
 import { createStorage, mediaRoot, PUBLIC_MEDIA_FOLDERS, PUBLIC_MEDIA_PREFIX } from './features/media/storage.ts';
+import { createRazorpayClient, inProcessFetch } from './features/payments/razorpay-client.ts';
+import { sandboxRoutes } from './features/sandbox/sandbox.routes.ts';
 import { createMailer } from './mail.ts';
 import { createRateLimits } from './rate-limit.ts';
 import { paths } from './paths.ts';
@@ -47,6 +49,7 @@ export interface AppOptions {
 }
 
 export const API_PREFIX = '/api/v1';
+export const SANDBOX_API_PREFIX = '/sandbox/v1';
 const JSON_BODY_LIMIT = 256 * 1024;
 
 export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) {
@@ -77,6 +80,14 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
     media: await createStorage(config),
     passwords: createPasswordHasher(config.passwordCost),
     limits: await createRateLimits(config, options.rateLimitPrefix),
+    // In sandbox mode the provider is the imitation mounted below, reached in-process.
+    razorpay: createRazorpayClient({
+      keyId: config.payments.keyId,
+      keySecret: config.payments.keySecret,
+      ...(config.payments.mode === 'sandbox'
+        ? { baseUrl: SANDBOX_API_PREFIX, fetch: inProcessFetch((request) => app.inject(request)) }
+        : { baseUrl: config.payments.baseUrl }),
+    }),
   };
   app.decorate('ctx', ctx);
   app.decorateRequest('user', null);
@@ -132,6 +143,8 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
     return { status: 'ok' };
   });
   await app.register(apiRoutes, { prefix: API_PREFIX });
+  // The offline imitation of Razorpay (DESIGN §6); never mounted when talking to Razorpay itself.
+  if (config.payments.mode === 'sandbox') await app.register(sandboxRoutes, { prefix: '/sandbox' });
 
   fs.mkdirSync(mediaRoot(config.dataDir), { recursive: true });
   // Lecture videos (local storage): signed, expiring URLs bound to the viewer; registered before /media/*.
@@ -161,7 +174,12 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
 
   app.setNotFoundHandler((request, reply) => {
     // The web app routes its own pages (and shows its 404); the API answers JSON.
-    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api/') && !request.url.startsWith(PUBLIC_MEDIA_PREFIX);
+    const path = request.url.split('?')[0]!;
+    // Pages are paths without a file extension outside the API, media and sandbox.
+    const isPage =
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !/^\/(api|media|sandbox)\//.test(path) &&
+      !/\.[a-z0-9]+$/i.test(path);
     if (hasWebApp && isPage) return reply.header('cache-control', 'no-cache').sendFile('index.html', webRoot);
     return reply.code(404).send({ success: false, message: messages.notFound });
   });

@@ -2,6 +2,7 @@ import type { RuntimeConfig } from './secrets.ts';
 import type { Db } from './db/client.ts';
 import type { PasswordHasher } from './features/auth/password.ts';
 import type { MediaStorage } from './features/media/storage.ts';
+import type { RazorpayClient } from './features/payments/razorpay-client.ts';
 import type { Mailer } from './mail.ts';
 import type { RateLimits } from './rate-limit.ts';
 
@@ -13,4 +14,5 @@ export interface Context {
   media: MediaStorage;
   passwords: PasswordHasher;
   limits: RateLimits;
+  razorpay: RazorpayClient;
 }

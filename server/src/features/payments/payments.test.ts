@@ -1,0 +1,321 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messages } from '@lms/contract/messages';
+import { payments, sandboxPayments, subscriptions, users, webhookEvents } from '../../db/schema.ts';
+import { createTestApp, type TestApp } from '../../test/app.ts';
+import { rowCount } from '../../test/db.ts';
+import { mp4Video, multipart, pngImage, signUp, signUpAdmin } from '../../test/http.ts';
+import { deliverSandboxWebhook } from '../sandbox/sandbox.service.ts';
+import { hmacHex, isSignedBy } from './signatures.ts';
+
+let t: TestApp;
+let admin: string;
+let courseId: string;
+
+const SUCCESS_CARD = '4111 1111 1111 1111';
+const DECLINED_CARD = '4000 0000 0000 0002';
+const DAY = 24 * 3600 * 1000;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = (await signUpAdmin(t.app)).cookie;
+  const course = await multipart({ title: 'Paid Course', description: 'Behind the paywall.', category: 'Tests', createdBy: 'Asha Verma', thumbnail: { bytes: await pngImage(), filename: 'c.png' } });
+  courseId = (await t.app.inject({ method: 'POST', url: '/api/v1/courses', payload: course.payload, headers: { ...course.headers, cookie: admin } })).json().course._id;
+  const lecture = await multipart({ title: 'Lesson', description: 'The first one.', lectures: { bytes: mp4Video(), filename: 'l.mp4' } });
+  await t.app.inject({ method: 'POST', url: `/api/v1/courses/${courseId}`, payload: lecture.payload, headers: { ...lecture.headers, cookie: admin } });
+});
+afterAll(() => t?.close());
+
+const api = (method: 'GET' | 'POST', url: string, cookie: string, payload?: object) =>
+  t.app.inject({ method, url: `/api/v1${url}`, headers: { cookie }, ...(payload && { payload }) });
+const sandboxAuth = () => `Basic ${Buffer.from(`${t.config.payments.keyId}:${t.config.payments.keySecret}`).toString('base64')}`;
+const pay = (subscriptionId: string, card: string) =>
+  t.app.inject({ method: 'POST', url: `/sandbox/v1/subscriptions/${subscriptionId}/pay`, payload: { card_number: card } });
+const me = async (cookie: string) => (await api('GET', '/user/me', cookie)).json().user;
+const endsAt = async (userId: string) => (await t.database.db.select().from(users).where(eq(users.id, userId)))[0]!.subscriptionEndsAt;
+const paymentsOf = (userId: string) => t.database.db.select().from(payments).where(eq(payments.userId, userId));
+
+/** The sandbox delivers its webhooks after answering, as Razorpay does; wait until they are handled. */
+async function webhooksSettled(count: number) {
+  for (let i = 0; i < 100 && (await rowCount(t.database, webhookEvents)) < count; i++) await new Promise((r) => setTimeout(r, 20));
+}
+
+/** A new user who has subscribed and paid with the success card, as Checkout would, and verified. */
+async function subscriber() {
+  const account = await signUp(t.app);
+  const events = await rowCount(t.database, webhookEvents);
+  const subscriptionId = (await api('POST', '/payments/subscribe', account.cookie)).json().subscription_id as string;
+  const paid = await pay(subscriptionId, SUCCESS_CARD);
+  expect(paid.statusCode).toBe(200);
+  const verified = await api('POST', '/payments/verify', account.cookie, paid.json());
+  expect(verified.statusCode, verified.body).toBe(200);
+  await webhooksSettled(events + 2);
+  return { ...account, subscriptionId, handler: paid.json() as Record<string, string> };
+}
+
+describe('signatures', () => {
+  it("match Razorpay's published vector", () => {
+    const message = 'pay_IDZNwZZFtnjyym|sub_ID6MOhgkcoHj9I';
+    const expected = '601f383334975c714c91a7d97dd723eb56520318355863dcf3821c0d07a17693';
+    expect(hmacHex('EnLs21M47BllR3X8PSFtjtbd', message)).toBe(expected);
+    expect(isSignedBy('EnLs21M47BllR3X8PSFtjtbd', message, expected)).toBe(true);
+    expect(isSignedBy('EnLs21M47BllR3X8PSFtjtbd', message, expected.replace(/^6/, '7'))).toBe(false);
+    expect(isSignedBy('EnLs21M47BllR3X8PSFtjtbd', message, 'not hex')).toBe(false);
+    expect(isSignedBy('EnLs21M47BllR3X8PSFtjtbd', message, expected.slice(0, 62))).toBe(false);
+  });
+});
+
+describe('GET /payments/razorpay-key', () => {
+  it('gives a logged-in user the key, the Checkout script and the price', async () => {
+    const { cookie } = await signUp(t.app);
+    const response = await api('GET', '/payments/razorpay-key', cookie);
+    expect(response.json()).toMatchObject({ success: true, key: t.config.payments.keyId, checkoutScript: '/sandbox/checkout.js', price: 99 });
+    expect((await api('GET', '/payments/razorpay-key', '')).statusCode).toBe(401);
+  });
+});
+
+describe('POST /payments/subscribe', () => {
+  it('creates a provider subscription for a user, reusing it until it is paid', async () => {
+    const { cookie, user } = await signUp(t.app);
+    const first = await api('POST', '/payments/subscribe', cookie);
+    expect(first.statusCode).toBe(200);
+    expect(first.json().subscription_id).toMatch(/^sub_[A-Za-z0-9]{14}$/);
+    const second = await api('POST', '/payments/subscribe', cookie);
+    expect(second.json().subscription_id).toBe(first.json().subscription_id);
+    const stored = await t.database.db.select().from(subscriptions).where(eq(subscriptions.userId, user._id));
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ status: 'created', providerSubscriptionId: first.json().subscription_id });
+  });
+
+  it('refuses admins (403), active subscribers (409) and logged-out callers (401)', async () => {
+    const adminAnswer = await api('POST', '/payments/subscribe', admin);
+    expect(adminAnswer.statusCode).toBe(403);
+    expect(adminAnswer.json().message).toBe(messages.adminCannotSubscribe);
+    const paid = await subscriber();
+    const again = await api('POST', '/payments/subscribe', paid.cookie);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe(messages.alreadySubscribed);
+    expect((await api('POST', '/payments/subscribe', '')).statusCode).toBe(401);
+  });
+});
+
+describe('the whole journey through the sandbox', () => {
+  it('subscribe → pay → verify → watch → renewal → unsubscribe with a refund → refused again', async () => {
+    const account = await signUp(t.app);
+    expect((await api('GET', `/courses/${courseId}`, account.cookie)).statusCode).toBe(403);
+
+    const paid = await subscriber();
+    expect((await me(paid.cookie)).subscription.status).toBe('active');
+    const lectures = await api('GET', `/courses/${courseId}`, paid.cookie);
+    expect(lectures.statusCode).toBe(200);
+    const video = await t.app.inject({ url: lectures.json().lectures[0].secure_url, headers: { cookie: paid.cookie, range: 'bytes=0-31' } });
+    expect(video.statusCode).toBe(206);
+    expect(video.rawPayload.subarray(4, 8).toString()).toBe('ftyp');
+
+    const firstEnd = (await endsAt(paid.user._id))!;
+    expect(firstEnd.getTime() - Date.now()).toBeGreaterThan(27 * DAY);
+    expect(firstEnd.getTime() - Date.now()).toBeLessThan(32 * DAY);
+    expect(await paymentsOf(paid.user._id)).toHaveLength(1);
+
+    // A renewal: the sandbox charges again and sends a signed subscription.charged webhook.
+    const renewal = await t.app.inject({ method: 'POST', url: `/sandbox/v1/subscriptions/${paid.subscriptionId}/charge`, headers: { authorization: sandboxAuth() } });
+    expect(renewal.statusCode).toBe(200);
+    const renewedEnd = (await endsAt(paid.user._id))!;
+    expect(renewedEnd.getTime() - firstEnd.getTime()).toBeGreaterThan(27 * DAY);
+    expect(await paymentsOf(paid.user._id)).toHaveLength(2);
+
+    const cancelled = await api('POST', '/payments/unsubscribe', paid.cookie);
+    expect(cancelled.statusCode).toBe(200);
+    expect(cancelled.json()).toEqual({ success: true, refunded: true, message: messages.unsubscribedRefunded });
+    expect((await me(paid.cookie)).subscription.status).toBe('inactive');
+    expect((await api('GET', `/courses/${courseId}`, paid.cookie)).statusCode).toBe(403);
+    const stillPlaying = await t.app.inject({ url: lectures.json().lectures[0].secure_url, headers: { cookie: paid.cookie } });
+    expect(stillPlaying.statusCode).toBe(403);
+
+    const records = await paymentsOf(paid.user._id);
+    const refunded = records.sort((a, b) => b.paidAt.getTime() - a.paidAt.getTime() || b.createdAt.getTime() - a.createdAt.getTime())[0]!;
+    expect(refunded).toMatchObject({ status: 'refunded', refundedPaise: 9900 });
+    const [atProvider] = await t.database.db.select().from(sandboxPayments).where(eq(sandboxPayments.id, refunded.providerPaymentId));
+    expect(atProvider).toMatchObject({ status: 'refunded', amountRefunded: 9900 });
+
+    const again = await api('POST', '/payments/unsubscribe', paid.cookie);
+    expect(again.statusCode).toBe(400);
+    expect(again.json().message).toBe(messages.noActiveSubscription);
+  });
+
+  it('does not refund a payment older than the refund window', async () => {
+    const paid = await subscriber();
+    await t.database.db.update(payments).set({ paidAt: new Date(Date.now() - 15 * DAY) }).where(eq(payments.userId, paid.user._id));
+    const cancelled = await api('POST', '/payments/unsubscribe', paid.cookie);
+    expect(cancelled.json()).toEqual({ success: true, refunded: false, message: messages.unsubscribedNoRefund });
+    expect((await me(paid.cookie)).subscription.status).toBe('inactive');
+    const [record] = await paymentsOf(paid.user._id);
+    expect(record).toMatchObject({ status: 'captured', refundedPaise: 0 });
+    const [atProvider] = await t.database.db.select().from(sandboxPayments).where(eq(sandboxPayments.id, record!.providerPaymentId));
+    expect(atProvider!.status).toBe('captured');
+  });
+
+  it('leaves a user whose card is declined inactive, with nothing recorded', async () => {
+    const account = await signUp(t.app);
+    const subscriptionId = (await api('POST', '/payments/subscribe', account.cookie)).json().subscription_id;
+    const declined = await pay(subscriptionId, DECLINED_CARD);
+    expect(declined.statusCode).toBe(400);
+    expect(declined.json().error).toMatchObject({ code: 'BAD_REQUEST_ERROR', reason: 'payment_declined' });
+    expect((await me(account.cookie)).subscription.status).toBe('inactive');
+    expect(await paymentsOf(account.user._id)).toHaveLength(0);
+    expect((await api('GET', `/courses/${courseId}`, account.cookie)).statusCode).toBe(403);
+  });
+});
+
+describe('POST /payments/verify', () => {
+  it('records a replayed verify only once and keeps the period', async () => {
+    const paid = await subscriber();
+    const before = await endsAt(paid.user._id);
+    const replay = await api('POST', '/payments/verify', paid.cookie, paid.handler);
+    expect(replay.statusCode).toBe(200);
+    expect(await paymentsOf(paid.user._id)).toHaveLength(1);
+    expect(await endsAt(paid.user._id)).toEqual(before);
+  });
+
+  it("refuses another user's subscription, a bad signature and malformed input, recording nothing", async () => {
+    const paid = await subscriber();
+    const other = await signUp(t.app);
+    const before = await rowCount(t.database, payments);
+    const stolen = await api('POST', '/payments/verify', other.cookie, paid.handler);
+    expect(stolen.statusCode).toBe(403);
+    expect(stolen.json().message).toBe(messages.subscriptionNotYours);
+    expect((await me(other.cookie)).subscription.status).toBe('inactive');
+
+    const otherSubscription = (await api('POST', '/payments/subscribe', other.cookie)).json().subscription_id;
+    const forged = await api('POST', '/payments/verify', other.cookie, {
+      razorpay_payment_id: paid.handler.razorpay_payment_id,
+      razorpay_subscription_id: otherSubscription,
+      razorpay_signature: hmacHex('guessed-secret', `${paid.handler.razorpay_payment_id}|${otherSubscription}`),
+    });
+    expect(forged.statusCode).toBe(400);
+    expect(forged.json().message).toBe(messages.paymentSignatureInvalid);
+
+    for (const body of [{}, { ...paid.handler, razorpay_signature: 'xyz' }, { ...paid.handler, razorpay_payment_id: "pay_1' OR 1=1" }, { ...paid.handler, razorpay_subscription_id: 42 }]) {
+      const response = await api('POST', '/payments/verify', other.cookie, body);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toBe(messages.paymentDetailsInvalid);
+    }
+    expect((await api('POST', '/payments/verify', '', paid.handler)).statusCode).toBe(401);
+    expect(await rowCount(t.database, payments)).toBe(before);
+    expect((await me(other.cookie)).subscription.status).toBe('inactive');
+  });
+});
+
+describe('POST /payments/unsubscribe never stops half-way', () => {
+  it('changes nothing when the provider cannot cancel, and finishes when called again', async () => {
+    const paid = await subscriber();
+    const cancel = t.app.ctx.razorpay.cancelSubscription;
+    t.app.ctx.razorpay.cancelSubscription = async () => {
+      throw new TypeError('fetch failed');
+    };
+    try {
+      const failed = await api('POST', '/payments/unsubscribe', paid.cookie);
+      expect(failed.statusCode).toBe(502);
+      expect(failed.json().message).toBe(messages.providerUnavailable);
+    } finally {
+      t.app.ctx.razorpay.cancelSubscription = cancel;
+    }
+    expect((await me(paid.cookie)).subscription.status).toBe('active');
+    expect((await paymentsOf(paid.user._id))[0]!.status).toBe('captured');
+    const retried = await api('POST', '/payments/unsubscribe', paid.cookie);
+    expect(retried.json()).toMatchObject({ refunded: true });
+  });
+
+  it('ends access and says so when the refund fails after the provider cancelled', async () => {
+    const paid = await subscriber();
+    const refund = t.app.ctx.razorpay.refundPayment;
+    t.app.ctx.razorpay.refundPayment = async () => {
+      throw new TypeError('fetch failed');
+    };
+    try {
+      const answer = await api('POST', '/payments/unsubscribe', paid.cookie);
+      expect(answer.json()).toEqual({ success: true, refunded: false, message: messages.unsubscribedRefundFailed });
+    } finally {
+      t.app.ctx.razorpay.refundPayment = refund;
+    }
+    expect((await me(paid.cookie)).subscription.status).toBe('inactive');
+    const subscription = await t.app.ctx.razorpay.fetchSubscription(paid.subscriptionId);
+    expect(subscription.status).toBe('cancelled');
+  });
+});
+
+describe('POST /payments/webhook', () => {
+  /** The subscription and its latest payment as the provider has them, for hand-made deliveries. */
+  async function providerState(subscriptionId: string, paymentId: string) {
+    const auth = { authorization: sandboxAuth() };
+    const subscription = (await t.app.inject({ url: `/sandbox/v1/subscriptions/${subscriptionId}`, headers: auth })).json();
+    const payment = (await t.app.inject({ url: `/sandbox/v1/payments/${paymentId}`, headers: auth })).json();
+    return { subscription, payment };
+  }
+
+  it('records a duplicated delivery only once', async () => {
+    const paid = await subscriber();
+    const renewal = (await t.app.inject({ method: 'POST', url: `/sandbox/v1/subscriptions/${paid.subscriptionId}/charge`, headers: { authorization: sandboxAuth() } })).json();
+    const before = { payments: await paymentsOf(paid.user._id), endsAt: await endsAt(paid.user._id), events: await rowCount(t.database, webhookEvents) };
+    const { subscription, payment } = await providerState(paid.subscriptionId, renewal.payment.id);
+
+    const eventId = 'evt_Duplicated0001';
+    const first = await deliverSandboxWebhook(t.app, { event: 'subscription.charged', subscription, payment, eventId });
+    const second = await deliverSandboxWebhook(t.app, { event: 'subscription.charged', subscription, payment, eventId });
+    expect(first.json()).toMatchObject({ success: true, duplicate: false });
+    expect(second.json()).toMatchObject({ success: true, duplicate: true });
+    expect(await paymentsOf(paid.user._id)).toHaveLength(before.payments.length);
+    expect(await endsAt(paid.user._id)).toEqual(before.endsAt);
+    expect(await rowCount(t.database, webhookEvents)).toBe(before.events + 1);
+  });
+
+  it('ends access when the provider halts the subscription, and keeps it on pending', async () => {
+    const paid = await subscriber();
+    const { subscription } = await providerState(paid.subscriptionId, paid.handler.razorpay_payment_id!);
+    await deliverSandboxWebhook(t.app, { event: 'subscription.pending', subscription: { ...subscription, status: 'pending' } });
+    expect((await me(paid.cookie)).subscription.status).toBe('active');
+
+    const halted = await t.app.inject({ method: 'POST', url: `/sandbox/v1/subscriptions/${paid.subscriptionId}/halt`, headers: { authorization: sandboxAuth() } });
+    expect(halted.statusCode).toBe(200);
+    expect((await me(paid.cookie)).subscription.status).toBe('inactive');
+    expect((await api('GET', `/courses/${courseId}`, paid.cookie)).statusCode).toBe(403);
+  });
+
+  it('is not fooled by a stale event arriving after a newer charge', async () => {
+    const paid = await subscriber();
+    const { subscription } = await providerState(paid.subscriptionId, paid.handler.razorpay_payment_id!);
+    // An old "halted" (from before the card was fixed) delivered late; the provider says active now.
+    await deliverSandboxWebhook(t.app, { event: 'subscription.halted', subscription: { ...subscription, status: 'halted' } });
+    expect((await me(paid.cookie)).subscription.status).toBe('active');
+  });
+
+  it('acknowledges events about subscriptions it does not know, changing nothing', async () => {
+    const paid = await subscriber();
+    const { subscription, payment } = await providerState(paid.subscriptionId, paid.handler.razorpay_payment_id!);
+    const before = await rowCount(t.database, payments);
+    const response = await deliverSandboxWebhook(t.app, { event: 'subscription.charged', subscription: { ...subscription, id: 'sub_NotOursAtAll01' }, payment: { ...payment, id: 'pay_NotOursAtAll01' } });
+    expect(response.statusCode).toBe(200);
+    expect(await rowCount(t.database, payments)).toBe(before);
+  });
+
+  it('refuses a bad signature, a missing event id and a malformed body (400), recording nothing', async () => {
+    const before = await rowCount(t.database, webhookEvents);
+    const body = JSON.stringify({ entity: 'event', event: 'subscription.charged', payload: {} });
+    const secret = t.config.payments.webhookSecret;
+    const send = (payload: string, headers: Record<string, string>) =>
+      t.app.inject({ method: 'POST', url: '/api/v1/payments/webhook', payload, headers: { 'content-type': 'application/json', ...headers } });
+
+    const unsigned = await send(body, { 'x-razorpay-event-id': 'evt_A' });
+    const forged = await send(body, { 'x-razorpay-event-id': 'evt_B', 'x-razorpay-signature': hmacHex('not-the-secret', body) });
+    const reserialised = await send(JSON.stringify(JSON.parse(body), null, 2), { 'x-razorpay-event-id': 'evt_C', 'x-razorpay-signature': hmacHex(secret, body) });
+    const noEventId = await send(body, { 'x-razorpay-signature': hmacHex(secret, body) });
+    const notJson = await send('{nope', { 'x-razorpay-event-id': 'evt_D', 'x-razorpay-signature': hmacHex(secret, '{nope') });
+    for (const response of [unsigned, forged, reserialised]) {
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toBe(messages.webhookSignatureInvalid);
+    }
+    expect(noEventId.statusCode).toBe(400);
+    expect(notJson.statusCode).toBe(400);
+    expect(await rowCount(t.database, webhookEvents)).toBe(before);
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * The one Razorpay client: a few calls of Razorpay's REST API over fetch, with a
+ * configurable base URL. In sandbox mode the same client talks to the imitation
+ * mounted in this server (through an in-process fetch), so every mode runs the
+ * same code. Razorpay's official SDK has no base-URL option, hence this.
+ */
+
+export interface RazorpayErrorBody {
+  code: string;
+  description: string;
+  source?: string;
+  step?: string;
+  reason?: string;
+  metadata?: Record<string, unknown>;
+  field?: string;
+}
+
+export class RazorpayError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: RazorpayErrorBody | undefined,
+  ) {
+    super(`Razorpay answered ${status}: ${error?.description ?? 'no description'}`);
+    this.name = 'RazorpayError';
+  }
+}
+
+export interface RazorpayPlan {
+  id: string;
+  entity: 'plan';
+  period: string;
+  interval: number;
+  item: { name: string; amount: number; currency: string };
+}
+
+export interface RazorpaySubscription {
+  id: string;
+  entity: 'subscription';
+  plan_id: string;
+  status: string;
+  /** Unix seconds; the end of the paid period. */
+  current_start: number | null;
+  current_end: number | null;
+  paid_count: number;
+  total_count: number;
+  notes: Record<string, string> | unknown[];
+  created_at: number;
+}
+
+export interface RazorpayPayment {
+  id: string;
+  entity: 'payment';
+  amount: number;
+  currency: string;
+  status: string;
+  amount_refunded: number;
+  refund_status: string | null;
+  /** Razorpay sends true or "1". */
+  captured: boolean | string;
+  created_at: number;
+}
+
+export interface RazorpayRefund {
+  id: string;
+  entity: 'refund';
+  amount: number;
+  payment_id: string;
+  status: string;
+}
+
+/** The part of fetch the client uses, so the sandbox can answer in-process. */
+export type FetchLike = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal },
+) => Promise<{ status: number; json(): Promise<unknown> }>;
+
+export type RazorpayClient = ReturnType<typeof createRazorpayClient>;
+
+export function createRazorpayClient(options: { baseUrl: string; keyId: string; keySecret: string; fetch?: FetchLike }) {
+  const fetchLike: FetchLike = options.fetch ?? fetch;
+  const authorization = `Basic ${Buffer.from(`${options.keyId}:${options.keySecret}`).toString('base64')}`;
+
+  async function call<T>(method: 'GET' | 'POST', path: string, body?: object): Promise<T> {
+    const response = await fetchLike(`${options.baseUrl}${path}`, {
+      method,
+      headers: { authorization, ...(body && { 'content-type': 'application/json' }) },
+      body: body && JSON.stringify(body),
+      // Razorpay answers in well under a second; a hung call must not hold a user's request.
+      signal: AbortSignal.timeout(15_000),
+    });
+    const data = (await response.json().catch(() => undefined)) as { error?: RazorpayErrorBody } | undefined;
+    if (response.status >= 400) throw new RazorpayError(response.status, data?.error);
+    return data as T;
+  }
+  const id = (value: string) => encodeURIComponent(value);
+
+  return {
+    createPlan: (input: { period: 'monthly'; interval: number; item: { name: string; amount: number; currency: 'INR' } }) =>
+      call<RazorpayPlan>('POST', '/plans', input),
+    createSubscription: (input: { plan_id: string; total_count: number; customer_notify?: 0 | 1; notes?: Record<string, string> }) =>
+      call<RazorpaySubscription>('POST', '/subscriptions', input),
+    fetchSubscription: (subscriptionId: string) => call<RazorpaySubscription>('GET', `/subscriptions/${id(subscriptionId)}`),
+    /** Cancels now (not at the end of the cycle). */
+    cancelSubscription: (subscriptionId: string) =>
+      call<RazorpaySubscription>('POST', `/subscriptions/${id(subscriptionId)}/cancel`, { cancel_at_cycle_end: 0 }),
+    fetchPayment: (paymentId: string) => call<RazorpayPayment>('GET', `/payments/${id(paymentId)}`),
+    /** Refunds the whole payment. */
+    refundPayment: (paymentId: string) => call<RazorpayRefund>('POST', `/payments/${id(paymentId)}/refund`, { speed: 'normal' }),
+  };
+}
+
+/** A fetch answered by this same server (`app.inject`), for the sandbox: no port, no network, same HTTP handling. */
+export function inProcessFetch(inject: (request: { method: 'GET' | 'POST'; url: string; headers: Record<string, string>; payload?: string }) => Promise<{ statusCode: number; json(): unknown }>): FetchLike {
+  return async (url, init) => {
+    const response = await inject({ method: init.method as 'GET' | 'POST', url, headers: init.headers, payload: init.body });
+    return { status: response.statusCode, json: async () => response.json() };
+  };
+}

@@ -1,0 +1,839 @@
+import { createHmac } from 'node:crypto';
+import { Readable } from 'node:stream';
+import vm from 'node:vm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sandboxPayments } from '../../db/schema.ts';
+import { createTestApp, type TestApp } from '../../test/app.ts';
+import { rowCount } from '../../test/db.ts';
+import {
+  addMonths,
+  deliverSandboxWebhook,
+  newId,
+  parseFormBody,
+  SANDBOX_WEBHOOK_TARGET,
+  subscriptionPaymentSignature,
+  type PaymentEntity,
+  type SubscriptionEntity,
+} from './sandbox.service.ts';
+import { hmacHex } from '../payments/signatures.ts';
+
+interface Delivery {
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+let t: TestApp;
+/** Webhooks sent to the test's own receiver. */
+const received: Delivery[] = [];
+/** Webhooks sent to the app's receiver, read on their way in. */
+const toApp: Delivery[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.app.register(async (receiver) => {
+    receiver.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    receiver.post('/test-only/webhook', async (request) => {
+      received.push({ headers: request.headers, body: request.body as Buffer });
+      return { ok: true };
+    });
+  });
+  t.app.addHook('preParsing', async (request, _reply, payload) => {
+    if (request.url !== SANDBOX_WEBHOOK_TARGET) return payload;
+    const chunks: Buffer[] = [];
+    for await (const chunk of payload) chunks.push(Buffer.from(chunk));
+    const body = Buffer.concat(chunks);
+    toApp.push({ headers: request.headers, body });
+    return Readable.from([body]);
+  });
+});
+afterAll(() => t?.close());
+
+const ID = (prefix: string) => new RegExp(`^${prefix}_[A-Za-z0-9]{14}$`);
+const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+const keys = () => basic(t.config.payments.keyId, t.config.payments.keySecret);
+
+type Method = 'GET' | 'POST';
+function call(method: Method, path: string, payload?: object | string, headers: Record<string, string> = {}) {
+  return t.app.inject({
+    method,
+    url: `/sandbox/v1${path}`,
+    headers: { authorization: keys(), ...headers },
+    ...(payload !== undefined && { payload }),
+  });
+}
+/** Checkout's call: no API keys. */
+const pay = (subscriptionId: string, card: unknown) =>
+  t.app.inject({ method: 'POST', url: `/sandbox/v1/subscriptions/${subscriptionId}/pay`, payload: { card_number: card } });
+
+const errorBody = (description: string, extra: Record<string, unknown> = {}) => ({
+  error: {
+    code: 'BAD_REQUEST_ERROR',
+    description,
+    source: 'business',
+    step: 'payment_initiation',
+    reason: 'input_validation_failed',
+    metadata: {},
+    ...extra,
+  },
+});
+const stateErrorBody = (description: string) => ({
+  error: { code: 'BAD_REQUEST_ERROR', description, source: 'NA', step: 'NA', reason: 'NA', metadata: {} },
+});
+
+async function newPlan(amount = 9900) {
+  const response = await call('POST', '/plans', { period: 'monthly', interval: 1, item: { name: 'LMS monthly bundle', amount, currency: 'INR' } });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json() as { id: string; item: { amount: number } };
+}
+async function newSubscription(body: Record<string, unknown> = {}, amount = 9900): Promise<SubscriptionEntity> {
+  const plan = await newPlan(amount);
+  const response = await call('POST', '/subscriptions', { plan_id: plan.id, total_count: 12, ...body });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json();
+}
+async function paidSubscription() {
+  const subscription = await newSubscription();
+  const response = await pay(subscription.id, '4111 1111 1111 1111');
+  expect(response.statusCode, response.body).toBe(200);
+  const answer = response.json() as { razorpay_payment_id: string; razorpay_subscription_id: string; razorpay_signature: string };
+  return { answer, subscriptionId: subscription.id, paymentId: answer.razorpay_payment_id };
+}
+const getSubscription = async (id: string): Promise<SubscriptionEntity> => (await call('GET', `/subscriptions/${id}`)).json();
+const getPayment = async (id: string): Promise<PaymentEntity> => (await call('GET', `/payments/${id}`)).json();
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+const envelopeOf = (delivery: Delivery) => JSON.parse(delivery.body.toString('utf8'));
+const deliveriesFor = (subscriptionId: string) =>
+  toApp.map(envelopeOf).filter((envelope) => envelope.payload.subscription.entity.id === subscriptionId);
+
+describe('pure pieces', () => {
+  it("signs a subscription payment as Razorpay's documented vector does", () => {
+    expect(subscriptionPaymentSignature('EnLs21M47BllR3X8PSFtjtbd', 'pay_IDZNwZZFtnjyym', 'sub_ID6MOhgkcoHj9I')).toBe(
+      '601f383334975c714c91a7d97dd723eb56520318355863dcf3821c0d07a17693',
+    );
+    expect(hmacHex('EnLs21M47BllR3X8PSFtjtbd', 'pay_IDZNwZZFtnjyym|sub_ID6MOhgkcoHj9I')).toBe(
+      '601f383334975c714c91a7d97dd723eb56520318355863dcf3821c0d07a17693',
+    );
+  });
+
+  it('makes ids of a prefix and 14 base62 characters, all different', () => {
+    const ids = Array.from({ length: 200 }, () => newId('sub'));
+    for (const id of ids) expect(id).toMatch(ID('sub'));
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('adds calendar months, clamping the day to the shorter month', () => {
+    const at = (text: string) => new Date(`${text}T10:20:30Z`);
+    expect(addMonths(at('2025-01-31'), 1)).toEqual(at('2025-02-28'));
+    expect(addMonths(at('2024-01-31'), 1)).toEqual(at('2024-02-29'));
+    expect(addMonths(at('2025-12-15'), 1)).toEqual(at('2026-01-15'));
+    expect(addMonths(at('2025-03-31'), 1)).toEqual(at('2025-04-30'));
+  });
+
+  it("reads form bodies with Razorpay's bracket notation, and no prototype keys", () => {
+    expect({ ...parseFormBody('item[name]=Gold&item[amount]=9900&period=monthly') }).toEqual({ period: 'monthly', item: { name: 'Gold', amount: '9900' } });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const parsed = parseFormBody('__proto__[polluted]=yes');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(parsed)).toBeNull();
+  });
+});
+
+describe('API keys', () => {
+  const refused = {
+    error: { code: 'BAD_REQUEST_ERROR', description: 'Authentication failed', source: 'NA', step: 'NA', reason: 'NA', metadata: {} },
+  };
+  const routes: [Method, string][] = [
+    ['POST', '/plans'],
+    ['POST', '/subscriptions'],
+    ['GET', '/subscriptions/sub_00000000000000'],
+    ['POST', '/subscriptions/sub_00000000000000/cancel'],
+    ['POST', '/subscriptions/sub_00000000000000/charge'],
+    ['POST', '/subscriptions/sub_00000000000000/halt'],
+    ['GET', '/payments/pay_00000000000000'],
+    ['POST', '/payments/pay_00000000000000/refund'],
+  ];
+
+  it.each(routes)('are required on %s %s, before the body is looked at', async (method, path) => {
+    for (const authorization of [undefined, basic(t.config.payments.keyId, 'wrong-secret'), basic('rzp_test_other', t.config.payments.keySecret), 'Bearer x']) {
+      const response = await t.app.inject({ method, url: `/sandbox/v1${path}`, headers: authorization ? { authorization } : {}, ...(method === 'POST' && { payload: { nonsense: true } }) });
+      expect(response.statusCode, `${authorization}`).toBe(401);
+      expect(response.json()).toEqual(refused);
+    }
+  });
+});
+
+describe('POST /sandbox/v1/plans', () => {
+  it('creates a plan', async () => {
+    const before = nowSeconds();
+    const response = await call('POST', '/plans', { period: 'monthly', interval: 1, item: { name: 'LMS monthly bundle', amount: 9900, currency: 'INR' } });
+    expect(response.statusCode).toBe(200);
+    const plan = response.json();
+    expect(plan).toEqual({
+      id: expect.stringMatching(ID('plan')),
+      entity: 'plan',
+      interval: 1,
+      period: 'monthly',
+      item: {
+        id: expect.stringMatching(ID('item')),
+        active: true,
+        name: 'LMS monthly bundle',
+        description: null,
+        amount: 9900,
+        unit_amount: 9900,
+        currency: 'INR',
+        type: 'plan',
+        created_at: plan.created_at,
+        updated_at: plan.created_at,
+      },
+      notes: [],
+      created_at: expect.any(Number),
+    });
+    expect(plan.created_at).toBeGreaterThanOrEqual(before);
+    expect(plan.created_at).toBeLessThanOrEqual(nowSeconds());
+  });
+
+  it('takes a form body too', async () => {
+    const response = await call('POST', '/plans', 'period=monthly&interval=1&item[name]=Gold&item[amount]=19900&item[currency]=INR', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ period: 'monthly', interval: 1, item: { name: 'Gold', amount: 19900 } });
+  });
+
+  it.each([
+    [{ amount: 99 }, 'The amount must be at least INR 1.00.', 'amount'],
+    [{ amount: 100.5 }, 'The amount must be an integer.', 'amount'],
+    [{ amount: undefined }, 'The amount field is required.', 'amount'],
+    [{ name: undefined }, 'The name field is required.', 'name'],
+    [{ currency: 'USD' }, 'The sandbox accepts INR only.', 'currency'],
+  ])('refuses an item with %o', async (change, description, field) => {
+    const item = { name: 'Bundle', amount: 9900, currency: 'INR', ...change };
+    const response = await call('POST', '/plans', { period: 'monthly', interval: 1, item });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual(errorBody(description, { field }));
+  });
+
+  it('refuses a plan without an item, or with an unknown period', async () => {
+    const noItem = await call('POST', '/plans', { period: 'monthly', interval: 1 });
+    expect(noItem.statusCode).toBe(400);
+    expect(noItem.json()).toEqual(errorBody('The item field is required.', { field: 'item' }));
+    const badPeriod = await call('POST', '/plans', { period: 'hourly', interval: 1, item: { name: 'x', amount: 100, currency: 'INR' } });
+    expect(badPeriod.json().error).toMatchObject({ field: 'period', reason: 'input_validation_failed' });
+  });
+
+  it('refuses a body that is not JSON, in the same error shape', async () => {
+    const response = await call('POST', '/plans', '{"period":', { 'content-type': 'application/json' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toMatchObject({ code: 'BAD_REQUEST_ERROR', description: expect.any(String), metadata: {} });
+  });
+});
+
+describe('subscriptions', () => {
+  it('creates one in created status, with the fields Razorpay sends', async () => {
+    const plan = await newPlan();
+    const before = nowSeconds();
+    const response = await call('POST', '/subscriptions', { plan_id: plan.id, total_count: 12, customer_notify: 1, notes: { userId: 'u-1' } });
+    expect(response.statusCode, response.body).toBe(200);
+    const subscription = response.json();
+    expect(subscription).toEqual({
+      id: expect.stringMatching(ID('sub')),
+      entity: 'subscription',
+      plan_id: plan.id,
+      status: 'created',
+      current_start: null,
+      current_end: null,
+      ended_at: null,
+      quantity: 1,
+      notes: { userId: 'u-1' },
+      charge_at: subscription.created_at,
+      start_at: subscription.created_at,
+      end_at: expect.any(Number),
+      paid_count: 0,
+      remaining_count: 12,
+      total_count: 12,
+      short_url: `${t.config.publicUrl}/sandbox/pay/${subscription.id}`,
+      created_at: expect.any(Number),
+    });
+    expect(subscription.created_at).toBeGreaterThanOrEqual(before);
+    // Twelve monthly cycles: the last ends about a year on.
+    expect(subscription.end_at - subscription.created_at).toBeGreaterThanOrEqual(365 * 24 * 3600);
+    expect(subscription.end_at - subscription.created_at).toBeLessThanOrEqual(366 * 24 * 3600);
+    expect(await getSubscription(subscription.id)).toEqual(subscription);
+  });
+
+  it('sends empty notes as [], as Razorpay does', async () => {
+    expect((await newSubscription()).notes).toEqual([]);
+  });
+
+  it('refuses an unknown plan, a missing or zero total_count, and a quantity above one', async () => {
+    const unknown = await call('POST', '/subscriptions', { plan_id: 'plan_00000000000000', total_count: 12 });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toEqual(errorBody('The id provided does not exist', { field: 'plan_id' }));
+    const plan = await newPlan();
+    for (const body of [{ plan_id: plan.id }, { plan_id: plan.id, total_count: 0 }, { plan_id: plan.id, total_count: 12, quantity: 2 }]) {
+      const response = await call('POST', '/subscriptions', body);
+      expect(response.statusCode, JSON.stringify(body)).toBe(400);
+      expect(response.json().error).toMatchObject({ reason: 'input_validation_failed', field: expect.stringMatching(/total_count|quantity/) });
+    }
+  });
+
+  it('answers an unknown id with "The id provided does not exist"', async () => {
+    for (const [method, path] of [
+      ['GET', '/subscriptions/sub_00000000000000'],
+      ['POST', '/subscriptions/sub_00000000000000/cancel'],
+      ['POST', '/subscriptions/sub_00000000000000/charge'],
+      ['POST', '/subscriptions/sub_00000000000000/halt'],
+      ['GET', '/payments/pay_00000000000000'],
+      ['POST', '/payments/pay_00000000000000/refund'],
+    ] as [Method, string][]) {
+      const response = await call(method, path);
+      expect(response.statusCode, path).toBe(400);
+      expect(response.json()).toEqual(errorBody('The id provided does not exist'));
+    }
+    const payUnknown = await pay('sub_00000000000000', '4111111111111111');
+    expect(payUnknown.json()).toEqual(errorBody('The id provided does not exist'));
+  });
+
+  it('answers an unknown URL in the same shape', async () => {
+    const response = await call('GET', '/no-such-thing');
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual(errorBody('The requested URL was not found on the server.'));
+  });
+});
+
+describe('paying, cancelling', () => {
+  it('activates a paid subscription for one calendar month and answers a signature Checkout would', async () => {
+    const subscription = await newSubscription();
+    const before = nowSeconds();
+    const response = await pay(subscription.id, '4111 1111 1111 1111');
+    expect(response.statusCode, response.body).toBe(200);
+    const answer = response.json();
+    expect(answer).toEqual({
+      razorpay_payment_id: expect.stringMatching(ID('pay')),
+      razorpay_subscription_id: subscription.id,
+      razorpay_signature: createHmac('sha256', t.config.payments.keySecret).update(`${answer.razorpay_payment_id}|${subscription.id}`).digest('hex'),
+    });
+
+    const active = await getSubscription(subscription.id);
+    expect(active).toMatchObject({ status: 'active', paid_count: 1, remaining_count: 11, charge_at: active.current_end });
+    expect(active.current_start).toBeGreaterThanOrEqual(before);
+    expect(active.current_start).toBeLessThanOrEqual(nowSeconds());
+    const start = new Date(active.current_start! * 1000);
+    const end = new Date(active.current_end! * 1000);
+    const daysInNextMonth = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 2, 0)).getUTCDate();
+    expect(end.getUTCMonth()).toBe((start.getUTCMonth() + 1) % 12);
+    expect(end.getUTCDate()).toBe(Math.min(start.getUTCDate(), daysInNextMonth));
+    expect(end.toISOString().slice(10)).toBe(start.toISOString().slice(10));
+
+    const payment = await getPayment(answer.razorpay_payment_id);
+    expect(payment).toEqual({
+      id: answer.razorpay_payment_id,
+      entity: 'payment',
+      amount: 9900,
+      currency: 'INR',
+      status: 'captured',
+      method: 'card',
+      captured: true,
+      amount_refunded: 0,
+      refund_status: null,
+      description: null,
+      notes: [],
+      error_code: null,
+      error_description: null,
+      error_source: null,
+      error_step: null,
+      error_reason: null,
+      created_at: active.current_start,
+    });
+  });
+
+  it('delivers subscription.activated, then subscription.charged with the payment, after answering', async () => {
+    const { subscriptionId, paymentId } = await paidSubscription();
+    await vi.waitFor(() => expect(deliveriesFor(subscriptionId)).toHaveLength(2));
+    const [activated, charged] = deliveriesFor(subscriptionId);
+    expect(activated).toMatchObject({ event: 'subscription.activated', contains: ['subscription'] });
+    expect(activated.payload.payment).toBeUndefined();
+    expect(charged).toMatchObject({ event: 'subscription.charged', contains: ['subscription', 'payment'] });
+    expect(charged.payload.subscription.entity).toEqual(await getSubscription(subscriptionId));
+    expect(charged.payload.payment.entity).toEqual(await getPayment(paymentId));
+  });
+
+  it('refuses to take a second first payment', async () => {
+    const { subscriptionId } = await paidSubscription();
+    const again = await pay(subscriptionId, '4111111111111111');
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toEqual(stateErrorBody('Subscription cannot be paid for in active status.'));
+  });
+
+  it('records a declined card as a failed payment and answers the decline', async () => {
+    const subscription = await newSubscription();
+    const response = await pay(subscription.id, '4000 0000 0000 0002');
+    expect(response.statusCode).toBe(400);
+    const { error } = response.json();
+    expect(error).toEqual({
+      code: 'BAD_REQUEST_ERROR',
+      description: expect.stringMatching(/^Your payment has been declined by your bank/),
+      source: 'bank',
+      step: 'payment_authorization',
+      reason: 'payment_declined',
+      metadata: { payment_id: expect.stringMatching(ID('pay')) },
+    });
+    expect(await getPayment(error.metadata.payment_id)).toMatchObject({
+      status: 'failed',
+      captured: false,
+      amount: 9900,
+      error_code: 'BAD_REQUEST_ERROR',
+      error_description: error.description,
+      error_reason: 'payment_declined',
+    });
+    expect(await getSubscription(subscription.id)).toMatchObject({ status: 'created', paid_count: 0 });
+    const refund = await call('POST', `/payments/${error.metadata.payment_id}/refund`);
+    expect(refund.statusCode).toBe(400);
+    expect(refund.json()).toEqual(stateErrorBody('The payment status should be captured for action to be taken'));
+  });
+
+  it.each([['4242 4242 4242 4242'], ['4111'], [''], [4111111111111111], [undefined]])('refuses the card number %j, recording nothing', async (card) => {
+    const subscription = await newSubscription();
+    const before = await rowCount(t.database, sandboxPayments);
+    const response = await pay(subscription.id, card);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual(errorBody('Your card number is invalid', { field: 'card_number' }));
+    expect(await rowCount(t.database, sandboxPayments)).toBe(before);
+  });
+
+  it('cancels at once, and refuses to cancel again', async () => {
+    const { subscriptionId } = await paidSubscription();
+    const before = nowSeconds();
+    const response = await call('POST', `/subscriptions/${subscriptionId}/cancel`, { cancel_at_cycle_end: 0 });
+    expect(response.statusCode, response.body).toBe(200);
+    const cancelled = response.json();
+    expect(cancelled).toMatchObject({ id: subscriptionId, status: 'cancelled', charge_at: null });
+    expect(cancelled.ended_at).toBeGreaterThanOrEqual(before);
+    expect(await getSubscription(subscriptionId)).toEqual(cancelled);
+
+    const again = await call('POST', `/subscriptions/${subscriptionId}/cancel`, { cancel_at_cycle_end: 0 });
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toEqual(stateErrorBody('Subscription is not cancellable in cancelled status.'));
+  });
+
+  it('takes an empty JSON body, an empty form body or none at all for a cancellation', async () => {
+    const bodies: [string | undefined, Record<string, string>][] = [
+      ['', { 'content-type': 'application/json' }],
+      ['', { 'content-type': 'application/x-www-form-urlencoded' }],
+      ['cancel_at_cycle_end=0', { 'content-type': 'application/x-www-form-urlencoded' }],
+      [undefined, {}],
+    ];
+    for (const [payload, headers] of bodies) {
+      const subscription = await newSubscription();
+      const response = await call('POST', `/subscriptions/${subscription.id}/cancel`, payload, headers);
+      expect(response.statusCode, `${JSON.stringify(payload)} ${response.body}`).toBe(200);
+      expect(response.json().status).toBe('cancelled');
+    }
+  });
+
+  it('refuses a cancellation at the end of the cycle, which the sandbox does not keep', async () => {
+    const { subscriptionId } = await paidSubscription();
+    const response = await call('POST', `/subscriptions/${subscriptionId}/cancel`, { cancel_at_cycle_end: 1 });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toMatchObject({ field: 'cancel_at_cycle_end', reason: 'input_validation_failed' });
+    expect((await getSubscription(subscriptionId)).status).toBe('active');
+  });
+
+  it('refuses to take a payment for a cancelled subscription', async () => {
+    const subscription = await newSubscription();
+    await call('POST', `/subscriptions/${subscription.id}/cancel`);
+    const response = await pay(subscription.id, '4111111111111111');
+    expect(response.json()).toEqual(stateErrorBody('Subscription cannot be paid for in cancelled status.'));
+  });
+});
+
+describe('refunds', () => {
+  it('refunds in full when no amount is given, then refuses a second refund', async () => {
+    const { paymentId } = await paidSubscription();
+    const before = nowSeconds();
+    const response = await call('POST', `/payments/${paymentId}/refund`, { speed: 'normal' });
+    expect(response.statusCode, response.body).toBe(200);
+    const refund = response.json();
+    expect(refund).toEqual({
+      id: expect.stringMatching(ID('rfnd')),
+      entity: 'refund',
+      amount: 9900,
+      currency: 'INR',
+      payment_id: paymentId,
+      notes: [],
+      receipt: null,
+      status: 'processed',
+      created_at: expect.any(Number),
+    });
+    expect(refund.created_at).toBeGreaterThanOrEqual(before);
+    expect(await getPayment(paymentId)).toMatchObject({ status: 'refunded', captured: true, amount_refunded: 9900, refund_status: 'full' });
+
+    const again = await call('POST', `/payments/${paymentId}/refund`);
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toEqual(stateErrorBody('The payment has been fully refunded already'));
+  });
+
+  it('refunds part of a payment, never more than is left', async () => {
+    const { paymentId } = await paidSubscription();
+    const part = await call('POST', `/payments/${paymentId}/refund`, { amount: 4000 });
+    expect(part.json()).toMatchObject({ amount: 4000, status: 'processed' });
+    expect(await getPayment(paymentId)).toMatchObject({ status: 'captured', amount_refunded: 4000, refund_status: 'partial' });
+
+    const tooMuch = await call('POST', `/payments/${paymentId}/refund`, { amount: 6000 });
+    expect(tooMuch.statusCode).toBe(400);
+    expect(tooMuch.json()).toEqual(errorBody('The total refund amount is greater than the refund payment amount', { field: 'amount' }));
+    const overCaptured = await call('POST', `/payments/${paymentId}/refund`, { amount: 10000 });
+    expect(overCaptured.json()).toEqual(errorBody('The refund amount provided is greater than amount captured', { field: 'amount' }));
+    const tiny = await call('POST', `/payments/${paymentId}/refund`, { amount: 50 });
+    expect(tiny.json()).toEqual(errorBody('The amount must be at least INR 1.00.', { field: 'amount' }));
+
+    const rest = await call('POST', `/payments/${paymentId}/refund`);
+    expect(rest.json()).toMatchObject({ amount: 5900 });
+    expect(await getPayment(paymentId)).toMatchObject({ status: 'refunded', amount_refunded: 9900, refund_status: 'full' });
+  });
+});
+
+describe('webhook delivery', () => {
+  it("sends Razorpay's envelope, signed over the exact bytes with the webhook secret", async () => {
+    const { subscriptionId, paymentId } = await paidSubscription();
+    const subscription = await getSubscription(subscriptionId);
+    const payment = await getPayment(paymentId);
+    const before = nowSeconds();
+    const response = await deliverSandboxWebhook(t.app, { event: 'subscription.charged', subscription, payment, eventId: 'evt_Test000000001' }, '/test-only/webhook');
+    expect(response.statusCode).toBe(200);
+
+    const delivery = received.at(-1)!;
+    expect(delivery.headers['content-type']).toBe('application/json');
+    expect(delivery.headers['x-razorpay-event-id']).toBe('evt_Test000000001');
+    expect(delivery.headers['x-razorpay-signature']).toBe(createHmac('sha256', t.config.payments.webhookSecret).update(delivery.body).digest('hex'));
+    expect(delivery.headers['x-razorpay-signature']).not.toBe(createHmac('sha256', t.config.payments.keySecret).update(delivery.body).digest('hex'));
+    const envelope = envelopeOf(delivery);
+    expect(envelope).toEqual({
+      entity: 'event',
+      account_id: expect.stringMatching(ID('acc')),
+      event: 'subscription.charged',
+      contains: ['subscription', 'payment'],
+      payload: { subscription: { entity: subscription }, payment: { entity: payment } },
+      created_at: expect.any(Number),
+    });
+    expect(envelope.created_at).toBeGreaterThanOrEqual(before);
+  });
+
+  it('makes up an event id when none is given, a new one each time', async () => {
+    const subscription = await newSubscription();
+    await deliverSandboxWebhook(t.app, { event: 'subscription.updated', subscription }, '/test-only/webhook');
+    await deliverSandboxWebhook(t.app, { event: 'subscription.updated', subscription }, '/test-only/webhook');
+    const [first, second] = received.slice(-2).map((delivery) => delivery.headers['x-razorpay-event-id']);
+    expect(first).toMatch(ID('evt'));
+    expect(second).toMatch(ID('evt'));
+    expect(first).not.toBe(second);
+    expect(envelopeOf(received.at(-1)!)).toMatchObject({ contains: ['subscription'], payload: { subscription: { entity: subscription } } });
+  });
+
+  it("delivers to the app's receiver by default", async () => {
+    const subscription = await newSubscription();
+    const response = await deliverSandboxWebhook(t.app, { event: 'subscription.pending', subscription });
+    expect(response.statusCode).toBeLessThan(500);
+    expect(deliveriesFor(subscription.id).map((envelope) => envelope.event)).toEqual(['subscription.pending']);
+  });
+});
+
+describe('renewals for tests and demos', () => {
+  it('charges the next cycle, delivering subscription.charged before answering', async () => {
+    const { subscriptionId } = await paidSubscription();
+    const first = await getSubscription(subscriptionId);
+    await vi.waitFor(() => expect(deliveriesFor(subscriptionId)).toHaveLength(2));
+
+    const response = await call('POST', `/subscriptions/${subscriptionId}/charge`);
+    expect(response.statusCode, response.body).toBe(200);
+    const { subscription, payment, webhook } = response.json();
+    expect(subscription).toMatchObject({ status: 'active', paid_count: 2, remaining_count: 10, current_start: first.current_end });
+    expect(subscription.current_end).toBe(addMonths(new Date(first.current_end! * 1000), 1).getTime() / 1000);
+    expect(payment).toMatchObject({ id: expect.stringMatching(ID('pay')), status: 'captured', amount: 9900 });
+    expect(payment).toEqual(await getPayment(payment.id));
+    expect(webhook).toEqual({ status: expect.any(Number) });
+
+    const delivered = deliveriesFor(subscriptionId);
+    expect(delivered).toHaveLength(3);
+    expect(delivered[2]).toMatchObject({ event: 'subscription.charged', payload: { subscription: { entity: subscription }, payment: { entity: payment } } });
+  });
+
+  it('refuses to charge a subscription that was never paid', async () => {
+    const subscription = await newSubscription();
+    const response = await call('POST', `/subscriptions/${subscription.id}/charge`);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual(stateErrorBody('Subscription cannot be charged in created status.'));
+  });
+
+  it('halts, delivering subscription.halted before answering', async () => {
+    const { subscriptionId } = await paidSubscription();
+    await vi.waitFor(() => expect(deliveriesFor(subscriptionId)).toHaveLength(2));
+    const response = await call('POST', `/subscriptions/${subscriptionId}/halt`);
+    expect(response.statusCode, response.body).toBe(200);
+    const { subscription, webhook } = response.json();
+    expect(subscription).toMatchObject({ id: subscriptionId, status: 'halted', charge_at: null });
+    expect(webhook).toEqual({ status: expect.any(Number) });
+    expect(deliveriesFor(subscriptionId).at(-1)).toMatchObject({ event: 'subscription.halted', payload: { subscription: { entity: subscription } } });
+
+    const again = await call('POST', `/subscriptions/${subscriptionId}/halt`);
+    expect(again.json()).toEqual(stateErrorBody('Subscription cannot be halted in halted status.'));
+    const charge = await call('POST', `/subscriptions/${subscriptionId}/charge`);
+    expect(charge.json()).toEqual(stateErrorBody('Subscription cannot be charged in halted status.'));
+  });
+});
+
+// ── Checkout, run against the app in node:vm with just enough of a DOM ──
+
+interface FakeEvent {
+  type: string;
+  key?: string;
+  shiftKey?: boolean;
+  defaultPrevented: boolean;
+  preventDefault(): void;
+}
+const event = (type: string, fields: Partial<FakeEvent> = {}): FakeEvent => ({
+  type,
+  defaultPrevented: false,
+  preventDefault() {
+    this.defaultPrevented = true;
+  },
+  ...fields,
+});
+
+class FakeElement {
+  children: FakeElement[] = [];
+  parentNode: FakeElement | null = null;
+  attributes = new Map<string, string>();
+  style: Record<string, string> = {};
+  listeners = new Map<string, ((event: FakeEvent) => void)[]>();
+  textContent = '';
+  value = '';
+  disabled = false;
+  hidden = false;
+  constructor(
+    readonly tagName: string,
+    readonly document: FakeDocument,
+  ) {}
+  setAttribute(name: string, value: string) {
+    this.attributes.set(name, String(value));
+  }
+  getAttribute(name: string) {
+    return this.attributes.get(name) ?? null;
+  }
+  appendChild(child: FakeElement) {
+    child.parentNode = this;
+    this.children.push(child);
+    return child;
+  }
+  remove() {
+    if (this.parentNode) this.parentNode.children = this.parentNode.children.filter((child) => child !== this);
+    this.parentNode = null;
+  }
+  addEventListener(type: string, listener: (event: FakeEvent) => void) {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
+  }
+  /** Bubbles up to the root, as DOM events do. */
+  dispatch(fired: FakeEvent) {
+    for (const listener of this.listeners.get(fired.type) ?? []) listener(fired);
+    this.parentNode?.dispatch(fired);
+    return fired;
+  }
+  focus() {
+    this.document.activeElement = this;
+  }
+  find(test: (element: FakeElement) => boolean): FakeElement | undefined {
+    for (const child of this.children) {
+      if (test(child)) return child;
+      const found = child.find(test);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  findByAttribute(name: string, value: string) {
+    return this.find((element) => element.getAttribute(name) === value);
+  }
+}
+
+class FakeDocument {
+  body = new FakeElement('body', this);
+  activeElement: FakeElement | null = this.body;
+  currentScript = null;
+  createElement(tag: string) {
+    return new FakeElement(tag, this);
+  }
+}
+
+interface RazorpayLike {
+  on(event: string, handler: (response: { error: Record<string, unknown> }) => void): RazorpayLike;
+  open(): RazorpayLike;
+}
+type RazorpayConstructor = new (options: Record<string, unknown>) => RazorpayLike;
+
+async function loadCheckout() {
+  const response = await t.app.inject({ url: '/sandbox/checkout.js' });
+  const document = new FakeDocument();
+  const requests: { url: string; init: { method: string; credentials: string; headers: Record<string, string>; body: string } }[] = [];
+  const window: Record<string, unknown> = {
+    document,
+    setTimeout,
+    fetch: async (url: string, init: (typeof requests)[number]['init']) => {
+      requests.push({ url, init });
+      const answer = await t.app.inject({ method: init.method as Method, url, headers: init.headers, payload: init.body });
+      return { ok: answer.statusCode >= 200 && answer.statusCode < 300, status: answer.statusCode, json: async () => answer.json() };
+    },
+  };
+  window.window = window;
+  vm.runInNewContext(response.body, window);
+  const opener = document.body.appendChild(document.createElement('button'));
+  opener.focus();
+  return { Razorpay: window.Razorpay as RazorpayConstructor, document, opener, requests };
+}
+
+function modalParts(document: FakeDocument) {
+  const dialog = document.body.findByAttribute('role', 'dialog');
+  if (!dialog) return undefined;
+  const input = dialog.find((element) => element.tagName === 'input')!;
+  return {
+    dialog,
+    input,
+    form: dialog.find((element) => element.tagName === 'form')!,
+    label: dialog.find((element) => element.tagName === 'label')!,
+    heading: dialog.find((element) => element.tagName === 'h2')!,
+    alert: dialog.findByAttribute('role', 'alert')!,
+    close: dialog.findByAttribute('aria-label', 'Close')!,
+    payButton: dialog.find((element) => element.tagName === 'button' && element.textContent === 'Pay'),
+    text: () => collectText(dialog),
+  };
+}
+const collectText = (element: FakeElement): string => [element.textContent, ...element.children.map(collectText)].join(' ');
+
+describe('/sandbox/checkout.js', () => {
+  it('is served as JavaScript that defines Razorpay, with nothing the CSP would block', async () => {
+    const response = await t.app.inject({ url: '/sandbox/checkout.js' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(response.body).toContain('window.Razorpay = Razorpay');
+    expect(response.body).not.toMatch(/innerHTML|eval\(|new Function|\son[a-z]+=/);
+    const { Razorpay } = await loadCheckout();
+    expect(typeof Razorpay).toBe('function');
+    expect(() => new Razorpay({ subscription_id: 'sub_x' })).toThrow(/key/);
+  });
+
+  it('opens an accessible dialog, reports a decline through payment.failed, then pays', async () => {
+    const subscription = await newSubscription();
+    const { Razorpay, document, opener, requests } = await loadCheckout();
+    const paid: Record<string, string>[] = [];
+    const failures: { error: Record<string, unknown> }[] = [];
+    let dismissed = 0;
+    const checkout = new Razorpay({
+      key: t.config.payments.keyId,
+      subscription_id: subscription.id,
+      name: 'LMS',
+      description: 'Monthly bundle',
+      handler: (response: Record<string, string>) => paid.push(response),
+      modal: { ondismiss: () => dismissed++ },
+    });
+    checkout.on('payment.failed', (response) => failures.push(response));
+    checkout.open();
+
+    const modal = modalParts(document)!;
+    expect(modal.dialog.getAttribute('aria-modal')).toBe('true');
+    expect(modal.heading.textContent).toBe('LMS');
+    expect(modal.dialog.getAttribute('aria-labelledby')).toBe(modal.heading.getAttribute('id'));
+    expect(modal.label.textContent).toBe('Card number');
+    expect(modal.label.getAttribute('for')).toBe(modal.input.getAttribute('id'));
+    expect(modal.text()).toContain('Monthly bundle');
+    expect(modal.text()).toContain('4111 1111 1111 1111');
+    expect(modal.text()).toContain('4000 0000 0000 0002');
+    expect(modal.payButton).toBeDefined();
+    expect(document.activeElement).toBe(modal.input);
+
+    modal.input.value = '4000 0000 0000 0002';
+    expect(modal.form.dispatch(event('submit')).defaultPrevented).toBe(true);
+    await vi.waitFor(() => expect(failures).toHaveLength(1));
+    expect(failures[0]!.error).toMatchObject({ reason: 'payment_declined', metadata: { payment_id: expect.stringMatching(ID('pay')) } });
+    expect(modal.alert.textContent).toBe(failures[0]!.error.description);
+    expect(modalParts(document)).toBeDefined();
+    expect(requests[0]).toMatchObject({
+      url: `/sandbox/v1/subscriptions/${subscription.id}/pay`,
+      init: { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ card_number: '4000 0000 0000 0002' }) },
+    });
+
+    modal.input.value = '4111 1111 1111 1111';
+    modal.form.dispatch(event('submit'));
+    await vi.waitFor(() => expect(paid).toHaveLength(1));
+    expect(paid[0]!.razorpay_subscription_id).toBe(subscription.id);
+    expect(paid[0]!.razorpay_signature).toBe(subscriptionPaymentSignature(t.config.payments.keySecret, paid[0]!.razorpay_payment_id!, subscription.id));
+    expect(modalParts(document)).toBeUndefined();
+    expect(document.activeElement).toBe(opener);
+    expect(dismissed).toBe(0);
+    expect((await getSubscription(subscription.id)).status).toBe('active');
+  });
+
+  it('shows an invalid card number in the dialog', async () => {
+    const subscription = await newSubscription();
+    const { Razorpay, document } = await loadCheckout();
+    const failures: unknown[] = [];
+    new Razorpay({ key: 'k', subscription_id: subscription.id }).on('payment.failed', (response) => failures.push(response)).open();
+    const modal = modalParts(document)!;
+    modal.input.value = '1234';
+    modal.form.dispatch(event('submit'));
+    await vi.waitFor(() => expect(modal.alert.textContent).toBe('Your card number is invalid'));
+    expect(failures).toHaveLength(1);
+  });
+
+  it('closes on Escape or the close button, calling modal.ondismiss and giving focus back', async () => {
+    for (const close of ['escape', 'button'] as const) {
+      const { Razorpay, document, opener } = await loadCheckout();
+      let dismissed = 0;
+      new Razorpay({ key: 'k', subscription_id: 'sub_x', modal: { ondismiss: () => dismissed++ } }).open();
+      const modal = modalParts(document)!;
+      if (close === 'escape') modal.input.dispatch(event('keydown', { key: 'Escape' }));
+      else modal.close.dispatch(event('click'));
+      expect(modalParts(document)).toBeUndefined();
+      expect(dismissed).toBe(1);
+      expect(document.activeElement).toBe(opener);
+    }
+  });
+
+  it('keeps Tab inside the dialog', async () => {
+    const { Razorpay, document } = await loadCheckout();
+    new Razorpay({ key: 'k', subscription_id: 'sub_x' }).open();
+    const modal = modalParts(document)!;
+    modal.payButton!.focus();
+    const forward = modal.payButton!.dispatch(event('keydown', { key: 'Tab' }));
+    expect(forward.defaultPrevented).toBe(true);
+    expect(document.activeElement).toBe(modal.close);
+    modal.close.dispatch(event('keydown', { key: 'Tab', shiftKey: true }));
+    expect(document.activeElement).toBe(modal.payButton);
+  });
+});
+
+describe('/sandbox/pay/:id, the short_url', () => {
+  it('is a page that loads the sandbox Checkout for the subscription', async () => {
+    const subscription = await newSubscription();
+    const response = await t.app.inject({ url: new URL(subscription.short_url).pathname });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.body).toContain(`<script src="/sandbox/checkout.js" data-subscription-id="${subscription.id}"`);
+    expect(response.body).toContain('INR 99.00 every month');
+    expect(response.body).not.toMatch(/<script>|\son[a-z]+=/);
+    expect((await t.app.inject({ url: '/sandbox/pay/sub_00000000000000' })).statusCode).toBe(404);
+  });
+});
+
+describe('in razorpay mode', () => {
+  it('is not mounted', async () => {
+    const razorpay = await createTestApp({ env: { PAYMENTS_MODE: 'razorpay' } });
+    try {
+      // A 404, or the web app's index.html when web/dist is built: the SPA fallback answers unknown GETs.
+      const script = await razorpay.app.inject({ url: '/sandbox/checkout.js' });
+      expect(script.statusCode === 404 || script.headers['content-type']?.toString().startsWith('text/html')).toBe(true);
+      expect(script.body).not.toContain('window.Razorpay');
+      const plans = await razorpay.app.inject({ method: 'POST', url: '/sandbox/v1/plans', headers: { authorization: basic(razorpay.config.payments.keyId, razorpay.config.payments.keySecret) }, payload: {} });
+      expect(plans.statusCode).toBe(404);
+    } finally {
+      await razorpay.close();
+    }
+  });
+});
