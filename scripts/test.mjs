@@ -13,6 +13,7 @@ const steps = [
   ['typecheck', 'npm', ['run', 'typecheck']],
   ['lint', 'npm', ['run', 'lint']],
   ['server tests', 'npm', ['test', '--workspace', 'server']],
+  ['web tests', 'npm', ['test', '--workspace', 'web']],
 ];
 
 fs.rmSync(results, { recursive: true, force: true });

@@ -1,25 +1,23 @@
+import './index.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { messages } from '@lms/contract/messages';
+import { Toaster } from 'react-hot-toast';
+import { Provider } from 'react-redux';
+import { RouterProvider } from 'react-router';
+import { createRouter } from './app/router';
+import { createStore } from './app/store';
+import { ToastLimit } from './components/ToastLimit';
 
-// A placeholder until the web app lands: it shows that the server hosts the built app.
-function Placeholder() {
-  return (
-    <main style={{ fontFamily: 'system-ui, sans-serif', maxWidth: 640, margin: '4rem auto', padding: '0 1rem' }}>
-      <h1>LMS</h1>
-      <p>Video courses and a one-month bundle that unlocks every course. The web app is on its way.</p>
-      <p>
-        The API is described at <a href="/api/docs">/api/docs</a>.
-      </p>
-      <footer>
-        Copyright {new Date().getFullYear()} | {messages.footerRights}
-      </footer>
-    </main>
-  );
-}
+const store = createStore();
+const router = createRouter();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <Placeholder />
+    <Provider store={store}>
+      <RouterProvider router={router} />
+      {/* Spec §9: errors stay 4 s, successes 2 s, at most 20 at once. */}
+      <Toaster position="top-center" toastOptions={{ error: { duration: 4000 }, success: { duration: 2000 } }} />
+      <ToastLimit max={20} />
+    </Provider>
   </StrictMode>,
 );

@@ -1,0 +1,73 @@
+import toast from 'react-hot-toast';
+
+/** The API root (spec §7: version v1; cookies are sent). */
+export const API_ROOT = '/api/v1';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+type Body = FormData | Record<string, unknown> | undefined;
+
+interface CallOptions {
+  /** Spec §8: shown when the server's answer carries no message. */
+  fallback: string;
+  /** Show the server's success message as a toast. */
+  toastSuccess?: boolean;
+  /** Leave error toasts to the caller (e.g. a page that shows the error inline). */
+  quiet?: boolean;
+  signal?: AbortSignal;
+}
+
+let onUnauthorized: () => void = () => undefined;
+/** The store registers what a 401 does: the session is gone, so the client logs out. */
+export function setUnauthorizedHandler(handler: () => void) {
+  onUnauthorized = handler;
+}
+
+/**
+ * The one API client. Every failure shows the server's message, or the spec's
+ * fallback text for that call, as an error toast, and is thrown as an ApiError.
+ */
+export async function apiCall<T extends object>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body: Body, options: CallOptions): Promise<T & { message?: string }> {
+  const isForm = body instanceof FormData;
+  let response: Response;
+  try {
+    response = await fetch(`${API_ROOT}${path}`, {
+      method,
+      credentials: 'include',
+      headers: body && !isForm ? { 'content-type': 'application/json' } : undefined,
+      body: isForm ? body : body && JSON.stringify(body),
+      signal: options.signal,
+    });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    return fail(0, undefined, options);
+  }
+  const data = (await response.json().catch(() => undefined)) as (T & { success?: boolean; message?: string }) | undefined;
+  if (!response.ok || data?.success === false) {
+    if (response.status === 401) onUnauthorized();
+    return fail(response.status, data?.message, options);
+  }
+  if (options.toastSuccess && data?.message) toast.success(data.message);
+  return data as T & { message?: string };
+}
+
+function fail(status: number, message: string | undefined, options: CallOptions): never {
+  const text = message || options.fallback;
+  if (!options.quiet) toast.error(text);
+  throw new ApiError(status, text);
+}
+
+export const api = {
+  get: <T extends object>(path: string, options: CallOptions) => apiCall<T>('GET', path, undefined, options),
+  post: <T extends object>(path: string, body: Body, options: CallOptions) => apiCall<T>('POST', path, body, options),
+  put: <T extends object>(path: string, body: Body, options: CallOptions) => apiCall<T>('PUT', path, body, options),
+  delete: <T extends object>(path: string, options: CallOptions) => apiCall<T>('DELETE', path, undefined, options),
+};

@@ -1,0 +1,23 @@
+/** Every route of the web app (spec §2), in one place. */
+export const paths = {
+  home: '/',
+  about: '/about',
+  login: '/login',
+  signup: '/Signup',
+  courses: '/courses',
+  courseDescription: '/course/description',
+  courseLecture: '/course/lecture',
+  addLecture: '/course/addlecture',
+  createCourse: '/course/create',
+  dashboard: '/admin/dashboard',
+  contact: '/contact',
+  profile: '/user/profile',
+  editProfile: '/user/editprofile',
+  changePassword: '/changepassword',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password/:token',
+  checkout: '/checkout',
+  checkoutSuccess: '/checkout/success',
+  checkoutFail: '/checkout/fail',
+  denied: '/denied',
+} as const;

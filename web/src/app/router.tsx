@@ -1,0 +1,38 @@
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { ErrorPage } from './ErrorPage';
+import { Layout } from './Layout';
+import { paths } from './paths';
+import { RequireAuth } from './RequireAuth';
+
+/** Each page is its own chunk, loaded when first visited: a visitor of `/` downloads only the home page. */
+const page = (load: () => Promise<{ default: React.ComponentType }>): Pick<RouteObject, 'lazy'> => ({
+  lazy: async () => ({ Component: (await load()).default }),
+});
+
+export const routes: RouteObject[] = [
+  {
+    element: <Layout />,
+    errorElement: <ErrorPage />,
+    children: [
+      { path: paths.home, ...page(() => import('../features/home/HomePage')) },
+      { path: paths.about, ...page(() => import('../features/about/AboutPage')) },
+      { path: paths.contact, ...page(() => import('../features/contact/ContactPage')) },
+      { path: paths.login, ...page(() => import('../features/auth/LoginPage')) },
+      { path: paths.signup, ...page(() => import('../features/auth/SignupPage')) },
+      { path: paths.forgotPassword, ...page(() => import('../features/auth/ForgotPasswordPage')) },
+      { path: paths.resetPassword, ...page(() => import('../features/auth/ResetPasswordPage')) },
+      { path: paths.denied, ...page(() => import('../features/errors/DeniedPage')) },
+      {
+        element: <RequireAuth allowedRoles={['ADMIN', 'USER']} />,
+        children: [
+          { path: paths.profile, ...page(() => import('../features/auth/ProfilePage')) },
+          { path: paths.editProfile, ...page(() => import('../features/auth/EditProfilePage')) },
+          { path: paths.changePassword, ...page(() => import('../features/auth/ChangePasswordPage')) },
+        ],
+      },
+      { path: '*', ...page(() => import('../features/errors/NotFoundPage')) },
+    ],
+  },
+];
+
+export const createRouter = () => createBrowserRouter(routes);

@@ -1,0 +1,20 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { messages } from '@lms/contract/messages';
+import { renderPage } from '../../test/render';
+import DeniedPage from './DeniedPage';
+import NotFoundPage from './NotFoundPage';
+
+describe('error pages', () => {
+  it('404 says "Page not Found" with a way home', async () => {
+    renderPage(<NotFoundPage />, { path: '/nowhere' });
+    expect(await screen.findByRole('heading', { name: messages.pageNotFound })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: messages.goHome })).toHaveAttribute('href', '/');
+  });
+
+  it('/denied says "Access denied" with a way home', async () => {
+    renderPage(<DeniedPage />, { path: '/denied' });
+    expect(await screen.findByRole('heading', { name: messages.accessDenied })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: messages.goHome })).toHaveAttribute('href', '/');
+  });
+});

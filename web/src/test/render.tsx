@@ -1,0 +1,41 @@
+import { render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ReactElement } from 'react';
+import { Toaster } from 'react-hot-toast';
+import { Provider } from 'react-redux';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
+import { createStore } from '../app/store';
+
+/**
+ * Renders `element` at `path` inside the real store and a memory router; other
+ * paths render their name, so a test can see where a page navigated to.
+ */
+export function renderPage(element: ReactElement, { path = '/', routes = [] as RouteObject[] } = {}) {
+  const store = createStore();
+  const router = createMemoryRouter(
+    [{ path, element }, ...routes, { path: '*', Component: () => <p data-testid="location">{window.location.pathname}</p> }],
+    { initialEntries: [path] },
+  );
+  const user = userEvent.setup();
+  const view = render(
+    <Provider store={store}>
+      <RouterProvider router={router} />
+      <Toaster />
+    </Provider>,
+  );
+  return { ...view, store, router, user };
+}
+
+/** Replaces fetch with answers by path; records the calls. */
+export function stubApi(answers: Record<string, { status?: number; body: object } | ((init: RequestInit) => { status?: number; body: object })>) {
+  const calls: { url: string; init: RequestInit }[] = [];
+  globalThis.fetch = (async (url: string, init: RequestInit = {}) => {
+    calls.push({ url, init });
+    const key = `${init.method ?? 'GET'} ${url}`;
+    const answer = answers[key];
+    if (!answer) return new Response(JSON.stringify({ success: false, message: `no stub for ${key}` }), { status: 500 });
+    const { status = 200, body } = typeof answer === 'function' ? answer(init) : answer;
+    return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  }) as typeof fetch;
+  return calls;
+}
