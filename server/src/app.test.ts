@@ -159,3 +159,20 @@ describe('logs', () => {
     }
   });
 });
+
+describe('content security policy by payment mode', () => {
+  it("allows Razorpay's Checkout script and frames only in razorpay mode", async () => {
+    const sandboxCsp = (await t.app.inject({ url: '/healthz' })).headers['content-security-policy'] as string;
+    expect(sandboxCsp).toContain("script-src 'self';");
+    expect(sandboxCsp).toContain("frame-src 'none'");
+    const live = await createTestApp({ env: { PAYMENTS_MODE: 'razorpay' } });
+    try {
+      const csp = (await live.app.inject({ url: '/healthz' })).headers['content-security-policy'] as string;
+      expect(csp).toContain("script-src 'self' https://checkout.razorpay.com");
+      expect(csp).toContain('frame-src https://api.razorpay.com https://checkout.razorpay.com');
+      expect((await live.app.inject({ url: '/sandbox/v1/plans', method: 'POST' })).statusCode).toBe(404);
+    } finally {
+      await live.close();
+    }
+  });
+});

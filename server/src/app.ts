@@ -104,17 +104,23 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
   });
 
   const isHttps = config.publicUrl.startsWith('https:');
+  const razorpay =
+    config.payments.mode === 'razorpay'
+      ? { scripts: ['https://checkout.razorpay.com'], frames: ['https://api.razorpay.com', 'https://checkout.razorpay.com'], connect: ['https://lumberjack.razorpay.com'] }
+      : { scripts: [], frames: [], connect: [] };
   // Images and videos come from our own origin, or from the bucket (and its CDN) with S3 storage.
   const mediaOrigins = config.storage.kind === 's3' ? (await import('./features/media/s3-storage.ts')).s3Origins(config.storage) : [];
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // Razorpay's Checkout runs its own script and frames; the sandbox's is ours.
+        scriptSrc: ["'self'", ...razorpay.scripts],
+        frameSrc: razorpay.frames.length > 0 ? razorpay.frames : ["'none'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', ...mediaOrigins],
         mediaSrc: ["'self'", 'blob:', ...mediaOrigins],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", ...razorpay.connect],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
         formAction: ["'self'"],

@@ -22,6 +22,21 @@ export const routes: RouteObject[] = [
       { path: paths.forgotPassword, ...page(() => import('../features/auth/ForgotPasswordPage')) },
       { path: paths.resetPassword, ...page(() => import('../features/auth/ResetPasswordPage')) },
       { path: paths.denied, ...page(() => import('../features/errors/DeniedPage')) },
+      { path: paths.courses, ...page(() => import('../features/course/CourseListPage')) },
+      { path: paths.courseDescription, ...page(() => import('../features/course/CourseDescriptionPage')) },
+      // Spec §2: no role guard; the page and the server refuse what the viewer may not see.
+      { path: paths.courseLecture, ...page(() => import('../features/lecture/LecturePage')) },
+      { path: paths.checkout, ...page(() => import('../features/payments/CheckoutPage')) },
+      { path: paths.checkoutSuccess, ...page(() => import('../features/payments/CheckoutSuccessPage')) },
+      { path: paths.checkoutFail, ...page(() => import('../features/payments/CheckoutFailPage')) },
+      {
+        element: <RequireAuth allowedRoles={['ADMIN']} />,
+        children: [
+          { path: paths.createCourse, ...page(() => import('../features/course/CreateCoursePage')) },
+          { path: paths.addLecture, ...page(() => import('../features/lecture/AddLecturePage')) },
+          { path: paths.dashboard, ...page(() => import('../features/stats/DashboardPage')) },
+        ],
+      },
       {
         element: <RequireAuth allowedRoles={['ADMIN', 'USER']} />,
         children: [
