@@ -9,6 +9,8 @@ export const paths = {
   courseLecture: '/course/lecture',
   addLecture: '/course/addlecture',
   createCourse: '/course/create',
+  /** Ours: editing a course, reached from the dashboard. */
+  editCourse: '/course/edit',
   dashboard: '/admin/dashboard',
   contact: '/contact',
   profile: '/user/profile',

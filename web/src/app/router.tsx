@@ -33,6 +33,7 @@ export const routes: RouteObject[] = [
         element: <RequireAuth allowedRoles={['ADMIN']} />,
         children: [
           { path: paths.createCourse, ...page(() => import('../features/course/CreateCoursePage')) },
+          { path: paths.editCourse, ...page(() => import('../features/course/CreateCoursePage')) },
           { path: paths.addLecture, ...page(() => import('../features/lecture/AddLecturePage')) },
           { path: paths.dashboard, ...page(() => import('../features/stats/DashboardPage')) },
         ],
