@@ -41,6 +41,8 @@ export type AddLecture = z.input<typeof AddLectureSchema>;
 export const CourseIdParamsSchema = z.object({ id: z.uuid(messages.invalidId) });
 
 export const ListCoursesQuerySchema = z.object({
+  /** One course by id (a page opened by its link fetches its course this way). */
+  id: z.uuid(messages.invalidId).optional(),
   search: z.string().trim().max(100, messages.searchTooLong).optional(),
   category: z.string().trim().max(CATEGORY_MAX, messages.categoryTooLong).optional(),
   page: z.coerce.number({ error: messages.invalidPage }).int(messages.invalidPage).min(1, messages.invalidPage).max(1_000_000, messages.invalidPage).default(1),

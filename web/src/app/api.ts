@@ -65,6 +65,51 @@ function fail(status: number, message: string | undefined, options: CallOptions)
   throw new ApiError(status, text);
 }
 
+/**
+ * A form upload with progress (fetch cannot report upload progress), for large
+ * files such as lecture videos. Errors are handled as in `apiCall`; aborting
+ * through `signal` rejects with an AbortError and shows nothing.
+ */
+export function uploadWithProgress<T extends object>(
+  path: string,
+  form: FormData,
+  options: CallOptions & { onProgress: (fraction: number) => void },
+): Promise<T & { message?: string }> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `${API_ROOT}${path}`);
+    xhr.withCredentials = true;
+    xhr.responseType = 'json';
+    xhr.upload.addEventListener('progress', (event) => {
+      if (event.lengthComputable) options.onProgress(event.loaded / event.total);
+    });
+    xhr.addEventListener('load', () => {
+      const data = xhr.response as (T & { success?: boolean; message?: string }) | null;
+      if (xhr.status >= 400 || data?.success === false) {
+        if (xhr.status === 401) onUnauthorized();
+        try {
+          fail(xhr.status, data?.message, options);
+        } catch (error) {
+          reject(error);
+        }
+        return;
+      }
+      if (options.toastSuccess && data?.message) toast.success(data.message);
+      resolve((data ?? {}) as T & { message?: string });
+    });
+    xhr.addEventListener('error', () => {
+      try {
+        fail(0, undefined, options);
+      } catch (error) {
+        reject(error);
+      }
+    });
+    xhr.addEventListener('abort', () => reject(new DOMException('Upload cancelled', 'AbortError')));
+    options.signal?.addEventListener('abort', () => xhr.abort());
+    xhr.send(form);
+  });
+}
+
 export const api = {
   get: <T extends object>(path: string, options: CallOptions) => apiCall<T>('GET', path, undefined, options),
   post: <T extends object>(path: string, body: Body, options: CallOptions) => apiCall<T>('POST', path, body, options),

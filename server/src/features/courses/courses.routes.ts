@@ -40,7 +40,7 @@ export const courseRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/', {
     schema: {
-      summary: 'The catalogue, newest first: search (title, category, instructor), category, page, limit',
+      summary: 'The catalogue, newest first: search (title, category, instructor), category, id, page, limit',
       querystring: ListCoursesQuerySchema,
       response: { 200: CourseListResponseSchema },
     },

@@ -59,6 +59,7 @@ export async function listCourses(ctx: Context, query: CoursesPage) {
     filters.push(or(ilike(courses.title, pattern), ilike(courses.category, pattern), ilike(courses.createdBy, pattern))!);
   }
   if (query.category) filters.push(eq(courses.category, query.category));
+  if (query.id) filters.push(eq(courses.id, query.id));
   const where = and(...filters);
   const [rows, [total]] = await Promise.all([
     ctx.db

@@ -148,7 +148,14 @@ describe('GET /api/v1/courses', () => {
     expect((await list()).json().limit).toBe(50);
   });
 
-  it.each(['?limit=101', '?limit=0', '?page=0', '?page=abc', '?limit=1.5', `?search=${'a'.repeat(101)}`])('refuses %s with 400', async (query) => {
+  it('finds one course by id', async () => {
+    const found = (await list(`?id=${ids[0]}`)).json();
+    expect(found.total).toBe(1);
+    expect(found.courses[0]._id).toBe(ids[0]);
+    expect((await list('?id=00000000-0000-4000-8000-000000000000')).json()).toMatchObject({ total: 0, courses: [] });
+  });
+
+  it.each(['?id=nope', '?limit=101', '?limit=0', '?page=0', '?page=abc', '?limit=1.5', `?search=${'a'.repeat(101)}`])('refuses %s with 400', async (query) => {
     const response = await list(query);
     expect(response.statusCode).toBe(400);
     expect(response.json().success).toBe(false);

@@ -1,3 +1,108 @@
+import type { Course } from '@lms/contract/courses';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { messages } from '@lms/contract/messages';
+import { api } from '../../app/api';
+import { paths } from '../../app/paths';
+import { useAppDispatch, useAppSelector } from '../../app/store';
+import { CourseCard } from '../../components/CourseCard';
+import { getAllCourses } from './course.api';
+import { courseLink } from './use-course';
+
+const PAGE_SIZE = 12;
+
+/** The catalogue: search, category filter and pages live in the address, so a reload or a shared link shows the same. */
 export default function CourseListPage() {
-  return <h1 className="p-6 text-2xl font-bold">CourseListPage</h1>;
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const courses = useAppSelector((state) => state.course.courseData);
+  const [params, setParams] = useSearchParams();
+  const search = params.get('search') ?? '';
+  const category = params.get('category') ?? '';
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const [total, setTotal] = useState(0);
+  const [loading, setLoading] = useState(true);
+  const [categories, setCategories] = useState<string[]>([]);
+
+  useEffect(() => {
+    setLoading(true);
+    dispatch(getAllCourses({ search, category, page, limit: PAGE_SIZE }))
+      .then((answer) => setTotal(answer.total))
+      .catch(() => setTotal(0))
+      .finally(() => setLoading(false));
+  }, [dispatch, search, category, page]);
+
+  // The categories on offer: those of the catalogue's newest hundred courses.
+  useEffect(() => {
+    api
+      .get<{ courses: Course[] }>('/courses?limit=100', { fallback: messages.failedGetCourses, quiet: true })
+      .then((answer) => setCategories([...new Set(answer.courses.map((c) => c.category))].sort()))
+      .catch(() => undefined);
+  }, []);
+
+  function update(next: Record<string, string>) {
+    const merged = new URLSearchParams(params);
+    for (const [name, value] of Object.entries(next)) {
+      if (value) merged.set(name, value);
+      else merged.delete(name);
+    }
+    setParams(merged);
+  }
+
+  function onSearch(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    update({ search: String(form.get('search') ?? '').trim(), page: '' });
+  }
+
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  return (
+    <section className="mx-auto max-w-6xl px-4 py-8">
+      <h1 className="mb-6 text-3xl font-bold">
+        Explore the courses made by <span className="text-primary">industry experts</span>
+      </h1>
+      <div className="mb-6 flex flex-col gap-3 sm:flex-row sm:items-end">
+        <form role="search" onSubmit={onSearch} className="flex flex-1 gap-2">
+          <label className="flex-1">
+            <span className="label mb-1 block text-sm">Search courses</span>
+            <input key={search} name="search" type="search" defaultValue={search} placeholder="Title, category or instructor" className="input w-full" maxLength={100} />
+          </label>
+          <button type="submit" className="btn btn-primary self-end">Search</button>
+        </form>
+        <label>
+          <span className="label mb-1 block text-sm">Category</span>
+          <select className="select w-full sm:w-56" value={category} onChange={(event) => update({ category: event.target.value, page: '' })}>
+            <option value="">All categories</option>
+            {categories.map((name) => (
+              <option key={name} value={name}>{name}</option>
+            ))}
+          </select>
+        </label>
+      </div>
+
+      <p className="sr-only" aria-live="polite">{loading ? 'Loading courses' : `${total} courses found`}</p>
+      {!loading && courses.length === 0 && <p className="py-12 text-center text-lg">No courses match your search.</p>}
+      <ul className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
+        {courses.map((course) => (
+          <li key={course._id} className="relative">
+            <CourseCard course={course} onOpen={() => navigate(courseLink(paths.courseDescription, course), { state: course })} />
+          </li>
+        ))}
+      </ul>
+
+      {pages > 1 && (
+        <nav aria-label="Pages" className="join mt-8 flex justify-center">
+          <button type="button" className="btn join-item" disabled={page <= 1} onClick={() => update({ page: String(page - 1) })}>
+            Previous
+          </button>
+          <span className="btn join-item pointer-events-none" aria-current="page">
+            Page {page} of {pages}
+          </span>
+          <button type="button" className="btn join-item" disabled={page >= pages} onClick={() => update({ page: String(page + 1) })}>
+            Next
+          </button>
+        </nav>
+      )}
+    </section>
+  );
 }

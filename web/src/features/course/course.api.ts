@@ -5,6 +5,7 @@ import type { AppDispatch } from '../../app/store';
 import { coursesLoaded } from './course.slice';
 
 export interface CourseQuery {
+  id?: string;
   search?: string;
   category?: string;
   page?: number;
