@@ -63,6 +63,7 @@ export const messages = {
   addNewLecture: 'Add new lecture',
   deleteLecture: 'Delete lecture',
   cancelSubscription: 'Cancel Subscription',
+  courseTableColumns: ['S No', 'Course Title', 'Course Category', 'Instructor', 'Total Lectures', 'Description', 'Actions'],
 
   // Ours: server answers the spec does not show
   accountCreated: 'Account created successfully',
@@ -74,6 +75,7 @@ export const messages = {
   resetMailSent: 'If an account exists for that email, a reset link has been sent to it',
   passwordReset: 'Password has been reset, please log in',
   resetLinkInvalid: 'This reset link is invalid or has expired',
+  passwordsDoNotMatch: 'Passwords do not match',
   oldPasswordWrong: 'Old password is incorrect',
   wrongCredentials: 'Email or password does not match',
   emailTaken: 'Email already exists',

@@ -1,0 +1,255 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Course } from '@lms/contract/courses';
+import { messages } from '@lms/contract/messages';
+import { renderPage, stubApi } from '../../test/render';
+import DashboardPage from './DashboardPage';
+
+// chart.js draws on a canvas, which jsdom lacks: the charts become their inputs as text.
+vi.mock('react-chartjs-2', () => {
+  type Props = { data: { labels: string[]; datasets: { label: string; data: number[] }[] }; role?: string; 'aria-label'?: string };
+  const fake = (kind: string) =>
+    function FakeChart({ data, role, 'aria-label': label }: Props) {
+      return (
+        <div data-testid={kind} role={role} aria-label={label}>
+          <p>labels: {data.labels.join(', ')}</p>
+          {data.datasets.map((set) => (
+            <p key={set.label}>
+              {set.label}: {set.data.join(', ')}
+            </p>
+          ))}
+        </div>
+      );
+    };
+  return { Pie: fake('pie'), Bar: fake('bar') };
+});
+
+const course = (n: number, title: string): Course => ({
+  _id: `00000000-0000-4000-8000-00000000000${n}`,
+  title,
+  description: `All about ${title}`,
+  category: `Category ${n}`,
+  createdBy: `Instructor ${n}`,
+  thumbnail: { secure_url: `/media/${n}.png` },
+  numbersOfLectures: n * 3,
+});
+const react = course(1, 'React basics');
+const sql = course(2, 'SQL in depth');
+const sales = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8];
+
+const COURSES = 'GET /api/v1/courses?limit=100';
+const STATS = 'GET /api/v1/admin/status/users';
+const PAYMENTS = 'GET /api/v1/payments?count=100';
+const INBOX = 'GET /api/v1/contact?limit=20';
+const failure = { status: 500, body: { success: false } };
+
+const coursesAnswer = (courses: Course[]) => ({ body: { success: true, message: 'All courses', courses, total: courses.length, page: 1, limit: 100 } });
+const inboxAnswer = (items: { _id: string; name: string; email: string; message: string; createdAt: string }[]) => ({
+  body: { success: true, message: 'Contact messages', messages: items, total: items.length, page: 1, limit: 20 },
+});
+
+function answers(overrides: Parameters<typeof stubApi>[0] = {}) {
+  return {
+    [COURSES]: coursesAnswer([react, sql]),
+    [STATS]: { body: { success: true, message: 'User statistics', allUsersCount: 42, subscribedUsersCount: 17 } },
+    [PAYMENTS]: {
+      body: {
+        success: true,
+        message: 'Payment records',
+        allPayments: [],
+        finalMonths: {},
+        monthlySalesRecord: sales,
+        subscriptionCount: 52,
+        totalRevenue: 123456,
+      },
+    },
+    [INBOX]: inboxAnswer([
+      { _id: 'm1', name: 'Asha Rao', email: 'asha@example.com', message: 'When is the next batch?', createdAt: '2025-03-04T05:06:07.000Z' },
+    ]),
+    ...overrides,
+  };
+}
+
+const key = (call: { url: string; init: RequestInit }) => `${call.init.method ?? 'GET'} ${call.url}`;
+/** The value shown on the stat card named `label`. */
+const card = (label: string) => screen.getByText(label, { selector: 'dt' }).nextElementSibling as HTMLElement;
+const renderDashboard = () => renderPage(<DashboardPage />, { path: '/admin/dashboard' });
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('admin dashboard', () => {
+  it('shows the title and the four cards with the numbers from the server, revenue in rupees', async () => {
+    stubApi(answers());
+    renderDashboard();
+    expect(screen.getByRole('heading', { level: 1, name: messages.adminDashboard })).toBeInTheDocument();
+    await waitFor(() => expect(card(messages.totalRevenue)).toHaveTextContent('₹1,23,456'));
+    expect(card(messages.registeredUsers)).toHaveTextContent(/^42$/);
+    expect(card(messages.subscribedUsers)).toHaveTextContent(/^17$/);
+    expect(card(messages.subscriptionCount)).toHaveTextContent(/^52$/);
+  });
+
+  it('feeds the pie with the registered and enrolled users, and says so in words', async () => {
+    stubApi(answers());
+    renderDashboard();
+    await waitFor(() => expect(card(messages.registeredUsers)).toHaveTextContent('42'));
+    const pie = screen.getByTestId('pie');
+    expect(pie).toHaveTextContent(`labels: ${messages.registeredUser}, ${messages.enrolledUser}`);
+    expect(pie).toHaveTextContent(`${messages.userDetails}: 42, 17`);
+    expect(screen.getByRole('img', { name: `${messages.userDetails}: ${messages.registeredUser} 42, ${messages.enrolledUser} 17` })).toBe(pie);
+  });
+
+  it('feeds the bar chart with Jan to Dec and the monthly sales, with a table of the same numbers', async () => {
+    stubApi(answers());
+    renderDashboard();
+    await waitFor(() => expect(card(messages.subscriptionCount)).toHaveTextContent('52'));
+    const bar = screen.getByTestId('bar');
+    expect(bar).toHaveTextContent('labels: Jan, Feb, Mar, Apr, May, Jun, Jul, Aug, Sep, Oct, Nov, Dec');
+    expect(bar).toHaveTextContent(`${messages.salesPerMonth}: ${sales.join(', ')}`);
+    expect(bar).toHaveAccessibleName(`${messages.salesPerMonth}, Jan to Dec: 52 in all, most in Jun (9)`);
+    const table = screen.getByRole('table', { name: messages.salesPerMonth });
+    expect(within(table).getByRole('row', { name: 'Jun 9' })).toBeInTheDocument();
+    expect(within(table).getAllByRole('row')).toHaveLength(13);
+  });
+
+  it('lists the courses under seven columns, four of them hidden on small screens', async () => {
+    stubApi(answers());
+    renderDashboard();
+    expect(screen.getByRole('heading', { name: messages.coursesOverview })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: messages.createNewCourse })).toHaveAttribute('href', '/course/create');
+    const table = screen.getByRole('table', { name: messages.coursesOverview });
+    await within(table).findByRole('rowheader', { name: 'React basics' });
+    const headers = within(table).getAllByRole('columnheader');
+    expect(headers.map((header) => header.textContent)).toEqual(['S No', 'Course Title', 'Course Category', 'Instructor', 'Total Lectures', 'Description', 'Actions']);
+    expect(headers.filter((header) => header.classList.contains('hidden')).map((header) => header.textContent)).toEqual([
+      'Course Category',
+      'Instructor',
+      'Total Lectures',
+      'Description',
+    ]);
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(2);
+    expect(within(rows[1]!).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['2', 'Category 2', 'Instructor 2', '6', 'All about SQL in depth', '']);
+  });
+
+  it('loads courses, then user statistics, then payment records, each after the one before has answered', async () => {
+    const calls = stubApi(answers());
+    const stubbed = globalThis.fetch;
+    let releaseStats!: () => void;
+    const statsHeld = new Promise<void>((resolve) => (releaseStats = resolve));
+    const started: string[] = [];
+    globalThis.fetch = (async (url: string, init: RequestInit = {}) => {
+      started.push(key({ url, init }));
+      if (url.endsWith('/admin/status/users')) await statsHeld;
+      return stubbed(url, init);
+    }) as typeof fetch;
+
+    renderDashboard();
+    await waitFor(() => expect(started).toContain(STATS));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(started).not.toContain(PAYMENTS);
+    releaseStats();
+    await waitFor(() => expect(card(messages.subscriptionCount)).toHaveTextContent('52'));
+    expect(calls.map(key).filter((call) => call !== INBOX)).toEqual([COURSES, STATS, PAYMENTS]);
+  });
+
+  it('deletes a course after confirmation, then reloads the list', async () => {
+    let courseLists = 0;
+    const calls = stubApi(
+      answers({
+        [COURSES]: () => coursesAnswer(++courseLists === 1 ? [react, sql] : [sql]),
+        [`DELETE /api/v1/courses/${react._id}`]: { body: { success: true, message: messages.courseDeleted } },
+      }),
+    );
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
+    const { user } = renderDashboard();
+    await waitFor(() => expect(card(messages.subscriptionCount)).toHaveTextContent('52'));
+    const before = calls.length;
+
+    await user.click(screen.getByRole('button', { name: 'Delete React basics' }));
+    expect(confirm).toHaveBeenCalledWith(messages.confirmDeleteCourse);
+    await waitFor(() => expect(screen.queryByRole('rowheader', { name: 'React basics' })).not.toBeInTheDocument());
+    expect(calls.slice(before).map(key)).toEqual([`DELETE /api/v1/courses/${react._id}`, COURSES]);
+    expect(screen.getByRole('rowheader', { name: 'SQL in depth' })).toBeInTheDocument();
+    expect(await screen.findByText(messages.courseDeleted)).toBeInTheDocument();
+  });
+
+  it('sends nothing when the deletion is not confirmed', async () => {
+    const calls = stubApi(answers());
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    const { user } = renderDashboard();
+    await waitFor(() => expect(card(messages.subscriptionCount)).toHaveTextContent('52'));
+    const before = calls.length;
+
+    await user.click(screen.getByRole('button', { name: 'Delete React basics' }));
+    expect(confirm).toHaveBeenCalledWith(messages.confirmDeleteCourse);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(calls).toHaveLength(before);
+    expect(screen.getByRole('rowheader', { name: 'React basics' })).toBeInTheDocument();
+  });
+
+  it('shows the spec fallback when a deletion fails, and keeps the list', async () => {
+    const calls = stubApi(answers({ [`DELETE /api/v1/courses/${react._id}`]: failure }));
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    const { user } = renderDashboard();
+    await waitFor(() => expect(card(messages.subscriptionCount)).toHaveTextContent('52'));
+    const before = calls.length;
+
+    await user.click(screen.getByRole('button', { name: 'Delete React basics' }));
+    expect(await screen.findByText(messages.failedDeleteCourses)).toBeInTheDocument();
+    expect(calls.slice(before).map(key)).toEqual([`DELETE /api/v1/courses/${react._id}`]);
+    expect(screen.getByRole('rowheader', { name: 'React basics' })).toBeInTheDocument();
+  });
+
+  it.each([
+    ['Manage lectures of SQL in depth', '/course/lecture'],
+    ['Edit SQL in depth', '/course/edit'],
+  ])('"%s" goes to %s with the course', async (name, pathname) => {
+    stubApi(answers());
+    const { user, router } = renderDashboard();
+    await user.click(await screen.findByRole('button', { name }));
+    expect(await screen.findByTestId('location')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(pathname);
+    expect(router.state.location.search).toBe(`?id=${sql._id}`);
+    expect(router.state.location.state).toEqual(sql);
+  });
+
+  it('lists the newest contact messages with a mail link', async () => {
+    stubApi(answers());
+    renderDashboard();
+    const inbox = screen.getByRole('region', { name: 'Messages' });
+    const item = (await within(inbox).findByRole('heading', { name: 'Asha Rao' })).closest('article')!;
+    expect(within(item).getByRole('link', { name: 'asha@example.com' })).toHaveAttribute('href', 'mailto:asha@example.com');
+    expect(item).toHaveTextContent('When is the next batch?');
+    expect(item.querySelector('time')).toHaveAttribute('datetime', '2025-03-04T05:06:07.000Z');
+    expect(item.querySelector('time')).toHaveTextContent('2025');
+  });
+
+  it('says so when the inbox is empty', async () => {
+    stubApi(answers({ [INBOX]: inboxAnswer([]) }));
+    renderDashboard();
+    expect(await screen.findByText(/No messages yet/)).toBeInTheDocument();
+  });
+
+  it('shows the spec fallbacks when the statistics and payment records fail, and still loads each in turn', async () => {
+    const calls = stubApi(answers({ [STATS]: failure, [PAYMENTS]: failure }));
+    renderDashboard();
+    expect(await screen.findByText(messages.failedLoadStats)).toBeInTheDocument();
+    expect(await screen.findByText(messages.failedPaymentRecord)).toBeInTheDocument();
+    expect(calls.map(key).filter((call) => call !== INBOX)).toEqual([COURSES, STATS, PAYMENTS]);
+    expect(card(messages.registeredUsers)).toHaveTextContent('—');
+    expect(card(messages.totalRevenue)).toHaveTextContent('—');
+    expect(screen.queryByTestId('pie')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('bar')).not.toBeInTheDocument();
+  });
+
+  it('shows the spec fallback when the courses fail, then goes on to the statistics', async () => {
+    const calls = stubApi(answers({ [COURSES]: failure }));
+    renderDashboard();
+    expect(await screen.findByText(messages.failedGetCourses)).toBeInTheDocument();
+    await waitFor(() => expect(card(messages.subscriptionCount)).toHaveTextContent('52'));
+    expect(calls.map(key).filter((call) => call !== INBOX)).toEqual([COURSES, STATS, PAYMENTS]);
+    expect(screen.getByText('The courses could not be loaded.')).toBeInTheDocument();
+  });
+});
