@@ -3,8 +3,13 @@ import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { Toaster } from 'react-hot-toast';
 import { Provider } from 'react-redux';
-import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
+import { createMemoryRouter, RouterProvider, useLocation, type RouteObject } from 'react-router';
 import { createStore } from '../app/store';
+
+/** Where the router is (a memory router does not move window.location). */
+function Location() {
+  return <p data-testid="location">{useLocation().pathname}</p>;
+}
 
 /**
  * Renders `element` at `path` inside the real store and a memory router; other
@@ -13,7 +18,7 @@ import { createStore } from '../app/store';
 export function renderPage(element: ReactElement, { path = '/', routes = [] as RouteObject[] } = {}) {
   const store = createStore();
   const router = createMemoryRouter(
-    [{ path, element }, ...routes, { path: '*', Component: () => <p data-testid="location">{window.location.pathname}</p> }],
+    [{ path, element }, ...routes, { path: '*', Component: Location }],
     { initialEntries: [path] },
   );
   const user = userEvent.setup();

@@ -1,3 +1,72 @@
+import { messages } from '@lms/contract/messages';
+import { AVATAR_ACCEPT, UpdateProfileSchema } from '@lms/contract/users';
+import { useState, type FormEvent } from 'react';
+import toast from 'react-hot-toast';
+import { Link, useNavigate } from 'react-router';
+import { ApiError } from '../../app/api';
+import { paths } from '../../app/paths';
+import { useAppDispatch, useAppSelector } from '../../app/store';
+import { AvatarPicker } from '../../components/AvatarPicker';
+import { FormCard } from '../../components/FormCard';
+import { FormField } from '../../components/FormField';
+import { SubmitButton } from '../../components/SubmitButton';
+import { updateProfile } from './auth.api';
+
 export default function EditProfilePage() {
-  return <h1 className="p-6 text-2xl font-bold">EditProfilePage</h1>;
+  const user = useAppSelector((state) => state.auth.data);
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const [fullName, setFullName] = useState(user?.fullName ?? '');
+  const [avatar, setAvatar] = useState<File | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  // The route guard lets only logged-in users here, and a logged-in state always holds the user.
+  if (!user) return null;
+  const userId = user._id;
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    // Spec §5: fullName and avatar are both required here, though the server would keep the old avatar.
+    if (!avatar) {
+      toast.error(messages.allFieldsMandatory, { id: 'form-check' });
+      return;
+    }
+    const check = UpdateProfileSchema.safeParse({ fullName });
+    if (!check.success) {
+      toast.error(check.error.issues[0]!.message, { id: 'form-check' });
+      return;
+    }
+    const form = new FormData();
+    form.append('fullName', check.data.fullName);
+    form.append('avatar', avatar);
+    setBusy(true);
+    try {
+      await dispatch(updateProfile(userId, form));
+      navigate(paths.profile);
+    } catch (error) {
+      // The API client has already shown the server's message or the fallback.
+      if (!(error instanceof ApiError)) throw error;
+      setBusy(false);
+    }
+  }
+
+  return (
+    <FormCard title="Edit profile">
+      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-2">
+        <AvatarPicker
+          label="Profile picture"
+          hint="jpg, jpeg, png or svg"
+          accept={AVATAR_ACCEPT}
+          file={avatar}
+          onChange={setAvatar}
+          previewAlt="Your new profile picture"
+        />
+        <FormField label="Full name" name="fullName" autoComplete="name" required value={fullName} onChange={(e) => setFullName(e.target.value)} />
+        <SubmitButton busy={busy}>Update profile</SubmitButton>
+      </form>
+      <Link to={paths.profile} className="link link-primary self-center">
+        Back to profile
+      </Link>
+    </FormCard>
+  );
 }

@@ -1,7 +1,7 @@
 import { messages } from '@lms/contract/messages';
 import type { User } from '@lms/contract/users';
 import { api } from '../../app/api';
-import type { AppDispatch } from '../../app/store';
+import type { AppDispatch, RootState } from '../../app/store';
 import { loggedOut, userLoaded } from './auth.slice';
 
 type UserAnswer = { user: User };
@@ -40,7 +40,23 @@ export const changePassword = (input: { oldPassword: string; newPassword: string
   api.post('/user/change-password', input, { fallback: messages.operationFailed, toastSuccess: true });
 
 export const requestPasswordReset = (input: { email: string }) =>
-  api.post('/user/reset', input, { fallback: messages.operationFailed, toastSuccess: true });
+  api.post('/user/reset', input, { fallback: messages.operationFailed });
 
 export const resetPassword = (token: string, input: { password: string }) =>
   api.post(`/user/reset/${encodeURIComponent(token)}`, input, { fallback: messages.operationFailed, toastSuccess: true });
+
+/**
+ * Spec §4: cancelling the subscription, then reloading the user, makes it inactive.
+ * The server's answer says whether the last payment was refunded.
+ */
+export const unsubscribe = () => async (dispatch: AppDispatch, getState: () => RootState) => {
+  const answer = await api.post<{ refunded: boolean }>('/payments/unsubscribe', undefined, { fallback: messages.failedUnsubscribe, toastSuccess: true });
+  try {
+    await dispatch(refreshUser());
+  } catch {
+    // The cancellation stands even when the reload fails: show it rather than a stale 'Active'.
+    const user = getState().auth.data;
+    if (user) dispatch(userLoaded({ ...user, subscription: { status: 'inactive' } }));
+  }
+  return answer;
+};

@@ -7,6 +7,10 @@ export interface RazorpayState {
   key: string;
   subscription_id: string;
   isPaymentVerified: boolean;
+  /** Ours: which Checkout script to load (Razorpay's or the sandbox's), from the key call. */
+  checkoutScript: string;
+  /** Ours: the bundle's price in rupees, from the key call; null until it is known. */
+  price: number | null;
   allPayments: PaymentRecord[];
   finalMonths: Record<string, number>;
   monthlySalesRecord: number[];
@@ -28,6 +32,8 @@ const razorpaySlice = createSlice({
     key: '',
     subscription_id: '',
     isPaymentVerified: false,
+    checkoutScript: '',
+    price: null,
     allPayments: [],
     finalMonths: {},
     monthlySalesRecord: Array<number>(12).fill(0),
@@ -37,6 +43,10 @@ const razorpaySlice = createSlice({
   reducers: {
     keyLoaded(state, action: PayloadAction<string>) {
       state.key = action.payload;
+    },
+    checkoutDetailsLoaded(state, action: PayloadAction<{ checkoutScript: string; price: number | null }>) {
+      state.checkoutScript = action.payload.checkoutScript;
+      state.price = action.payload.price;
     },
     subscriptionCreated(state, action: PayloadAction<string>) {
       state.subscription_id = action.payload;
@@ -50,5 +60,5 @@ const razorpaySlice = createSlice({
   },
 });
 
-export const { keyLoaded, subscriptionCreated, paymentVerified, paymentRecordsLoaded } = razorpaySlice.actions;
+export const { keyLoaded, checkoutDetailsLoaded, subscriptionCreated, paymentVerified, paymentRecordsLoaded } = razorpaySlice.actions;
 export const razorpayReducer = razorpaySlice.reducer;

@@ -1,0 +1,66 @@
+import { useEffect, useId, useState } from 'react';
+
+interface AvatarPickerProps {
+  /** The visible label of the file input. */
+  label: string;
+  file: File | null;
+  onChange: (file: File | null) => void;
+  /** The input's accept list (the contract's AVATAR_ACCEPT). */
+  accept: string;
+  /** Alt text of the preview image. */
+  previewAlt: string;
+  hint?: string;
+}
+
+/** A picture file input with a round live preview of the chosen file. */
+export function AvatarPicker({ label, file, onChange, accept, previewAlt, hint }: AvatarPickerProps) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const [preview, setPreview] = useState<string | null>(null);
+
+  // One object URL per chosen file, revoked when the file changes or the picker goes away.
+  // Made in the effect, not during render, so StrictMode's extra mount/unmount cannot revoke a URL in use.
+  useEffect(() => {
+    if (!file) {
+      setPreview(null);
+      return;
+    }
+    const url = URL.createObjectURL(file);
+    setPreview(url);
+    return () => URL.revokeObjectURL(url);
+  }, [file]);
+
+  return (
+    <div className="fieldset">
+      <div className="flex justify-center">
+        <div className="avatar avatar-placeholder">
+          <div className="w-24 rounded-full bg-base-300 text-base-content ring-2 ring-base-300">
+            {preview ? (
+              <img src={preview} alt={previewAlt} />
+            ) : (
+              <svg viewBox="0 0 24 24" width="48" height="48" fill="currentColor" aria-hidden="true" focusable="false">
+                <path d="M12 12a5 5 0 1 0 0-10 5 5 0 0 0 0 10zm0 2c-4.4 0-8 2.2-8 5v3h16v-3c0-2.8-3.6-5-8-5z" />
+              </svg>
+            )}
+          </div>
+        </div>
+      </div>
+      <label htmlFor={id} className="fieldset-legend text-sm">
+        {label}
+      </label>
+      <input
+        id={id}
+        type="file"
+        accept={accept}
+        className="file-input w-full"
+        aria-describedby={hint ? hintId : undefined}
+        onChange={(event) => onChange(event.target.files?.[0] ?? null)}
+      />
+      {hint && (
+        <p id={hintId} className="label whitespace-normal">
+          {hint}
+        </p>
+      )}
+    </div>
+  );
+}

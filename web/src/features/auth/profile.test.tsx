@@ -1,0 +1,220 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import toast from 'react-hot-toast';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { messages } from '@lms/contract/messages';
+import { AVATAR_ACCEPT, type User } from '@lms/contract/users';
+import { renderPage, stubApi } from '../../test/render';
+import EditProfilePage from './EditProfilePage';
+import ProfilePage from './ProfilePage';
+
+const inactiveUser: User = {
+  _id: '0b7f6b0e-3f1e-4d6a-9a57-3c1f2b8f7d11',
+  fullName: 'Asha Verma',
+  email: 'asha@example.com',
+  avatar: { secure_url: '/media/avatars/asha.png' },
+  role: 'USER',
+  subscription: { status: 'inactive' },
+};
+const activeUser: User = { ...inactiveUser, subscription: { status: 'active' } };
+
+/** Logged in as `user`, the way the auth state is kept (spec §3: local storage). */
+function logIn(user: User) {
+  localStorage.setItem('isLoggedIn', 'true');
+  localStorage.setItem('role', user.role);
+  localStorage.setItem('data', JSON.stringify(user));
+}
+
+/** A toast's text: react-hot-toast gives its message role=status. */
+const findToast = (text: string) => screen.findByText(text, { selector: '[role="status"]' });
+
+// jsdom has no matchMedia (the toaster asks it about reduced motion), no object URLs and no modal dialogs.
+const { showModal, close } = HTMLDialogElement.prototype;
+beforeAll(() => {
+  window.matchMedia ??= (query: string) =>
+    ({ matches: false, media: query, onchange: null, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {}, dispatchEvent: () => false }) as MediaQueryList;
+  HTMLDialogElement.prototype.showModal = function (this: HTMLDialogElement) {
+    this.open = true;
+  };
+  HTMLDialogElement.prototype.close = function (this: HTMLDialogElement) {
+    this.open = false;
+  };
+});
+afterAll(() => {
+  HTMLDialogElement.prototype.showModal = showModal;
+  HTMLDialogElement.prototype.close = close;
+});
+let urls = 0;
+beforeEach(() => {
+  // Toasts live in a module-wide store: start every test without the last one's.
+  toast.remove();
+  urls = 0;
+  URL.createObjectURL = vi.fn(() => `blob:preview-${++urls}`);
+  URL.revokeObjectURL = vi.fn();
+});
+
+describe('profile page', () => {
+  function renderProfile(user: User) {
+    logIn(user);
+    return renderPage(<ProfilePage />, { path: '/user/profile' });
+  }
+
+  it("shows the user's avatar, name, email, role and links to change password and edit the profile", () => {
+    renderProfile(inactiveUser);
+    expect(screen.getByRole('heading', { level: 1, name: 'Asha Verma' })).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'Asha Verma' })).toHaveAttribute('src', '/media/avatars/asha.png');
+    expect(screen.getByText('asha@example.com')).toBeInTheDocument();
+    expect(screen.getByText('USER')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Change password' })).toHaveAttribute('href', '/changepassword');
+    expect(screen.getByRole('link', { name: 'Edit profile' })).toHaveAttribute('href', '/user/editprofile');
+  });
+
+  it('shows an inactive subscription without a cancel button', () => {
+    renderProfile(inactiveUser);
+    expect(screen.getByText('Inactive')).toBeInTheDocument();
+    expect(screen.queryByText('Active')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: messages.cancelSubscription })).not.toBeInTheDocument();
+  });
+
+  it('shows an active subscription with the cancel button', () => {
+    renderProfile(activeUser);
+    expect(screen.getByText('Active')).toBeInTheDocument();
+    expect(screen.queryByText('Inactive')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: messages.cancelSubscription })).toBeInTheDocument();
+  });
+
+  it('asks before cancelling, and keeping the subscription sends nothing', async () => {
+    const calls = stubApi({});
+    const { user } = renderProfile(activeUser);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
+    const dialog = screen.getByRole('dialog', { name: `${messages.cancelSubscription}?` });
+    await user.click(within(dialog).getByRole('button', { name: 'Keep it' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(calls).toHaveLength(0);
+  });
+
+  it('cancels: unsubscribes, reloads the user, then goes home with the subscription inactive', async () => {
+    const calls = stubApi({
+      'POST /api/v1/payments/unsubscribe': { body: { success: true, message: messages.unsubscribedRefunded, refunded: true } },
+      'GET /api/v1/user/me': { body: { success: true, message: messages.userDetailsFetched, user: inactiveUser } },
+    });
+    const { user, router, store } = renderProfile(activeUser);
+    await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Yes, cancel' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(calls.map((call) => `${call.init.method ?? 'GET'} ${call.url}`)).toEqual(['POST /api/v1/payments/unsubscribe', 'GET /api/v1/user/me']);
+    expect(store.getState().auth.data?.subscription.status).toBe('inactive');
+    expect(await findToast(messages.unsubscribedRefunded)).toBeInTheDocument();
+  });
+
+  it('still shows the subscription as cancelled when reloading the user fails', async () => {
+    stubApi({
+      'POST /api/v1/payments/unsubscribe': { body: { success: true, message: messages.unsubscribedNoRefund, refunded: false } },
+      'GET /api/v1/user/me': { status: 500, body: {} },
+    });
+    const { user, router, store } = renderProfile(activeUser);
+    await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Yes, cancel' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(store.getState().auth.data?.subscription.status).toBe('inactive');
+  });
+
+  it("shows the server's message when cancelling is refused, and stays active", async () => {
+    const calls = stubApi({ 'POST /api/v1/payments/unsubscribe': { status: 400, body: { success: false, message: messages.noActiveSubscription } } });
+    const { user, router, store } = renderProfile(activeUser);
+    await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Yes, cancel' }));
+    expect(await findToast(messages.noActiveSubscription)).toBeInTheDocument();
+    expect(calls).toHaveLength(1);
+    expect(router.state.location.pathname).toBe('/user/profile');
+    expect(store.getState().auth.data?.subscription.status).toBe('active');
+  });
+
+  it('shows "Failed to unsubscribe" when the server gives no message', async () => {
+    stubApi({ 'POST /api/v1/payments/unsubscribe': { status: 500, body: {} } });
+    const { user } = renderProfile(activeUser);
+    await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Yes, cancel' }));
+    expect(await findToast(messages.failedUnsubscribe)).toBeInTheDocument();
+  });
+});
+
+describe('edit profile page', () => {
+  const picture = () => new File(['<png bytes>'], 'new.png', { type: 'image/png' });
+
+  function renderEdit() {
+    logIn(inactiveUser);
+    const view = renderPage(<EditProfilePage />, { path: '/user/editprofile' });
+    const save = async (fullName: string | null, avatar: File | null) => {
+      if (avatar) await view.user.upload(screen.getByLabelText('Profile picture'), avatar);
+      if (fullName !== null) {
+        await view.user.clear(screen.getByLabelText('Full name'));
+        if (fullName) await view.user.type(screen.getByLabelText('Full name'), fullName);
+      }
+      await view.user.click(screen.getByRole('button', { name: 'Update profile' }));
+    };
+    return { ...view, save };
+  }
+
+  it('has a heading, the name filled in, an avatar picker and a way back', () => {
+    renderEdit();
+    expect(screen.getByRole('heading', { level: 1, name: 'Edit profile' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Full name')).toHaveValue('Asha Verma');
+    expect(screen.getByLabelText('Profile picture')).toHaveAttribute('accept', AVATAR_ACCEPT);
+    expect(screen.getByRole('link', { name: 'Back to profile' })).toHaveAttribute('href', '/user/profile');
+  });
+
+  it.each([
+    ['no new avatar', messages.allFieldsMandatory, null, false],
+    ['no name', messages.allFieldsMandatory, '', true],
+    ['a blank name', messages.allFieldsMandatory, '   ', true],
+    ['no avatar and a short name', messages.allFieldsMandatory, 'Asha', false],
+    ['a 4-letter name', messages.editNameTooShort, 'Asha', true],
+  ])('with %s shows "%s" and sends nothing', async (_case, text, fullName, withAvatar) => {
+    const calls = stubApi({});
+    const { save } = renderEdit();
+    await save(fullName, withAvatar ? picture() : null);
+    expect(await findToast(text)).toBeInTheDocument();
+    expect(calls).toHaveLength(0);
+  });
+
+  it('shows a preview of the chosen picture', async () => {
+    const { user } = renderEdit();
+    await user.upload(screen.getByLabelText('Profile picture'), picture());
+    expect(await screen.findByRole('img', { name: 'Your new profile picture' })).toHaveAttribute('src', 'blob:preview-1');
+  });
+
+  it('sends the multipart form to the user, keeps the new name and goes to the profile', async () => {
+    const updated: User = { ...inactiveUser, fullName: 'Asha Verma Rao', avatar: { secure_url: '/media/avatars/new.png' } };
+    const calls = stubApi({ [`PUT /api/v1/user/update/${inactiveUser._id}`]: { body: { success: true, message: messages.profileUpdated, user: updated } } });
+    const { save, router, store } = renderEdit();
+    await save('Asha Verma Rao', picture());
+    await waitFor(() => expect(router.state.location.pathname).toBe('/user/profile'));
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.url).toBe(`/api/v1/user/update/${inactiveUser._id}`);
+    expect(calls[0]!.init.method).toBe('PUT');
+    const body = calls[0]!.init.body as FormData;
+    expect(body).toBeInstanceOf(FormData);
+    expect([...body.keys()]).toEqual(['fullName', 'avatar']);
+    expect(body.get('fullName')).toBe('Asha Verma Rao');
+    expect((body.get('avatar') as File).name).toBe('new.png');
+    expect(store.getState().auth.data).toEqual(updated);
+    expect(await findToast(messages.profileUpdated)).toBeInTheDocument();
+  });
+
+  it("shows the server's message when the update is refused, and stays", async () => {
+    stubApi({ [`PUT /api/v1/user/update/${inactiveUser._id}`]: { status: 400, body: { success: false, message: messages.avatarType } } });
+    const { save, router } = renderEdit();
+    await save(null, picture());
+    expect(await findToast(messages.avatarType)).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/user/editprofile');
+    expect(screen.getByRole('button', { name: 'Update profile' })).toBeEnabled();
+  });
+
+  it('shows "Failed to update profile" when the server gives no message', async () => {
+    stubApi({ [`PUT /api/v1/user/update/${inactiveUser._id}`]: { status: 500, body: {} } });
+    const { save } = renderEdit();
+    await save(null, picture());
+    expect(await findToast(messages.failedUpdateProfile)).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,131 @@
+import { screen, waitFor } from '@testing-library/react';
+import toast from 'react-hot-toast';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { messages } from '@lms/contract/messages';
+import { AVATAR_ACCEPT, type User } from '@lms/contract/users';
+import { renderPage, stubApi } from '../../test/render';
+import SignupPage from './SignupPage';
+
+const user: User = {
+  _id: '0b7f6b0e-3f1e-4d6a-9a57-3c1f2b8f7d11',
+  fullName: 'Asha Verma',
+  email: 'asha@example.com',
+  avatar: { secure_url: '/media/avatars/asha.png' },
+  role: 'USER',
+  subscription: { status: 'inactive' },
+};
+const picture = () => new File(['<png bytes>'], 'asha.png', { type: 'image/png' });
+const valid = { fullName: 'Asha Verma', email: 'asha@example.com', password: 'secret1!' };
+
+// jsdom has no matchMedia (the toaster asks it about reduced motion) and no object URLs.
+/** A toast's text: react-hot-toast gives its message role=status. */
+const findToast = (text: string) => screen.findByText(text, { selector: '[role="status"]' });
+
+beforeAll(() => {
+  window.matchMedia ??= (query: string) =>
+    ({ matches: false, media: query, onchange: null, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {}, dispatchEvent: () => false }) as MediaQueryList;
+});
+let urls = 0;
+beforeEach(() => {
+  // Toasts live in a module-wide store: start every test without the last one's.
+  toast.remove();
+  urls = 0;
+  URL.createObjectURL = vi.fn(() => `blob:preview-${++urls}`);
+  URL.revokeObjectURL = vi.fn();
+});
+
+function renderSignup() {
+  const view = renderPage(<SignupPage />, { path: '/Signup' });
+  const fill = async (fields: Partial<typeof valid>, avatar: File | null) => {
+    if (avatar) await view.user.upload(screen.getByLabelText('Profile picture'), avatar);
+    if (fields.fullName) await view.user.type(screen.getByLabelText('Full name'), fields.fullName);
+    if (fields.email) await view.user.type(screen.getByLabelText('Email'), fields.email);
+    if (fields.password) await view.user.type(screen.getByLabelText('Password'), fields.password);
+    await view.user.click(screen.getByRole('button', { name: 'Create account' }));
+  };
+  return { ...view, fill };
+}
+
+describe('signup page', () => {
+  it('has a heading, labelled fields in spec order and a link to login', () => {
+    renderSignup();
+    expect(screen.getByRole('heading', { level: 1, name: 'Sign up' })).toBeInTheDocument();
+    const fields = ['Profile picture', 'Full name', 'Email', 'Password'].map((label) => screen.getByLabelText(label));
+    for (const [i, field] of fields.entries()) {
+      if (i > 0) expect(fields[i - 1]!.compareDocumentPosition(field) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    }
+    expect(fields[0]).toHaveAttribute('accept', AVATAR_ACCEPT);
+    expect(screen.getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login');
+  });
+
+  it.each([
+    ['without an avatar', messages.fillAllDetails, valid, false],
+    ['without a full name', messages.fillAllDetails, { ...valid, fullName: '' }, true],
+    ['without an email', messages.fillAllDetails, { ...valid, email: '' }, true],
+    ['without a password', messages.fillAllDetails, { ...valid, password: '' }, true],
+    ['with a blank full name', messages.fillAllDetails, { ...valid, fullName: '    ' }, true],
+    ['with a 4-letter name', messages.nameTooShort, { ...valid, fullName: 'Asha' }, true],
+    ['with a bad email', messages.invalidEmailId, { ...valid, email: 'asha@example' }, true],
+    ['with a password without a special character', messages.passwordRule, { ...valid, password: 'secret12' }, true],
+    ['with a 5-character password', messages.passwordRule, { ...valid, password: 'ab1!x' }, true],
+    // Spec order: presence of every field (the avatar too) first, then the name, the email, the password.
+    ['without an avatar and a short name', messages.fillAllDetails, { ...valid, fullName: 'Asha' }, false],
+    ['with a short name and a bad email', messages.nameTooShort, { ...valid, fullName: 'Asha', email: 'nope' }, true],
+    ['with a bad email and a bad password', messages.invalidEmailId, { ...valid, email: 'nope', password: 'short' }, true],
+  ])('%s shows "%s" and sends nothing', async (_case, text, fields, withAvatar) => {
+    const calls = stubApi({});
+    const { fill } = renderSignup();
+    await fill(fields, withAvatar ? picture() : null);
+    expect(await findToast(text)).toBeInTheDocument();
+    expect(calls).toHaveLength(0);
+  });
+
+  it('shows a preview of the chosen picture, and lets go of the old one on change and on leaving', async () => {
+    const { user: events, unmount } = renderSignup();
+    expect(screen.queryByRole('img', { name: 'Your chosen profile picture' })).not.toBeInTheDocument();
+    const input = screen.getByLabelText('Profile picture');
+    await events.upload(input, picture());
+    expect(await screen.findByRole('img', { name: 'Your chosen profile picture' })).toHaveAttribute('src', 'blob:preview-1');
+    await events.upload(input, new File(['<svg/>'], 'other.svg', { type: 'image/svg+xml' }));
+    await waitFor(() => expect(screen.getByRole('img', { name: 'Your chosen profile picture' })).toHaveAttribute('src', 'blob:preview-2'));
+    expect(URL.revokeObjectURL).toHaveBeenCalledWith('blob:preview-1');
+    expect(URL.revokeObjectURL).not.toHaveBeenCalledWith('blob:preview-2');
+    unmount();
+    expect(URL.revokeObjectURL).toHaveBeenCalledWith('blob:preview-2');
+  });
+
+  it('sends the multipart form and goes home logged in', async () => {
+    const calls = stubApi({ 'POST /api/v1/user/register': { status: 201, body: { success: true, message: messages.accountCreated, user } } });
+    const { fill, router, store } = renderSignup();
+    const avatar = picture();
+    await fill({ ...valid, email: 'Asha@Example.com' }, avatar);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.url).toBe('/api/v1/user/register');
+    expect(calls[0]!.init.method).toBe('POST');
+    const body = calls[0]!.init.body as FormData;
+    expect(body).toBeInstanceOf(FormData);
+    expect([...body.keys()]).toEqual(['fullName', 'email', 'password', 'avatar']);
+    expect(body.get('fullName')).toBe('Asha Verma');
+    expect(body.get('email')).toBe('asha@example.com');
+    expect(body.get('password')).toBe('secret1!');
+    expect((body.get('avatar') as File).name).toBe('asha.png');
+    expect(store.getState().auth).toMatchObject({ isLoggedIn: true, data: user });
+  });
+
+  it("shows the server's message when the account is refused, and stays", async () => {
+    stubApi({ 'POST /api/v1/user/register': { status: 409, body: { success: false, message: messages.emailTaken } } });
+    const { fill, router } = renderSignup();
+    await fill(valid, picture());
+    expect(await findToast(messages.emailTaken)).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/Signup');
+    expect(screen.getByRole('button', { name: 'Create account' })).toBeEnabled();
+  });
+
+  it('shows "Failed to create account" when the server gives no message', async () => {
+    stubApi({ 'POST /api/v1/user/register': { status: 500, body: {} } });
+    const { fill } = renderSignup();
+    await fill(valid, picture());
+    expect(await findToast(messages.failedCreateAccount)).toBeInTheDocument();
+  });
+});
