@@ -1,4 +1,4 @@
-import { render } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { Toaster } from 'react-hot-toast';
@@ -44,3 +44,6 @@ export function stubApi(answers: Record<string, { status?: number; body: object 
   }) as typeof fetch;
   return calls;
 }
+
+/** A toast's text: react-hot-toast gives its message role=status. */
+export const findToast = (text: string) => screen.findByText(text, { selector: '[role="status"]' });

@@ -1,9 +1,8 @@
 import { act, screen, waitFor } from '@testing-library/react';
-import toast from 'react-hot-toast';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
 import type { User } from '@lms/contract/users';
-import { renderPage, stubApi } from '../../test/render';
+import { findToast, renderPage, stubApi } from '../../test/render';
 import LoginPage from './LoginPage';
 
 const user: User = {
@@ -14,17 +13,6 @@ const user: User = {
   role: 'USER',
   subscription: { status: 'inactive' },
 };
-
-// jsdom has no matchMedia; the toaster asks it about reduced motion.
-/** A toast's text: react-hot-toast gives its message role=status. */
-const findToast = (text: string) => screen.findByText(text, { selector: '[role="status"]' });
-
-beforeAll(() => {
-  window.matchMedia ??= (query: string) =>
-    ({ matches: false, media: query, onchange: null, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {}, dispatchEvent: () => false }) as MediaQueryList;
-});
-// Toasts live in a module-wide store: start every test without the last one's.
-beforeEach(() => toast.remove());
 
 function renderLogin() {
   const view = renderPage(<LoginPage />, { path: '/login' });

@@ -1,25 +1,13 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import toast from 'react-hot-toast';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
 import type { User } from '@lms/contract/users';
-import { renderPage, stubApi } from '../../test/render';
+import { findToast, renderPage, stubApi } from '../../test/render';
 import ChangePasswordPage from './ChangePasswordPage';
 import ForgotPasswordPage from './ForgotPasswordPage';
 import ResetPasswordPage from './ResetPasswordPage';
 
 const token = 'k3Yq9_Zr-4VnT8xWb2LmP7sD';
-
-/** A toast's text: react-hot-toast gives its message role=status. */
-const findToast = (text: string) => screen.findByText(text, { selector: '[role="status"]' });
-
-// jsdom has no matchMedia; the toaster asks it about reduced motion.
-beforeAll(() => {
-  window.matchMedia ??= (query: string) =>
-    ({ matches: false, media: query, onchange: null, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {}, dispatchEvent: () => false }) as MediaQueryList;
-});
-// Toasts live in a module-wide store: start every test without the last one's.
-beforeEach(() => toast.remove());
 
 describe('forgot password page', () => {
   function renderForgot() {

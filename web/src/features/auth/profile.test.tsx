@@ -1,9 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import toast from 'react-hot-toast';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '@lms/contract/messages';
 import { AVATAR_ACCEPT, type User } from '@lms/contract/users';
-import { renderPage, stubApi } from '../../test/render';
+import { findToast, renderPage, stubApi } from '../../test/render';
 import EditProfilePage from './EditProfilePage';
 import ProfilePage from './ProfilePage';
 
@@ -24,29 +23,8 @@ function logIn(user: User) {
   localStorage.setItem('data', JSON.stringify(user));
 }
 
-/** A toast's text: react-hot-toast gives its message role=status. */
-const findToast = (text: string) => screen.findByText(text, { selector: '[role="status"]' });
-
-// jsdom has no matchMedia (the toaster asks it about reduced motion), no object URLs and no modal dialogs.
-const { showModal, close } = HTMLDialogElement.prototype;
-beforeAll(() => {
-  window.matchMedia ??= (query: string) =>
-    ({ matches: false, media: query, onchange: null, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {}, dispatchEvent: () => false }) as MediaQueryList;
-  HTMLDialogElement.prototype.showModal = function (this: HTMLDialogElement) {
-    this.open = true;
-  };
-  HTMLDialogElement.prototype.close = function (this: HTMLDialogElement) {
-    this.open = false;
-  };
-});
-afterAll(() => {
-  HTMLDialogElement.prototype.showModal = showModal;
-  HTMLDialogElement.prototype.close = close;
-});
 let urls = 0;
 beforeEach(() => {
-  // Toasts live in a module-wide store: start every test without the last one's.
-  toast.remove();
   urls = 0;
   URL.createObjectURL = vi.fn(() => `blob:preview-${++urls}`);
   URL.revokeObjectURL = vi.fn();

@@ -1,9 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
-import toast from 'react-hot-toast';
-import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '@lms/contract/messages';
 import { AVATAR_ACCEPT, type User } from '@lms/contract/users';
-import { renderPage, stubApi } from '../../test/render';
+import { findToast, renderPage, stubApi } from '../../test/render';
 import SignupPage from './SignupPage';
 
 const user: User = {
@@ -17,18 +16,8 @@ const user: User = {
 const picture = () => new File(['<png bytes>'], 'asha.png', { type: 'image/png' });
 const valid = { fullName: 'Asha Verma', email: 'asha@example.com', password: 'secret1!' };
 
-// jsdom has no matchMedia (the toaster asks it about reduced motion) and no object URLs.
-/** A toast's text: react-hot-toast gives its message role=status. */
-const findToast = (text: string) => screen.findByText(text, { selector: '[role="status"]' });
-
-beforeAll(() => {
-  window.matchMedia ??= (query: string) =>
-    ({ matches: false, media: query, onchange: null, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {}, dispatchEvent: () => false }) as MediaQueryList;
-});
 let urls = 0;
 beforeEach(() => {
-  // Toasts live in a module-wide store: start every test without the last one's.
-  toast.remove();
   urls = 0;
   URL.createObjectURL = vi.fn(() => `blob:preview-${++urls}`);
   URL.revokeObjectURL = vi.fn();

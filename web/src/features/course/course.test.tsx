@@ -113,8 +113,8 @@ describe('/course/description', () => {
 describe('/course/create', () => {
   const png = () => new File([new Uint8Array([137, 80, 78, 71])], 'cover.png', { type: 'image/png' });
   async function fill(view: ReturnType<typeof renderPage>, values: Record<string, string>, thumbnail = true) {
-    for (const [label, value] of Object.entries(values)) await view.user.type(screen.getByLabelText(label), value);
-    if (thumbnail) await view.user.upload(screen.getByLabelText('Course thumbnail'), png());
+    for (const [label, value] of Object.entries(values)) await view.user.type(await screen.findByLabelText(label), value);
+    if (thumbnail) await view.user.upload(await screen.findByLabelText('Course thumbnail'), png());
   }
   const all = { 'Course title': 'Rust', 'Course instructor': 'Ravi Kumar', 'Course category': 'Systems', 'Course description': 'Fearless.' };
 
