@@ -1,6 +1,7 @@
 // `npm test`: everything that proves the product works, in the order that fails fastest.
 // CI (.ci/run) sets TEST_DATABASE_URL and TEST_REDIS_URL so the server tests also run on
-// PostgreSQL and the shared rate-limit test runs against Redis.
+// PostgreSQL and the shared rate-limit test runs against Redis. The e2e step drives Debian's
+// Chromium (installed here when missing) against the real server (e2e/global-setup.ts).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,30 +10,57 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Test runners write JSON reports here; the closing line sums them up.
 const results = path.join(root, 'test-results');
+const CHROMIUM = '/usr/bin/chromium';
+
+/** The e2e tests use Debian's Chromium, never a browser Playwright downloads: install it when missing. */
+function ensureChromium() {
+  if (fs.existsSync(CHROMIUM)) return true;
+  console.log(`${CHROMIUM} is missing: installing Debian's chromium package`);
+  if (process.getuid?.() !== 0) {
+    console.error(`Not root, so not installing it: run 'apt-get update && apt-get install -y chromium' as root.`);
+    return false;
+  }
+  for (const args of [['update'], ['install', '-y', 'chromium']]) {
+    console.log(`$ apt-get ${args.join(' ')}`);
+    const run = spawnSync('apt-get', args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    if (run.status !== 0) return false;
+  }
+  return fs.existsSync(CHROMIUM);
+}
+
 const steps = [
   ['typecheck', 'npm', ['run', 'typecheck']],
   ['lint', 'npm', ['run', 'lint']],
   ['server tests', 'npm', ['test', '--workspace', 'server']],
   ['web tests', 'npm', ['test', '--workspace', 'web']],
+  ['e2e', 'npm', ['run', 'test:e2e'], ensureChromium],
 ];
 
 fs.rmSync(results, { recursive: true, force: true });
 let failedStep;
-for (const [name, command, args] of steps) {
+for (const [name, command, args, prepare] of steps) {
   console.log(`\n▶ ${name}`);
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+  const ready = prepare ? prepare() : true;
+  const result = ready ? spawnSync(command, args, { cwd: root, stdio: 'inherit' }) : { status: 1 };
   if (result.status !== 0) {
     failedStep = name;
     break;
   }
 }
 
+// Vitest's JSON reports count numPassedTests…; Playwright's (test-results/e2e.json) has stats.
 const totals = { passed: 0, failed: 0, skipped: 0 };
-for (const file of fs.existsSync(results) ? fs.readdirSync(results) : []) {
+for (const file of fs.existsSync(results) ? fs.readdirSync(results).filter((name) => name.endsWith('.json')) : []) {
   const report = JSON.parse(fs.readFileSync(path.join(results, file), 'utf8'));
-  totals.passed += report.numPassedTests;
-  totals.failed += report.numFailedTests;
-  totals.skipped += report.numPendingTests + report.numTodoTests;
+  if (report.stats) {
+    totals.passed += report.stats.expected + report.stats.flaky;
+    totals.failed += report.stats.unexpected;
+    totals.skipped += report.stats.skipped;
+  } else {
+    totals.passed += report.numPassedTests;
+    totals.failed += report.numFailedTests;
+    totals.skipped += report.numPendingTests + report.numTodoTests;
+  }
 }
 if (failedStep) console.error(`\n✗ ${failedStep} failed`);
 console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);

@@ -31,10 +31,12 @@ export function Layout() {
 
   return (
     <div className="drawer">
-      <input id={drawerId} ref={toggle} type="checkbox" className="drawer-toggle" aria-label="Open the menu" />
+      {/* daisyUI's drawer: a checkbox (focusable, toggled with Space) and labels that click it. */}
+      <input id={drawerId} ref={toggle} type="checkbox" className="drawer-toggle" />
       <div className="drawer-content flex min-h-screen flex-col">
         <header className="navbar bg-base-100 shadow-sm">
-          <label htmlFor={drawerId} className="btn btn-ghost btn-square drawer-button" aria-label="Open the menu">
+          <label htmlFor={drawerId} className="btn btn-ghost btn-square drawer-button">
+            <span className="sr-only">Open the menu</span>
             <svg viewBox="0 0 24 24" width="24" height="24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
               <path d="M4 6h16M4 12h16M4 18h16" />
             </svg>
@@ -49,7 +51,7 @@ export function Layout() {
         <Footer />
       </div>
       <div className="drawer-side z-20">
-        <label htmlFor={drawerId} aria-label="Close the menu" className="drawer-overlay" />
+        <label htmlFor={drawerId} className="drawer-overlay" aria-hidden="true" />
         <nav aria-label="Main" className="flex min-h-full w-72 flex-col bg-base-200 p-4">
           <ul className="menu w-full gap-1 text-base">
             <li><NavLink to={paths.home} end>Home</NavLink></li>

@@ -21,7 +21,7 @@ export default function ResetPasswordPage() {
   if (!ResetTokenParamsSchema.safeParse({ token }).success) {
     return (
       <FormCard title="Reset password">
-        <p role="alert" className="alert alert-error alert-soft">
+        <p role="alert" className="alert alert-error">
           {messages.resetLinkInvalid}
         </p>
         <Link to={paths.forgotPassword} className="btn btn-primary">

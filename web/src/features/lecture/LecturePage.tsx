@@ -119,7 +119,7 @@ export default function LecturePage() {
                 <li key={item._id} className="flex items-center gap-2">
                   <button
                     type="button"
-                    className={`btn btn-block justify-start text-left ${index === current ? 'btn-primary' : 'btn-ghost'}`}
+                    className={`btn btn-block h-auto min-h-10 min-w-0 shrink justify-start py-2 text-left ${index === current ? 'btn-primary' : 'btn-ghost'}`}
                     aria-current={index === current ? 'true' : undefined}
                     onClick={() => play(index)}
                   >

@@ -1,0 +1,90 @@
+import { adminCredentials, expect, logInAs, newPerson, registerByApi, test, type Page } from './fixtures.ts';
+import { DEMO_COURSE, courseIdByTitle, horizontalOverflow, seriousViolations } from './journeys.ts';
+
+// axe is injected as an inline script, which the server's Content-Security-Policy would (rightly) refuse.
+test.use({ bypassCSP: true });
+
+type Visitor = 'visitor' | 'user' | 'admin';
+
+/** Opens the page the way its visitor reaches it, and waits until it has settled. */
+type Open = (page: Page, courseId: string) => Promise<void>;
+
+const settled = async (page: Page, heading: RegExp | string) => {
+  await expect(page.getByRole('heading', { level: 1, name: heading }).first()).toBeVisible();
+  // Lazy chunks, data and fonts in place, nothing still moving in.
+  await page.waitForLoadState('networkidle');
+};
+
+const visit = (url: (courseId: string) => string, heading: RegExp | string): Open => async (page, courseId) => {
+  await page.goto(url(courseId));
+  await settled(page, heading);
+};
+
+const pages: [string, Visitor, Open][] = [
+  ['/courses', 'visitor', visit(() => '/courses', /explore the courses/i)],
+  ['/course/description', 'visitor', visit((id) => `/course/description?id=${id}`, DEMO_COURSE.title)],
+  [
+    '/course/lecture',
+    'admin',
+    async (page, id) => {
+      await visit((courseId) => `/course/lecture?id=${courseId}`, `Course: ${DEMO_COURSE.title}`)(page, id);
+      await expect(page.getByLabel(`Lecture 1: ${DEMO_COURSE.lectures[0]}`)).toBeVisible();
+    },
+  ],
+  ['/course/addlecture', 'admin', visit((id) => `/course/addlecture?id=${id}`, 'Add new lecture')],
+  ['/course/create', 'admin', visit(() => '/course/create', 'Create new course')],
+  [
+    '/course/edit',
+    'admin',
+    async (page) => {
+      // The course to edit travels with the navigation, so the page is reached from the dashboard.
+      await visit(() => '/admin/dashboard', 'Admin Dashboard')(page, '');
+      await page.getByRole('button', { name: `Edit ${DEMO_COURSE.title}` }).click();
+      await expect(page).toHaveURL(/\/course\/edit\?id=/);
+      await settled(page, 'Edit course');
+      await expect(page.getByLabel('Course title')).toHaveValue(DEMO_COURSE.title);
+    },
+  ],
+  [
+    '/admin/dashboard',
+    'admin',
+    async (page) => {
+      await visit(() => '/admin/dashboard', 'Admin Dashboard')(page, '');
+      await expect(page.getByRole('rowheader', { name: DEMO_COURSE.title, exact: true })).toBeVisible();
+    },
+  ],
+  [
+    '/checkout',
+    'user',
+    async (page) => {
+      await visit(() => '/checkout', 'Subscription Bundle')(page, '');
+      await expect(page.getByRole('button', { name: 'Buy now' })).toBeEnabled();
+    },
+  ],
+  ['/checkout/success', 'user', visit(() => '/checkout/success', 'Payment successful')],
+  ['/checkout/fail', 'user', visit(() => '/checkout/fail', 'Payment failed')],
+];
+
+for (const [url, visitor, open] of pages) {
+  test(`${url} (${visitor}) has no serious accessibility problems and fits 360 px`, async ({ page, request, baseURL }) => {
+    if (visitor === 'admin') {
+      const { email, password } = adminCredentials();
+      await logInAs(page, email, password);
+    } else if (visitor === 'user') {
+      const person = newPerson('a11y');
+      await registerByApi(request, person);
+      await logInAs(page, person.email, person.password);
+    }
+    const courseId = await courseIdByTitle(baseURL!, DEMO_COURSE.title);
+
+    // In light theme on a desktop, then in dark theme on a 360 px phone.
+    await open(page, courseId);
+    expect(await seriousViolations(page), `axe on ${url} (light, desktop)`).toEqual([]);
+
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.setViewportSize({ width: 360, height: 740 });
+    await open(page, courseId);
+    expect(await horizontalOverflow(page), `horizontal scrolling on ${url} at 360 px`).toEqual([]);
+    expect(await seriousViolations(page), `axe on ${url} (dark, 360 px)`).toEqual([]);
+  });
+}

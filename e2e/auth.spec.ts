@@ -1,0 +1,119 @@
+import { expect, logIn, logInAs, newestMail, newPerson, openMenu, pngFile, registerByApi, signUp, test } from './fixtures.ts';
+
+const wrongCredentials = 'Email or password does not match';
+
+test('signs up with a picture and lands logged in; logs out and back in', async ({ page }) => {
+  const person = newPerson('signup');
+  await signUp(page, person);
+
+  let menu = await openMenu(page);
+  await expect(menu.getByRole('link', { name: 'Profile' })).toBeVisible();
+  await expect(menu.getByRole('button', { name: 'Logout' })).toBeVisible();
+  await expect(menu.getByRole('link', { name: 'Login' })).toHaveCount(0);
+  await menu.getByRole('link', { name: 'Profile' }).click();
+  await expect(page.getByRole('heading', { name: person.fullName })).toBeVisible();
+  await expect(page.getByText(person.email)).toBeVisible();
+  // The picture chosen at sign-up, served back by the server.
+  const avatar = page.getByRole('img', { name: person.fullName });
+  await expect(avatar).toBeVisible();
+  expect(await avatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+
+  menu = await openMenu(page);
+  await menu.getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  menu = await openMenu(page);
+  await expect(menu.getByRole('link', { name: 'Login' })).toBeVisible();
+  await expect(menu.getByRole('link', { name: 'Signup' })).toBeVisible();
+  await expect(menu.getByRole('link', { name: 'Profile' })).toHaveCount(0);
+
+  await logIn(page, person.email, person.password);
+  await expect(page).toHaveURL(/\/$/);
+  menu = await openMenu(page);
+  await expect(menu.getByRole('link', { name: 'Profile' })).toBeVisible();
+});
+
+test("a wrong password shows the server's message and stays on the login page", async ({ page, request }) => {
+  const person = newPerson('wrongpw');
+  await registerByApi(request, person);
+  await logIn(page, person.email, 'Wrong#pass1');
+  await expect(page.getByText(wrongCredentials)).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+  const menu = await openMenu(page);
+  await expect(menu.getByRole('link', { name: 'Login' })).toBeVisible();
+});
+
+test('edits the profile: the new name and picture show on the profile', async ({ page, request }) => {
+  const person = newPerson('edit');
+  await registerByApi(request, person);
+  await logInAs(page, person.email, person.password);
+  await page.goto('/user/profile');
+  const oldSrc = await page.getByRole('img', { name: person.fullName }).getAttribute('src');
+
+  await page.getByRole('link', { name: /edit profile/i }).click();
+  await expect(page).toHaveURL(/\/user\/editprofile$/);
+  const newName = `${person.fullName} Renamed`;
+  await page.getByLabel(/profile picture|avatar/i).setInputFiles(pngFile('new-avatar.png', [20, 160, 60]));
+  await page.getByLabel(/full name|^name/i).fill(newName);
+  await page.getByRole('button', { name: /update|save/i }).click();
+
+  await expect(page).toHaveURL(/\/user\/profile$/);
+  await expect(page.getByRole('heading', { name: newName })).toBeVisible();
+  const avatar = page.getByRole('img', { name: newName });
+  await expect(avatar).toBeVisible();
+  expect(await avatar.getAttribute('src')).not.toBe(oldSrc);
+  // Still so after a reload: the server kept it.
+  await page.reload();
+  await expect(page.getByRole('heading', { name: newName })).toBeVisible();
+});
+
+test('changes the password: the old one stops working, the new one logs in', async ({ page, request }) => {
+  const person = newPerson('change');
+  const newPassword = 'Better#2025';
+  await registerByApi(request, person);
+  await logInAs(page, person.email, person.password);
+  await page.goto('/user/profile');
+  await page.getByRole('link', { name: /change password/i }).click();
+  await expect(page).toHaveURL(/\/changepassword$/);
+  await page.getByLabel(/old password/i).fill(person.password);
+  await page.getByLabel(/^new password/i).fill(newPassword);
+  await page.getByRole('button', { name: /change password/i }).click();
+  await expect(page).toHaveURL(/\/user\/profile$/);
+
+  const menu = await openMenu(page);
+  await menu.getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await logIn(page, person.email, person.password);
+  await expect(page.getByText(wrongCredentials)).toBeVisible();
+  await logIn(page, person.email, newPassword);
+  await expect(page).toHaveURL(/\/$/);
+  await page.goto('/user/profile');
+  await expect(page.getByRole('heading', { name: person.fullName })).toBeVisible();
+});
+
+test('forgot password: the mailed link sets a new password that logs in', async ({ page, request, baseURL }) => {
+  const person = newPerson('forgot');
+  const newPassword = 'Fresh#2026';
+  await registerByApi(request, person);
+
+  await page.goto('/login');
+  await page.getByRole('link', { name: /forgot password/i }).click();
+  await expect(page).toHaveURL(/\/forgot-password$/);
+  await page.getByLabel(/^email/i).fill(person.email);
+  await page.getByRole('button', { name: /send|reset/i }).click();
+  await expect(page.getByText(/a reset link has been sent/i).first()).toBeVisible();
+
+  const mail = await newestMail(person.email);
+  const link = mail.match(/https?:\/\/\S+?\/reset-password\/[A-Za-z0-9_-]+/)?.[0];
+  expect(link, mail).toBeTruthy();
+  expect(link!.startsWith(`${baseURL}/reset-password/`)).toBe(true);
+  await page.goto(link!);
+  await page.getByLabel(/^new password/i).fill(newPassword);
+  await page.getByLabel(/confirm/i).fill(newPassword);
+  await page.getByRole('button', { name: /reset password/i }).click();
+  await expect(page).toHaveURL(/\/login$/);
+
+  await logIn(page, person.email, newPassword);
+  await expect(page).toHaveURL(/\/$/);
+  const menu = await openMenu(page);
+  await expect(menu.getByRole('link', { name: 'Profile' })).toBeVisible();
+});

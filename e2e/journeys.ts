@@ -1,0 +1,145 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AxeResults } from 'axe-core';
+import { dataDir, expect, openMenu, type Page } from './fixtures.ts';
+
+/** A course the first start seeds (server/src/cli/demo-courses.ts); no journey changes or deletes it. */
+export const DEMO_COURSE = {
+  title: 'Modern JavaScript from Scratch',
+  lectures: ['Welcome and setting up', 'Values, variables and types', 'Functions and closures'],
+};
+
+/** The sandbox's test cards (server/src/features/sandbox). */
+export const CARDS = { pays: '4111 1111 1111 1111', declined: '4000 0000 0000 0002' };
+
+/** The bundle's price (SUBSCRIPTION_PRICE's default), as the checkout page shows it. */
+export const BUNDLE_PRICE = 99;
+
+/** The lecture video the demo courses play, to upload as a new lecture. */
+export const LECTURE_VIDEO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'server', 'assets', 'demo', 'lecture-intro.mp4');
+
+/** The id of a course, found through the catalogue's search as the web app does. */
+export async function courseIdByTitle(baseURL: string, title: string): Promise<string> {
+  const response = await fetch(`${baseURL}/api/v1/courses?search=${encodeURIComponent(title)}`);
+  expect(response.ok, `GET /courses?search=${title}`).toBe(true);
+  const { courses } = (await response.json()) as { courses: { _id: string; title: string }[] };
+  const course = courses.find((candidate) => candidate.title === title);
+  expect(course, `a course titled ${title}`).toBeTruthy();
+  return course!._id;
+}
+
+/** Locks this worker holds, so that a test stopped half-way (a time-out) still lets go of them. */
+const held = new Set<string>();
+
+/**
+ * Runs `work` while no other test holds the lock `name` (a folder in the server's data folder, so it
+ * holds across workers). Payments and cancellations take it, so the dashboard test can read its figures
+ * before and after one payment of its own and see exactly that payment's effect.
+ * A spec that takes it releases it in `test.afterEach(releaseLocks)`.
+ */
+export async function exclusively<T>(name: string, work: () => Promise<T>, waitMs = 90_000): Promise<T> {
+  const lock = path.join(dataDir(), `${name}.lock`);
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      fs.mkdirSync(lock);
+      held.add(lock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (Date.now() > deadline) throw new Error(`Waited ${waitMs} ms for the ${name} lock`, { cause: error });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    release(lock);
+  }
+}
+
+function release(lock: string) {
+  if (held.delete(lock)) fs.rmSync(lock, { recursive: true, force: true });
+}
+
+/** Lets go of every lock this worker still holds (a test that timed out inside `exclusively`). */
+export function releaseLocks() {
+  for (const lock of [...held]) release(lock);
+}
+
+/** A lecture in the lecture page's list ('2. Values, variables and types'), not its delete button. */
+export const lectureInList = (page: Page, title: string) =>
+  page
+    .getByRole('complementary', { name: 'Lectures list' })
+    .getByRole('button', { name: new RegExp(`^\\d+\\. ${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
+
+/** On /checkout: Buy now, then the sandbox's Checkout modal, paying with `card`. */
+export async function payWithCard(page: Page, card: string) {
+  const buy = page.getByRole('button', { name: 'Buy now' });
+  // Enabled once the key and a subscription are there (spec §4).
+  await expect(buy).toBeEnabled();
+  await buy.click();
+  const modal = page.getByRole('dialog', { name: 'LMS' });
+  await expect(modal).toBeVisible();
+  await modal.getByLabel('Card number').fill(card);
+  await modal.getByRole('button', { name: 'Pay' }).click();
+}
+
+/** The bundle card of /checkout, as spec §9 describes it. */
+export async function expectBundleCard(page: Page) {
+  await expect(page).toHaveURL(/\/checkout$/);
+  const card = page.getByRole('article', { name: 'Subscription Bundle' });
+  await expect(card).toBeVisible();
+  await expect(card.getByText('1 month')).toBeVisible();
+  await expect(card.getByText(`₹${BUNDLE_PRICE}`, { exact: true })).toBeVisible();
+  await expect(card.getByText('All the Existing and new launched courses')).toBeVisible();
+  await expect(card.getByText('100% refundale on cancellation')).toBeVisible();
+}
+
+/** The subscription badge on the profile (reached through the menu, as a user would). */
+export async function subscriptionOnProfile(page: Page) {
+  const menu = await openMenu(page);
+  await menu.getByRole('link', { name: 'Profile' }).click();
+  await expect(page).toHaveURL(/\/user\/profile$/);
+  const row = page.locator('dt').filter({ hasText: /^Subscription$/ }).locator('xpath=following-sibling::dd[1]');
+  await expect(row).toHaveText(/^(Active|Inactive)$/);
+  return row;
+}
+
+/** A dashboard stat card's figure as a number, once it has loaded ('₹1,287' → 1287). */
+export async function statFigure(page: Page, label: string): Promise<number> {
+  const value = page.locator('dt').filter({ hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::dd[1]');
+  await expect(value).toHaveText(/^₹?[\d,.]+$/);
+  return Number((await value.innerText()).replace(/[^\d.]/g, ''));
+}
+
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** axe-core's serious and critical violations in the page, readably (as e2e/a11y.spec.ts does). Needs bypassCSP. */
+export async function seriousViolations(page: Page) {
+  await page.addScriptTag({ path: axePath });
+  const violations = await page.evaluate(async () => {
+    const { axe } = window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<AxeResults> } };
+    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
+  });
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help}\n${violation.nodes.map((node) => `    ${node.target.join(' ')}: ${node.failureSummary?.replace(/\n/g, ' ')}`).join('\n')}`);
+}
+
+/** Elements that stick out to the right of the viewport, if the page scrolls sideways. */
+export async function horizontalOverflow(page: Page) {
+  return page.evaluate(() => {
+    const root = document.documentElement;
+    if (root.scrollWidth <= root.clientWidth) return [];
+    return [
+      `scrollWidth ${root.scrollWidth} > clientWidth ${root.clientWidth}`,
+      ...Array.from(document.querySelectorAll('body *'))
+        .filter((element) => element.getBoundingClientRect().right > root.clientWidth + 1)
+        .slice(0, 10)
+        .map((element) => `${element.tagName.toLowerCase()}.${[...element.classList].join('.')} right=${Math.round(element.getBoundingClientRect().right)}`),
+    ];
+  });
+}

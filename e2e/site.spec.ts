@@ -1,0 +1,115 @@
+import { adminCredentials, expect, logInAs, newestMail, newPerson, openMenu, registerByApi, test } from './fixtures.ts';
+
+test('the contact form validates, sends, thanks the visitor and mails the administrators', async ({ page }) => {
+  const token = `note-${Date.now().toString(36)}`;
+  await page.goto('/contact');
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByText('All fields are mandatory')).toBeVisible();
+
+  await page.getByLabel('Name', { exact: true }).fill('Meera Iyer');
+  await page.getByLabel('Email', { exact: true }).fill('meera@example');
+  await page.getByLabel('Message', { exact: true }).fill(`Hello team, ${token}: when is the next course?`);
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByText('Invalid email', { exact: true })).toBeVisible();
+
+  await page.getByLabel('Email', { exact: true }).fill('meera@example.com');
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByText('Thank you for contacting us, we will get back to you soon')).toBeVisible();
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue('');
+  await expect(page.getByLabel('Message', { exact: true })).toHaveValue('');
+
+  const mail = await newestMail(adminCredentials().email, token);
+  expect(mail).toContain('Meera Iyer');
+  expect(mail).toContain('meera@example.com');
+});
+
+test.describe('the side menu by role', () => {
+  test('anonymous: Login and Signup, no admin links', async ({ page }) => {
+    await page.goto('/');
+    const menu = await openMenu(page);
+    for (const name of ['Home', 'All Courses', 'Contact us', 'About', 'Login', 'Signup']) {
+      await expect(menu.getByRole('link', { name, exact: true })).toBeVisible();
+    }
+    await expect(menu.getByRole('link', { name: 'Admin Dashboard' })).toHaveCount(0);
+    await expect(menu.getByRole('link', { name: 'Create Course' })).toHaveCount(0);
+    await expect(menu.getByRole('link', { name: 'Profile' })).toHaveCount(0);
+  });
+
+  test('USER: Profile and Logout, no admin links', async ({ page, request }) => {
+    const person = newPerson('menu');
+    await registerByApi(request, person);
+    await logInAs(page, person.email, person.password);
+    const menu = await openMenu(page);
+    await expect(menu.getByRole('link', { name: 'Profile' })).toBeVisible();
+    await expect(menu.getByRole('button', { name: 'Logout' })).toBeVisible();
+    await expect(menu.getByRole('link', { name: 'Login' })).toHaveCount(0);
+    await expect(menu.getByRole('link', { name: 'Admin Dashboard' })).toHaveCount(0);
+    await expect(menu.getByRole('link', { name: 'Create Course' })).toHaveCount(0);
+  });
+
+  test('ADMIN: Admin Dashboard and Create Course', async ({ page }) => {
+    const admin = adminCredentials();
+    await logInAs(page, admin.email, admin.password);
+    const menu = await openMenu(page);
+    await expect(menu.getByRole('link', { name: 'Admin Dashboard' })).toBeVisible();
+    await expect(menu.getByRole('link', { name: 'Create Course' })).toBeVisible();
+    await expect(menu.getByRole('link', { name: 'Profile' })).toBeVisible();
+    await menu.getByRole('link', { name: 'Admin Dashboard' }).click();
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+    await expect(page.getByText('Access denied')).toHaveCount(0);
+  });
+});
+
+test.describe('route guards', () => {
+  test('a USER opening /admin/dashboard is sent to /denied', async ({ page, request }) => {
+    const person = newPerson('guard');
+    await registerByApi(request, person);
+    await logInAs(page, person.email, person.password);
+    await page.goto('/admin/dashboard');
+    await expect(page).toHaveURL(/\/denied$/);
+    await expect(page.getByRole('heading', { name: 'Access denied' })).toBeVisible();
+    await page.getByRole('link', { name: 'Go Home' }).click();
+    await expect(page).toHaveURL(/\/$/);
+  });
+
+  test('a visitor opening /user/profile is sent to /login', async ({ page }) => {
+    await page.goto('/user/profile');
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByLabel(/^password/i)).toBeVisible();
+  });
+});
+
+test('an unknown path shows "Page not Found" with a way home', async ({ page }) => {
+  await page.goto('/no/such/page');
+  await expect(page.getByRole('heading', { name: 'Page not Found' })).toBeVisible();
+  await page.getByRole('link', { name: 'Go Home' }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test('the footer shows the year and "All right reserved LMS"', async ({ page }) => {
+  await page.goto('/');
+  const footer = page.getByRole('contentinfo');
+  await expect(footer).toContainText('All right reserved LMS');
+  await expect(footer).toContainText(String(new Date().getFullYear()));
+  for (const name of ['Facebook', 'Instagram', 'Twitter', 'LinkedIn']) await expect(footer.getByRole('link', { name })).toBeVisible();
+});
+
+test('the about page: quotes move with the buttons and the arrow keys, and by themselves', async ({ page }) => {
+  await page.goto('/about');
+  const carousel = page.getByRole('region', { name: 'Quotes about learning' });
+  await expect(carousel.getByRole('group', { name: '1 of 5' })).toBeVisible();
+  await carousel.getByRole('button', { name: 'Next quote' }).click();
+  await expect(carousel.getByRole('group', { name: '2 of 5' })).toBeVisible();
+  await page.keyboard.press('ArrowRight');
+  await expect(carousel.getByRole('group', { name: '3 of 5' })).toBeVisible();
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await expect(carousel.getByRole('group', { name: '5 of 5' })).toBeVisible();
+
+  // Focus and pointer leave: after about 5 s the next quote comes by itself.
+  await page.getByRole('heading', { name: 'About us' }).click();
+  await page.mouse.move(0, 0);
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await expect(carousel.getByRole('group', { name: '1 of 5' })).toBeVisible({ timeout: 8000 });
+});
