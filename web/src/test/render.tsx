@@ -1,4 +1,5 @@
 import { render, screen } from '@testing-library/react';
+import type { User } from '@lms/contract/users';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { Toaster } from 'react-hot-toast';
@@ -47,3 +48,21 @@ export function stubApi(answers: Record<string, { status?: number; body: object 
 
 /** A toast's text: react-hot-toast gives its message role=status. */
 export const findToast = (text: string) => screen.findByText(text, { selector: '[role="status"]' });
+
+/** A logged-in user as the API answers one; override what a test is about. */
+export const sampleUser = (overrides: Partial<User> = {}): User => ({
+  _id: '0b7f6b0e-3f1e-4d6a-9a57-3c1f2b8f7d11',
+  fullName: 'Asha Verma',
+  email: 'asha@example.com',
+  avatar: { secure_url: '/media/avatars/asha.png' },
+  role: 'USER',
+  subscription: { status: 'inactive' },
+  ...overrides,
+});
+
+/** Logged in as `user`, the way the app keeps it (spec §3: local storage). */
+export function storeLogin(user: User) {
+  localStorage.setItem('isLoggedIn', 'true');
+  localStorage.setItem('role', user.role);
+  localStorage.setItem('data', JSON.stringify(user));
+}

@@ -1,18 +1,10 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
-import type { User } from '@lms/contract/users';
-import { findToast, renderPage, stubApi } from '../../test/render';
+import { findToast, renderPage, sampleUser, stubApi } from '../../test/render';
 import LoginPage from './LoginPage';
 
-const user: User = {
-  _id: '0b7f6b0e-3f1e-4d6a-9a57-3c1f2b8f7d11',
-  fullName: 'Asha Verma',
-  email: 'asha@example.com',
-  avatar: { secure_url: '/media/avatars/asha.png' },
-  role: 'USER',
-  subscription: { status: 'inactive' },
-};
+const user = sampleUser();
 
 function renderLogin() {
   const view = renderPage(<LoginPage />, { path: '/login' });

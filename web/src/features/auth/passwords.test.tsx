@@ -1,8 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
-import type { User } from '@lms/contract/users';
-import { findToast, renderPage, stubApi } from '../../test/render';
+import { findToast, renderPage, sampleUser, storeLogin, stubApi } from '../../test/render';
 import ChangePasswordPage from './ChangePasswordPage';
 import ForgotPasswordPage from './ForgotPasswordPage';
 import ResetPasswordPage from './ResetPasswordPage';
@@ -134,19 +133,10 @@ describe('reset password page', () => {
 });
 
 describe('change password page', () => {
-  const user: User = {
-    _id: '0b7f6b0e-3f1e-4d6a-9a57-3c1f2b8f7d11',
-    fullName: 'Asha Verma',
-    email: 'asha@example.com',
-    avatar: { secure_url: '/media/avatars/asha.png' },
-    role: 'USER',
-    subscription: { status: 'inactive' },
-  };
+  const user = sampleUser();
 
   function renderChange() {
-    localStorage.setItem('isLoggedIn', 'true');
-    localStorage.setItem('role', user.role);
-    localStorage.setItem('data', JSON.stringify(user));
+    storeLogin(user);
     const view = renderPage(<ChangePasswordPage />, { path: '/changepassword' });
     const change = async (oldPassword: string, newPassword: string) => {
       if (oldPassword) await view.user.type(screen.getByLabelText('Old password'), oldPassword);

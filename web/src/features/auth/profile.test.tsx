@@ -2,26 +2,14 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '@lms/contract/messages';
 import { AVATAR_ACCEPT, type User } from '@lms/contract/users';
-import { findToast, renderPage, stubApi } from '../../test/render';
+import { findToast, renderPage, sampleUser, storeLogin, stubApi } from '../../test/render';
 import EditProfilePage from './EditProfilePage';
 import ProfilePage from './ProfilePage';
 
-const inactiveUser: User = {
-  _id: '0b7f6b0e-3f1e-4d6a-9a57-3c1f2b8f7d11',
-  fullName: 'Asha Verma',
-  email: 'asha@example.com',
-  avatar: { secure_url: '/media/avatars/asha.png' },
-  role: 'USER',
-  subscription: { status: 'inactive' },
-};
+const inactiveUser = sampleUser();
 const activeUser: User = { ...inactiveUser, subscription: { status: 'active' } };
 
-/** Logged in as `user`, the way the auth state is kept (spec §3: local storage). */
-function logIn(user: User) {
-  localStorage.setItem('isLoggedIn', 'true');
-  localStorage.setItem('role', user.role);
-  localStorage.setItem('data', JSON.stringify(user));
-}
+const logIn = storeLogin;
 
 let urls = 0;
 beforeEach(() => {

@@ -1,18 +1,11 @@
 import { screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '@lms/contract/messages';
-import { AVATAR_ACCEPT, type User } from '@lms/contract/users';
-import { findToast, renderPage, stubApi } from '../../test/render';
+import { AVATAR_ACCEPT } from '@lms/contract/users';
+import { findToast, renderPage, sampleUser, stubApi } from '../../test/render';
 import SignupPage from './SignupPage';
 
-const user: User = {
-  _id: '0b7f6b0e-3f1e-4d6a-9a57-3c1f2b8f7d11',
-  fullName: 'Asha Verma',
-  email: 'asha@example.com',
-  avatar: { secure_url: '/media/avatars/asha.png' },
-  role: 'USER',
-  subscription: { status: 'inactive' },
-};
+const user = sampleUser();
 const picture = () => new File(['<png bytes>'], 'asha.png', { type: 'image/png' });
 const valid = { fullName: 'Asha Verma', email: 'asha@example.com', password: 'secret1!' };
 
