@@ -3,9 +3,8 @@ import toast from 'react-hot-toast';
 import { describe, expect, it, vi } from 'vitest';
 import type { Course } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
-import type { User } from '@lms/contract/users';
 import { userLoaded } from '../auth/auth.slice';
-import { renderPage, stubApi } from '../../test/render';
+import { renderPage, sampleUser, stubApi } from '../../test/render';
 import CourseDescriptionPage from './CourseDescriptionPage';
 import CourseListPage from './CourseListPage';
 import CreateCoursePage from './CreateCoursePage';
@@ -18,15 +17,6 @@ const course = (n: number, overrides: Partial<Course> = {}): Course => ({
   createdBy: `Teacher ${n}`,
   thumbnail: { secure_url: `/media/thumbnails/${n}.webp` },
   numbersOfLectures: n,
-  ...overrides,
-});
-const user = (overrides: Partial<User> = {}): User => ({
-  _id: '10000000-0000-4000-8000-000000000000',
-  fullName: 'Asha Verma',
-  email: 'asha@example.com',
-  avatar: { secure_url: '/default-avatar.svg' },
-  role: 'USER',
-  subscription: { status: 'inactive' },
   ...overrides,
 });
 const list = (courses: Course[], total = courses.length) => ({ body: { success: true, message: 'ok', courses, total, page: 1, limit: 12 } });
@@ -90,7 +80,7 @@ describe('/course/description', () => {
   });
 
   it("offers 'watch lectures' to an active subscriber and to an admin", async () => {
-    for (const who of [user({ subscription: { status: 'active' } }), user({ role: 'ADMIN' })]) {
+    for (const who of [sampleUser({ subscription: { status: 'active' } }), sampleUser({ role: 'ADMIN' })]) {
       const view = open(course(1));
       view.store.dispatch(userLoaded(who));
       await view.user.click(await screen.findByRole('button', { name: messages.watchLectures }));
