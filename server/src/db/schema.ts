@@ -1,4 +1,4 @@
-import { bigint, index, integer, jsonb, pgEnum, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, date, index, integer, jsonb, pgEnum, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const roleEnum = pgEnum('role', ['USER', 'ADMIN']);
 
@@ -138,6 +138,20 @@ export const payments = pgTable(
   },
   (table) => [index().on(table.paidAt.desc().nullsFirst()), index().on(table.subscriptionId, table.paidAt)],
 );
+
+/**
+ * The payments of each calendar month in India, kept up to date by triggers on
+ * `payments` (migration 0003), so the dashboard's monthly chart and its totals read a
+ * row per month instead of every payment ever made.
+ */
+export const paymentMonths = pgTable('payment_months', {
+  /** The first day of the month, in Asia/Kolkata. */
+  month: date({ mode: 'string' }).primaryKey(),
+  /** Payments made that month, refunded ones included (each was a month sold). */
+  payments: integer().notNull(),
+  /** Amount paid minus amount refunded, in paise. */
+  netPaise: bigint({ mode: 'number' }).notNull(),
+});
 
 /** Webhook deliveries already handled, by Razorpay's x-razorpay-event-id. */
 export const webhookEvents = pgTable('webhook_events', {

@@ -1,14 +1,10 @@
 import { and, count, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import { MONTH_NAMES, type PaymentRecord } from '@lms/contract/payments';
 import type { Context } from '../../context.ts';
-import { payments, subscriptions, users } from '../../db/schema.ts';
+import { paymentMonths, payments, subscriptions, users } from '../../db/schema.ts';
 
-/**
- * Months and the calendar year of the sales chart are India's, whatever the server's time zone.
- * A constant written into the SQL rather than a parameter, so the month expression of the
- * select list and of GROUP BY are the same text, as PostgreSQL requires.
- */
-const SALES_TIME_ZONE = sql.raw(`'Asia/Kolkata'`);
+/** The calendar year of the sales chart is India's, whatever the server's time zone (as the months of payment_months). */
+const SALES_TIME_ZONE = 'Asia/Kolkata';
 
 /**
  * Accounts with role USER, and those of them with access now: the condition of
@@ -36,14 +32,13 @@ export interface PaymentRecords {
 /**
  * The admin dashboard's figures: the latest `count` payments with their payer, the
  * payments of each month of this calendar year, and the totals over all time.
- * Everything is counted and summed by the database.
+ * The months and totals come from payment_months, which triggers keep in step with
+ * payments: a dozen rows a year to read, however many payments there are.
  */
 export async function getPaymentRecords(ctx: Context, { count: latest, now = new Date() }: { count: number; now?: Date }): Promise<PaymentRecords> {
-  // The year is bounded by two instants, so the paid_at index finds its payments:
-  // midnight of 1 January in India, of this year and of the next.
-  const yearStart = sql`(date_trunc('year', ${now}::timestamptz at time zone ${SALES_TIME_ZONE}) at time zone ${SALES_TIME_ZONE})`;
-  const nextYearStart = sql`((date_trunc('year', ${now}::timestamptz at time zone ${SALES_TIME_ZONE}) + interval '1 year') at time zone ${SALES_TIME_ZONE})`;
-  const month = sql<number>`extract(month from ${payments.paidAt} at time zone ${SALES_TIME_ZONE})::int`;
+  // 1 January of this year and of the next, as dates in India.
+  const yearStart = sql`date_trunc('year', ${now}::timestamptz at time zone ${SALES_TIME_ZONE})::date`;
+  const nextYearStart = sql`(date_trunc('year', ${now}::timestamptz at time zone ${SALES_TIME_ZONE}) + interval '1 year')::date`;
 
   const [rows, monthly, [totals]] = await Promise.all([
     ctx.db
@@ -64,17 +59,16 @@ export async function getPaymentRecords(ctx: Context, { count: latest, now = new
       .orderBy(desc(payments.paidAt), desc(payments.id))
       .limit(latest),
     ctx.db
-      .select({ month, n: count() })
-      .from(payments)
-      .where(and(gte(payments.paidAt, yearStart), lt(payments.paidAt, nextYearStart)))
-      .groupBy(month),
+      .select({ month: sql<number>`extract(month from ${paymentMonths.month})::int`, n: paymentMonths.payments })
+      .from(paymentMonths)
+      .where(and(gte(paymentMonths.month, yearStart), lt(paymentMonths.month, nextYearStart))),
     ctx.db
       .select({
-        subscriptionCount: count(),
-        // Sums of integers are bigint, which the drivers hand over as text.
-        netPaise: sql<number>`coalesce(sum(${payments.amountPaise}) - sum(${payments.refundedPaise}), 0)`.mapWith(Number),
+        // Sums are bigint or numeric, which the drivers hand over as text.
+        subscriptionCount: sql<number>`coalesce(sum(${paymentMonths.payments}), 0)`.mapWith(Number),
+        netPaise: sql<number>`coalesce(sum(${paymentMonths.netPaise}), 0)`.mapWith(Number),
       })
-      .from(payments),
+      .from(paymentMonths),
   ]);
 
   const monthlySalesRecord = MONTH_NAMES.map((_, index) => monthly.find((row) => row.month === index + 1)?.n ?? 0);

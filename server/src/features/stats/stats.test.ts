@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
 import { MONTH_NAMES } from '@lms/contract/payments';
@@ -238,5 +239,72 @@ describe('monthly sales (Asia/Kolkata calendar)', () => {
     expect(firstMoment2027.monthlySalesRecord).toEqual(pinned.monthlySalesRecord);
     expect(firstMoment2027.allPayments).toHaveLength(1);
     expect(firstMoment2027.allPayments[0]!.date).toBe('2027-12-31T18:30:00.000Z');
+  });
+});
+
+describe('the monthly totals follow every change to payments (payment_months triggers)', () => {
+  let t: TestApp;
+  const now = new Date('2027-03-10T12:00:00Z');
+  const figures = async () => {
+    const { monthlySalesRecord, subscriptionCount, totalRevenue } = await getPaymentRecords(t.app.ctx, { count: 1, now });
+    return { monthlySalesRecord, subscriptionCount, totalRevenue };
+  };
+  /** The same figures counted from the payments themselves. */
+  const countedFromPayments = async () => {
+    const rows = await t.database.db.select().from(payments);
+    const monthlySalesRecord = Array(12).fill(0);
+    for (const row of rows) {
+      const [year, month] = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata', year: 'numeric', month: '2-digit' }).format(row.paidAt).split('-');
+      if (year === '2027') monthlySalesRecord[Number(month) - 1]++;
+    }
+    const net = rows.reduce((sum, row) => sum + row.amountPaise - row.refundedPaise, 0);
+    return { monthlySalesRecord, subscriptionCount: rows.length, totalRevenue: net / 100 };
+  };
+  const months = (entries: Record<number, number>) => Array.from({ length: 12 }, (_, index) => entries[index + 1] ?? 0);
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t?.close());
+
+  it('adds the rows of one multi-row insert to their months', async () => {
+    const payer = await insertPayer(t);
+    await t.database.db.insert(payments).values(
+      ['2027-01-05T10:00:00Z', '2027-01-20T10:00:00Z', '2027-02-28T19:00:00Z'].map((iso) => ({
+        ...payer.pays,
+        providerPaymentId: `pay_${random()}`,
+        amountPaise: 9900,
+        status: 'captured',
+        paidAt: new Date(iso),
+      })),
+    );
+    // 28 February 19:00 UTC is 1 March in India.
+    expect(await figures()).toEqual({ monthlySalesRecord: months({ 1: 2, 3: 1 }), subscriptionCount: 3, totalRevenue: 297 });
+    expect(await figures()).toEqual(await countedFromPayments());
+  });
+
+  it('takes a refund out of the revenue and moves a payment whose date changes', async () => {
+    const payer = await insertPayer(t);
+    const payment = await insertPayment(t, payer.pays, { paidAt: new Date('2027-02-10T10:00:00Z') });
+    expect((await figures()).monthlySalesRecord).toEqual(months({ 1: 2, 2: 1, 3: 1 }));
+
+    await t.database.db.update(payments).set({ refundedPaise: 9900, status: 'refunded' }).where(eq(payments.id, payment.id));
+    expect(await figures()).toMatchObject({ subscriptionCount: 4, totalRevenue: 297 });
+
+    await t.database.db.update(payments).set({ paidAt: new Date('2027-04-01T10:00:00Z') }).where(eq(payments.id, payment.id));
+    expect(await figures()).toEqual({ monthlySalesRecord: months({ 1: 2, 3: 1, 4: 1 }), subscriptionCount: 4, totalRevenue: 297 });
+    expect(await figures()).toEqual(await countedFromPayments());
+  });
+
+  it("drops a deleted user's payments (deleted by cascade), and everything on truncate", async () => {
+    const payer = await insertPayer(t);
+    await insertPayment(t, payer.pays, { paidAt: new Date('2027-03-01T10:00:00Z') });
+    expect((await figures()).subscriptionCount).toBe(5);
+    await t.database.db.delete(users).where(eq(users.id, payer.user.id));
+    expect(await figures()).toEqual({ monthlySalesRecord: months({ 1: 2, 3: 1, 4: 1 }), subscriptionCount: 4, totalRevenue: 297 });
+    expect(await figures()).toEqual(await countedFromPayments());
+
+    await t.database.db.execute(sql`truncate payments`);
+    expect(await figures()).toEqual({ monthlySalesRecord: months({}), subscriptionCount: 0, totalRevenue: 0 });
   });
 });
