@@ -1,8 +1,15 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
 import { users } from './db/schema.ts';
-import { createTestApp, type TestApp } from './test/app.ts';
+import { withSecrets } from './secrets.ts';
+import { createTestApp, openTestDatabase, TEST_ENV, type TestApp } from './test/app.ts';
 import { rowCount } from './test/db.ts';
 import { login, multipart, newSignup, pngImage, signUp } from './test/http.ts';
 
@@ -158,6 +165,15 @@ describe('logs', () => {
       expect(logs).not.toContain(secret);
     }
   });
+
+  it('are one line per answered request, with the method, the path without its query, the status and the time taken', async () => {
+    const before = logLines.length;
+    await t.app.inject({ url: '/api/v1/courses?search=secret-search' });
+    const lines = logLines.slice(before).map((line) => JSON.parse(line));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ msg: 'request completed', req: { method: 'GET', url: '/api/v1/courses' }, statusCode: 200 });
+    expect(lines[0].responseTime).toBeGreaterThan(0);
+  });
 });
 
 describe('content security policy by payment mode', () => {
@@ -174,5 +190,96 @@ describe('content security policy by payment mode', () => {
     } finally {
       await live.close();
     }
+  });
+});
+
+describe('the built web app', () => {
+  // A folder laid out like web/dist after `npm run build`: hashed assets with their .br and .gz beside them.
+  const script = 'export function greet(name) { return `Hello, ${name}, welcome back to your courses.`; }\n'.repeat(100);
+  const page = `<!doctype html><html><head><script type="module" src="/assets/app-abc123.js"></script></head><body>${'<div></div>'.repeat(200)}</body></html>`;
+  let webRoot: string;
+  let dataDir: string;
+  let database: Awaited<ReturnType<typeof openTestDatabase>>;
+  let app: Awaited<ReturnType<typeof buildApp>>;
+
+  beforeAll(async () => {
+    webRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'lms-web-'));
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'lms-test-'));
+    await fs.mkdir(path.join(webRoot, 'assets'));
+    for (const [file, text] of [['assets/app-abc123.js', script], ['index.html', page]] as const) {
+      await fs.writeFile(path.join(webRoot, file), text);
+      await fs.writeFile(path.join(webRoot, `${file}.br`), zlib.brotliCompressSync(text));
+      await fs.writeFile(path.join(webRoot, `${file}.gz`), zlib.gzipSync(text, { level: 9 }));
+    }
+    // Files under ~1 KB get no compressed copies at build time.
+    await fs.writeFile(path.join(webRoot, 'assets/tiny-def456.js'), 'export const tiny = 1;\n');
+    const config = withSecrets(loadConfig({ ...TEST_ENV, DATA_DIR: dataDir }));
+    database = await openTestDatabase();
+    app = await buildApp(config, { database, webRoot });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+    await fs.rm(webRoot, { recursive: true, force: true });
+    await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  const getScript = (acceptEncoding?: string) =>
+    app.inject({ url: '/assets/app-abc123.js', headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } });
+
+  it.each([
+    { acceptEncoding: 'br', encoding: 'br', decompress: zlib.brotliDecompressSync },
+    { acceptEncoding: 'gzip', encoding: 'gzip', decompress: zlib.gunzipSync },
+    // What Chrome sends: brotli wins over gzip.
+    { acceptEncoding: 'gzip, deflate, br, zstd', encoding: 'br', decompress: zlib.brotliDecompressSync },
+  ])('sends a hashed asset as $encoding to accept-encoding $acceptEncoding, still cached for a year', async ({ acceptEncoding, encoding, decompress }) => {
+    const response = await getScript(acceptEncoding);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe(encoding);
+    expect(response.headers['content-type']).toMatch(/^application\/javascript/);
+    expect(response.headers['vary']).toMatch(/accept-encoding/i);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(Number(response.headers['content-length'])).toBeLessThan(Buffer.byteLength(script) / 5);
+    expect(decompress(response.rawPayload).toString()).toBe(script);
+  });
+
+  it('sends the raw file to a client that accepts no compression', async () => {
+    for (const acceptEncoding of [undefined, 'identity']) {
+      const response = await getScript(acceptEncoding);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-encoding']).toBeUndefined();
+      expect(response.headers['content-type']).toMatch(/^application\/javascript/);
+      expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(response.body).toBe(script);
+    }
+  });
+
+  it('sends the raw file when the build left no compressed copy', async () => {
+    const response = await app.inject({ url: '/assets/tiny-def456.js', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBeUndefined();
+    expect(response.headers['content-type']).toMatch(/^application\/javascript/);
+    expect(response.body).toBe('export const tiny = 1;\n');
+  });
+
+  it('does not serve the .br and .gz files at URLs of their own', async () => {
+    for (const url of ['/assets/app-abc123.js.br', '/assets/app-abc123.js.gz', '/index.html.br']) {
+      expect((await app.inject({ url })).statusCode).toBe(404);
+    }
+  });
+
+  it('answers page paths with index.html (compressed when accepted), never cached', async () => {
+    const compressed = await app.inject({ url: '/courses/some-course', headers: { 'accept-encoding': 'br' } });
+    expect(compressed.statusCode).toBe(200);
+    expect(compressed.headers['content-encoding']).toBe('br');
+    expect(compressed.headers['content-type']).toMatch(/^text\/html/);
+    expect(compressed.headers['cache-control']).toBe('no-cache');
+    expect(zlib.brotliDecompressSync(compressed.rawPayload).toString()).toBe(page);
+
+    const raw = await app.inject({ url: '/courses/some-course' });
+    expect(raw.statusCode).toBe(200);
+    expect(raw.headers['content-encoding']).toBeUndefined();
+    expect(raw.headers['cache-control']).toBe('no-cache');
+    expect(raw.body).toBe(page);
   });
 });

@@ -1,14 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Writable } from 'node:stream';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { sql } from 'drizzle-orm';
-import Fastify, { type FastifyError, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 import {
   hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
@@ -21,7 +22,9 @@ import type { Context } from './context.ts';
 import { databaseTargetOf, openDatabase, type Database } from './db/client.ts';
 import { AppError } from './errors.ts';
 import { createPasswordHasher } from './features/auth/password.ts';
+import { createCatalogueCache } from './features/courses/catalogue-cache.ts';
 import { privateMediaRoutes } from './features/media/media.routes.ts';
+import { createRecentViewers } from './features/media/recent-viewers.ts';
 import { createStorage, mediaRoot, PUBLIC_MEDIA_FOLDERS, PUBLIC_MEDIA_PREFIX } from './features/media/storage.ts';
 import { createRazorpayClient, inProcessFetch } from './features/payments/razorpay-client.ts';
 import { sandboxRoutes } from './features/sandbox/sandbox.routes.ts';
@@ -63,6 +66,7 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
       },
       redact: { paths: ['password', '*.password', 'token', '*.token', 'cookie', '*.cookie'], censor: '[redacted]' },
     },
+    logController: new OneLinePerRequest(),
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: config.trustProxy,
     routerOptions: { maxParamLength: 200 },
@@ -88,6 +92,8 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
         ? { baseUrl: SANDBOX_API_PREFIX, fetch: inProcessFetch((request) => app.inject(request)) }
         : { baseUrl: config.payments.baseUrl }),
     }),
+    catalogue: createCatalogueCache(),
+    recentViewers: createRecentViewers(),
   };
   app.decorate('ctx', ctx);
   app.decorateRequest('user', null);
@@ -110,7 +116,7 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
       : { scripts: [], frames: [], connect: [] };
   // Images and videos come from our own origin, or from the bucket (and its CDN) with S3 storage.
   const mediaOrigins = config.storage.kind === 's3' ? (await import('./features/media/s3-storage.ts')).s3Origins(config.storage) : [];
-  await app.register(fastifyHelmet, {
+  const securityHeaders = securityHeadersOf({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -133,6 +139,10 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
     frameguard: { action: 'deny' },
     // Only a site served over HTTPS may pin browsers to it.
     strictTransportSecurity: isHttps,
+  });
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(securityHeaders);
+    done();
   });
   await app.register(fastifyCookie);
   await app.register(fastifyMultipart, { limits: { files: 2, fields: 20, fieldSize: 64 * 1024, parts: 30 } });
@@ -172,6 +182,10 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
       root: webRoot,
       wildcard: false,
       index: false,
+      // The build writes name.br and name.gz beside each text file (web/vite.config.ts); they are
+      // sent with Content-Encoding to browsers that accept them, and are not URLs of their own.
+      preCompressed: true,
+      globIgnore: ['**/*.br', '**/*.gz'],
       // Built assets carry a content hash in their names; index.html must be checked every time.
       setHeaders: (reply, filePath) =>
         reply.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache'),
@@ -191,6 +205,33 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
   });
 
   return app;
+}
+
+/** One log line per request, when it is answered; Fastify's default writes a second as it arrives. */
+class OneLinePerRequest extends LogController {
+  override incomingRequest() {}
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    const line = { req: request, statusCode: reply.statusCode, responseTime: reply.elapsedTime };
+    if (error) request.log.error({ ...line, err: error }, 'request errored');
+    else request.log.info(line, 'request completed');
+  }
+}
+
+/**
+ * Helmet's headers for `options`, worked out once: they are the same for every
+ * response, and building them per request cost more than the rest of a cached read.
+ * Helmet's middleware only sets (and removes) response headers, so it runs against a recorder.
+ */
+function securityHeadersOf(options: HelmetOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader: (name: string, value: unknown) => void (headers[name.toLowerCase()] = String(value)),
+    removeHeader: (name: string) => void delete headers[name.toLowerCase()],
+  };
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error;
+  });
+  return headers;
 }
 
 /** The path of a request as logged: reset tokens masked, query strings left out. */

@@ -1,6 +1,8 @@
 import type { RuntimeConfig } from './secrets.ts';
 import type { Db } from './db/client.ts';
 import type { PasswordHasher } from './features/auth/password.ts';
+import type { CatalogueCache } from './features/courses/catalogue-cache.ts';
+import type { RecentViewers } from './features/media/recent-viewers.ts';
 import type { MediaStorage } from './features/media/storage.ts';
 import type { RazorpayClient } from './features/payments/razorpay-client.ts';
 import type { Mailer } from './mail.ts';
@@ -15,4 +17,8 @@ export interface Context {
   passwords: PasswordHasher;
   limits: RateLimits;
   razorpay: RazorpayClient;
+  /** Serialized catalogue pages; course and lecture writes empty it. */
+  catalogue: CatalogueCache;
+  /** Sessions recently allowed to watch; whatever ends access forgets them. */
+  recentViewers: RecentViewers;
 }

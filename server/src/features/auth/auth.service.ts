@@ -45,10 +45,11 @@ export async function changePassword(
   }
   const passwordHash = await ctx.passwords.hash(input.newPassword);
   await ctx.db.transaction((tx) => setPassword(tx, user.id, passwordHash));
+  ctx.recentViewers.forgetUser(user.id);
   return createSession(ctx, user.id);
 }
 
-/** A new password ends every session, so a thief's stolen cookie stops working too. */
+/** A new password ends every session, so a thief's stolen cookie stops working too (callers also forget them as recent viewers). */
 async function setPassword(db: Db, userId: string, passwordHash: string) {
   await db.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, userId));
   await revokeAllSessions(db, userId);
@@ -83,7 +84,7 @@ export async function requestPasswordReset(ctx: Context, input: { email: string;
 /** Uses a reset token once: sets the password and ends every session. */
 export async function resetPassword(ctx: Context, input: { token: string; password: string }): Promise<void> {
   const passwordHash = await ctx.passwords.hash(input.password);
-  const done = await ctx.db.transaction(async (tx) => {
+  const userId = await ctx.db.transaction(async (tx) => {
     // Marking the token used is the claim: of two concurrent uses only one gets the row back.
     const [claimed] = await tx
     .update(passwordResets)
@@ -97,7 +98,8 @@ export async function resetPassword(ctx: Context, input: { token: string; passwo
     )
     .returning({ userId: passwordResets.userId });
     if (claimed) await setPassword(tx, claimed.userId, passwordHash);
-    return Boolean(claimed);
+    return claimed?.userId;
   });
-  if (!done) throw new AppError(400, messages.resetLinkInvalid);
+  if (!userId) throw new AppError(400, messages.resetLinkInvalid);
+  ctx.recentViewers.forgetUser(userId);
 }

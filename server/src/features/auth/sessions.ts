@@ -33,6 +33,7 @@ export async function findSessionUser(ctx: Context, token: string): Promise<User
 
 export async function revokeSession(ctx: Context, token: string): Promise<void> {
   await ctx.db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+  ctx.recentViewers.forgetSession(token);
 }
 
 export async function revokeAllSessions(db: Db, userId: string): Promise<void> {

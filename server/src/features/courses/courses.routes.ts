@@ -44,10 +44,14 @@ export const courseRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: ListCoursesQuerySchema,
       response: { 200: CourseListResponseSchema },
     },
-    handler: async (request) => {
-      const { page, limit } = request.query;
-      const { courses, total } = await listCourses(ctx, request.query);
-      return { success: true, message: messages.coursesFetched, courses: courses.map((c) => toCourseJson(ctx, c)), total, page, limit };
+    handler: async (request, reply) => {
+      const { page, limit, search, category, id } = request.query;
+      const body = await ctx.catalogue.page(JSON.stringify([page, limit, search, category, id]), async () => {
+        const { courses, total } = await listCourses(ctx, request.query);
+        return { success: true, message: messages.coursesFetched, courses: courses.map((c) => toCourseJson(ctx, c)), total, page, limit };
+      });
+      // Already JSON, sent as it is: the response schema describes what is inside the bytes.
+      return reply.type('application/json; charset=utf-8').send(body as never);
     },
   });
 

@@ -51,7 +51,7 @@ export function toCourseJson(ctx: Context, course: CourseWithCount): Course {
 /** `%` and `_` typed by a user are letters, not wildcards. */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** A page of the catalogue, newest first, with the number of matching courses. */
+/** A page of the catalogue, newest first, with the number of matching courses (uncached; see CatalogueCache). */
 export async function listCourses(ctx: Context, query: CoursesPage) {
   const filters: SQL[] = [];
   if (query.search) {
@@ -101,6 +101,7 @@ export async function createCourse(
 ): Promise<CourseWithCount> {
   return withNewThumbnail(ctx, thumbnail, async (thumbnailKey) => {
     const [course] = await ctx.db.insert(courses).values({ ...input, thumbnailKey }).returning();
+    ctx.catalogue.invalidate();
     return { ...course!, numbersOfLectures: 0 };
   });
 }
@@ -114,6 +115,7 @@ export async function updateCourse(ctx: Context, id: string, input: UpdateCourse
       .where(eq(courses.id, id))
       .returning();
     if (!course) throw new AppError(404, messages.courseNotFound);
+    ctx.catalogue.invalidate();
     return { ...course, numbersOfLectures: existing.numbersOfLectures };
   };
   if (!thumbnail) return update();
@@ -130,6 +132,7 @@ export async function deleteCourse(ctx: Context, id: string): Promise<void> {
     if (!deleted) throw new AppError(404, messages.courseNotFound);
     return [deleted.key, ...videos.map((video) => video.key)];
   });
+  ctx.catalogue.invalidate();
   await Promise.all(keys.map((key) => ctx.media.remove(key)));
 }
 
@@ -201,6 +204,7 @@ export async function createLecture(
       .insert(lectures)
       .values({ courseId, ...input, videoKey: video.key, videoType: video.mime, videoBytes: video.bytes })
       .returning();
+    ctx.catalogue.invalidate();
     return lecture!;
   } catch (error) {
     await ctx.media.remove(video.key);
@@ -216,5 +220,6 @@ export async function deleteLecture(ctx: Context, courseId: string, lectureId: s
     .where(and(eq(lectures.id, lectureId), eq(lectures.courseId, courseId)))
     .returning({ key: lectures.videoKey });
   if (!deleted) throw new AppError(404, messages.lectureNotFound);
+  ctx.catalogue.invalidate();
   await ctx.media.remove(deleted.key);
 }

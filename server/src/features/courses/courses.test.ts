@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
@@ -119,7 +120,10 @@ describe('GET /api/v1/courses', () => {
   it('is public, newest first, with lecture counts and no lecture URLs', async () => {
     const response = await list();
     expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     const body = response.json();
+    expect(body).toMatchObject({ success: true, message: messages.coursesFetched, page: 1, limit: 50 });
+    expect(Object.keys(body).sort()).toEqual(['courses', 'limit', 'message', 'page', 'success', 'total']);
     expect(body.total).toBeGreaterThanOrEqual(4);
     expect(body.courses.slice(0, 4).map((c: { _id: string }) => c._id)).toEqual([...ids].reverse());
     expect(Object.keys(body.courses[0]).sort()).toEqual(['_id', 'category', 'createdBy', 'description', 'numbersOfLectures', 'thumbnail', 'title']);
@@ -354,5 +358,101 @@ describe('DELETE /api/v1/courses/:id', () => {
     const course = (await createCourse()).json().course;
     await expectNothingWritten(() => t.app.inject({ method: 'DELETE', url: `/api/v1/courses/${course._id}`, headers: { cookie: user } }), 403);
     await expectNothingWritten(() => t.app.inject({ method: 'DELETE', url: '/api/v1/courses/00000000-0000-4000-8000-000000000000', headers: { cookie: admin } }), 404);
+  });
+});
+
+describe('the catalogue is cached but never stale after a change on this server', () => {
+  type Listed = { _id: string; title: string; category: string; numbersOfLectures: number };
+  type Page = { courses: Listed[]; total: number };
+  async function catalogue(query = ''): Promise<Page> {
+    const response = await t.app.inject({ url: `/api/v1/courses${query}` });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    return response.json();
+  }
+  const listed = (page: Page, id: string) => page.courses.find((course) => course._id === id);
+  const newCourse = async (overrides: Record<string, string> = {}) => {
+    const response = await createCourse(overrides);
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json().course as Listed;
+  };
+
+  it('answers a repeated read from memory: a row changed behind its back shows only after a write through the API', async () => {
+    const course = await newCourse({ title: 'Before the back door' });
+    expect(listed(await catalogue(), course._id)?.title).toBe('Before the back door');
+    await t.database.db.update(courses).set({ title: 'Through the back door' }).where(eq(courses.id, course._id));
+    const cached = await t.app.inject({ url: '/api/v1/courses' });
+    expect(cached.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(cached.json()).toMatchObject({ success: true, message: messages.coursesFetched, page: 1, limit: 50 });
+    expect(listed(cached.json(), course._id)?.title).toBe('Before the back door');
+    // Any write empties every cached page, not just the one it touches.
+    await newCourse();
+    expect(listed(await catalogue(), course._id)?.title).toBe('Through the back door');
+  });
+
+  it('shows a created course at once, with the total one higher', async () => {
+    const before = await catalogue();
+    const course = await newCourse({ title: 'Freshly Added' });
+    const after = await catalogue();
+    expect(after.total).toBe(before.total + 1);
+    expect(after.courses[0]).toMatchObject({ _id: course._id, title: 'Freshly Added', numbersOfLectures: 0 });
+  });
+
+  it('shows an edited title at once', async () => {
+    const course = await newCourse({ title: 'Draft title' });
+    expect(listed(await catalogue(), course._id)?.title).toBe('Draft title');
+    const response = await send('PUT', `/api/v1/courses/${course._id}`, admin, { title: 'Final title' });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(listed(await catalogue(), course._id)?.title).toBe('Final title');
+  });
+
+  it('counts an added and then a deleted lecture at once', async () => {
+    const course = await newCourse();
+    expect(listed(await catalogue(), course._id)?.numbersOfLectures).toBe(0);
+    const added = await addLecture(course._id, lectureFields());
+    expect(added.statusCode, added.body).toBe(201);
+    expect(listed(await catalogue(), course._id)?.numbersOfLectures).toBe(1);
+    const lectureId = added.json().course.lectures[0]._id;
+    const removed = await t.app.inject({ method: 'DELETE', url: `/api/v1/courses?courseId=${course._id}&lectureId=${lectureId}`, headers: { cookie: admin } });
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(listed(await catalogue(), course._id)?.numbersOfLectures).toBe(0);
+  });
+
+  it('drops a deleted course at once, with the total back where it was', async () => {
+    const before = await catalogue();
+    const course = await newCourse();
+    const withIt = await catalogue();
+    expect(withIt.total).toBe(before.total + 1);
+    expect(listed(withIt, course._id)).toBeDefined();
+    const response = await t.app.inject({ method: 'DELETE', url: `/api/v1/courses/${course._id}`, headers: { cookie: admin } });
+    expect(response.statusCode, response.body).toBe(200);
+    const after = await catalogue();
+    expect(listed(after, course._id)).toBeUndefined();
+    expect(after.total).toBe(before.total);
+  });
+
+  it('caches a search, a category and a page apart from the plain list, and empties them all on a write', async () => {
+    const first = await newCourse({ title: 'Cached Apart One', category: 'Cache Studies' });
+    const plain = await catalogue();
+    expect(plain.courses.length).toBeGreaterThan(1);
+    const categories = (page: Page) => [...new Set(page.courses.map((course) => course.category))];
+
+    const category = await catalogue('?category=Cache%20Studies');
+    expect(category.total).toBe(1);
+    expect(category.courses.map((course) => course._id)).toEqual([first._id]);
+    expect(categories(category)).toEqual(['Cache Studies']);
+    const search = await catalogue('?search=cached%20apart');
+    expect(search.courses.map((course) => course._id)).toEqual([first._id]);
+    const onePerPage = await catalogue('?limit=1&page=2');
+    expect(onePerPage.courses).toHaveLength(1);
+    expect(onePerPage.courses[0]!._id).toBe(plain.courses[1]!._id);
+    // And the plain list was not overwritten by them.
+    expect(await catalogue()).toEqual(plain);
+
+    const second = await newCourse({ title: 'Cached Apart Two', category: 'Cache Studies' });
+    expect((await catalogue('?category=Cache%20Studies')).courses.map((course) => course._id)).toEqual([second._id, first._id]);
+    expect((await catalogue('?search=cached%20apart')).total).toBe(2);
+    expect((await catalogue('?limit=1&page=2')).courses[0]!._id).toBe(first._id);
+    expect((await catalogue()).total).toBe(plain.total + 1);
   });
 });

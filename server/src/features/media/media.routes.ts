@@ -8,6 +8,7 @@ import { messages } from '@lms/contract/messages';
 import { ErrorSchema } from '@lms/contract/users';
 import { AppError } from '../../errors.ts';
 import { loadUser } from '../auth/guards.ts';
+import { SESSION_COOKIE } from '../auth/sessions.ts';
 import { canWatchLectures } from '../users/users.service.ts';
 import { isValidMediaSignature } from './signed-urls.ts';
 import { isMediaKey, mediaRoot, PRIVATE_MEDIA_PREFIX } from './storage.ts';
@@ -118,9 +119,12 @@ async function authorizeVideoRequest(
   if (expiresAt < Date.now()) throw invalid();
 
   // Bound to the viewer: a copied link is useless to anyone else, and stops working when access ends.
+  const token = request.cookies[SESSION_COOKIE];
+  if (token && ctx.recentViewers.viewerOf(token) === query.viewer) return { expiresAt };
   const user = await loadUser(request);
   if (!user || user.id !== query.viewer) throw invalid();
   if (!canWatchLectures(user)) throw new AppError(403, messages.notAllowed);
+  ctx.recentViewers.remember(token!, user.id);
   return { expiresAt };
 }
 

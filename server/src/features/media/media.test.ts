@@ -3,15 +3,20 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import Fastify, { type LightMyRequestResponse } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
 import type { Context } from '../../context.ts';
+import { sessions } from '../../db/schema.ts';
+import { mailOutbox } from '../../mail.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { login, sessionCookie, signUp } from '../../test/http.ts';
+import { hashToken } from '../auth/sessions.ts';
 import { createOrPromoteAdmin } from '../users/users.service.ts';
 import { privateMediaRoutes } from './media.routes.ts';
+import { createRecentViewers, RECENT_VIEWER_MS } from './recent-viewers.ts';
 
 const SIZE = 300_000;
 const video = randomBytes(SIZE);
@@ -30,7 +35,7 @@ async function newAdmin() {
   const { email, password, fullName } = await signUp(t.app);
   const { user } = await createOrPromoteAdmin(t.app.ctx, { email, password, fullName });
   // Promotion ends the user's sessions; log in again as the administrator.
-  return { id: user.id, cookie: sessionCookie(await login(t.app, email, password)) };
+  return { id: user.id, email, password, cookie: sessionCookie(await login(t.app, email, password)) };
 }
 
 beforeAll(async () => {
@@ -267,6 +272,121 @@ describe('GET /media/private/* refuses links that are not good for this request'
     expectRefused(await get(change(await urlFor(admin.id))));
   });
 });
+
+describe('a viewer once checked is trusted briefly, and forgotten when access ends', () => {
+  /** The first kilobyte of `url` with `cookie`, as a player asks for it. */
+  const play = (url: string, cookie: string) => get(url, { range: 'bytes=0-1023', cookie });
+  const expectPlayed = (response: LightMyRequestResponse) => {
+    expect(response.statusCode, response.body).toBe(206);
+    expect(response.rawPayload.equals(video.subarray(0, 1024))).toBe(true);
+  };
+  const tokenOf = (cookie: string) => cookie.slice('lms_session='.length);
+
+  it('serves a remembered session without reading it again, until the trust window has passed', async () => {
+    const viewer = await newAdmin();
+    const url = await urlFor(viewer.id);
+    const realViewers = t.app.ctx.recentViewers;
+    let fakeNow = Date.now();
+    t.app.ctx.recentViewers = createRecentViewers({ now: () => fakeNow });
+    try {
+      expectPlayed(await play(url, viewer.cookie));
+      // The session ends behind the app's back, as it would through another instance.
+      const deleted = await t.database.db.delete(sessions).where(eq(sessions.tokenHash, hashToken(tokenOf(viewer.cookie)))).returning();
+      expect(deleted).toHaveLength(1);
+
+      fakeNow += RECENT_VIEWER_MS - 1;
+      expectPlayed(await play(url, viewer.cookie));
+      fakeNow += 1;
+      expectRefused(await play(url, viewer.cookie));
+    } finally {
+      t.app.ctx.recentViewers = realViewers;
+    }
+  });
+
+  it("never lets a remembered session open another viewer's link", async () => {
+    const first = await newAdmin();
+    const second = await newAdmin();
+    const url = await urlFor(first.id);
+    expectPlayed(await play(url, first.cookie));
+    expectPlayed(await play(await urlFor(second.id), second.cookie));
+
+    expectRefused(await play(url, second.cookie));
+    expectRefused(await play(withQuery(url, 'viewer', second.id), second.cookie));
+    expectRefused(await t.app.inject({ url, headers: { range: 'bytes=0-1023' } }));
+    expectRefused(await play(url, 'lms_session=not-a-session'));
+    expectPlayed(await play(url, first.cookie));
+  });
+
+  it('still checks the key, signature and expiry of every link a remembered session brings', async () => {
+    const viewer = await newAdmin();
+    const url = await urlFor(viewer.id);
+    expectPlayed(await play(url, viewer.cookie));
+
+    const signature = new URL(url, 'http://test.invalid').searchParams.get('signature')!;
+    const expires = Number(new URL(url, 'http://test.invalid').searchParams.get('expires'));
+    const other = newVideoKey();
+    await t.app.ctx.media.put(other, video, 'video/mp4');
+    const avatarKey = `avatars/${randomBytes(16).toString('hex')}.webp`;
+    await t.app.ctx.media.put(avatarKey, Buffer.from('avatar bytes'), 'image/webp');
+
+    expectRefused(await play(withQuery(url, 'signature', `${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`), viewer.cookie));
+    expectRefused(await play(withQuery(url, 'expires', String(expires + 3600)), viewer.cookie));
+    expectRefused(await play(url.replace(key, other), viewer.cookie));
+    expectRefused(await play(await urlFor(viewer.id, { expiresAt: new Date(Date.now() - 1000) }), viewer.cookie));
+    expectRefused(await play(await urlFor(viewer.id, { key: avatarKey }), viewer.cookie));
+    expectPlayed(await play(url, viewer.cookie));
+  });
+
+  it.each(['GET', 'POST'] as const)('refuses the old cookie at once after a %s logout', async (method) => {
+    const viewer = await newAdmin();
+    const url = await urlFor(viewer.id);
+    expectPlayed(await play(url, viewer.cookie));
+
+    const loggedOut = await t.app.inject({ method, url: '/api/v1/user/logout', headers: { cookie: viewer.cookie } });
+    expect(loggedOut.statusCode).toBe(200);
+    expectRefused(await play(url, viewer.cookie));
+  });
+
+  it("refuses every old cookie at once after a password change, and plays for the caller's new session", async () => {
+    const viewer = await newAdmin();
+    const otherDevice = sessionCookie(await login(t.app, viewer.email, viewer.password));
+    const url = await urlFor(viewer.id);
+    expectPlayed(await play(url, viewer.cookie));
+    expectPlayed(await play(url, otherDevice));
+
+    const changed = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/change-password',
+      headers: { cookie: viewer.cookie },
+      payload: { oldPassword: viewer.password, newPassword: 'better#456' },
+    });
+    expect(changed.statusCode).toBe(200);
+    expectRefused(await play(url, viewer.cookie));
+    expectRefused(await play(url, otherDevice));
+    expectPlayed(await play(url, sessionCookie(changed)));
+  });
+
+  it('refuses the old cookie at once after a password reset through the mailed link', async () => {
+    const viewer = await newAdmin();
+    const url = await urlFor(viewer.id);
+    expectPlayed(await play(url, viewer.cookie));
+
+    expect((await t.app.inject({ method: 'POST', url: '/api/v1/user/reset', payload: { email: viewer.email } })).statusCode).toBe(200);
+    const reset = await t.app.inject({ method: 'POST', url: `/api/v1/user/reset/${await mailedResetToken(viewer.email)}`, payload: { password: 'fresh#789' } });
+    expect(reset.statusCode).toBe(200);
+    expectRefused(await play(url, viewer.cookie));
+  });
+});
+
+/** The token of the newest reset link mailed to `email`, read from the outbox folder the test mailer writes. */
+async function mailedResetToken(email: string): Promise<string> {
+  const dir = mailOutbox(t.dataDir);
+  const files = (await fs.readdir(dir).catch(() => [])).sort();
+  const mails = await Promise.all(files.map((file) => fs.readFile(path.join(dir, file), 'utf8')));
+  const link = mails.filter((text) => text.includes(`To: ${email}`)).at(-1)?.replace(/=\r?\n/g, '').match(/\/reset-password\/([A-Za-z0-9_-]+)/);
+  if (!link) throw new Error(`no reset mail for ${email}`);
+  return link[1]!;
+}
 
 describe('GET /media/private/* serves only lecture videos', () => {
   const secret = 'not for the web';

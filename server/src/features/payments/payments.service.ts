@@ -181,6 +181,7 @@ export async function unsubscribe(ctx: Context, user: UserRow, now = new Date())
         .where(eq(payments.id, payment.id));
     }
   });
+  ctx.recentViewers.forgetUser(user.id);
   if (!refundable) return { refunded: false, message: messages.unsubscribedNoRefund };
   return refund?.ok ? { refunded: true, message: messages.unsubscribedRefunded } : { refunded: false, message: messages.unsubscribedRefundFailed };
 }
@@ -250,7 +251,7 @@ export async function handleWebhook(
     ? await atProvider(() => ctx.razorpay.fetchPayment(body.payload.payment!.entity.id))
     : undefined;
 
-  return ctx.db.transaction(async (tx) => {
+  const outcome = await ctx.db.transaction(async (tx) => {
     const [fresh] = await tx.insert(webhookEvents).values({ eventId, event: body.event }).onConflictDoNothing().returning();
     if (!fresh) return { duplicate: true };
     if (!subscription || !truth) return { duplicate: false };
@@ -261,6 +262,9 @@ export async function handleWebhook(
     await applyProviderState(tx, subscription, truth);
     return { duplicate: false };
   });
+  // The event may have ended access: the next video request asks the database again.
+  if (subscription) ctx.recentViewers.forgetUser(subscription.userId);
+  return outcome;
 }
 
 /** Mirrors the provider's status; an ended subscription ends access now, a pending one keeps it to the period's end. */

@@ -319,3 +319,50 @@ describe('POST /payments/webhook', () => {
     expect(await rowCount(t.database, webhookEvents)).toBe(before);
   });
 });
+
+describe("a subscriber's remembered video session is forgotten when the subscription ends", () => {
+  /** The signed link of the course's first lecture, as the course page gives it to `cookie`. */
+  async function lectureUrl(cookie: string): Promise<string> {
+    const course = await api('GET', `/courses/${courseId}`, cookie);
+    expect(course.statusCode).toBe(200);
+    return course.json().lectures[0].secure_url;
+  }
+  /** The first bytes of the lecture, as a player asks for them; a 206 once the link and session pass. */
+  const play = (url: string, cookie: string) => t.app.inject({ url, headers: { cookie, range: 'bytes=0-31' } });
+  /** A sandbox-only action on a subscription, as the provider's side would take it. */
+  const atSandbox = (url: string, payload?: object) =>
+    t.app.inject({ method: 'POST', url: `/sandbox/v1${url}`, headers: { authorization: sandboxAuth() }, ...(payload && { payload }) });
+
+  it('refuses the link at once after unsubscribe', async () => {
+    const paid = await subscriber();
+    const url = await lectureUrl(paid.cookie);
+    expect((await play(url, paid.cookie)).statusCode).toBe(206);
+
+    expect((await api('POST', '/payments/unsubscribe', paid.cookie)).statusCode).toBe(200);
+    const refused = await play(url, paid.cookie);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe(messages.notAllowed);
+  });
+
+  it.each([
+    ['halts the subscription after failed renewals', async (subscriptionId: string) => {
+      const halted = await atSandbox(`/subscriptions/${subscriptionId}/halt`);
+      expect(halted.json().webhook.status).toBe(200);
+    }],
+    ['cancels the subscription from its dashboard', async (subscriptionId: string) => {
+      const cancelled = await atSandbox(`/subscriptions/${subscriptionId}/cancel`, { cancel_at_cycle_end: 0 });
+      expect(cancelled.statusCode).toBe(200);
+      const delivered = await deliverSandboxWebhook(t.app, { event: 'subscription.cancelled', subscription: cancelled.json() });
+      expect(delivered.statusCode).toBe(200);
+    }],
+  ])('refuses the link at once when the provider %s and says so by webhook', async (_name, endAtProvider) => {
+    const paid = await subscriber();
+    const url = await lectureUrl(paid.cookie);
+    expect((await play(url, paid.cookie)).statusCode).toBe(206);
+
+    await endAtProvider(paid.subscriptionId);
+    const refused = await play(url, paid.cookie);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe(messages.notAllowed);
+  });
+});

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { createCatalogueCache } from './catalogue-cache.ts';
+
+/** A clock the test moves by hand. */
+function clock(start = 1_000_000) {
+  let time = start;
+  return { now: () => time, advance: (ms: number) => void (time += ms) };
+}
+
+/** A compute that counts its calls and answers `value` with the call number, so each result can be told apart. */
+function counting<T>(value: (call: number) => T) {
+  let calls = 0;
+  return {
+    get calls() {
+      return calls;
+    },
+    compute: async () => value(++calls),
+  };
+}
+
+const json = (body: Buffer) => JSON.parse(body.toString('utf8'));
+
+describe('createCatalogueCache', () => {
+  it('shares one compute among concurrent callers of a missing page', async () => {
+    const cache = createCatalogueCache({ freshMs: 5000 });
+    let finish!: (value: unknown) => void;
+    let calls = 0;
+    const compute = () => {
+      calls += 1;
+      return new Promise<unknown>((resolve) => (finish = resolve));
+    };
+    const first = cache.page('all', compute);
+    const second = cache.page('all', compute);
+    expect(calls).toBe(1);
+    finish({ courses: [{ title: 'Rust für Anfänger' }], total: 1 });
+    const [a, b] = await Promise.all([first, second]);
+    expect(calls).toBe(1);
+    expect(Buffer.isBuffer(a)).toBe(true);
+    expect(b.equals(a)).toBe(true);
+    expect(json(a)).toEqual({ courses: [{ title: 'Rust für Anfänger' }], total: 1 });
+  });
+
+  it('serves the cached bytes until freshMs has passed, then computes again', async () => {
+    const time = clock();
+    const cache = createCatalogueCache({ freshMs: 5000, now: time.now });
+    const source = counting((call) => ({ call }));
+    expect(json(await cache.page('all', source.compute))).toEqual({ call: 1 });
+    time.advance(4999);
+    expect(json(await cache.page('all', source.compute))).toEqual({ call: 1 });
+    expect(source.calls).toBe(1);
+    time.advance(1);
+    expect(json(await cache.page('all', source.compute))).toEqual({ call: 2 });
+    expect(source.calls).toBe(2);
+    // The new page is fresh for another freshMs from now.
+    time.advance(4999);
+    expect(json(await cache.page('all', source.compute))).toEqual({ call: 2 });
+    expect(source.calls).toBe(2);
+  });
+
+  it('computes again after invalidate()', async () => {
+    const cache = createCatalogueCache({ freshMs: 60_000 });
+    const source = counting((call) => ({ call }));
+    expect(json(await cache.page('all', source.compute))).toEqual({ call: 1 });
+    expect(json(await cache.page('all', source.compute))).toEqual({ call: 1 });
+    cache.invalidate();
+    expect(json(await cache.page('all', source.compute))).toEqual({ call: 2 });
+    expect(source.calls).toBe(2);
+  });
+
+  it('does not keep a failed compute: the next call computes again and succeeds', async () => {
+    const cache = createCatalogueCache({ freshMs: 60_000 });
+    const failure = new Error('database unavailable');
+    let calls = 0;
+    const compute = async () => {
+      calls += 1;
+      if (calls === 1) throw failure;
+      return { call: calls };
+    };
+    await expect(cache.page('all', compute)).rejects.toBe(failure);
+    expect(json(await cache.page('all', compute))).toEqual({ call: 2 });
+    expect(json(await cache.page('all', compute))).toEqual({ call: 2 });
+    expect(calls).toBe(2);
+  });
+
+  it('keeps the newer page when a compute begun before invalidate() fails afterwards', async () => {
+    const cache = createCatalogueCache({ freshMs: 60_000 });
+    let fail!: (error: Error) => void;
+    const old = cache.page('all', () => new Promise((_, reject) => (fail = reject)));
+    cache.invalidate();
+    const source = counting((call) => ({ call }));
+    expect(json(await cache.page('all', source.compute))).toEqual({ call: 1 });
+    fail(new Error('connection reset'));
+    await expect(old).rejects.toThrow('connection reset');
+    expect(json(await cache.page('all', source.compute))).toEqual({ call: 1 });
+    expect(source.calls).toBe(1);
+  });
+
+  it('keeps different keys apart', async () => {
+    const cache = createCatalogueCache({ freshMs: 60_000 });
+    const all = counting(() => ({ page: 'all' }));
+    const systems = counting(() => ({ page: 'Systems' }));
+    expect(json(await cache.page('all', all.compute))).toEqual({ page: 'all' });
+    expect(json(await cache.page('category=Systems', systems.compute))).toEqual({ page: 'Systems' });
+    expect(json(await cache.page('all', all.compute))).toEqual({ page: 'all' });
+    expect(json(await cache.page('category=Systems', systems.compute))).toEqual({ page: 'Systems' });
+    expect([all.calls, systems.calls]).toEqual([1, 1]);
+  });
+});
