@@ -1,0 +1,131 @@
+// `npm run bench [-- --quick] [-- --only=api,video,upload,scale,weight,start,lighthouse]`
+// Measures the product against reference servers started in the same run, prints one
+// markdown table per section, and writes them to bench/results/<date>.md. Not a test: see README.md.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FULL, QUICK, type Bench } from './src/bench.ts';
+import { fillCatalogue } from './src/catalogue.ts';
+import { recreateDatabase } from './src/postgres.ts';
+import { ensureDebianPackages, run } from './src/processes.ts';
+import { buildIfStale, firstCourse, latestLectureUrl, loginAsAdmin, startProduct, uploadLecture, writeVideo, type Product } from './src/product.ts';
+import { sectionMarkdown, type SectionResult } from './src/report.ts';
+import { measureApi, type RunningProduct } from './src/sections/api.ts';
+import { measureLighthouse } from './src/sections/lighthouse.ts';
+import { measureScale } from './src/sections/scale.ts';
+import { measureStart } from './src/sections/start.ts';
+import { measureUpload } from './src/sections/upload.ts';
+import { measureVideo, type Lecture } from './src/sections/video.ts';
+import { measureWeight } from './src/sections/weight.ts';
+
+const SECTIONS = ['api', 'video', 'upload', 'lighthouse', 'start', 'scale', 'weight'] as const;
+type SectionName = (typeof SECTIONS)[number];
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const only = args.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
+const wanted = (name: SectionName) => !only || only.includes(name);
+for (const name of only ?? []) if (!SECTIONS.includes(name as SectionName)) throw new Error(`unknown section ${name}; known: ${SECTIONS.join(', ')}`);
+
+const benchDir = path.dirname(fileURLToPath(import.meta.url));
+const started = performance.now();
+const log = (message: string) => console.error(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${message}`);
+
+const bench: Bench = {
+  quick,
+  workDir: await fs.mkdtemp(path.join(os.tmpdir(), 'lms-bench-')),
+  postgresUrl: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  sizes: quick ? QUICK : FULL,
+  log,
+};
+
+/**
+ * A product server with a catalogue of `catalogueCourses` and one lecture of
+ * `lectureBytes` uploaded through the API: started, stopped to fill the catalogue
+ * (an embedded folder has one owner at a time), and started again.
+ */
+async function prepareProduct(label: string, name: string, databaseUrl?: string): Promise<RunningProduct & { lecture: Lecture; courseId: string }> {
+  const dataDir = path.join(bench.workDir, name);
+  const options = { name, dataDir, databaseUrl, logDir: bench.workDir };
+  log(`Preparing the ${label} server: ${bench.sizes.catalogueCourses} courses and a ${Math.round(bench.sizes.lectureBytes / 1024 ** 2)} MB lecture`);
+  let product: Product = await startProduct(options);
+  const course = await firstCourse(product);
+  const video = path.join(bench.workDir, 'lecture.mp4');
+  await writeVideo(video, bench.sizes.lectureBytes);
+  await uploadLecture(product, await loginAsAdmin(product), course.id, video);
+  await fs.rm(video);
+  await product.stop();
+  await fillCatalogue(databaseUrl ? { url: databaseUrl } : { dir: path.join(dataDir, 'db') }, bench.sizes.catalogueCourses, course.thumbnailKey);
+  product = await startProduct(options);
+  const cookie = await loginAsAdmin(product);
+  const signedUrl = await latestLectureUrl(product, cookie, course.id);
+  return { label, product, cookie, courseId: course.id, lecture: { signedUrl, bytes: bench.sizes.lectureBytes } };
+}
+
+const results: SectionResult[] = [];
+const report = (result: SectionResult) => {
+  results.push(result);
+  console.log(`\n${sectionMarkdown(result)}\n`);
+};
+
+try {
+  ensureDebianPackages({ wrk: 'wrk', nginx: 'nginx-light', '/usr/bin/chromium': 'chromium', curl: 'curl' }, log);
+  log('Building the web app and the server where stale');
+  await buildIfStale();
+
+  const servers: Awaited<ReturnType<typeof prepareProduct>>[] = [];
+  try {
+    if (wanted('api') || wanted('video') || wanted('upload') || wanted('lighthouse') || wanted('start')) {
+      servers.push(await prepareProduct('embedded PGlite', 'embedded'));
+    }
+    if (wanted('api') || wanted('video')) {
+      servers.push(await prepareProduct('PostgreSQL', 'postgres', await recreateDatabase(bench.postgresUrl, 'lms_bench_api')));
+    }
+    const embedded = servers[0]!;
+    if (wanted('api')) {
+      log('API throughput');
+      report(await measureApi(bench, servers));
+    }
+    if (wanted('video')) {
+      log('Video delivery');
+      report(await measureVideo(bench, servers));
+    }
+    if (wanted('upload')) {
+      log('Upload memory');
+      report(await measureUpload(bench, embedded, embedded.courseId));
+    }
+    if (wanted('lighthouse')) {
+      log('Lighthouse');
+      report(await measureLighthouse(bench, embedded.product));
+    }
+  } finally {
+    for (const server of servers) await server.product.stop();
+  }
+  if (wanted('start')) {
+    log('Start time');
+    report(await measureStart(bench, path.join(bench.workDir, 'embedded')));
+  }
+  if (wanted('scale')) {
+    log('Scale on PostgreSQL');
+    report(await measureScale(bench));
+  }
+  if (wanted('weight')) {
+    log('Front-end weight');
+    report(await measureWeight(bench));
+  }
+} finally {
+  await fs.rm(bench.workDir, { recursive: true, force: true });
+}
+
+const date = new Date().toISOString().slice(0, 10);
+const file = path.join(benchDir, 'results', `${date}${quick ? '-quick' : ''}.md`);
+const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+const header = [
+  `# Bench ${date}${quick ? ' (--quick)' : ''}`,
+  '',
+  `\`npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}\` at commit ${run('git', ['rev-parse', '--short', 'HEAD']).trim()}, Node ${process.version}, ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 1024 ** 3)} GB; ${((performance.now() - started) / 1000).toFixed(0)} s in all. Budgets from DESIGN §11.`,
+];
+await fs.mkdir(path.dirname(file), { recursive: true });
+await fs.writeFile(file, `${[header.join('\n'), ...results.map(sectionMarkdown)].join('\n\n')}\n`);
+log(`Written to ${path.relative(process.cwd(), file)}`);

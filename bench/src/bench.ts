@@ -1,0 +1,52 @@
+import type { Load } from './wrk.ts';
+
+/** What every section gets: the size of this run and where it may write. */
+export interface Bench {
+  quick: boolean;
+  /** A scratch folder for data folders, generated files and server logs; removed at the end. */
+  workDir: string;
+  /** An administrator's connection to the PostgreSQL server; bench databases are created and dropped through it. */
+  postgresUrl: string;
+  sizes: Sizes;
+  log(message: string): void;
+}
+
+export interface Sizes {
+  /** API requests: the product and the hello-world get the same connections and duration. */
+  apiLoad: Load;
+  /** Video: the product and nginx get the same connections and duration. */
+  rangeLoad: Load;
+  fullGetLoad: Load;
+  catalogueCourses: number;
+  lectureBytes: number;
+  uploadBytes: number;
+  scale: { users: number; payments: number; courses: number; runs: number };
+  startRuns: number;
+  lighthousePages: string[];
+}
+
+const MiB = 1024 * 1024;
+
+export const FULL: Sizes = {
+  apiLoad: { connections: 50, seconds: 10 },
+  rangeLoad: { connections: 16, seconds: 10 },
+  fullGetLoad: { connections: 4, seconds: 10 },
+  catalogueCourses: 1000,
+  lectureBytes: 100 * MiB,
+  uploadBytes: 1024 * MiB,
+  scale: { users: 1_000_000, payments: 1_000_000, courses: 10_000, runs: 20 },
+  startRuns: 3,
+  lighthousePages: ['/', '/courses', '/about'],
+};
+
+/** `--quick`: the same measurements, smaller and shorter, in under two minutes. */
+export const QUICK: Sizes = {
+  ...FULL,
+  apiLoad: { ...FULL.apiLoad, seconds: 3 },
+  rangeLoad: { ...FULL.rangeLoad, seconds: 3 },
+  fullGetLoad: { ...FULL.fullGetLoad, seconds: 3 },
+  uploadBytes: 256 * MiB,
+  scale: { ...FULL.scale, users: 100_000, payments: 100_000 },
+  startRuns: 1,
+  lighthousePages: ['/'],
+};
