@@ -76,7 +76,11 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const database = options.database ?? (await openDatabase(databaseTargetOf(config)));
+  const database =
+    options.database ??
+    (await openDatabase(databaseTargetOf(config), {
+      onIdleConnectionError: (error) => app.log.warn({ err: error }, 'database connection lost while idle; the pool will reconnect'),
+    }));
   const ctx: Context = {
     config,
     db: database.db,

@@ -18,6 +18,15 @@ export interface Database {
 /** Where the data lives: a PostgreSQL URL, an embedded data folder, or an already open PGlite (tests). */
 export type DatabaseTarget = { url: string } | { dir: string } | { pglite: PGlite };
 
+export interface DatabaseOptions {
+  /**
+   * Told when a pooled PostgreSQL connection dies while idle (a server restart, an
+   * administrator ending it). The pool drops it and connects anew for the next query;
+   * without a listener, node-postgres would crash the process.
+   */
+  onIdleConnectionError?: (error: Error) => void;
+}
+
 /** The server's choice, shared by the admin command: PostgreSQL when DATABASE_URL is set, else the embedded folder. */
 export const databaseTargetOf = (config: { databaseUrl?: string; dataDir: string }): DatabaseTarget =>
   config.databaseUrl ? { url: config.databaseUrl } : { dir: path.join(config.dataDir, 'db') };
@@ -29,8 +38,8 @@ const drizzleOptions = { schema, casing: 'snake_case' } as const;
  * Opens the database and brings its schema up to date with the committed migrations.
  * Each back end's driver is imported only when used, which keeps start-up quick.
  */
-export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  if ('url' in target) return openPostgres(target.url);
+export async function openDatabase(target: DatabaseTarget, options: DatabaseOptions = {}): Promise<Database> {
+  if ('url' in target) return openPostgres(target.url, options);
   if ('dir' in target) {
     // PGlite has no lock between processes: two openers of one folder corrupt it.
     const release = lockDataDir(target.dir);
@@ -55,11 +64,12 @@ async function openPglite(client: PGlite): Promise<Database> {
   return { db, kind: 'pglite', close: () => client.close() };
 }
 
-async function openPostgres(url: string): Promise<Database> {
+async function openPostgres(url: string, { onIdleConnectionError = () => {} }: DatabaseOptions): Promise<Database> {
   const { default: pg } = await import('pg');
   const { drizzle: drizzlePostgres } = await import('drizzle-orm/node-postgres');
   const { migrate: migratePostgres } = await import('drizzle-orm/node-postgres/migrator');
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  pool.on('error', onIdleConnectionError);
   const db = drizzlePostgres({ client: pool, ...drizzleOptions });
   try {
     // Several instances may start at once against one server: migrate one at a time.

@@ -59,6 +59,8 @@ export async function createPostgresTestDatabase(): Promise<{ url: string; drop(
   await asAdmin(`CREATE DATABASE ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
+  // node-postgres's pool.end() resolves before its connections have closed: FORCE ends any still
+  // open, and the pool's idle-connection listener (db/client.ts) takes the error they report.
   return { url: url.toString(), drop: () => asAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
