@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createCatalogueCache } from './catalogue-cache.ts';
+import { gunzipSync, brotliDecompressSync } from 'node:zlib';
+import { COMPRESS_MIN_BYTES, createCatalogueCache, type CataloguePage } from './catalogue-cache.ts';
 
 /** A clock the test moves by hand. */
 function clock(start = 1_000_000) {
@@ -18,7 +19,7 @@ function counting<T>(value: (call: number) => T) {
   };
 }
 
-const json = (body: Buffer) => JSON.parse(body.toString('utf8'));
+const json = (page: CataloguePage) => JSON.parse(page.json.toString('utf8'));
 
 describe('createCatalogueCache', () => {
   it('shares one compute among concurrent callers of a missing page', async () => {
@@ -35,8 +36,7 @@ describe('createCatalogueCache', () => {
     finish({ courses: [{ title: 'Rust für Anfänger' }], total: 1 });
     const [a, b] = await Promise.all([first, second]);
     expect(calls).toBe(1);
-    expect(Buffer.isBuffer(a)).toBe(true);
-    expect(b.equals(a)).toBe(true);
+    expect(b).toBe(a);
     expect(json(a)).toEqual({ courses: [{ title: 'Rust für Anfänger' }], total: 1 });
   });
 
@@ -104,5 +104,49 @@ describe('createCatalogueCache', () => {
     expect(json(await cache.page('all', all.compute))).toEqual({ page: 'all' });
     expect(json(await cache.page('category=Systems', systems.compute))).toEqual({ page: 'Systems' });
     expect([all.calls, systems.calls]).toEqual([1, 1]);
+  });
+
+  describe('compression', () => {
+    // Enough courses to be worth compressing, repetitive like a real page.
+    const bigPage = { courses: Array.from({ length: 60 }, (_, i) => ({ title: `Course ${i}`, description: 'Learn by doing. '.repeat(4) })) };
+    const chromium = 'gzip, deflate, br, zstd';
+
+    it('sends Brotli to a browser that accepts it, gzip to a client that accepts only gzip, and JSON otherwise', async () => {
+      const page = await createCatalogueCache().page('all', async () => bigPage);
+      expect(page.json.length).toBeGreaterThan(COMPRESS_MIN_BYTES);
+
+      const br = await page.bodyFor(chromium);
+      expect(br.encoding).toBe('br');
+      expect(JSON.parse(brotliDecompressSync(br.body).toString('utf8'))).toEqual(bigPage);
+      expect(br.body.length).toBeLessThan(page.json.length / 4);
+
+      const gzip = await page.bodyFor('gzip');
+      expect(gzip.encoding).toBe('gzip');
+      expect(JSON.parse(gunzipSync(gzip.body).toString('utf8'))).toEqual(bigPage);
+
+      for (const refusal of [undefined, '', 'identity', 'deflate', 'br;q=0, gzip;q=0']) {
+        expect(await page.bodyFor(refusal), String(refusal)).toEqual({ body: page.json });
+      }
+    });
+
+    it("follows the client's preference, and prefers Brotli when both are equally welcome", async () => {
+      const page = await createCatalogueCache().page('all', async () => bigPage);
+      expect((await page.bodyFor('br;q=0.5, gzip;q=1')).encoding).toBe('gzip');
+      expect((await page.bodyFor('gzip, br')).encoding).toBe('br');
+      expect((await page.bodyFor('*')).encoding).toBe('br');
+    });
+
+    it('compresses a page once per encoding, however many clients ask', async () => {
+      const page = await createCatalogueCache().page('all', async () => bigPage);
+      const [first, second] = await Promise.all([page.bodyFor(chromium), page.bodyFor(chromium)]);
+      expect(second.body).toBe(first.body);
+      expect((await page.bodyFor('br')).body).toBe(first.body);
+    });
+
+    it('sends a small page as it is', async () => {
+      const page = await createCatalogueCache().page('one', async () => ({ courses: [{ title: 'Rust' }] }));
+      expect(page.json.length).toBeLessThan(COMPRESS_MIN_BYTES);
+      expect(await page.bodyFor(chromium)).toEqual({ body: page.json });
+    });
   });
 });

@@ -46,12 +46,15 @@ export const courseRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     handler: async (request, reply) => {
       const { page, limit, search, category, id } = request.query;
-      const body = await ctx.catalogue.page(JSON.stringify([page, limit, search, category, id]), async () => {
+      const cached = await ctx.catalogue.page(JSON.stringify([page, limit, search, category, id]), async () => {
         const { courses, total } = await listCourses(ctx, request.query);
         return { success: true, message: messages.coursesFetched, courses: courses.map((c) => toCourseJson(ctx, c)), total, page, limit };
       });
+      const { body, encoding } = await cached.bodyFor(request.headers['accept-encoding']);
       // Already JSON, sent as it is: the response schema describes what is inside the bytes.
-      return reply.type('application/json; charset=utf-8').send(body as never);
+      reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
+      if (encoding) reply.header('content-encoding', encoding);
+      return reply.send(body as never);
     },
   });
 

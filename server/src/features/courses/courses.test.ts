@@ -1,11 +1,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
 import { courses, lectures } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
+import { COMPRESS_MIN_BYTES } from './catalogue-cache.ts';
 import { mediaFiles, rowCount } from '../../test/db.ts';
 import { jpgImage, mp4Video, multipart, pngImage, signUp, signUpAdmin, svgImage, type Upload } from '../../test/http.ts';
 
@@ -388,6 +390,25 @@ describe('the catalogue is cached but never stale after a change on this server'
     // Any write empties every cached page, not just the one it touches.
     await newCourse();
     expect(listed(await catalogue(), course._id)?.title).toBe('Through the back door');
+  });
+
+  it('sends the catalogue compressed to a browser that accepts it, the same JSON inside', async () => {
+    for (let i = 0; i < 4; i++) await newCourse();
+    const plain = await t.app.inject({ url: '/api/v1/courses' });
+    expect(plain.rawPayload.length).toBeGreaterThan(COMPRESS_MIN_BYTES);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('accept-encoding');
+
+    const compressed = await t.app.inject({ url: '/api/v1/courses', headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } });
+    expect(compressed.statusCode).toBe(200);
+    expect(compressed.headers).toMatchObject({ 'content-encoding': 'br', vary: 'accept-encoding', 'content-type': 'application/json; charset=utf-8' });
+    expect(Number(compressed.headers['content-length'])).toBe(compressed.rawPayload.length);
+    expect(compressed.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+    expect(JSON.parse(brotliDecompressSync(compressed.rawPayload).toString('utf8'))).toEqual(plain.json());
+
+    const gzip = await t.app.inject({ url: '/api/v1/courses', headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(gzip.rawPayload).toString('utf8'))).toEqual(plain.json());
   });
 
   it('shows a created course at once, with the total one higher', async () => {
