@@ -40,13 +40,34 @@ describe('GET /healthz', () => {
 });
 
 describe('security headers', () => {
-  it.each(['/healthz', '/api/v1/user/me', '/api/v1/no-such-route', '/', '/api/docs/json'])('are on %s', async (url) => {
+  it.each(['/healthz', '/', '/courses', '/api/docs', '/api/docs/json'])("are helmet's whole set on the page or document %s", async (url) => {
     const response = await t.app.inject({ url });
     expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(response.headers['content-security-policy']).toContain("default-src 'self'");
-    expect(response.headers['x-content-type-options']).toBe('nosniff');
-    expect(response.headers['x-frame-options']).toBe('DENY');
+    expect(response.headers).toMatchObject({
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'cross-origin-resource-policy': 'same-origin',
+      'cross-origin-opener-policy': 'same-origin',
+      'referrer-policy': 'no-referrer',
+    });
     expect(response.headers['x-powered-by']).toBeUndefined();
+  });
+
+  it.each(['/api/v1/courses', '/api/v1/user/me', '/api/v1/no-such-route'])('on the JSON of %s are the ones JSON needs, and a policy that allows nothing', async (url) => {
+    const response = await t.app.inject({ url });
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(response.headers).toMatchObject({
+      'content-security-policy': "default-src 'none';frame-ancestors 'none'",
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'cross-origin-resource-policy': 'same-origin',
+      'referrer-policy': 'no-referrer',
+    });
+    // Headers only a page acts on are left out.
+    for (const pageOnly of ['cross-origin-opener-policy', 'origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-xss-protection', 'x-powered-by']) {
+      expect(response.headers[pageOnly], pageOnly).toBeUndefined();
+    }
   });
 });
 
@@ -164,6 +185,25 @@ describe('logs', () => {
     for (const secret of ['Sekr3t!pass', token, 'SuperSecretResetToken1234567', 'Other#pass1', 'lms_session=']) {
       expect(logs).not.toContain(secret);
     }
+  });
+
+  it('mask a secret logged by mistake at the top level, in a body or in headers', async () => {
+    const before = logLines.length;
+    const secrets = {
+      password: 'Top#Secret1',
+      token: 'tok-top-level-secret',
+      body: { password: 'Body#Secret1', oldPassword: 'Old#Secret1', newPassword: 'New#Secret1', email: 'asha@example.com' },
+      headers: { cookie: 'lms_session=cookie-secret', authorization: 'Bearer auth-secret', accept: 'application/json' },
+    };
+    t.app.log.info(secrets, 'careless line');
+    const [line] = logLines.slice(before).map((text) => JSON.parse(text));
+    expect(line).toMatchObject({
+      msg: 'careless line',
+      password: '[redacted]',
+      token: '[redacted]',
+      body: { password: '[redacted]', oldPassword: '[redacted]', newPassword: '[redacted]', email: 'asha@example.com' },
+      headers: { cookie: '[redacted]', authorization: '[redacted]', accept: 'application/json' },
+    });
   });
 
   it('are one line per answered request, with the method, the path without its query, the status and the time taken', async () => {

@@ -55,16 +55,23 @@ export const API_PREFIX = '/api/v1';
 export const SANDBOX_API_PREFIX = '/sandbox/v1';
 const JSON_BODY_LIMIT = 256 * 1024;
 
+/**
+ * Secrets masked wherever they appear in a logged object: at its top level, in a logged
+ * `body`, or in logged `headers`. Named paths rather than wildcards (`*.password`):
+ * pino copies every value a wildcard could reach on every line, which made each
+ * access-log line 70 % dearer (4.0 µs against 2.4 µs, pino measured alone).
+ */
+const SECRET_FIELDS = ['password', 'oldPassword', 'newPassword', 'token', 'cookie', 'authorization'];
+export const SECRET_LOG_PATHS = ['', 'body.', 'headers.'].flatMap((parent) => SECRET_FIELDS.map((field) => parent + field));
+
 export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) {
   const app = Fastify({
     logger: {
       level: config.logLevel,
       ...(options.logStream && { stream: options.logStream }),
       // Headers are never logged whole: cookies and tokens stay out of the logs.
-      serializers: {
-        req: (request: FastifyRequest) => ({ method: request.method, url: loggableUrl(request.url), ip: request.ip }),
-      },
-      redact: { paths: ['password', '*.password', 'token', '*.token', 'cookie', '*.cookie'], censor: '[redacted]' },
+      serializers: { req: describeRequest },
+      redact: { paths: SECRET_LOG_PATHS, censor: '[redacted]' },
     },
     logController: new OneLinePerRequest(),
     bodyLimit: JSON_BODY_LIMIT,
@@ -120,7 +127,7 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
       : { scripts: [], frames: [], connect: [] };
   // Images and videos come from our own origin, or from the bucket (and its CDN) with S3 storage.
   const mediaOrigins = config.storage.kind === 's3' ? (await import('./features/media/s3-storage.ts')).s3Origins(config.storage) : [];
-  const securityHeaders = securityHeadersOf({
+  const pageSecurityHeaders = securityHeadersOf({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -144,8 +151,23 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
     // Only a site served over HTTPS may pin browsers to it.
     strictTransportSecurity: isHttps,
   });
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(securityHeaders);
+  // JSON is never rendered as a page: of helmet's headers it needs only those that stop it being
+  // framed, sniffed as something else or read by another origin (OWASP's REST Security Cheat Sheet).
+  // Six fewer headers to write made the cached catalogue 10 % quicker (bench/README.md).
+  const apiSecurityHeaders = securityHeadersOf({
+    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+    frameguard: { action: 'deny' },
+    strictTransportSecurity: isHttps,
+    crossOriginOpenerPolicy: false,
+    originAgentCluster: false,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(request.url.startsWith(`${API_PREFIX}/`) ? apiSecurityHeaders : pageSecurityHeaders);
     done();
   });
   await app.register(fastifyCookie);
@@ -236,6 +258,11 @@ function securityHeadersOf(options: HelmetOptions): Record<string, string> {
     if (error) throw error;
   });
   return headers;
+}
+
+/** A request as logged: never its headers, which carry cookies. */
+function describeRequest(request: Pick<FastifyRequest, 'method' | 'url' | 'ip'>) {
+  return { method: request.method, url: loggableUrl(request.url), ip: request.ip };
 }
 
 /** The path of a request as logged: reset tokens masked, query strings left out. */
