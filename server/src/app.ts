@@ -153,7 +153,7 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
   });
   // JSON is never rendered as a page: of helmet's headers it needs only those that stop it being
   // framed, sniffed as something else or read by another origin (OWASP's REST Security Cheat Sheet).
-  // Six fewer headers to write made the cached catalogue 10 % quicker (bench/README.md).
+  // Six fewer headers, and a far shorter policy, made the cached catalogue about 15 % quicker (bench/README.md).
   const apiSecurityHeaders = securityHeadersOf({
     contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
     crossOriginResourcePolicy: { policy: 'same-origin' },
