@@ -62,7 +62,7 @@ const JSON_BODY_LIMIT = 256 * 1024;
  * access-log line 70 % dearer (4.0 µs against 2.4 µs, pino measured alone).
  */
 const SECRET_FIELDS = ['password', 'oldPassword', 'newPassword', 'token', 'cookie', 'authorization'];
-export const SECRET_LOG_PATHS = ['', 'body.', 'headers.'].flatMap((parent) => SECRET_FIELDS.map((field) => parent + field));
+const SECRET_LOG_PATHS = ['', 'body.', 'headers.'].flatMap((parent) => SECRET_FIELDS.map((field) => parent + field));
 
 export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) {
   const app = Fastify({
