@@ -5,11 +5,13 @@ import { messages } from '@lms/contract/messages';
 import { api } from '../../app/api';
 import { paths } from '../../app/paths';
 import { useAppDispatch, useAppSelector } from '../../app/store';
-import { CourseCard } from '../../components/CourseCard';
+import { CourseCard, CourseCardPlaceholder } from '../../components/CourseCard';
 import { getAllCourses } from './course.api';
 import { courseLink } from './use-course';
 
 const PAGE_SIZE = 12;
+/** Enough to fill a screen while the first page loads. */
+const PLACEHOLDERS = 6;
 
 /** The catalogue: search, category filter and pages live in the address, so a reload or a shared link shows the same. */
 export default function CourseListPage() {
@@ -82,6 +84,15 @@ export default function CourseListPage() {
 
       <p className="sr-only" aria-live="polite">{loading ? 'Loading courses' : `${total} courses found`}</p>
       {!loading && courses.length === 0 && <p className="py-12 text-center text-lg">No courses match your search.</p>}
+      {loading && courses.length === 0 && (
+        <ul aria-hidden="true" className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
+          {Array.from({ length: PLACEHOLDERS }, (_, i) => (
+            <li key={i}>
+              <CourseCardPlaceholder />
+            </li>
+          ))}
+        </ul>
+      )}
       <ul className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
         {courses.map((course) => (
           <li key={course._id} className="relative">

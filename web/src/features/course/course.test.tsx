@@ -36,6 +36,14 @@ describe('/courses', () => {
     expect(router.state.location.state).toMatchObject({ title: 'Course 2' });
   });
 
+  it('keeps the place of the cards with placeholders while the first page loads', async () => {
+    stubApi({ 'GET /api/v1/courses?page=1&limit=12': list([course(1)]), 'GET /api/v1/courses?limit=100': list([course(1)]) });
+    renderPage(<CourseListPage />, { path: '/courses' });
+    expect(screen.getAllByTestId('course-placeholder')).toHaveLength(6);
+    await screen.findByRole('button', { name: 'Course 1' });
+    expect(screen.queryAllByTestId('course-placeholder')).toHaveLength(0);
+  });
+
   it('searches, filters by category and pages through the server', async () => {
     const calls = stubApi({
       'GET /api/v1/courses?page=1&limit=12': list([course(1)], 30),
