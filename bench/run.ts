@@ -5,10 +5,11 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureDebianPackages } from '../scripts/debian-packages.mjs';
 import { FULL, QUICK, type Bench } from './src/bench.ts';
 import { fillCatalogue } from './src/catalogue.ts';
 import { recreateDatabase } from './src/postgres.ts';
-import { ensureDebianPackages, run } from './src/processes.ts';
+import { run } from './src/processes.ts';
 import { buildIfStale, firstCourse, latestLectureUrl, loginAsAdmin, startProduct, uploadLecture, writeVideo, type Product } from './src/product.ts';
 import { sectionMarkdown, type SectionResult } from './src/report.ts';
 import { measureApi, type RunningProduct } from './src/sections/api.ts';
@@ -70,7 +71,7 @@ const report = (result: SectionResult) => {
 };
 
 try {
-  ensureDebianPackages({ wrk: 'wrk', nginx: 'nginx-light', '/usr/bin/chromium': 'chromium', curl: 'curl' }, log);
+  ensureDebianPackages({ wrk: 'wrk', nginx: 'nginx-light', '/usr/bin/chromium': 'chromium', curl: 'curl' });
   log('Building the web app and the server where stale');
   await buildIfStale();
 

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureDebianPackages } from './debian-packages.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Test runners write JSON reports here; the closing line sums them up.
@@ -14,18 +15,13 @@ const CHROMIUM = '/usr/bin/chromium';
 
 /** The e2e tests use Debian's Chromium, never a browser Playwright downloads: install it when missing. */
 function ensureChromium() {
-  if (fs.existsSync(CHROMIUM)) return true;
-  console.log(`${CHROMIUM} is missing: installing Debian's chromium package`);
-  if (process.getuid?.() !== 0) {
-    console.error(`Not root, so not installing it: run 'apt-get update && apt-get install -y chromium' as root.`);
+  try {
+    ensureDebianPackages({ [CHROMIUM]: 'chromium' });
+    return true;
+  } catch (error) {
+    console.error(error.message);
     return false;
   }
-  for (const args of [['update'], ['install', '-y', 'chromium']]) {
-    console.log(`$ apt-get ${args.join(' ')}`);
-    const run = spawnSync('apt-get', args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-    if (run.status !== 0) return false;
-  }
-  return fs.existsSync(CHROMIUM);
 }
 
 const steps = [

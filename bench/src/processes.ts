@@ -96,17 +96,3 @@ export function runInBackground(command: string, args: string[]): Promise<string
     });
   });
 }
-
-const isInstalled = (binary: string) => spawnSync('sh', ['-c', `command -v ${binary}`]).status === 0;
-
-/** The load generator and the reference server come from Debian's packages; installed when missing. */
-export function ensureDebianPackages(needed: Record<string, string>, log: (line: string) => void) {
-  const missing = Object.entries(needed).filter(([binary]) => !isInstalled(binary) && !fs.existsSync(binary));
-  if (missing.length === 0) return;
-  const packages = missing.map(([, pkg]) => pkg);
-  if (process.getuid?.() !== 0) throw new Error(`Missing ${packages.join(', ')}: run 'apt-get install -y ${packages.join(' ')}' as root.`);
-  log(`Installing ${packages.join(', ')} from Debian's packages…`);
-  const env = { DEBIAN_FRONTEND: 'noninteractive' };
-  run('apt-get', ['update', '-qq'], { env });
-  run('apt-get', ['install', '-y', '-qq', ...packages], { env });
-}
