@@ -16,10 +16,12 @@ const MAX_PAGES = 500;
 export const COMPRESS_MIN_BYTES = 1024;
 
 export type ContentEncoding = 'br' | 'gzip';
+const brotliCompress = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
 const compressors: Record<ContentEncoding, (json: Buffer) => Promise<Buffer>> = {
   // Quality 5 compresses a 23 KB page in 0.5 ms; the best, 11, is 14 % smaller but takes 35 ms.
-  br: (json) => promisify(zlib.brotliCompress)(json, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }),
-  gzip: (json) => promisify(zlib.gzip)(json),
+  br: (json) => brotliCompress(json, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }),
+  gzip: (json) => gzip(json),
 };
 // Brotli first: it is smaller, and every browser that sends `br` prefers it.
 const ENCODINGS: ContentEncoding[] = ['br', 'gzip'];
