@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { emailPattern, NAME_MAX } from './users.ts';
+import { PagedShape, pagingQuery, ReplySchema } from './envelope.ts';
 import { messages } from './messages.ts';
 
 export const CONTACT_MESSAGE_MAX = 5000;
@@ -20,10 +21,7 @@ export const ContactSchema = z
 export type Contact = z.input<typeof ContactSchema>;
 
 /** The inbox a page at a time, newest first; the same rules and text as the catalogue's paging. */
-export const ContactMessagesQuerySchema = z.object({
-  page: z.coerce.number({ error: messages.invalidPage }).int(messages.invalidPage).min(1, messages.invalidPage).max(1_000_000, messages.invalidPage).default(1),
-  limit: z.coerce.number({ error: messages.invalidPage }).int(messages.invalidPage).min(1, messages.invalidPage).max(CONTACT_PAGE_MAX, messages.invalidPage).default(50),
-});
+export const ContactMessagesQuerySchema = pagingQuery(CONTACT_PAGE_MAX);
 export type ContactMessagesPage = z.output<typeof ContactMessagesQuerySchema>;
 
 export const ContactMessageSchema = z.object({
@@ -34,12 +32,5 @@ export const ContactMessageSchema = z.object({
   createdAt: z.string(),
 });
 
-export const ContactMessagesResponseSchema = z.object({
-  success: z.boolean(),
-  message: z.string(),
-  messages: z.array(ContactMessageSchema),
-  /** Messages in the inbox, over all pages. */
-  total: z.number(),
-  page: z.number().int(),
-  limit: z.number().int(),
-});
+/** A page of the inbox; `total` counts the messages over all pages. */
+export const ContactMessagesResponseSchema = ReplySchema.extend({ messages: z.array(ContactMessageSchema), ...PagedShape });

@@ -32,11 +32,26 @@ export const UpdateCourseSchema = z.object({
 });
 export type UpdateCourse = z.input<typeof UpdateCourseSchema>;
 
-/** Add lecture: title, description (and the video file) or 'All fields are mandatory'. */
+/** A form's yes/no field as sent by a checkbox or FormData: 'true' or 'false'. */
+const formBoolean = z.enum(['true', 'false'], { error: messages.previewInvalid }).transform((value) => value === 'true');
+
+/**
+ * Add lecture: title, description (and the video file) or 'All fields are mandatory';
+ * optionally `preview` ('true'/'false', default false): a free preview anyone may watch.
+ */
 export const AddLectureSchema = z
-  .object({ title: mandatory(), description: mandatory() })
-  .pipe(z.object({ title, description }));
+  .object({ title: mandatory(), description: mandatory(), preview: formBoolean.optional() })
+  .pipe(z.object({ title, description, preview: z.boolean().default(false) }));
 export type AddLecture = z.input<typeof AddLectureSchema>;
+
+/** Change a lecture (admin): for now whether it is a free preview. */
+export const UpdateLectureSchema = z.object({ preview: z.boolean({ error: messages.previewInvalid }) });
+export type UpdateLecture = z.infer<typeof UpdateLectureSchema>;
+
+export const LectureParamsSchema = z.object({
+  courseId: z.uuid(messages.invalidId),
+  lectureId: z.uuid(messages.invalidId),
+});
 
 export const CourseIdParamsSchema = z.object({ id: z.uuid(messages.invalidId) });
 
@@ -65,6 +80,8 @@ export const LectureSchema = z.object({
   secure_url: z.string(),
   /** Seconds, where known. */
   duration: z.number().nullable(),
+  /** A free preview: anyone may watch it from the course page, without a subscription. */
+  preview: z.boolean(),
 });
 export type Lecture = z.infer<typeof LectureSchema>;
 
@@ -91,3 +108,33 @@ export const CourseWithLecturesResponseSchema = Reply.extend({
   course: CourseSchema.extend({ lectures: z.array(LectureSchema) }),
 });
 export const LecturesResponseSchema = Reply.extend({ course: CourseSchema, lectures: z.array(LectureSchema) });
+
+/**
+ * A lecture as the public curriculum shows it (GET /courses/:id/curriculum): never a video URL,
+ * except for a free preview, whose signed URL anyone may play for a few hours.
+ */
+export const CurriculumLectureSchema = z.object({
+  _id: z.uuid(),
+  title: z.string(),
+  description: z.string(),
+  /** Seconds; null until the video has been measured. */
+  duration: z.number().nullable(),
+  preview: z.boolean(),
+  /** Only on a preview. */
+  secure_url: z.string().optional(),
+});
+export type CurriculumLecture = z.infer<typeof CurriculumLectureSchema>;
+
+/** The public curriculum of a course: anyone may read it, logged in or not. */
+export const CurriculumResponseSchema = Reply.extend({
+  /** The course as the catalogue lists it. */
+  course: CourseSchema,
+  /** In the order they were added, as the lecture page plays them. */
+  lectures: z.array(CurriculumLectureSchema),
+  lectureCount: z.number().int(),
+  /** Seconds: the sum of the durations known so far; null while none is known. */
+  totalDuration: z.number().nullable(),
+});
+export type Curriculum = z.infer<typeof CurriculumResponseSchema>;
+
+export const LectureResponseSchema = Reply.extend({ lecture: LectureSchema });

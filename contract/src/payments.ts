@@ -1,7 +1,6 @@
 import { z } from 'zod';
+import { ReplySchema as Reply } from './envelope.ts';
 import { messages } from './messages.ts';
-
-const Reply = z.object({ success: z.boolean(), message: z.string() });
 
 /** What Checkout hands to `options.handler`, sent on to the server to verify. */
 export const VerifyPaymentSchema = z.object({
@@ -18,6 +17,15 @@ export const RazorpayKeyResponseSchema = Reply.extend({
   /** The bundle's price in rupees, for the checkout card. */
   price: z.number(),
 });
+/** Ours, public: the bundle as the storefront sells it to anyone, signed in or not. */
+export const PlanResponseSchema = Reply.extend({
+  /** Rupees per month. */
+  price: z.number(),
+  currency: z.literal('INR'),
+  /** Days after a payment within which a first cancellation (in any 12 months) refunds it (DESIGN §6). */
+  refundWindowDays: z.number().int(),
+});
+export type Plan = z.infer<typeof PlanResponseSchema>;
 export const SubscribeResponseSchema = Reply.extend({ subscription_id: z.string() });
 export const UnsubscribeResponseSchema = Reply.extend({ refunded: z.boolean() });
 

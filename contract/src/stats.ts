@@ -1,8 +1,7 @@
 import { z } from 'zod';
+import { ReplySchema } from './envelope.ts';
 
-export const UserStatsResponseSchema = z.object({
-  success: z.boolean(),
-  message: z.string(),
+export const UserStatsResponseSchema = ReplySchema.extend({
   /** Accounts with role USER. */
   allUsersCount: z.number(),
   /** Of those, the ones with access now. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FailureSchema, ReplySchema } from './envelope.ts';
 import { messages } from './messages.ts';
 
 /** Spec §5: letters, digits and !@#$%^&*, 6-16 long, at least one digit and one special character. */
@@ -91,10 +92,19 @@ export const UserSchema = z.object({
   email: z.string(),
   avatar: z.object({ secure_url: z.string() }),
   role: RoleSchema,
-  subscription: z.object({ status: z.enum(['active', 'inactive']) }),
+  subscription: z.object({
+    status: z.enum(['active', 'inactive']),
+    /** Ours, while active: the end of the paid period (ISO); it renews then unless cancelAtPeriodEnd. */
+    currentPeriodEnd: z.string().optional(),
+    /** Ours, while active: cancelled without a refund, so it will not renew; access lasts until currentPeriodEnd. */
+    cancelAtPeriodEnd: z.boolean().optional(),
+  }),
+  /** Ours: the initial administrator must choose their own password before anything else works. */
+  mustChangePassword: z.boolean().optional(),
 });
 export type User = z.infer<typeof UserSchema>;
 
-export const MessageSchema = z.object({ success: z.boolean(), message: z.string() });
+/** The envelope alone (`envelope.ts`), under the name the routes use. */
+export const MessageSchema = ReplySchema;
 export const UserResponseSchema = MessageSchema.extend({ user: UserSchema });
-export const ErrorSchema = z.object({ success: z.literal(false), message: z.string() });
+export const ErrorSchema = FailureSchema;

@@ -1,26 +1,22 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { users } from './db/schema.ts';
+import { headTags } from './features/storefront/page-head.ts';
+import { defaultHead } from './features/storefront/storefront.service.ts';
 import { withSecrets } from './secrets.ts';
 import { createTestApp, openTestDatabase, TEST_ENV, type TestApp } from './test/app.ts';
 import { rowCount } from './test/db.ts';
-import { login, multipart, newSignup, pngImage, signUp } from './test/http.ts';
+import { recordLogs } from './test/logs.ts';
+import { login, multipart, newSignup, pngImage, signUp, signUpAdmin } from './test/http.ts';
 
 /** Everything the app logged, to check that no secret ends up there. */
-const logLines: string[] = [];
-const logStream = new Writable({
-  write(chunk, _encoding, done) {
-    logLines.push(String(chunk));
-    done();
-  },
-});
+const { lines: logLines, stream: logStream } = recordLogs();
 
 let t: TestApp;
 beforeAll(async () => {
@@ -302,6 +298,10 @@ describe('the built web app', () => {
     expect(response.body).toBe('export const tiny = 1;\n');
   });
 
+  /** The page as served: the default title, description and link preview tags (storefront/page-head.ts) end its head. */
+  const withDefaultHead = (html: string) => html.replace('</head>', `\n${headTags(defaultHead())}  </head>`);
+  const pageWithRibbon = withDefaultHead(page.replace('<body>', `<body>\n    <div class="test-mode-ribbon" role="note">${messages.testModeRibbon}</div>`));
+
   it('does not serve the .br and .gz files at URLs of their own', async () => {
     for (const url of ['/assets/app-abc123.js.br', '/assets/app-abc123.js.gz', '/index.html.br']) {
       expect((await app.inject({ url })).statusCode).toBe(404);
@@ -314,12 +314,72 @@ describe('the built web app', () => {
     expect(compressed.headers['content-encoding']).toBe('br');
     expect(compressed.headers['content-type']).toMatch(/^text\/html/);
     expect(compressed.headers['cache-control']).toBe('no-cache');
-    expect(zlib.brotliDecompressSync(compressed.rawPayload).toString()).toBe(page);
+    expect(zlib.brotliDecompressSync(compressed.rawPayload).toString()).toBe(pageWithRibbon);
+
+    const gzipped = await app.inject({ url: '/', headers: { 'accept-encoding': 'gzip, deflate' } });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzipped.rawPayload).toString()).toBe(pageWithRibbon);
 
     const raw = await app.inject({ url: '/courses/some-course' });
     expect(raw.statusCode).toBe(200);
     expect(raw.headers['content-encoding']).toBeUndefined();
     expect(raw.headers['cache-control']).toBe('no-cache');
-    expect(raw.body).toBe(page);
+    expect(raw.body).toBe(pageWithRibbon);
+  });
+
+  it('puts the test-mode ribbon first in the body of every page in sandbox mode, and nowhere with Razorpay', async () => {
+    for (const url of ['/', '/index.html', '/checkout', '/user/profile']) {
+      const response = await app.inject({ url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body, url).toContain(`<body>\n    <div class="test-mode-ribbon" role="note">${messages.testModeRibbon}</div><div></div>`);
+    }
+    const live = await buildApp(withSecrets(loadConfig({ ...TEST_ENV, DATA_DIR: dataDir, PAYMENTS_MODE: 'razorpay' })), { database, webRoot });
+    try {
+      const response = await live.inject({ url: '/' });
+      expect(response.body).toBe(withDefaultHead(page));
+      expect(response.body).not.toContain(messages.testModeRibbon);
+    } finally {
+      await live.close();
+    }
+  });
+});
+
+describe('test mode', () => {
+  it('is announced loudly in the start log in sandbox mode, and not with Razorpay', async () => {
+    for (const mode of ['sandbox', 'razorpay']) {
+      const logs = recordLogs();
+      const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'lms-test-'));
+      const database = await openTestDatabase();
+      const env = { ...TEST_ENV, LOG_LEVEL: 'info', PAYMENTS_MODE: mode, DATA_DIR: dataDir };
+      const app = await buildApp(withSecrets(loadConfig(env)), { database, logStream: logs.stream });
+      await app.close();
+      await database.close();
+      await fs.rm(dataDir, { recursive: true, force: true });
+      const warning = logs.entries().find((entry) => String(entry.msg).startsWith('TEST MODE'));
+      if (mode === 'sandbox') expect(warning).toMatchObject({ level: 40, msg: expect.stringContaining('test cards pay and nobody is charged') });
+      else expect(warning).toBeUndefined();
+    }
+  });
+});
+
+describe('Cache-Control of API answers', () => {
+  it('is no-store on every private or personal answer, errors included', async () => {
+    const account = await signUp(t.app);
+    const admin = await signUpAdmin(t.app);
+    const answers = [
+      await t.app.inject({ url: '/api/v1/user/me', headers: { cookie: account.cookie } }),
+      await t.app.inject({ url: '/api/v1/user/me' }),
+      await login(t.app, account.email, account.password),
+      await t.app.inject({ url: '/api/v1/payments/razorpay-key', headers: { cookie: account.cookie } }),
+      await t.app.inject({ url: '/api/v1/admin/status/users', headers: { cookie: admin.cookie } }),
+      await t.app.inject({ url: '/api/v1/payments?count=5', headers: { cookie: admin.cookie } }),
+      await t.app.inject({ url: '/api/v1/contact', headers: { cookie: admin.cookie } }),
+      await t.app.inject({ url: `/api/v1/courses/${crypto.randomUUID()}`, headers: { cookie: admin.cookie } }),
+    ];
+    for (const response of answers) {
+      expect(response.headers['content-type'], response.body).toMatch(/^application\/json/);
+      expect(response.headers['cache-control'], response.body).toBe('no-store');
+    }
+    expect(answers.map((response) => response.statusCode)).toEqual([200, 401, 200, 200, 200, 200, 200, 404]);
   });
 });

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Writable } from 'node:stream';
 import fastifyCookie from '@fastify/cookie';
@@ -24,14 +23,20 @@ import { AppError } from './errors.ts';
 import { createPasswordHasher } from './features/auth/password.ts';
 import { createCatalogueCache } from './features/courses/catalogue-cache.ts';
 import { privateMediaRoutes } from './features/media/media.routes.ts';
+import { createPreviewVideos } from './features/media/preview-videos.ts';
 import { createRecentViewers } from './features/media/recent-viewers.ts';
 import { createStorage, mediaRoot, PUBLIC_MEDIA_FOLDERS, PUBLIC_MEDIA_PREFIX } from './features/media/storage.ts';
 import { createRazorpayClient, inProcessFetch } from './features/payments/razorpay-client.ts';
 import { sandboxRoutes } from './features/sandbox/sandbox.routes.ts';
+import { startJobQueue, type JobQueueOptions } from './job-queue.ts';
+import { startWorkers, type Jobs } from './jobs.ts';
+import { refuseForeignOrigins } from './cross-site.ts';
 import { createMailer } from './mail.ts';
 import { createRateLimits } from './rate-limit.ts';
 import { paths } from './paths.ts';
-import { apiRoutes } from './routes.ts';
+import { apiRoutes, siteRoutes } from './routes.ts';
+import { defaultHead } from './features/storefront/storefront.service.ts';
+import { serveWebApp } from './web-app.ts';
 import type { RuntimeConfig } from './secrets.ts';
 
 declare module 'fastify' {
@@ -47,6 +52,8 @@ export interface AppOptions {
   logStream?: Writable;
   /** Keeps the rate-limit counters of parallel test runs apart in a shared Redis. */
   rateLimitPrefix?: string;
+  /** Retry timing of the job queue (tests shorten it). */
+  jobs?: Pick<JobQueueOptions, 'retryDelaySeconds' | 'pollingIntervalSeconds'>;
   /** The built web app; defaults to web/dist of this checkout. */
   webRoot?: string;
 }
@@ -75,7 +82,7 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
     },
     logController: new OneLinePerRequest(),
     bodyLimit: JSON_BODY_LIMIT,
-    trustProxy: config.trustProxy,
+    trustProxy: trustedProxies(config.trustProxy),
     routerOptions: { maxParamLength: 200 },
   });
   // JSON and multipart only: text/plain is a body a foreign page may send without asking the browser first.
@@ -91,6 +98,7 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
   const ctx: Context = {
     config,
     db: database.db,
+    jobs: await startJobQueue<Jobs>(database, { log: app.log, ...options.jobs }),
     mailer: createMailer(config),
     media: await createStorage(config),
     passwords: createPasswordHasher(config.passwordCost),
@@ -105,10 +113,14 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
     }),
     catalogue: createCatalogueCache(),
     recentViewers: createRecentViewers(),
+    previewVideos: createPreviewVideos(),
   };
   app.decorate('ctx', ctx);
+  await startWorkers(ctx, app.log);
   app.decorateRequest('user', null);
   app.addHook('onClose', async () => {
+    // Jobs in hand finish (or go back to the queue) before the database closes under them.
+    await ctx.jobs.stop();
     ctx.mailer.close();
     await ctx.limits.close();
     if (!options.database) await database.close();
@@ -166,6 +178,9 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
     xPermittedCrossDomainPolicies: false,
     xXssProtection: false,
   });
+  // API answers are about someone (a profile, their lectures, the sales figures) or change with every
+  // write: no browser, proxy or CDN may keep a copy. The public catalogue is cached in this server instead.
+  apiSecurityHeaders['cache-control'] = 'no-store';
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(request.url.startsWith(`${API_PREFIX}/`) ? apiSecurityHeaders : pageSecurityHeaders);
     done();
@@ -186,7 +201,10 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
   });
   await app.register(apiRoutes, { prefix: API_PREFIX });
   // The offline imitation of Razorpay (DESIGN §6); never mounted when talking to Razorpay itself.
-  if (config.payments.mode === 'sandbox') await app.register(sandboxRoutes, { prefix: '/sandbox' });
+  if (config.payments.mode === 'sandbox') {
+    app.log.warn('TEST MODE: payments go to the offline sandbox, test cards pay and nobody is charged. Set PAYMENTS_MODE=razorpay to take real payments.');
+    await app.register(sandboxRoutes, { prefix: '/sandbox' });
+  }
 
   fs.mkdirSync(mediaRoot(config.dataDir), { recursive: true });
   // Lecture videos (local storage): signed, expiring URLs bound to the viewer; registered before /media/*.
@@ -201,22 +219,12 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
     immutable: true,
     maxAge: '365d',
   });
-  const webRoot = options.webRoot ?? paths.webApp;
-  const hasWebApp = fs.existsSync(path.join(webRoot, 'index.html'));
-  if (hasWebApp) {
-    await app.register(fastifyStatic, {
-      root: webRoot,
-      wildcard: false,
-      index: false,
-      // The build writes name.br and name.gz beside each text file (web/vite.config.ts); they are
-      // sent with Content-Encoding to browsers that accept them, and are not URLs of their own.
-      preCompressed: true,
-      globIgnore: ['**/*.br', '**/*.gz'],
-      // Built assets carry a content hash in their names; index.html must be checked every time.
-      setHeaders: (reply, filePath) =>
-        reply.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache'),
-    });
-  }
+  const webApp = await serveWebApp(app, {
+    webRoot: options.webRoot ?? paths.webApp,
+    testMode: config.payments.mode === 'sandbox',
+    defaultHead: defaultHead(),
+  });
+  await siteRoutes(app, { webApp });
 
   app.setNotFoundHandler((request, reply) => {
     // The web app routes its own pages (and shows its 404); the API answers JSON.
@@ -226,11 +234,21 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
       (request.method === 'GET' || request.method === 'HEAD') &&
       !/^\/(api|media|sandbox)\//.test(path) &&
       !/\.[a-z0-9]+$/i.test(path);
-    if (hasWebApp && isPage) return reply.header('cache-control', 'no-cache').sendFile('index.html', webRoot);
+    if (webApp && isPage) return webApp.send(request, reply);
     return reply.code(404).send({ success: false, message: messages.notFound });
   });
 
   return app;
+}
+
+/**
+ * TRUST_PROXY as Fastify applies it. A hop count becomes "the nearest N hops are our proxies":
+ * Fastify 5 reads a bare number as "trust nobody", which would give every client behind the
+ * load balancer the balancer's address. With N = 1 the address is the one nginx appended last,
+ * whatever a client wrote into X-Forwarded-For before it.
+ */
+function trustedProxies(setting: Config['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
 }
 
 /** One log line per request, when it is answered; Fastify's default writes a second as it arrives. */
@@ -268,23 +286,6 @@ function describeRequest(request: Pick<FastifyRequest, 'method' | 'url' | 'ip'>)
 /** The path of a request as logged: reset tokens masked, query strings left out. */
 function loggableUrl(url: string): string {
   return url.split('?')[0]!.replace(/\/reset\/[^/]+/, '/reset/[redacted]');
-}
-
-/**
- * Cross-site request forgery guard: a state-changing request that a browser
- * sent from another site is refused. Browsers always send Origin on such requests.
- */
-function refuseForeignOrigins(config: Config) {
-  const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
-  const allowed = new Set([new URL(config.publicUrl).origin, ...config.allowedOrigins]);
-  return async (request: FastifyRequest) => {
-    if (safeMethods.has(request.method)) return;
-    const origin = request.headers.origin;
-    const ownOrigin = `${request.protocol}://${request.host}`;
-    const foreign =
-      origin === undefined ? request.headers['sec-fetch-site'] === 'cross-site' : origin !== ownOrigin && !allowed.has(origin);
-    if (foreign) throw new AppError(403, messages.foreignOrigin);
-  };
 }
 
 /** Known errors keep their status and a message fit for the user; anything else is a 500 that says nothing. */

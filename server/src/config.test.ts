@@ -6,7 +6,31 @@ describe('loadConfig', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ port: 3000, host: '127.0.0.1', databaseUrl: undefined, redisUrl: undefined, smtpUrl: undefined });
     expect(config.dataDir).toMatch(/\/data$/);
-    expect(config.publicUrl).toBe('http://localhost:3000');
+    expect(config.publicUrl).toBe('http://127.0.0.1:3000');
+    expect(config.payments.mode).toBe('sandbox');
+  });
+
+  it('points links where the server listens, or at localhost when it listens everywhere', () => {
+    expect(loadConfig({ HOST: 'localhost', PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ HOST: '0.0.0.0' }).publicUrl).toBe('http://localhost:3000');
+    expect(loadConfig({ HOST: '::1' }).publicUrl).toBe('http://[::1]:3000');
+    expect(loadConfig({ HOST: '0.0.0.0', PUBLIC_URL: 'https://learn.example.com/' }).publicUrl).toBe('https://learn.example.com');
+  });
+
+  it('refuses to start in production without an explicit PAYMENTS_MODE, naming the variable', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/PAYMENTS_MODE: required when NODE_ENV=production/);
+    expect(loadConfig({ NODE_ENV: 'production', PAYMENTS_MODE: 'sandbox' }).payments.mode).toBe('sandbox');
+    expect(loadConfig({ NODE_ENV: 'development' }).payments.mode).toBe('sandbox');
+  });
+
+  it('takes TRUST_PROXY as a hop count or a list of proxies, and refuses "true"', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,loopback' }).trustProxy).toEqual(['10.0.0.0/8', '192.168.1.7', 'loopback']);
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY: true would trust any X-Forwarded-For/);
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/99' })).toThrow(/TRUST_PROXY: a hop count, or proxy addresses/);
+    expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY/);
   });
 
   it('lists every bad variable at once', () => {
@@ -21,9 +45,9 @@ describe('loadConfig', () => {
   });
 
   it('treats empty variables as unset and reads lists and flags', () => {
-    const config = loadConfig({ DATABASE_URL: '', ALLOWED_ORIGINS: 'http://localhost:5173, http://127.0.0.1:5173', TRUST_PROXY: 'true' });
+    const config = loadConfig({ DATABASE_URL: '', ALLOWED_ORIGINS: 'http://localhost:5173, http://127.0.0.1:5173', TRUST_PROXY: '' });
     expect(config.databaseUrl).toBeUndefined();
     expect(config.allowedOrigins).toEqual(['http://localhost:5173', 'http://127.0.0.1:5173']);
-    expect(config.trustProxy).toBe(true);
+    expect(config.trustProxy).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { compile as compileProxyList } from '@fastify/proxy-addr';
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -24,7 +25,7 @@ const EnvSchema = z
   SESSION_SECRET: z.string().min(32).optional(),
   SESSION_DAYS: positiveInt.default(14),
   ALLOWED_ORIGINS: commaList,
-  TRUST_PROXY: z.stringbool().default(false),
+  TRUST_PROXY: z.string().optional().transform(toTrustProxy),
   IMAGE_MAX_BYTES: positiveInt.default(5 * 1024 * 1024),
   VIDEO_MAX_BYTES: positiveInt.default(2 * 1024 * 1024 * 1024),
   VIDEO_URL_HOURS: z.coerce.number().positive().default(6),
@@ -37,10 +38,13 @@ const EnvSchema = z
   S3_PUBLIC_URL: optionalUrl,
   LOGIN_MAX_PER_IP: positiveInt.default(30),
   LOGIN_MAX_PER_EMAIL: positiveInt.default(10),
+  LOGIN_MAX_PER_ACCOUNT: positiveInt.default(100),
+  SIGNUP_MAX_PER_IP: positiveInt.default(10),
   /** log2 of scrypt's N; 17 is OWASP's recommendation, tests use less. */
   PASSWORD_COST: z.coerce.number().int().min(10).max(20).default(17),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  PAYMENTS_MODE: z.enum(['sandbox', 'razorpay']).default('sandbox'),
+  /** Left unset, the sandbox, except under NODE_ENV=production, where it must be chosen (below). */
+  PAYMENTS_MODE: z.enum(['sandbox', 'razorpay']).optional(),
   RAZORPAY_BASE_URL: z.url().default('https://api.razorpay.com/v1'),
   RAZORPAY_KEY_ID: z.string().regex(/^rzp_(test|live)_\w+$/, 'must look like rzp_test_… or rzp_live_…').optional(),
   RAZORPAY_KEY_SECRET: z.string().min(8).optional(),
@@ -55,6 +59,10 @@ const EnvSchema = z
     const require = (names: readonly (keyof typeof env)[], when: string) => {
       for (const name of names) if (!env[name]) problems.addIssue({ code: 'custom', path: [name], message: `required when ${when}` });
     };
+    // A production server that forgot the variable must not take test cards as payment.
+    if (env.NODE_ENV === 'production' && !env.PAYMENTS_MODE) {
+      problems.addIssue({ code: 'custom', path: ['PAYMENTS_MODE'], message: 'required when NODE_ENV=production: razorpay, or sandbox for a test deployment' });
+    }
     if (env.STORAGE === 's3') require(['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'], 'STORAGE=s3');
     if (env.PAYMENTS_MODE === 'razorpay') {
       require(['RAZORPAY_KEY_ID', 'RAZORPAY_KEY_SECRET', 'RAZORPAY_WEBHOOK_SECRET'], 'PAYMENTS_MODE=razorpay');
@@ -70,7 +78,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     port: env.PORT,
     host: env.HOST,
     /** Where people reach the app; used for links in mail, never taken from a request's Host header. */
-    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
+    publicUrl: (env.PUBLIC_URL ?? defaultPublicUrl(env.HOST, env.PORT)).replace(/\/$/, ''),
     dataDir,
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL,
@@ -81,7 +89,10 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     sessionDays: env.SESSION_DAYS,
     /** Origins besides the app's own that may send state-changing requests (e.g. the Vite dev server). */
     allowedOrigins: env.ALLOWED_ORIGINS,
-    /** Behind a load balancer: take the client's address and protocol from X-Forwarded-* headers. */
+    /**
+     * Behind a load balancer: how many proxies (a hop count), or which ones (addresses and CIDRs),
+     * may state the client's address and protocol in X-Forwarded-*; false to believe none.
+     */
     trustProxy: env.TRUST_PROXY,
     imageMaxBytes: env.IMAGE_MAX_BYTES,
     videoMaxBytes: env.VIDEO_MAX_BYTES,
@@ -101,10 +112,15 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
           }
         : { kind: 'local' as const },
     loginMaxPerIp: env.LOGIN_MAX_PER_IP,
+    /** Failed logins for one email from one address per 15 minutes: the lock an attacker elsewhere cannot set off. */
     loginMaxPerEmail: env.LOGIN_MAX_PER_EMAIL,
+    /** Failed logins for one email from all addresses together per 15 minutes. */
+    loginMaxPerAccount: env.LOGIN_MAX_PER_ACCOUNT,
+    /** Sign-ups from one address per 15 minutes. */
+    signupMaxPerIp: env.SIGNUP_MAX_PER_IP,
     passwordCost: env.PASSWORD_COST,
     payments: {
-      mode: env.PAYMENTS_MODE,
+      mode: env.PAYMENTS_MODE ?? 'sandbox',
       /** Razorpay's API; in sandbox mode the imitation in this server is used instead. */
       baseUrl: env.RAZORPAY_BASE_URL.replace(/\/$/, ''),
       /** In sandbox mode these may be left out: they are generated once into DATA_DIR. */
@@ -120,6 +136,35 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     contactEmail: env.CONTACT_EMAIL,
     logLevel: env.LOG_LEVEL,
   };
+}
+
+/**
+ * TRUST_PROXY as Fastify's `trustProxy` takes it: a hop count, or a list of proxy addresses and
+ * CIDRs. Never `true`: trusting every hop would let a client name its own address in
+ * X-Forwarded-For and so slip past every per-address limit.
+ */
+function toTrustProxy(value: string | undefined, context: z.RefinementCtx): false | number | string[] {
+  if (value === undefined || value === 'false' || value === '0') return false;
+  if (/^\d{1,2}$/.test(value)) return Number(value);
+  if (value === 'true') {
+    context.addIssue({ code: 'custom', message: 'true would trust any X-Forwarded-For a client sends; give the number of proxies in front (e.g. 1) or their addresses/CIDRs' });
+    return z.NEVER;
+  }
+  const list = value.split(',').map((item) => item.trim()).filter(Boolean);
+  try {
+    compileProxyList(list);
+  } catch (error) {
+    context.addIssue({ code: 'custom', message: `a hop count, or proxy addresses and CIDRs separated by commas (${(error as Error).message})` });
+    return z.NEVER;
+  }
+  return list;
+}
+
+/** Links in mail point where the server listens, unless it listens on every interface. */
+function defaultPublicUrl(host: string, port: number): string {
+  const everywhere = host === '0.0.0.0' || host === '::' || host === '[::]';
+  const name = everywhere ? 'localhost' : host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
 }
 
 export class ConfigError extends Error {}

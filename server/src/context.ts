@@ -2,9 +2,12 @@ import type { RuntimeConfig } from './secrets.ts';
 import type { Db } from './db/client.ts';
 import type { PasswordHasher } from './features/auth/password.ts';
 import type { CatalogueCache } from './features/courses/catalogue-cache.ts';
+import type { PreviewVideos } from './features/media/preview-videos.ts';
 import type { RecentViewers } from './features/media/recent-viewers.ts';
 import type { MediaStorage } from './features/media/storage.ts';
 import type { RazorpayClient } from './features/payments/razorpay-client.ts';
+import type { JobQueue } from './job-queue.ts';
+import type { Jobs } from './jobs.ts';
 import type { Mailer } from './mail.ts';
 import type { RateLimits } from './rate-limit.ts';
 
@@ -12,6 +15,9 @@ import type { RateLimits } from './rate-limit.ts';
 export interface Context {
   config: RuntimeConfig;
   db: Db;
+  /** Background work (DESIGN §9): mail and whatever must not hold up a request. */
+  jobs: JobQueue<Jobs>;
+  /** Sends mail now; only the `mail` job uses it (services call queueMail). */
   mailer: Mailer;
   media: MediaStorage;
   passwords: PasswordHasher;
@@ -21,4 +27,6 @@ export interface Context {
   catalogue: CatalogueCache;
   /** Sessions recently allowed to watch; whatever ends access forgets them. */
   recentViewers: RecentViewers;
+  /** Videos recently found to be free previews; turning a preview off forgets it. */
+  previewVideos: PreviewVideos;
 }

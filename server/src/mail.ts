@@ -3,6 +3,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Transporter } from 'nodemailer';
 import type { Config } from './config.ts';
+import type { Context } from './context.ts';
 
 export interface Mail {
   to: string | string[];
@@ -14,8 +15,17 @@ export interface Mail {
 export type Mailer = { send(mail: Mail): Promise<void>; close(): void };
 
 /**
+ * Puts a mail on the job queue: the `mail` job sends it with the Mailer, retrying while
+ * the mail server fails. A request never waits on SMTP, and a mail is never lost with it.
+ */
+export async function queueMail(ctx: Pick<Context, 'jobs'>, mail: Mail): Promise<void> {
+  await ctx.jobs.send('mail', mail);
+}
+
+/**
  * Sends through SMTP_URL when set; otherwise writes each message as an .eml file
- * into DATA_DIR/mail, where a developer (or a test) can open it.
+ * into DATA_DIR/mail, where a developer (or a test) can open it. Only the `mail` job
+ * uses it; everything else calls queueMail.
  */
 export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>): Mailer {
   // nodemailer is loaded with the first mail, not at start-up.
@@ -40,7 +50,8 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'data
       await fs.mkdir(outbox, { recursive: true });
       // Time first, so the files sort in the order they were sent.
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
-      await fs.writeFile(path.join(outbox, name), message as Buffer);
+      // Private whatever the umask: a mail may hold a reset link.
+      await fs.writeFile(path.join(outbox, name), message as Buffer, { mode: 0o600 });
     },
     close,
   };

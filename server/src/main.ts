@@ -2,29 +2,65 @@ import { buildApp } from './app.ts';
 import { seedDemoCourses } from './cli/demo-courses.ts';
 import { ensureInitialAdmin } from './cli/initial-admin.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { closeToOthers, makeDataDirPrivate } from './data-dir.ts';
+import { databaseTargetOf } from './db/client.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
+import { LEFTOVER_AGE_MS, sweepMediaLeftovers } from './features/media/leftovers.ts';
 import { withSecrets } from './secrets.ts';
+
+/** How long requests in flight may take to finish once a stop is asked for. */
+const SHUTDOWN_GRACE_MS = 10_000;
 
 // Listens and shuts down gracefully; everything else lives in buildApp.
 try {
-  const config = withSecrets(loadConfig());
+  const settings = loadConfig();
+  // First of all, before the secrets and the database are written there.
+  const privacy = makeDataDirPrivate(settings.dataDir);
+  const config = withSecrets(settings);
   const app = await buildApp(config);
+  const embedded = databaseTargetOf(config);
+  // PGlite sets the modes of its own files, past the umask: closed again now that it has written them.
+  const database = 'dir' in embedded ? { folder: embedded.dir, ...closeToOthers(embedded.dir) } : undefined;
+  if (privacy.tightened.count > 0) {
+    app.log.info({ folder: config.dataDir, count: privacy.tightened.count, paths: privacy.tightened.paths }, 'closed files and folders in DATA_DIR that others could read');
+  }
+  for (const { folder, failed } of [{ folder: config.dataDir, ...privacy }, ...(database ? [database] : [])]) {
+    if (failed.count > 0) {
+      app.log.warn({ folder, count: failed.count, paths: failed.paths }, 'could not make these DATA_DIR files private; are they owned by another user?');
+    }
+  }
   // Before the initial admin: it seeds only while the database has no accounts and no courses.
   await seedDemoCourses(app.ctx, (line) => app.log.info(line));
   // Plain console output, not a log record: the one-time credentials must be readable at a glance.
-  await ensureInitialAdmin(app.ctx, (message) => console.log(message));
+  // The password itself only on a terminal; a journal or a piped log would keep it.
+  await ensureInitialAdmin(app.ctx, (message) => console.log(message), { interactive: process.stdout.isTTY === true });
+  const sweeping = new AbortController();
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    sweeping.abort();
+    // A service manager waits for us (TimeoutStopSec), so does a person at Ctrl-C: an upload that
+    // would hold the close for minutes is cut off instead, and its .part file swept at the next start.
+    setTimeout(() => {
+      app.log.warn(`requests still running ${SHUTDOWN_GRACE_MS / 1000} s after ${signal}; exiting without them`);
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS).unref();
     // Stops accepting connections, lets requests in flight finish, then closes the database.
     await app.close();
     process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  // Kept for repeats, which are ignored: Ctrl-C under `npm start` reaches the server twice (from the
+  // terminal, and passed on by npm), as SIGTERM does under systemd's default KillMode. With no handler
+  // left, the second would kill the server mid-close, leaving the embedded database unclosed.
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
+  // Not awaited: the server serves while the sweep walks the media.
+  sweepMediaLeftovers(app.ctx, { olderThanMs: LEFTOVER_AGE_MS, log: app.log, signal: sweeping.signal }).catch((error: unknown) => {
+    if (!closing) app.log.error({ err: error }, 'sweeping media leftovers failed');
+  });
 } catch (error) {
   if (error instanceof ConfigError || error instanceof DataDirLockedError) {
     console.error(error.message);

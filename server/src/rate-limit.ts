@@ -7,11 +7,22 @@ const WINDOW_SECONDS = 15 * 60;
 export interface RateLimits {
   /** Every login attempt from one address. */
   loginPerIp: RateLimiterAbstract;
-  /** Failed logins for one email, cleared by a successful one. */
+  /** Failed logins for one email from one address (keyed by `loginKey`), cleared by a successful one: the lock. */
+  loginFailuresPerEmailAndIp: RateLimiterAbstract;
+  /**
+   * Failed logins for one email from every address together: a much higher ceiling
+   * against guessing from many addresses, which an owner elsewhere rarely meets.
+   */
   loginFailuresPerEmail: RateLimiterAbstract;
   /** Password-reset mails asked for one address, and from one client. */
   resetPerEmail: RateLimiterAbstract;
   resetPerIp: RateLimiterAbstract;
+  /** Reset links tried from one address: each good one costs a password hash. */
+  resetTokenPerIp: RateLimiterAbstract;
+  /** Sign-ups from one address: each costs a password hash and an image re-encode. */
+  signupPerIp: RateLimiterAbstract;
+  /** Password changes of one account: each checks the old password with a hash. */
+  passwordChangePerUser: RateLimiterAbstract;
   /** Contact-form messages sent from one address: each one is stored and mailed. */
   contactPerIp: RateLimiterAbstract;
   close(): Promise<void>;
@@ -22,7 +33,7 @@ export interface RateLimits {
  * so that every instance behind a load balancer counts the same attempts.
  */
 export async function createRateLimits(
-  config: Pick<Config, 'redisUrl' | 'loginMaxPerIp' | 'loginMaxPerEmail'>,
+  config: Pick<Config, 'redisUrl' | 'loginMaxPerIp' | 'loginMaxPerEmail' | 'loginMaxPerAccount' | 'signupMaxPerIp'>,
   keyPrefix = 'lms',
 ): Promise<RateLimits> {
   let redis: Redis | undefined;
@@ -36,13 +47,20 @@ export async function createRateLimits(
   };
   return {
     loginPerIp: limiter('login-ip', config.loginMaxPerIp),
-    loginFailuresPerEmail: limiter('login-email', config.loginMaxPerEmail),
+    loginFailuresPerEmailAndIp: limiter('login-email-ip', config.loginMaxPerEmail),
+    loginFailuresPerEmail: limiter('login-email', config.loginMaxPerAccount),
     resetPerEmail: limiter('reset-email', 3),
     resetPerIp: limiter('reset-ip', 20),
+    resetTokenPerIp: limiter('reset-token-ip', 10),
+    signupPerIp: limiter('signup-ip', config.signupMaxPerIp),
+    passwordChangePerUser: limiter('password-change-user', 10),
     contactPerIp: limiter('contact-ip', 5),
     close: async () => void (await redis?.quit()),
   };
 }
+
+/** The key of one email tried from one address (an email has no spaces). */
+export const loginKey = (email: string, ip: string) => `${email} ${ip}`;
 
 /** Counts one hit; false when the limit was already reached. Store failures propagate. */
 export async function consume(limiter: RateLimiterAbstract, key: string): Promise<boolean> {

@@ -75,6 +75,12 @@ describe.runIf(testDatabaseKind === 'pglite')('npm run admin: embedded database 
     const result = await runAdminCommand(args('Root@Example.com', 'secret#123', '  Root Admin '), env);
 
     expect(result).toEqual({ code: 0, output: 'Created administrator root@example.com' });
+    // Nothing of the new database is open to others: PGlite writes its files 0666 of its own accord.
+    const open: string[] = [];
+    for (const entry of await fs.readdir(dataDir, { recursive: true })) {
+      if (((await fs.lstat(path.join(dataDir, entry))).mode & 0o077) !== 0) open.push(entry);
+    }
+    expect(open).toEqual([]);
     const admin = await findUser(target(), 'root@example.com');
     expect(admin).toMatchObject({ role: 'ADMIN', fullName: 'Root Admin' });
     expect(await passwords.verify('secret#123', admin!.passwordHash)).toBe(true);

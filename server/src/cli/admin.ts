@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { AdminSchema } from '@lms/contract/users';
+import { closeToOthers, makeDataDirPrivate } from '../data-dir.ts';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { databaseTargetOf, openDatabase, type Database } from '../db/client.ts';
 import { DataDirLockedError } from '../db/data-dir-lock.ts';
@@ -35,7 +36,10 @@ export async function runAdminCommand(argv: string[], env: NodeJS.ProcessEnv): P
   let database: Database;
   try {
     config = loadConfig(env);
-    database = await openDatabase(databaseTargetOf(config));
+    const target = databaseTargetOf(config);
+    // As the server does: a first run on a fresh folder must not leave the database readable by others.
+    if ('dir' in target) makeDataDirPrivate(config.dataDir);
+    database = await openDatabase(target);
   } catch (error) {
     if (error instanceof ConfigError || error instanceof DataDirLockedError) return { code: 1, output: error.message };
     return { code: 1, output: `Could not open the database: ${(error as Error).message}` };
@@ -48,6 +52,9 @@ export async function runAdminCommand(argv: string[], env: NodeJS.ProcessEnv): P
     return { code: 0, output: created ? `Created administrator ${user.email}` : `Promoted ${user.email} to administrator` };
   } finally {
     await database.close();
+    // PGlite writes its files with modes of its own (0666, 0644), past the umask: closed once it is done.
+    const target = databaseTargetOf(config);
+    if ('dir' in target) closeToOthers(target.dir);
   }
 }
 

@@ -54,7 +54,7 @@ describe('seedDemoCourses', () => {
   });
   afterEach(() => t?.close());
 
-  it('fills an empty database with the demo catalogue: thumbnails, and lectures that play the shipped video', async () => {
+  it('fills an empty database with the demo catalogue: thumbnails, lectures that play the shipped video, the first of each a free preview', async () => {
     expect(await seedDemoCourses(t.app.ctx, log)).toBe(true);
     expect(logged).toEqual([`Added ${DEMO_COURSES.length} demo courses to the empty catalogue`]);
 
@@ -76,6 +76,8 @@ describe('seedDemoCourses', () => {
         .where(eq(lectures.courseId, course.id))
         .orderBy(asc(lectures.createdAt), asc(lectures.id));
       expect(rows.map(({ title, description }) => ({ title, description }))).toEqual(DEMO_COURSES[i]!.lectures);
+      // The first lecture of each course is a free preview, the rest for subscribers.
+      expect(rows.map((lecture) => lecture.isPreview)).toEqual(rows.map((_, index) => index === 0));
       for (const lecture of rows) {
         expect(lecture).toMatchObject({ videoType: 'video/mp4', videoBytes, durationSeconds: DEMO_VIDEO.durationSeconds });
         expect(await t.app.ctx.media.stat(lecture.videoKey)).toEqual({ bytes: videoBytes });

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Context } from '../context.ts';
 import { courses, users } from '../db/schema.ts';
-import { createCourse, createLecture, deleteCourse, storeLectureVideo } from '../features/courses/courses.service.ts';
+import { createCourse, deleteCourse } from '../features/courses/courses.service.ts';
+import { createLecture, storeLectureVideo } from '../features/lectures/lectures.service.ts';
 import { paths } from '../paths.ts';
 
 /** The one shipped lecture video (see server/assets/demo/README.md); every demo lecture plays it. */
@@ -85,9 +86,10 @@ export async function seedDemoCourses(ctx: Context, log: (line: string) => void)
       const { title, description, category, createdBy } = demo;
       const course = await createCourse(ctx, { title, description, category, createdBy }, await drawThumbnail(demo));
       created.push(course.id);
-      for (const lecture of demo.lectures) {
+      for (const [index, lecture] of demo.lectures.entries()) {
         const video = await storeLectureVideo(ctx, createReadStream(DEMO_VIDEO.file));
-        await createLecture(ctx, course.id, { ...lecture, durationSeconds: DEMO_VIDEO.durationSeconds }, video);
+        // Each course's first lecture is a free preview, so a newcomer sees one on every course page.
+        await createLecture(ctx, course.id, { ...lecture, isPreview: index === 0, durationSeconds: DEMO_VIDEO.durationSeconds }, video);
       }
     }
   } catch (error) {

@@ -34,8 +34,8 @@ async function admins() {
 }
 
 describe('ensureInitialAdmin', () => {
-  it('creates admin@lms.local once, with a password that signs in, printed once and kept in a private file', async () => {
-    await ensureInitialAdmin(ctx(), log);
+  it('creates admin@lms.local once, with a password that signs in, printed once on a terminal and kept in a private file', async () => {
+    await ensureInitialAdmin(ctx(), log, { interactive: true });
 
     const [admin, ...others] = await admins();
     expect(others).toEqual([]);
@@ -53,6 +53,17 @@ describe('ensureInitialAdmin', () => {
     expect(logged[0]).toContain(INITIAL_ADMIN_EMAIL);
     expect(logged[0]).toContain(password);
     expect(logged[0]).toContain(credentialsFile());
+  });
+
+  it('prints only the email and where the password is when the output is not a terminal (a journal, a pipe)', async () => {
+    await ensureInitialAdmin(ctx(), log, { interactive: false });
+
+    const password = /^password: (.+)$/m.exec(await fs.readFile(credentialsFile(), 'utf8'))?.[1];
+    expect(password).toMatch(passwordPattern);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toContain(INITIAL_ADMIN_EMAIL);
+    expect(logged[0]).toContain(credentialsFile());
+    expect(logged[0]).not.toContain(password);
   });
 
   it('does nothing on the next start: same account, same password, same file, nothing printed', async () => {

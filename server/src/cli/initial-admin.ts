@@ -12,12 +12,15 @@ export const INITIAL_ADMIN_FILE = 'initial-admin.txt';
 
 /**
  * DESIGN §3: while no administrator exists, creates one with a random password,
- * logged once and kept in DATA_DIR/initial-admin.txt (mode 600), so a newcomer
- * can sign in as admin without stopping the server.
+ * kept in DATA_DIR/initial-admin.txt (mode 600), so a newcomer can sign in as admin
+ * without stopping the server. The password itself is printed only when `interactive`
+ * (standard output is a terminal): anywhere else (a journal, a piped log) it would be
+ * kept, and readable by more people than the file, for as long as the logs are.
  */
 export async function ensureInitialAdmin(
   ctx: Pick<Context, 'db' | 'passwords'> & { config: Pick<Config, 'dataDir'> },
   log: (message: string) => void,
+  { interactive }: { interactive: boolean } = { interactive: false },
 ): Promise<void> {
   if (await hasAdmin(ctx)) return;
   const password = randomPassword();
@@ -30,7 +33,14 @@ export async function ensureInitialAdmin(
   try {
     const [created] = await ctx.db
       .insert(users)
-      .values({ email: INITIAL_ADMIN_EMAIL, fullName: INITIAL_ADMIN_NAME, passwordHash: await ctx.passwords.hash(password), role: 'ADMIN' })
+      .values({
+        email: INITIAL_ADMIN_EMAIL,
+        fullName: INITIAL_ADMIN_NAME,
+        passwordHash: await ctx.passwords.hash(password),
+        role: 'ADMIN',
+        // The password was printed and written to a file: it must not stay the one in use.
+        mustChangePassword: true,
+      })
       .onConflictDoNothing({ target: users.email })
       .returning({ id: users.id });
     if (!created) {
@@ -50,8 +60,8 @@ export async function ensureInitialAdmin(
     [
       'No administrator existed, so one was created. Sign in and change its password:',
       `  email:    ${INITIAL_ADMIN_EMAIL}`,
-      `  password: ${password}`,
-      `(also kept in ${file}, readable only by this user)`,
+      interactive ? `  password: ${password}` : `  password: in ${file}`,
+      ...(interactive ? [`(also kept in ${file}, readable only by this user)`] : []),
     ].join('\n'),
   );
 }
@@ -80,4 +90,9 @@ export function randomPassword(length = 16): string {
     [chars[i], chars[j]] = [chars[j]!, chars[i]!];
   }
   return chars.join('');
+}
+
+/** Once the initial administrator has chosen a password, the printed one and its file are of no use. */
+export async function forgetInitialAdminPassword(ctx: { config: Pick<Config, 'dataDir'> }): Promise<void> {
+  await fs.rm(path.join(ctx.config.dataDir, INITIAL_ADMIN_FILE), { force: true });
 }

@@ -12,6 +12,13 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /**
+   * Raw SQL with $1… parameters, for the job queue (pg-boss writes its own SQL). A text of
+   * several statements framed by BEGIN; … COMMIT; runs as one transaction that is rolled back
+   * if a statement fails: sent as it is, a failure would leave the connection stuck in an
+   * aborted transaction (PGlite's only connection, or a pooled one).
+   */
+  execute(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
   close(): Promise<void>;
 }
 
@@ -61,7 +68,21 @@ async function openPglite(client: PGlite): Promise<Database> {
   const { migrate: migratePglite } = await import('drizzle-orm/pglite/migrator');
   const db = drizzlePglite({ client, ...drizzleOptions });
   await migratePglite(db, { migrationsFolder });
-  return { db, kind: 'pglite', close: () => client.close() };
+  const execute = async (text: string, values?: unknown[]) => {
+    if (values?.length) return client.query(text, values);
+    const block = transactionBody(text);
+    // PGlite's transaction() holds its one connection, rolls back on failure and releases it.
+    const results = block === undefined ? await client.exec(text) : await client.transaction((tx) => tx.exec(block));
+    return results.at(-1) ?? { rows: [] };
+  };
+  return { db, kind: 'pglite', execute, close: () => client.close() };
+}
+
+/** The statements between a leading `BEGIN;` and a trailing `COMMIT;`, or undefined for any other text. */
+function transactionBody(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (!/^BEGIN;/i.test(trimmed) || !/COMMIT;$/i.test(trimmed)) return undefined;
+  return trimmed.slice('BEGIN;'.length, -'COMMIT;'.length);
 }
 
 async function openPostgres(url: string, { onIdleConnectionError = () => {} }: DatabaseOptions): Promise<Database> {
@@ -86,5 +107,20 @@ async function openPostgres(url: string, { onIdleConnectionError = () => {} }: D
     await pool.end();
     throw error;
   }
-  return { db, kind: 'postgres', close: () => pool.end() };
+  const execute = async (text: string, values?: unknown[]) => {
+    if (values?.length || transactionBody(text) === undefined) return lastResult(await pool.query(text, values));
+    const connection = await pool.connect();
+    try {
+      return lastResult(await connection.query(text));
+    } catch (error) {
+      await connection.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      connection.release();
+    }
+  };
+  return { db, kind: 'postgres', execute, close: () => pool.end() };
 }
+
+/** node-postgres answers an array for a text of several statements: the last one's rows are the answer. */
+const lastResult = (result: { rows: unknown[] } | { rows: unknown[] }[]) => (Array.isArray(result) ? (result.at(-1) ?? { rows: [] }) : result);

@@ -1,4 +1,5 @@
-import { bigint, date, index, integer, jsonb, pgEnum, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, date, index, integer, jsonb, pgEnum, pgTable, real, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const roleEnum = pgEnum('role', ['USER', 'ADMIN']);
 
@@ -15,9 +16,21 @@ export const users = pgTable('users', {
   avatarKey: text(),
   /** The end of the paid period: the user may watch lectures until then (see hasActiveSubscription). */
   subscriptionEndsAt: timestamp({ withTimezone: true }),
+  /**
+   * Set by a cancellation without a refund: no more renewals, access until subscriptionEndsAt.
+   * Cleared when the user resumes or pays again. Kept here, beside the date, for `user/me`.
+   */
+  subscriptionCancelledAt: timestamp({ withTimezone: true }),
+  /** Set for the initial administrator, whose password was printed: nothing works until they choose their own. */
+  mustChangePassword: boolean().notNull().default(false),
   createdAt: createdAt(),
   updatedAt: createdAt(),
-}, (table) => [index().on(table.role, table.subscriptionEndsAt)]);
+}, (table) => [
+  index().on(table.role, table.subscriptionEndsAt),
+  // Every column holding a media key is indexed and listed in MEDIA_KEY_COLUMNS (media/leftovers.ts):
+  // the hourly sweep asks, a batch of keys at a time, which of them some row still refers to.
+  index().on(table.avatarKey),
+]);
 
 /** Login sessions: the cookie holds a random token, the table only its SHA-256. */
 export const sessions = pgTable(
@@ -62,7 +75,11 @@ export const courses = pgTable(
     updatedAt: createdAt(),
   },
   // The catalogue lists newest first, a page at a time.
-  (table) => [index().on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()), index().on(table.category)],
+  (table) => [
+    index().on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
+    index().on(table.category),
+    index().on(table.thumbnailKey),
+  ],
 );
 
 export const lectures = pgTable(
@@ -78,10 +95,13 @@ export const lectures = pgTable(
     videoKey: text().notNull(),
     videoType: text().notNull(),
     videoBytes: bigint({ mode: 'number' }).notNull(),
+    /** Seconds, once the video pipeline has measured it; null until then. */
     durationSeconds: real(),
+    /** A free preview: its video is issued to anyone, logged in or not. */
+    isPreview: boolean().notNull().default(false),
     createdAt: createdAt(),
   },
-  (table) => [index().on(table.courseId, table.createdAt)],
+  (table) => [index().on(table.courseId, table.createdAt), index().on(table.videoKey)],
 );
 
 // ── Payments ───────────────────────────────────────────────────────────────
@@ -107,10 +127,18 @@ export const subscriptions = pgTable(
     status: text().notNull(),
     /** End of the paid period as the provider last told us. */
     currentEnd: timestamp({ withTimezone: true }),
+    /** When the user cancelled it: at once with a refund, or at the end of the paid period without one. */
+    cancelledAt: timestamp({ withTimezone: true }),
+    /** The first charge of a subscription that starts later (a resumed one starts when the paid period ends). */
+    startAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: createdAt(),
   },
-  (table) => [index().on(table.userId, table.createdAt)],
+  (table) => [
+    index().on(table.userId, table.createdAt),
+    // At most one unpaid subscription a user: concurrent subscribes get the same one.
+    uniqueIndex('subscriptions_one_unpaid_per_user').on(table.userId).where(sql`${table.status} = 'created'`),
+  ],
 );
 
 /** One row per successful charge; recorded once, whichever of verify or webhook comes first. */
@@ -196,6 +224,10 @@ export const sandboxSubscriptions = pgTable('sandbox_subscriptions', {
   paidCount: integer().notNull().default(0),
   currentStart: timestamp({ withTimezone: true }),
   currentEnd: timestamp({ withTimezone: true }),
+  /** The first charge's time when asked for a later start (`start_at`); null starts at the first payment. */
+  startAt: timestamp({ withTimezone: true }),
+  /** `cancel_at_cycle_end: 1`: stays as it is until the current cycle ends, then cancelled. */
+  cancelAtCycleEnd: boolean().notNull().default(false),
   notes: jsonb().notNull().default({}),
   createdAt: createdAt(),
   updatedAt: createdAt(),

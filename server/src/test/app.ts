@@ -82,6 +82,7 @@ export const TEST_ENV = {
   PASSWORD_COST: '12',
   SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
   LOGIN_MAX_PER_IP: '1000',
+  SIGNUP_MAX_PER_IP: '1000',
   RAZORPAY_KEY_ID: 'rzp_test_LmsTestKey0001',
   RAZORPAY_KEY_SECRET: 'test-key-secret-0123456789',
   RAZORPAY_WEBHOOK_SECRET: 'test-webhook-secret-0123456789',
@@ -102,6 +103,8 @@ export async function createTestApp({
     database,
     logStream,
     rateLimitPrefix,
+    // Retries a second apart, and other instances' jobs found within half a second.
+    jobs: { retryDelaySeconds: 1, pollingIntervalSeconds: 0.5 },
   });
   return {
     app,

@@ -9,15 +9,18 @@ import {
   ResetTokenParamsSchema,
   UserResponseSchema,
 } from '@lms/contract/users';
+import { crossSiteTest } from '../../cross-site.ts';
+import { AppError } from '../../errors.ts';
 import { jsonBody } from '../../validation.ts';
 import { toUserJson } from '../users/users.service.ts';
 import { changePassword, logIn, requestPasswordReset, resetPassword } from './auth.service.ts';
-import { currentUser, requireUser } from './guards.ts';
+import { currentUser, requireLogin } from './guards.ts';
 import { clearSessionCookie, revokeSession, SESSION_COOKIE, setSessionCookie } from './sessions.ts';
 
 /** Mounted at /api/v1/user, beside the profile routes. */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
+  const isCrossSite = crossSiteTest(ctx.config);
 
   app.post('/login', {
     schema: { summary: 'Log in', body: jsonBody(LoginSchema), response: { 200: UserResponseSchema } },
@@ -34,6 +37,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     url: '/logout',
     schema: { summary: 'Log out: ends this session', response: { 200: MessageSchema } },
     handler: async (request, reply) => {
+      // Any page can make a browser GET a URL (an <img>): a logout another site asked for ends nothing.
+      if (isCrossSite(request)) throw new AppError(403, messages.foreignOrigin);
       const token = request.cookies[SESSION_COOKIE];
       if (token) await revokeSession(ctx, token);
       clearSessionCookie(request, reply);
@@ -47,7 +52,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       body: jsonBody(ChangePasswordSchema),
       response: { 200: MessageSchema },
     },
-    preHandler: requireUser,
+    // The one thing an administrator who must first choose a password may do (with `me`).
+    preHandler: requireLogin,
     handler: async (request, reply) => {
       const session = await changePassword(ctx, currentUser(request), request.body);
       setSessionCookie(request, reply, session);
@@ -75,7 +81,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: MessageSchema },
     },
     handler: async (request) => {
-      await resetPassword(ctx, { token: request.params.token, password: request.body.password });
+      await resetPassword(ctx, { token: request.params.token, password: request.body.password, ip: request.ip });
       return { success: true, message: messages.passwordReset };
     },
   });

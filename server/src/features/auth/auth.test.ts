@@ -1,13 +1,16 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
-import { passwordResets, sessions } from '../../db/schema.ts';
-import { mailOutbox } from '../../mail.ts';
+import { ensureInitialAdmin, INITIAL_ADMIN_EMAIL, INITIAL_ADMIN_FILE } from '../../cli/initial-admin.ts';
+import { passwordResets, sessions, users } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { rowCount } from '../../test/db.ts';
-import { login, sessionCookie, signUp } from '../../test/http.ts';
+import { recordLogs } from '../../test/logs.ts';
+import { login, multipart, newSignup, pngImage, sessionCookie, signUp } from '../../test/http.ts';
+import { mailedResetToken, mailTo, outbox, waitForMails } from '../../test/mail.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -72,6 +75,26 @@ describe('logout', () => {
     expect((await me(account.cookie)).statusCode).toBe(401);
   });
 
+  it.each([
+    ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }],
+    ['a foreign Origin', { origin: 'https://evil.example' }],
+    ['a foreign Referer', { referer: 'https://evil.example/page.html' }],
+  ])('GET with %s (an <img> on another site) ends nothing', async (_name, headers) => {
+    const account = await signUp(t.app);
+    const forged = await t.app.inject({ method: 'GET', url: '/api/v1/user/logout', headers: { cookie: account.cookie, ...headers } });
+    expect(forged.statusCode).toBe(403);
+    expect(forged.json()).toEqual({ success: false, message: messages.foreignOrigin });
+    expect(forged.cookies.find((c) => c.name === 'lms_session')).toBeUndefined();
+    expect((await me(account.cookie)).statusCode).toBe(200);
+  });
+
+  it('GET from our own pages logs out', async () => {
+    const account = await signUp(t.app);
+    const headers = { cookie: account.cookie, 'sec-fetch-site': 'same-origin', referer: `${t.config.publicUrl}/user/profile` };
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/user/logout', headers })).statusCode).toBe(200);
+    expect((await me(account.cookie)).statusCode).toBe(401);
+  });
+
   it('succeeds when already logged out', async () => {
     expect((await t.app.inject({ method: 'POST', url: '/api/v1/user/logout' })).statusCode).toBe(200);
   });
@@ -110,36 +133,56 @@ describe('POST /api/v1/user/change-password', () => {
 });
 
 describe('forgot and reset password', () => {
-  const requestReset = (email: string) => t.app.inject({ method: 'POST', url: '/api/v1/user/reset', payload: { email } });
-  const reset = (token: string, password: string) =>
-    t.app.inject({ method: 'POST', url: `/api/v1/user/reset/${token}`, payload: { password } });
-
-  async function outbox(): Promise<string[]> {
-    const dir = mailOutbox(t.dataDir);
-    const files = (await fs.readdir(dir).catch(() => [])).sort();
-    return Promise.all(files.map((file) => fs.readFile(path.join(dir, file), 'utf8')));
-  }
-  /** The token of the newest reset link mailed to `email`. */
-  async function mailedToken(email: string): Promise<string> {
-    const mail = (await outbox()).filter((text) => text.includes(`To: ${email}`)).at(-1);
-    const link = mail?.replace(/=\r?\n/g, '').match(/\/reset-password\/([A-Za-z0-9_-]+)/);
-    if (!link) throw new Error(`no reset mail for ${email}`);
-    return link[1]!;
-  }
+  const requestReset = (email: string, remoteAddress?: string) =>
+    t.app.inject({ method: 'POST', url: '/api/v1/user/reset', payload: { email }, ...(remoteAddress && { remoteAddress }) });
+  const reset = (token: string, password: string, remoteAddress?: string) =>
+    t.app.inject({ method: 'POST', url: `/api/v1/user/reset/${token}`, payload: { password }, ...(remoteAddress && { remoteAddress }) });
+  const mailedToken = (email: string, count = 1) => mailedResetToken(t.dataDir, email, { count });
 
   it('answers the same for a known and an unknown email, mailing only the known one', async () => {
     const account = await signUp(t.app);
-    const before = (await outbox()).length;
-    const known = await requestReset(account.email);
+    const before = (await outbox(t.dataDir)).length;
+    // The unknown one first: its job is done by the time the known one's mail is out.
     const unknown = await requestReset('nobody-here@example.com');
+    const known = await requestReset(account.email);
     expect(known.statusCode).toBe(200);
     expect(unknown.statusCode).toBe(200);
     expect(known.body).toBe(unknown.body);
     expect(known.json().message).toBe(messages.resetMailSent);
-    const mails = await outbox();
-    expect(mails).toHaveLength(before + 1);
-    expect(mails.at(-1)).toContain(`To: ${account.email}`);
-    expect(mails.at(-1)).toContain(`${t.config.publicUrl}/reset-password/`);
+    const [mail] = await waitForMails(t.dataDir, mailTo(account.email));
+    expect(mail).toContain(`${t.config.publicUrl}/reset-password/`);
+    expect(await outbox(t.dataDir)).toHaveLength(before + 1);
+  });
+
+  it('answers at once while the mail server is down, then delivers the mail when it is back, logging each failure', async () => {
+    const logs = recordLogs();
+    const flaky = await createTestApp({ env: { LOG_LEVEL: 'warn' }, logStream: logs.stream });
+    try {
+      const account = await signUp(flaky.app);
+      const { mailer } = flaky.app.ctx;
+      const send = mailer.send.bind(mailer);
+      let failures = 0;
+      mailer.send = async (mail) => {
+        if (failures < 2) {
+          failures += 1;
+          throw new Error('SMTP server unreachable');
+        }
+        return send(mail);
+      };
+      const known = await flaky.app.inject({ method: 'POST', url: '/api/v1/user/reset', payload: { email: account.email } });
+      const unknown = await flaky.app.inject({ method: 'POST', url: '/api/v1/user/reset', payload: { email: 'nobody@example.com' } });
+      expect(known.statusCode).toBe(200);
+      expect(known.body).toBe(unknown.body);
+      // Retried a second, then two seconds later (the test app's backoff), and delivered.
+      await waitForMails(flaky.dataDir, mailTo(account.email), { timeoutMs: 15_000 });
+      expect(failures).toBe(2);
+      const retries = logs.entries().filter((entry) => entry.msg === 'job failed; it will be retried');
+      expect(retries).toHaveLength(2);
+      expect(retries[0]).toMatchObject({ level: 40, job: 'mail', attempt: 1, err: { message: 'SMTP server unreachable' } });
+      expect(JSON.stringify(retries)).not.toContain('reset-password/');
+    } finally {
+      await flaky.close();
+    }
   });
 
   it('sets the new password with the mailed link once, ending every session', async () => {
@@ -157,6 +200,31 @@ describe('forgot and reset password', () => {
     expect(again.statusCode).toBe(400);
     expect(again.json().message).toBe(messages.resetLinkInvalid);
     expect((await login(t.app, account.email, 'other#789')).statusCode).toBe(401);
+  });
+
+  it('voids every other link still out once the password is reset or changed', async () => {
+    const account = await signUp(t.app);
+    await requestReset(account.email);
+    const first = await mailedToken(account.email, 1);
+    await requestReset(account.email);
+    const second = await mailedToken(account.email, 2);
+    expect((await reset(second, 'fresh#789')).statusCode).toBe(200);
+    const old = await reset(first, 'other#789');
+    expect(old.statusCode).toBe(400);
+    expect(old.json().message).toBe(messages.resetLinkInvalid);
+
+    await requestReset(account.email);
+    const third = await mailedToken(account.email, 3);
+    const cookie = sessionCookie(await login(t.app, account.email, 'fresh#789'));
+    const change = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/change-password',
+      headers: { cookie },
+      payload: { oldPassword: 'fresh#789', newPassword: 'better#456' },
+    });
+    expect(change.statusCode).toBe(200);
+    expect((await reset(third, 'other#789')).statusCode).toBe(400);
+    expect((await login(t.app, account.email, 'better#456')).statusCode).toBe(200);
   });
 
   it('refuses an expired link, a made-up link and a weak password', async () => {
@@ -178,6 +246,41 @@ describe('forgot and reset password', () => {
     expect((await login(t.app, account.email, account.password)).statusCode).toBe(200);
   });
 
+  it('spends no password hash on a forged link, and stops a flood of them from one address', async () => {
+    const { passwords } = t.app.ctx;
+    const hash = passwords.hash;
+    let hashes = 0;
+    passwords.hash = (password) => {
+      hashes += 1;
+      return hash(password);
+    };
+    try {
+      const flood = await Promise.all(Array.from({ length: 12 }, () => reset(randomBytes(32).toString('base64url'), 'fresh#789', '198.51.100.20')));
+      expect(flood.map((response) => response.statusCode).sort()).toEqual([...Array(10).fill(400), 429, 429]);
+      expect(flood.find((response) => response.statusCode === 429)!.json().message).toBe(messages.tooManyRequests);
+      expect(hashes).toBe(0);
+
+      // The flood's address is spent; a genuine link from elsewhere still works.
+      const account = await signUp(t.app);
+      await requestReset(account.email);
+      const token = await mailedToken(account.email);
+      hashes = 0;
+      expect((await reset(token, 'fresh#789', '198.51.100.20')).statusCode).toBe(429);
+      expect((await reset(token, 'fresh#789', '198.51.100.21')).statusCode).toBe(200);
+      expect(hashes).toBe(1);
+    } finally {
+      passwords.hash = hash;
+    }
+  });
+
+  it('limits forgot-password requests per address', async () => {
+    const answers = [];
+    for (let i = 0; i < 21; i++) answers.push((await requestReset(`someone.${i}@example.com`, '198.51.100.30')).statusCode);
+    expect(answers.slice(0, 20).every((status) => status === 200)).toBe(true);
+    expect(answers[20]).toBe(429);
+    expect((await requestReset('someone.0@example.com', '198.51.100.31')).statusCode).toBe(200);
+  });
+
   it('stores reset tokens hashed, and validates the email', async () => {
     const account = await signUp(t.app);
     await requestReset(account.email);
@@ -185,6 +288,30 @@ describe('forgot and reset password', () => {
     const rows = await t.database.db.select().from(passwordResets);
     expect(rows.some((row) => row.tokenHash === token)).toBe(false);
     expect((await requestReset('not an email')).json().message).toBe(messages.invalidEmailId);
+  });
+});
+
+describe('POST /api/v1/user/register limits', () => {
+  it('takes SIGNUP_MAX_PER_IP sign-ups from one address in 15 minutes, then 429 before reading the form', async () => {
+    const limited = await createTestApp({ env: { SIGNUP_MAX_PER_IP: '2' } });
+    try {
+      const from = async (remoteAddress: string) =>
+        limited.app.inject({
+          method: 'POST',
+          url: '/api/v1/user/register',
+          remoteAddress,
+          ...(await multipart({ ...newSignup(), avatar: { bytes: await pngImage(), filename: 'me.png', type: 'image/png' } })),
+        });
+      expect((await from('198.51.100.40')).statusCode).toBe(201);
+      expect((await from('198.51.100.40')).statusCode).toBe(201);
+      const third = await from('198.51.100.40');
+      expect(third.statusCode).toBe(429);
+      expect(third.json()).toEqual({ success: false, message: messages.tooManyRequests });
+      expect((await from('198.51.100.41')).statusCode).toBe(201);
+      expect(await rowCount(limited.database, users)).toBe(3);
+    } finally {
+      await limited.close();
+    }
   });
 });
 
@@ -212,7 +339,7 @@ describe('cross-site requests', () => {
 
 describe('behind an HTTPS load balancer', () => {
   it('marks the session cookie Secure', async () => {
-    const proxied = await createTestApp({ env: { TRUST_PROXY: 'true' } });
+    const proxied = await createTestApp({ env: { TRUST_PROXY: '1' } });
     try {
       const account = await signUp(proxied.app);
       const response = await login(proxied.app, account.email, account.password, { 'x-forwarded-proto': 'https' });
@@ -224,23 +351,40 @@ describe('behind an HTTPS load balancer', () => {
 });
 
 describe('login rate limits', () => {
-  it('stops guessing at one account after LOGIN_MAX_PER_EMAIL failures, even with the right password', async () => {
+  it('locks one email at one address after LOGIN_MAX_PER_EMAIL failures, even with the right password', async () => {
     const limited = await createTestApp({ env: { LOGIN_MAX_PER_EMAIL: '3' } });
     try {
       const account = await signUp(limited.app);
-      for (let i = 0; i < 3; i++) expect((await login(limited.app, account.email, 'wrong#123')).statusCode).toBe(401);
-      const blocked = await login(limited.app, account.email, account.password);
+      const from = (password: string, remoteAddress: string) =>
+        limited.app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { email: account.email, password }, remoteAddress });
+      for (let i = 0; i < 3; i++) expect((await from('wrong#123', '203.0.113.50')).statusCode).toBe(401);
+      const blocked = await from(account.password, '203.0.113.50');
       expect(blocked.statusCode).toBe(429);
       expect(blocked.json()).toEqual({ success: false, message: messages.tooManyLoginAttempts });
+      // The owner, elsewhere, still gets in: a stranger's guesses lock only the stranger out.
+      expect((await from(account.password, '198.51.100.50')).statusCode).toBe(200);
       const other = await signUp(limited.app);
-      expect((await login(limited.app, other.email, other.password)).statusCode).toBe(200);
+      expect((await login(limited.app, other.email, other.password, {})).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('stops guessing at one email from many addresses at the LOGIN_MAX_PER_ACCOUNT ceiling', async () => {
+    const limited = await createTestApp({ env: { LOGIN_MAX_PER_EMAIL: '3', LOGIN_MAX_PER_ACCOUNT: '5' } });
+    try {
+      const account = await signUp(limited.app);
+      const from = (password: string, remoteAddress: string) =>
+        limited.app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { email: account.email, password }, remoteAddress });
+      for (let i = 0; i < 5; i++) expect((await from('wrong#123', `203.0.113.${60 + i}`)).statusCode).toBe(401);
+      expect((await from(account.password, '198.51.100.60')).statusCode).toBe(429);
     } finally {
       await limited.close();
     }
   });
 
   it('stops one address after LOGIN_MAX_PER_IP attempts', async () => {
-    const limited = await createTestApp({ env: { LOGIN_MAX_PER_IP: '4', TRUST_PROXY: 'true' } });
+    const limited = await createTestApp({ env: { LOGIN_MAX_PER_IP: '4', TRUST_PROXY: '1' } });
     try {
       const account = await signUp(limited.app);
       const from = (ip: string) => login(limited.app, account.email, account.password, { 'x-forwarded-for': ip });
@@ -249,6 +393,23 @@ describe('login rate limits', () => {
       expect((await from('203.0.113.8')).statusCode).toBe(200);
     } finally {
       await limited.close();
+    }
+  });
+
+  it('behind one proxy, counts the address the proxy saw, whatever a client wrote into X-Forwarded-For', async () => {
+    for (const trust of ['1', '127.0.0.1/8']) {
+      const limited = await createTestApp({ env: { LOGIN_MAX_PER_IP: '3', TRUST_PROXY: trust } });
+      try {
+        const account = await signUp(limited.app);
+        // nginx appends the address it saw to whatever the client sent: the last entry is the real one.
+        const forged = (i: number) =>
+          login(limited.app, account.email, account.password, { 'x-forwarded-for': `198.51.100.${i}, 10.9.8.${i}, 203.0.113.7` });
+        for (let i = 0; i < 3; i++) expect((await forged(i)).statusCode).toBe(200);
+        expect((await forged(99)).statusCode).toBe(429);
+        expect((await login(limited.app, account.email, account.password, { 'x-forwarded-for': '203.0.113.8' })).statusCode).toBe(200);
+      } finally {
+        await limited.close();
+      }
     }
   });
 
@@ -293,5 +454,43 @@ describe('sessions table', () => {
     expect(await rowCount(t.database, sessions)).toBe(before + 1);
     await t.app.inject({ method: 'POST', url: '/api/v1/user/logout', headers: { cookie } });
     expect(await rowCount(t.database, sessions)).toBe(before);
+  });
+});
+
+describe('the initial administrator', () => {
+  it('must choose a password before anything else works; then the printed one and its file are gone', async () => {
+    const app = await createTestApp();
+    try {
+      let printed = '';
+      await ensureInitialAdmin(app.app.ctx, (message) => (printed += message));
+      const password = /password: (\S+)/.exec(await fs.readFile(path.join(app.dataDir, INITIAL_ADMIN_FILE), 'utf8'))![1]!;
+      expect(printed).toContain(INITIAL_ADMIN_EMAIL);
+      const cookie = sessionCookie(await login(app.app, INITIAL_ADMIN_EMAIL, password));
+
+      const who = await app.app.inject({ url: '/api/v1/user/me', headers: { cookie } });
+      expect(who.statusCode).toBe(200);
+      expect(who.json().user).toMatchObject({ role: 'ADMIN', mustChangePassword: true });
+      for (const url of ['/api/v1/admin/status/users', '/api/v1/payments?count=5', '/api/v1/contact']) {
+        const refused = await app.app.inject({ url, headers: { cookie } });
+        expect(refused.statusCode, url).toBe(403);
+        expect(refused.json()).toEqual({ success: false, message: messages.choosePasswordFirst });
+      }
+      const create = await app.app.inject({ method: 'POST', url: '/api/v1/courses', headers: { cookie }, payload: {} });
+      expect(create.statusCode).toBe(403);
+
+      const changed = await app.app.inject({
+        method: 'POST',
+        url: '/api/v1/user/change-password',
+        headers: { cookie },
+        payload: { oldPassword: password, newPassword: 'mine#2026' },
+      });
+      expect(changed.statusCode).toBe(200);
+      const fresh = sessionCookie(changed);
+      expect((await app.app.inject({ url: '/api/v1/user/me', headers: { cookie: fresh } })).json().user.mustChangePassword).toBeUndefined();
+      expect((await app.app.inject({ url: '/api/v1/admin/status/users', headers: { cookie: fresh } })).statusCode).toBe(200);
+      await expect(fs.access(path.join(app.dataDir, INITIAL_ADMIN_FILE))).rejects.toThrow();
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -19,9 +19,18 @@ export async function loadUser(request: FastifyRequest): Promise<UserRow | null>
   return request.user;
 }
 
-/** Pre-handler: 401 unless logged in. */
-export async function requireUser(request: FastifyRequest, _reply: FastifyReply) {
+/**
+ * Pre-handler: 401 unless logged in. Only for what a user who must first choose a new
+ * password may still do (who am I, change password); everything else uses requireUser.
+ */
+export async function requireLogin(request: FastifyRequest, _reply: FastifyReply) {
   if (!(await loadUser(request))) throw new AppError(401, messages.notLoggedIn);
+}
+
+/** Pre-handler: 401 unless logged in; 403 until a user whose password was handed to them has chosen their own. */
+export async function requireUser(request: FastifyRequest, reply: FastifyReply) {
+  await requireLogin(request, reply);
+  if (request.user!.mustChangePassword) throw new AppError(403, messages.choosePasswordFirst);
 }
 
 /** Pre-handler: 401 unless logged in, 403 unless the user has one of `roles`. */

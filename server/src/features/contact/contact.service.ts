@@ -5,14 +5,16 @@ import { messages } from '@lms/contract/messages';
 import type { Context } from '../../context.ts';
 import { contactMessages, users } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { queueMail } from '../../mail.ts';
 import { consume } from '../../rate-limit.ts';
 
 export type ContactMessageRow = typeof contactMessages.$inferSelect;
 
 /**
- * Stores a contact-form message, then mails it to CONTACT_EMAIL or else to every
- * administrator. The inbox is the record: a mail that cannot be sent is logged,
- * and the sender is still told the message arrived.
+ * Stores a contact-form message, then queues a mail of it to CONTACT_EMAIL or else to
+ * every administrator (the queue retries while the mail server fails). The inbox is the
+ * record: a mail that cannot even be queued is logged, and the sender is still told the
+ * message arrived.
  */
 export async function sendContactMessage(
   ctx: Context,
@@ -28,7 +30,7 @@ export async function sendContactMessage(
   try {
     await mailContactMessage(ctx, stored!);
   } catch (error) {
-    log.error({ err: error, contactMessageId: stored!.id }, 'contact message stored but not mailed');
+    log.error({ err: error, contactMessageId: stored!.id }, 'contact message stored but its mail not queued');
   }
   return stored!;
 }
@@ -38,7 +40,7 @@ async function mailContactMessage(ctx: Context, contact: ContactMessageRow): Pro
     ? [ctx.config.contactEmail]
     : (await ctx.db.select({ email: users.email }).from(users).where(eq(users.role, 'ADMIN'))).map((admin) => admin.email);
   if (recipients.length === 0) return;
-  await ctx.mailer.send({
+  await queueMail(ctx, {
     to: recipients,
     // The address passed the contract's email pattern, so it is a bare address with nothing to escape.
     replyTo: contact.email,

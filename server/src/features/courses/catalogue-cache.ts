@@ -1,6 +1,7 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * The catalogue (GET /courses) is the hottest read and the same for every visitor, and it
@@ -8,6 +9,8 @@ import { negotiate } from '@fastify/accept-negotiator';
  * compressed once for the browsers that accept it: a page of 50 courses is about 23 KB of
  * JSON and 2.7 KB of Brotli. A change made through this instance empties the cache at once,
  * and other instances of a scaled-out deployment (DESIGN §9) show it within CATALOGUE_FRESH_MS.
+ * What is built from the catalogue alone is kept here too, so the same writes refresh it:
+ * a course's public curriculum, its page's HTML head, the sitemap.
  */
 export const CATALOGUE_FRESH_MS = 5000;
 /** Searches make many distinct pages; past this many the cache starts over rather than grow. */
@@ -26,22 +29,23 @@ const compressors: Record<ContentEncoding, (json: Buffer) => Promise<Buffer>> = 
 // Brotli first: it is smaller, and every browser that sends `br` prefers it.
 const ENCODINGS: ContentEncoding[] = ['br', 'gzip'];
 
-/** One cached page: its JSON, and each compression of it once a client has asked for it. */
+/** One cached page: its JSON (or text), and each compression of it once a client has asked for it. */
 export interface CataloguePage {
+  /** The bytes as they are: the value as JSON, or the text itself when the value is a string. */
   json: Buffer;
   /** The bytes to send to a client whose Accept-Encoding is `acceptEncoding`, and their encoding. */
   bodyFor(acceptEncoding: string | undefined): Promise<{ body: Buffer; encoding?: ContentEncoding }>;
 }
 
 export interface CatalogueCache {
-  /** `key`'s page; concurrent callers of a missing page share one `compute`. */
+  /** `key`'s page; concurrent callers of a missing page share one `compute`. A string is kept as it is, anything else as JSON. */
   page(key: string, compute: () => Promise<unknown>): Promise<CataloguePage>;
   /** Called by every write to courses or lectures. */
   invalidate(): void;
 }
 
 function cataloguePage(value: unknown): CataloguePage {
-  const json = Buffer.from(JSON.stringify(value));
+  const json = Buffer.from(typeof value === 'string' ? value : JSON.stringify(value));
   const compressed = new Map<ContentEncoding, Promise<Buffer>>();
   return {
     json,
@@ -70,4 +74,18 @@ export function createCatalogueCache({ freshMs = CATALOGUE_FRESH_MS, now = Date.
     },
     invalidate: () => pages.clear(),
   };
+}
+
+/** Sends a cached page, compressed when the client accepts it; JSON unless `type` says otherwise. */
+export async function sendCataloguePage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  page: CataloguePage,
+  type = 'application/json; charset=utf-8',
+): Promise<FastifyReply> {
+  const { body, encoding } = await page.bodyFor(request.headers['accept-encoding']);
+  // Already serialized, sent as it is: a route's response schema describes what is inside the bytes.
+  reply.type(type).header('vary', 'accept-encoding');
+  if (encoding) reply.header('content-encoding', encoding);
+  return reply.send(body as never);
 }

@@ -1,25 +1,16 @@
-import { Readable } from 'node:stream';
-import { and, asc, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
-import type { Course, CoursesPage, Lecture, UpdateCourse } from '@lms/contract/courses';
+import { and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import type { Course, CoursesPage, UpdateCourse } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
 import type { Context } from '../../context.ts';
 import { courses, lectures } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import type { UserRow } from '../auth/sessions.ts';
 import { reencodeImage } from '../media/images.ts';
-import { saveLectureVideo, saveThumbnail } from '../media/storage.ts';
+import { saveThumbnail } from '../media/storage.ts';
 
 export type CourseRow = typeof courses.$inferSelect;
-export type LectureRow = typeof lectures.$inferSelect;
 export type CourseWithCount = CourseRow & { numbersOfLectures: number };
-/** A video already in storage, not yet attached to a lecture. */
-export interface StoredVideo {
-  key: string;
-  mime: string;
-  bytes: number;
-}
 
-const THUMBNAIL_SIZE = { width: 640, height: 360 };
+export const THUMBNAIL_SIZE = { width: 640, height: 360 };
 
 // Counted per row through the (course_id, created_at) index: a page of 50 courses is 50 index look-ups.
 // Spelled out in SQL because the outer column must be qualified inside the subquery.
@@ -133,93 +124,6 @@ export async function deleteCourse(ctx: Context, id: string): Promise<void> {
     return [deleted.key, ...videos.map((video) => video.key)];
   });
   ctx.catalogue.invalidate();
+  for (const key of keys) ctx.previewVideos.forget(key);
   await Promise.all(keys.map((key) => ctx.media.remove(key)));
-}
-
-/** The course's lectures in the order they were added, each with a video URL made for `viewer`. */
-export async function listLectures(ctx: Context, courseId: string, viewer: UserRow): Promise<Lecture[]> {
-  const rows = await ctx.db
-    .select()
-    .from(lectures)
-    .where(eq(lectures.courseId, courseId))
-    .orderBy(asc(lectures.createdAt), asc(lectures.id));
-  const expiresAt = new Date(Date.now() + ctx.config.videoUrlHours * 3600 * 1000);
-  return Promise.all(
-    rows.map(async (lecture) => ({
-      _id: lecture.id,
-      title: lecture.title,
-      description: lecture.description,
-      secure_url: await ctx.media.privateUrl({ key: lecture.videoKey, viewerId: viewer.id, expiresAt }),
-      duration: lecture.durationSeconds,
-    })),
-  );
-}
-
-/**
- * Streams an uploaded video into storage, judging its type by its first bytes:
- * anything but a video is refused before anything is stored.
- */
-export async function storeLectureVideo(ctx: Context, video: Readable): Promise<StoredVideo> {
-  const head = await readHead(video, 4100);
-  const { fileTypeFromBuffer } = await import('file-type');
-  const type = await fileTypeFromBuffer(head);
-  if (!type?.mime.startsWith('video/')) {
-    // Read the rest away: the multipart parser moves on only once this part is consumed.
-    video.resume();
-    throw new AppError(400, messages.videoType);
-  }
-  let bytes = 0;
-  async function* headThenRest() {
-    bytes += head.length;
-    yield head;
-    for await (const chunk of video as AsyncIterable<Buffer>) {
-      bytes += chunk.length;
-      yield chunk;
-    }
-  }
-  const key = await saveLectureVideo(ctx.media, Readable.from(headThenRest(), { objectMode: false }), type);
-  return { key, mime: type.mime, bytes };
-}
-
-/** At least `size` bytes from the start of `stream` (fewer if it is shorter), leaving the rest unread. */
-async function readHead(stream: Readable, size: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let length = 0;
-  for await (const chunk of stream.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
-    chunks.push(chunk);
-    length += chunk.length;
-    if (length >= size) break;
-  }
-  return Buffer.concat(chunks);
-}
-
-export async function createLecture(
-  ctx: Context,
-  courseId: string,
-  input: { title: string; description: string; durationSeconds?: number | null },
-  video: StoredVideo,
-): Promise<LectureRow> {
-  try {
-    const [lecture] = await ctx.db
-      .insert(lectures)
-      .values({ courseId, ...input, videoKey: video.key, videoType: video.mime, videoBytes: video.bytes })
-      .returning();
-    ctx.catalogue.invalidate();
-    return lecture!;
-  } catch (error) {
-    await ctx.media.remove(video.key);
-    // The course was deleted while its lecture was uploading.
-    if ((error as { cause?: { code?: string } }).cause?.code === '23503') throw new AppError(404, messages.courseNotFound);
-    throw error;
-  }
-}
-
-export async function deleteLecture(ctx: Context, courseId: string, lectureId: string): Promise<void> {
-  const [deleted] = await ctx.db
-    .delete(lectures)
-    .where(and(eq(lectures.id, lectureId), eq(lectures.courseId, courseId)))
-    .returning({ key: lectures.videoKey });
-  if (!deleted) throw new AppError(404, messages.lectureNotFound);
-  ctx.catalogue.invalidate();
-  await ctx.media.remove(deleted.key);
 }

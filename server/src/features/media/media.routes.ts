@@ -9,8 +9,9 @@ import { ErrorSchema } from '@lms/contract/users';
 import { AppError } from '../../errors.ts';
 import { loadUser } from '../auth/guards.ts';
 import { SESSION_COOKIE } from '../auth/sessions.ts';
+import { isPreviewVideo } from '../lectures/lectures.service.ts';
 import { canWatchLectures } from '../users/users.service.ts';
-import { isValidMediaSignature } from './signed-urls.ts';
+import { ANY_VIEWER, isValidMediaSignature } from './signed-urls.ts';
 import { isMediaKey, mediaRoot, PRIVATE_MEDIA_PREFIX } from './storage.ts';
 
 /** A cached response may be reused for at most this long, and never past the link's expiry. */
@@ -43,7 +44,9 @@ const VideoBytes = z.custom<Readable>();
  * `MediaStorage.privateUrl` makes: `/media/private/videos/<key>?viewer=&expires=&signature=`.
  *
  * A URL works only for the viewer it was made for, while they are logged in and
- * still allowed to watch, and until it expires; every refusal is a 403, because
+ * still allowed to watch, and until it expires. A free preview's URL is made for
+ * ANY_VIEWER and works for anyone while its lecture is still a preview, until it
+ * expires (preview-videos.ts). Every refusal is a 403, because
  * it is the link that is no good for this request. The S3 back end hands out
  * presigned bucket URLs instead, so nothing is registered for it.
  */
@@ -117,6 +120,14 @@ async function authorizeVideoRequest(
   const grant = { key, viewerId: query.viewer, expiresAt: new Date(expiresAt) };
   if (!isValidMediaSignature(ctx.config.sessionSecret, grant, query.signature)) throw invalid();
   if (expiresAt < Date.now()) throw invalid();
+
+  // A free preview: anyone, logged in or not, while the lecture is still a preview.
+  if (query.viewer === ANY_VIEWER) {
+    if (ctx.previewVideos.isTrusted(key)) return { expiresAt };
+    if (!(await isPreviewVideo(ctx, key))) throw invalid();
+    ctx.previewVideos.remember(key);
+    return { expiresAt };
+  }
 
   // Bound to the viewer: a copied link is useless to anyone else, and stops working when access ends.
   const token = request.cookies[SESSION_COOKIE];

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
 import type { Context } from '../../context.ts';
 import { sessions } from '../../db/schema.ts';
-import { mailOutbox } from '../../mail.ts';
+import { mailedResetToken } from '../../test/mail.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { login, sessionCookie, signUp } from '../../test/http.ts';
 import { hashToken } from '../auth/sessions.ts';
@@ -372,21 +372,11 @@ describe('a viewer once checked is trusted briefly, and forgotten when access en
     expectPlayed(await play(url, viewer.cookie));
 
     expect((await t.app.inject({ method: 'POST', url: '/api/v1/user/reset', payload: { email: viewer.email } })).statusCode).toBe(200);
-    const reset = await t.app.inject({ method: 'POST', url: `/api/v1/user/reset/${await mailedResetToken(viewer.email)}`, payload: { password: 'fresh#789' } });
+    const reset = await t.app.inject({ method: 'POST', url: `/api/v1/user/reset/${await mailedResetToken(t.dataDir, viewer.email)}`, payload: { password: 'fresh#789' } });
     expect(reset.statusCode).toBe(200);
     expectRefused(await play(url, viewer.cookie));
   });
 });
-
-/** The token of the newest reset link mailed to `email`, read from the outbox folder the test mailer writes. */
-async function mailedResetToken(email: string): Promise<string> {
-  const dir = mailOutbox(t.dataDir);
-  const files = (await fs.readdir(dir).catch(() => [])).sort();
-  const mails = await Promise.all(files.map((file) => fs.readFile(path.join(dir, file), 'utf8')));
-  const link = mails.filter((text) => text.includes(`To: ${email}`)).at(-1)?.replace(/=\r?\n/g, '').match(/\/reset-password\/([A-Za-z0-9_-]+)/);
-  if (!link) throw new Error(`no reset mail for ${email}`);
-  return link[1]!;
-}
 
 describe('GET /media/private/* serves only lecture videos', () => {
   const secret = 'not for the web';

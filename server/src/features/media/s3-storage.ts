@@ -1,6 +1,6 @@
 import { PassThrough, Readable, pipeline } from 'node:stream';
 import type { Config } from '../../config.ts';
-import { isMediaKey, type MediaStorage } from './storage.ts';
+import { isMediaKey, MEDIA_FOLDERS, StorageCannotList, type MediaStorage } from './storage.ts';
 
 export type S3Settings = Extract<Config['storage'], { kind: 's3' }>;
 
@@ -38,7 +38,11 @@ export function s3Origins(settings: S3Settings): string[] {
  */
 export async function createS3Storage(settings: S3Settings): Promise<MediaStorage> {
   // Loaded here, not at the top: the SDK is large and most runs use local storage.
-  const [{ S3Client, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand }, { Upload }, { getSignedUrl }] = await Promise.all([
+  const [
+    { S3Client, AbortMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListMultipartUploadsCommand, paginateListObjectsV2, paginateListParts },
+    { Upload },
+    { getSignedUrl },
+  ] = await Promise.all([
     import('@aws-sdk/client-s3'),
     import('@aws-sdk/lib-storage'),
     import('@aws-sdk/s3-request-presigner'),
@@ -115,7 +119,53 @@ export async function createS3Storage(settings: S3Settings): Promise<MediaStorag
       const expiresIn = Math.min(MAX_URL_SECONDS, Math.max(1, seconds));
       return await getSignedUrl(client, new GetObjectCommand({ Bucket, Key: checked(grant.key) }), { expiresIn });
     },
+    async *listStored() {
+      for (const folder of MEDIA_FOLDERS) {
+        for await (const page of paginateListObjectsV2({ client }, { Bucket, Prefix: `${folder}/` })) {
+          for (const object of page.Contents ?? []) {
+            if (object.Key && isMediaKey(object.Key)) yield { key: object.Key, modifiedAt: object.LastModified ?? new Date() };
+          }
+        }
+      }
+    },
+    async *listTemporary() {
+      for (const folder of MEDIA_FOLDERS) {
+        let marker: { KeyMarker?: string; UploadIdMarker?: string } = {};
+        for (;;) {
+          const page = await client.send(new ListMultipartUploadsCommand({ Bucket, Prefix: `${folder}/`, ...marker })).catch((error: unknown) => {
+            if (isNotImplemented(error)) throw new StorageCannotList('This S3 service cannot list unfinished multipart uploads.');
+            throw error;
+          });
+          for (const upload of page.Uploads ?? []) {
+            if (!upload.Key || !upload.UploadId || !isMediaKey(upload.Key)) continue;
+            yield { key: upload.Key, id: upload.UploadId, modifiedAt: await lastActivity(upload.Key, upload.UploadId, upload.Initiated) };
+          }
+          if (!page.IsTruncated) break;
+          marker = { KeyMarker: page.NextKeyMarker, UploadIdMarker: page.NextUploadIdMarker };
+        }
+      }
+    },
+    async removeTemporary({ key, id }) {
+      await client.send(new AbortMultipartUploadCommand({ Bucket, Key: checked(key), UploadId: id }));
+    },
   };
+
+  /**
+   * When an upload last sent a part: S3 dates an upload by when it began, and a long video
+   * over a slow link is still under way hours later.
+   */
+  async function lastActivity(Key: string, UploadId: string, initiated = new Date(0)): Promise<Date> {
+    let latest = initiated.getTime();
+    for await (const page of paginateListParts({ client }, { Bucket, Key, UploadId })) {
+      for (const part of page.Parts ?? []) latest = Math.max(latest, part.LastModified?.getTime() ?? 0);
+    }
+    return new Date(latest);
+  }
+}
+
+function isNotImplemented(error: unknown): boolean {
+  const { name, $metadata } = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return name === 'NotImplemented' || $metadata?.httpStatusCode === 501;
 }
 
 function isNotFound(error: unknown): boolean {

@@ -6,6 +6,13 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * for and the expiry, so a URL cannot be stretched, moved to another video or
  * handed to someone else.
  */
+/**
+ * The viewer named in the URL of a free preview lecture: anyone. No account has this id
+ * (ids are random version-4 UUIDs), and the media route lets it through only while the
+ * video belongs to a lecture that is still a preview.
+ */
+export const ANY_VIEWER = '00000000-0000-0000-0000-000000000000';
+
 export interface MediaGrant {
   key: string;
   viewerId: string;

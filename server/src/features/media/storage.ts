@@ -26,17 +26,49 @@ export interface MediaStorage {
   publicUrl(key: string): string;
   /** A URL that lets `grant.viewerId` read a private object until `grant.expiresAt`. */
   privateUrl(grant: MediaGrant): Promise<string>;
+  /** Every stored object whose key this module could have made; anything else in the folders or bucket is not ours to see. */
+  listStored(): AsyncIterable<StoredMedia>;
+  /**
+   * Uploads that have not finished: a local `.part` file, an S3 multipart upload. One still under
+   * way keeps its `modifiedAt` recent. Throws StorageCannotList when the service cannot say.
+   */
+  listTemporary(): AsyncIterable<TemporaryUpload>;
+  /** Deletes what an unfinished upload has written so far. */
+  removeTemporary(upload: TemporaryUpload): Promise<void>;
 }
+
+export interface StoredMedia {
+  key: string;
+  modifiedAt: Date;
+}
+
+export interface TemporaryUpload {
+  /** The key the upload was going to store. */
+  key: string;
+  /** Which upload to that key: the random part of a local `.part` name, or S3's upload id. */
+  id: string;
+  modifiedAt: Date;
+}
+
+/** The storage service does not offer a listing (s3rver, and a few S3 look-alikes, lack ListMultipartUploads). */
+export class StorageCannotList extends Error {}
 
 export const PUBLIC_MEDIA_PREFIX = '/media/';
 export const PRIVATE_MEDIA_PREFIX = '/media/private/';
 /** Folders of public media, served with long cache headers; keys are never reused, so a URL never changes. */
 export const PUBLIC_MEDIA_FOLDERS = ['avatars', 'thumbnails'] as const;
-type Folder = (typeof PUBLIC_MEDIA_FOLDERS)[number] | 'videos';
+/** Every folder a key may be in: the public ones and the private videos. */
+export const MEDIA_FOLDERS = [...PUBLIC_MEDIA_FOLDERS, 'videos'] as const;
+type Folder = (typeof MEDIA_FOLDERS)[number];
 
 const newKey = (folder: Folder, extension: string) => `${folder}/${randomBytes(16).toString('hex')}.${extension}`;
+const MEDIA_KEY = new RegExp(`^(${MEDIA_FOLDERS.join('|')})/[0-9a-f]{32}\\.[a-z0-9]{2,5}$`);
 /** Keys as this module makes them: a known folder, 32 hex digits, a short extension. */
-export const isMediaKey = (key: string) => /^(avatars|thumbnails|videos)\/[0-9a-f]{32}\.[a-z0-9]{2,5}$/.test(key);
+export const isMediaKey = (key: string) => MEDIA_KEY.test(key);
+
+/** A local upload in progress is written to `<key>.<8 hex digits>.part`, then renamed to its key. */
+const temporaryFileName = (file: string, id: string) => `${file}.${id}.part`;
+const TEMPORARY_FILE = /^(?<name>.+)\.(?<id>[0-9a-f]{8})\.part$/;
 
 export const mediaRoot = (dataDir: string) => path.join(dataDir, 'media');
 
@@ -50,7 +82,7 @@ export function createLocalStorage(root: string, secret: string): MediaStorage {
     async put(key, body) {
       const file = fileOf(key);
       await fs.mkdir(path.dirname(file), { recursive: true });
-      const temporary = `${file}.${randomBytes(4).toString('hex')}.part`;
+      const temporary = temporaryFileName(file, randomBytes(4).toString('hex'));
       try {
         await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, (await fs.open(temporary, 'wx')).createWriteStream());
         await fs.rename(temporary, file);
@@ -74,7 +106,40 @@ export function createLocalStorage(root: string, secret: string): MediaStorage {
       });
       return `${PRIVATE_MEDIA_PREFIX}${grant.key}?${query}`;
     },
+    async *listStored() {
+      for await (const file of filesIn(root)) {
+        if (isMediaKey(file.key)) yield { key: file.key, modifiedAt: file.modifiedAt };
+      }
+    },
+    async *listTemporary() {
+      for await (const file of filesIn(root)) {
+        const temporary = TEMPORARY_FILE.exec(path.posix.basename(file.key))?.groups;
+        const key = temporary && `${path.posix.dirname(file.key)}/${temporary.name}`;
+        if (key && isMediaKey(key)) yield { key, id: temporary.id!, modifiedAt: file.modifiedAt };
+      }
+    },
+    async removeTemporary({ key, id }) {
+      if (!/^[0-9a-f]{8}$/.test(id)) throw new Error(`Not an upload id: ${id}`);
+      await fs.rm(temporaryFileName(fileOf(key), id), { force: true });
+    },
   };
+}
+
+/** The files in each media folder, one at a time (a folder may hold a million avatars), as `folder/name`. */
+async function* filesIn(root: string): AsyncGenerator<{ key: string; modifiedAt: Date }> {
+  for (const folder of MEDIA_FOLDERS) {
+    const entries = await fs.opendir(path.join(root, folder)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (!entries) continue;
+    for await (const entry of entries) {
+      if (!entry.isFile()) continue;
+      // Gone since the folder was read: renamed into place, or removed.
+      const stat = await fs.lstat(path.join(root, folder, entry.name)).catch(() => undefined);
+      if (stat) yield { key: `${folder}/${entry.name}`, modifiedAt: stat.mtime };
+    }
+  }
 }
 
 /** The storage the configuration asks for. */

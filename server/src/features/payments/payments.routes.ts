@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { messages } from '@lms/contract/messages';
 import {
+  PlanResponseSchema,
   RazorpayKeyResponseSchema,
   SubscribeResponseSchema,
   UnsubscribeResponseSchema,
@@ -32,6 +33,18 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
   });
 
+  // Ours, public: the home page and the course page show the price to visitors, before any login.
+  app.get('/plan', {
+    schema: { summary: "The bundle's price per month and refund window (public)", response: { 200: PlanResponseSchema } },
+    handler: async () => ({
+      success: true,
+      message: messages.subscriptionPlan,
+      price: payments.pricePaise / 100,
+      currency: 'INR' as const,
+      refundWindowDays: payments.refundWindowDays,
+    }),
+  });
+
   app.post('/subscribe', {
     schema: { summary: 'Start a monthly subscription; Checkout takes the payment', response: { 200: SubscribeResponseSchema } },
     preHandler: requireUser,
@@ -52,7 +65,10 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/unsubscribe', {
-    schema: { summary: 'Cancel: access ends now; refunded in full inside the refund window', response: { 200: UnsubscribeResponseSchema } },
+    schema: {
+      summary: 'Cancel: the first cancellation inside the refund window in 12 months refunds and ends access now; any other keeps access to the period end',
+      response: { 200: UnsubscribeResponseSchema },
+    },
     preHandler: requireUser,
     handler: async (request) => ({ success: true, ...(await unsubscribe(ctx, currentUser(request))) }),
   });
@@ -66,11 +82,15 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: MessageSchema.extend({ duplicate: z.boolean() }) },
       },
       handler: async (request) => {
-        const { duplicate } = await handleWebhook(ctx, {
-          rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
-          signature: firstHeader(request.headers['x-razorpay-signature']),
-          eventId: firstHeader(request.headers['x-razorpay-event-id']),
-        });
+        const { duplicate } = await handleWebhook(
+          ctx,
+          {
+            rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+            signature: firstHeader(request.headers['x-razorpay-signature']),
+            eventId: firstHeader(request.headers['x-razorpay-event-id']),
+          },
+          { log: request.log },
+        );
         return { success: true, message: messages.webhookReceived, duplicate };
       },
     });

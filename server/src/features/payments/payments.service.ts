@@ -1,10 +1,12 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { messages } from '@lms/contract/messages';
 import type { VerifyPayment } from '@lms/contract/payments';
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { paymentPlans, payments, subscriptions, users, webhookEvents } from '../../db/schema.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../errors.ts';
 import type { UserRow } from '../auth/sessions.ts';
 import { hasActiveSubscription } from '../users/users.service.ts';
@@ -56,30 +58,62 @@ async function planId(ctx: Context): Promise<string> {
 }
 
 /**
- * Starts a subscription at the provider for the monthly plan and keeps it against
- * the user; Checkout then takes the payment. An unpaid one is reused.
+ * Starts a subscription at the provider for the monthly plan and keeps it against the user;
+ * Checkout then takes the payment. A user has at most one unpaid subscription (a partial
+ * unique index): it is reused, and of concurrent calls all get the one stored first.
+ *
+ * A subscriber who cancelled without a refund still has access until the paid period ends;
+ * subscribing again resumes: Razorpay cannot undo a cancellation, so the new subscription
+ * starts when the paid period ends, Checkout only authorises the card, and nobody pays twice.
  */
 export async function subscribe(ctx: Context, user: UserRow): Promise<string> {
   if (user.role === 'ADMIN') throw new AppError(403, messages.adminCannotSubscribe);
-  if (hasActiveSubscription(user)) throw new AppError(409, messages.alreadySubscribed);
+  const active = hasActiveSubscription(user);
+  if (active && !user.subscriptionCancelledAt) throw new AppError(409, messages.alreadySubscribed);
+  const startAt = active ? user.subscriptionEndsAt : null;
   const plan = await planId(ctx);
-  const [unpaid] = await ctx.db
-    .select()
-    .from(subscriptions)
-    .where(and(eq(subscriptions.userId, user.id), eq(subscriptions.status, 'created'), eq(subscriptions.providerPlanId, plan)))
-    .orderBy(desc(subscriptions.createdAt))
-    .limit(1);
-  if (unpaid) return unpaid.providerSubscriptionId;
+  const unpaid = await unpaidSubscriptionOf(ctx.db, user.id);
+  if (unpaid && unpaid.providerPlanId === plan && unpaid.startAt?.getTime() === startAt?.getTime()) return unpaid.providerSubscriptionId;
+  // One for another price, or for a start that has passed: no longer what this user would pay for.
+  if (unpaid) await dropUnpaid(ctx, unpaid);
   const created = await atProvider(() =>
-    ctx.razorpay.createSubscription({ plan_id: plan, total_count: BILLING_CYCLES, customer_notify: 1, notes: { userId: user.id } }),
+    ctx.razorpay.createSubscription({
+      plan_id: plan,
+      total_count: BILLING_CYCLES,
+      customer_notify: 1,
+      ...(startAt && { start_at: Math.floor(startAt.getTime() / 1000) }),
+      notes: { userId: user.id },
+    }),
   );
-  await ctx.db.insert(subscriptions).values({
-    userId: user.id,
-    providerSubscriptionId: created.id,
-    providerPlanId: plan,
-    status: created.status,
-  });
-  return created.id;
+  try {
+    await ctx.db.insert(subscriptions).values({
+      userId: user.id,
+      providerSubscriptionId: created.id,
+      providerPlanId: plan,
+      status: created.status,
+      startAt,
+    });
+    return created.id;
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    // A concurrent call stored its unpaid subscription first: everybody uses that one.
+    await ctx.razorpay.cancelSubscription(created.id).catch(() => undefined);
+    const stored = await unpaidSubscriptionOf(ctx.db, user.id);
+    if (!stored) throw error;
+    return stored.providerSubscriptionId;
+  }
+}
+
+const unpaidSubscriptionOf = async (db: Db, userId: string): Promise<SubscriptionRow | undefined> =>
+  (await db.select().from(subscriptions).where(and(eq(subscriptions.userId, userId), eq(subscriptions.status, 'created'))))[0];
+
+/** Cancels an unpaid subscription the user will not pay for, at the provider and here. */
+async function dropUnpaid(ctx: Context, unpaid: SubscriptionRow): Promise<void> {
+  await cancelAtProvider(ctx, unpaid.providerSubscriptionId, { atCycleEnd: false });
+  await ctx.db
+    .update(subscriptions)
+    .set({ status: 'cancelled', cancelledAt: new Date(), updatedAt: new Date() })
+    .where(and(eq(subscriptions.id, unpaid.id), eq(subscriptions.status, 'created')));
 }
 
 /**
@@ -110,7 +144,11 @@ async function recordPayment(
   if (!inserted) return false;
   await db
     .update(users)
-    .set({ subscriptionEndsAt: sql`greatest(${users.subscriptionEndsAt}, ${periodEnd})` })
+    .set({
+      subscriptionEndsAt: sql`greatest(${users.subscriptionEndsAt}, ${periodEnd})`,
+      // A charge on a subscription nobody cancelled: it renews from here on.
+      ...(!subscription.cancelledAt && { subscriptionCancelledAt: null }),
+    })
     .where(eq(users.id, subscription.userId));
   await db
     .update(subscriptions)
@@ -137,6 +175,7 @@ export async function verifyPayment(ctx: Context, user: UserRow, input: VerifyPa
   if (!isSignedBy(ctx.config.payments.keySecret, message, input.razorpay_signature)) {
     throw new AppError(400, messages.paymentSignatureInvalid);
   }
+  if (subscription.startAt) return confirmAuthorisation(ctx, subscription);
   const payment = await atProvider(() => ctx.razorpay.fetchPayment(input.razorpay_payment_id)).catch((error: unknown) => {
     throw error instanceof RazorpayError ? new AppError(400, messages.paymentNotCaptured) : error;
   });
@@ -145,13 +184,26 @@ export async function verifyPayment(ctx: Context, user: UserRow, input: VerifyPa
 }
 
 /**
- * Cancels at the provider, ends access now and refunds the last payment in full
- * when it is inside the refund window. Every step is safe to repeat, and nothing
- * changes here until the provider has cancelled, so the two never disagree for
- * long: a failed call leaves everything as it was, and calling again finishes the job.
+ * A subscription that starts later was paid for with an authorisation, not a charge: nothing
+ * to record, no access to give. Once the provider says the card is authorised, the user's
+ * subscription renews again (the first charge comes by webhook when it starts).
+ */
+async function confirmAuthorisation(ctx: Context, subscription: SubscriptionRow): Promise<void> {
+  const truth = await atProvider(() => ctx.razorpay.fetchSubscription(subscription.providerSubscriptionId));
+  if (!['authenticated', 'active'].includes(truth.status)) throw new AppError(400, messages.paymentNotCaptured);
+  await ctx.db.transaction((tx) => applyProviderState(tx, subscription, truth));
+}
+
+/**
+ * Cancels, by the refund rule (DESIGN §6, docs/decisions/0010): the first cancellation inside
+ * the refund window in any 12 months refunds the last payment in full and ends access now;
+ * any other stops the renewals at the provider and keeps access to the end of the paid period.
+ * Every step is safe to repeat, and nothing changes here until the provider has cancelled, so
+ * the two never disagree for long: a failed call leaves everything as it was, and calling
+ * again finishes the job.
  */
 export async function unsubscribe(ctx: Context, user: UserRow, now = new Date()): Promise<{ refunded: boolean; message: string }> {
-  if (!hasActiveSubscription(user)) throw new AppError(400, messages.noActiveSubscription);
+  if (!hasActiveSubscription(user, now)) throw new AppError(400, messages.noActiveSubscription);
   const [last] = await ctx.db
     .select({ payment: payments, subscription: subscriptions })
     .from(payments)
@@ -160,36 +212,84 @@ export async function unsubscribe(ctx: Context, user: UserRow, now = new Date())
     .orderBy(desc(payments.paidAt), desc(payments.createdAt))
     .limit(1);
   if (!last) throw new AppError(400, messages.noActiveSubscription);
-  const { payment, subscription } = last;
-
-  await cancelAtProvider(ctx, subscription.providerSubscriptionId);
+  const { payment } = last;
+  // Whatever would still charge the user: the paid one, and a resumed one waiting to start.
+  const live = await ctx.db
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.userId, user.id), inArray(subscriptions.status, CHARGING_STATES), isNull(subscriptions.cancelledAt)));
 
   const windowMs = ctx.config.payments.refundWindowDays * 24 * 3600 * 1000;
-  const refundable = payment.refundedPaise === 0 && now.getTime() - payment.paidAt.getTime() <= windowMs;
-  const refund = refundable ? await refundInFull(ctx, payment.providerPaymentId) : undefined;
+  const insideWindow = payment.refundedPaise === 0 && now.getTime() - payment.paidAt.getTime() <= windowMs;
+  const refundUsed = insideWindow && (await hadRefundWithinAYear(ctx.db, user.id, now));
+  if (!insideWindow || refundUsed) {
+    await stopRenewals(ctx, user, live, now);
+    return { refunded: false, message: refundUsed ? messages.unsubscribedRefundUsed : messages.unsubscribedNoRefund };
+  }
 
+  const ending = [...new Map([last.subscription, ...live].map((subscription) => [subscription.id, subscription])).values()];
+  for (const subscription of ending) await cancelAtProvider(ctx, subscription.providerSubscriptionId, { atCycleEnd: false });
+  const refund = await refundInFull(ctx, payment.providerPaymentId);
   await ctx.db.transaction(async (tx) => {
+    await tx.update(users).set({ subscriptionEndsAt: now, subscriptionCancelledAt: null }).where(eq(users.id, user.id));
     await tx
       .update(subscriptions)
-      .set({ status: 'cancelled', updatedAt: now })
-      .where(eq(subscriptions.userId, user.id));
-    await tx.update(users).set({ subscriptionEndsAt: now }).where(eq(users.id, user.id));
-    if (refund?.ok) {
+      .set({ status: 'cancelled', cancelledAt: sql`coalesce(${subscriptions.cancelledAt}, ${now})`, updatedAt: now })
+      .where(inArray(subscriptions.id, ending.map((subscription) => subscription.id)));
+    if (refund.ok) {
       await tx
         .update(payments)
-        .set({ status: 'refunded', refundedPaise: refund.amount, providerRefundId: refund.id, refundedAt: now })
+        // Of two cancellations at once only one refund succeeds; the other learns only that it happened: never forget its id.
+        .set({ status: 'refunded', refundedPaise: refund.amount, providerRefundId: sql`coalesce(${payments.providerRefundId}, ${refund.id})`, refundedAt: now })
         .where(eq(payments.id, payment.id));
     }
   });
   ctx.recentViewers.forgetUser(user.id);
-  if (!refundable) return { refunded: false, message: messages.unsubscribedNoRefund };
-  return refund?.ok ? { refunded: true, message: messages.unsubscribedRefunded } : { refunded: false, message: messages.unsubscribedRefundFailed };
+  return refund.ok ? { refunded: true, message: messages.unsubscribedRefunded } : { refunded: false, message: messages.unsubscribedRefundFailed };
 }
 
-/** Cancels now; a subscription the provider already ended counts as cancelled. */
-async function cancelAtProvider(ctx: Context, subscriptionId: string): Promise<void> {
+/** Provider states in which a subscription may still charge the user. */
+const CHARGING_STATES = ['authenticated', 'active', 'pending'];
+
+/** The refund rule's "once in any 12 months". */
+async function hadRefundWithinAYear(db: Db, userId: string, now: Date): Promise<boolean> {
+  const yearAgo = new Date(now);
+  yearAgo.setUTCFullYear(yearAgo.getUTCFullYear() - 1);
+  const [refunded] = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.userId, userId), gt(payments.refundedAt, yearAgo)))
+    .limit(1);
+  return refunded !== undefined;
+}
+
+/**
+ * A cancellation without a refund: the paid subscription charges no more once its period ends,
+ * one waiting to start (a resume) is cancelled outright, and access stays until the period's end.
+ */
+async function stopRenewals(ctx: Context, user: UserRow, live: SubscriptionRow[], now: Date): Promise<void> {
+  for (const subscription of live) await cancelAtProvider(ctx, subscription.providerSubscriptionId, { atCycleEnd: hasPaidCycle(subscription) });
+  await ctx.db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({ subscriptionCancelledAt: sql`coalesce(${users.subscriptionCancelledAt}, ${now})` })
+      .where(eq(users.id, user.id));
+    for (const subscription of live) {
+      await tx
+        .update(subscriptions)
+        .set({ cancelledAt: now, updatedAt: now, ...(!hasPaidCycle(subscription) && { status: 'cancelled' }) })
+        .where(eq(subscriptions.id, subscription.id));
+    }
+  });
+}
+
+/** Whether a paid cycle is running, to its end: otherwise (a resume waiting to start) there is nothing to wait for. */
+const hasPaidCycle = (subscription: SubscriptionRow) => subscription.status === 'active' || subscription.status === 'pending';
+
+/** Cancels now or at the cycle's end; a subscription the provider already ended counts as cancelled. */
+async function cancelAtProvider(ctx: Context, subscriptionId: string, { atCycleEnd }: { atCycleEnd: boolean }): Promise<void> {
   try {
-    await atProvider(() => ctx.razorpay.cancelSubscription(subscriptionId));
+    await atProvider(() => ctx.razorpay.cancelSubscription(subscriptionId, { atCycleEnd }));
   } catch (error) {
     if (!(error instanceof RazorpayError)) throw error;
     const current = await atProvider(() => ctx.razorpay.fetchSubscription(subscriptionId));
@@ -229,6 +329,7 @@ const WebhookSchema = z.object({
 export async function handleWebhook(
   ctx: Context,
   delivery: { rawBody: Buffer; signature: string | undefined; eventId: string | undefined },
+  { log }: { log: Pick<FastifyBaseLogger, 'warn'> },
 ): Promise<{ duplicate: boolean }> {
   if (!delivery.signature || !isSignedBy(ctx.config.payments.webhookSecret, delivery.rawBody, delivery.signature)) {
     throw new AppError(400, messages.webhookSignatureInvalid);
@@ -246,10 +347,22 @@ export async function handleWebhook(
     ? await ctx.db.select().from(subscriptions).where(eq(subscriptions.providerSubscriptionId, providerSubscriptionId))
     : [];
   // Events about subscriptions that are not ours (another app on the account) are noted and left alone.
-  const truth = subscription ? await atProvider(() => ctx.razorpay.fetchSubscription(subscription.providerSubscriptionId)) : undefined;
-  const charge = subscription && body.payload.payment && ['subscription.activated', 'subscription.charged'].includes(body.event)
-    ? await atProvider(() => ctx.razorpay.fetchPayment(body.payload.payment!.entity.id))
-    : undefined;
+  let truth: RazorpaySubscription | undefined;
+  let charge: RazorpayPayment | undefined;
+  try {
+    truth = subscription ? await atProvider(() => ctx.razorpay.fetchSubscription(subscription.providerSubscriptionId)) : undefined;
+    charge =
+      subscription && body.payload.payment && ['subscription.activated', 'subscription.charged'].includes(body.event)
+        ? await atProvider(() => ctx.razorpay.fetchPayment(body.payload.payment!.entity.id))
+        : undefined;
+  } catch (error) {
+    // The provider was reached and does not know what the event names: a signed event about nothing
+    // real (a test event, a deleted object). Acknowledged, so it is not delivered again for a day.
+    if (!(error instanceof RazorpayError)) throw error;
+    log.warn({ err: error, event: body.event, eventId }, 'webhook about an object the provider does not know; acknowledged and ignored');
+    truth = undefined;
+    charge = undefined;
+  }
 
   const outcome = await ctx.db.transaction(async (tx) => {
     const [fresh] = await tx.insert(webhookEvents).values({ eventId, event: body.event }).onConflictDoNothing().returning();
@@ -267,19 +380,28 @@ export async function handleWebhook(
   return outcome;
 }
 
-/** Mirrors the provider's status; an ended subscription ends access now, a pending one keeps it to the period's end. */
+/**
+ * Mirrors the provider's status. An ended subscription ends access now, a pending one keeps it
+ * to the period's end; one that will charge and that the user did not cancel (a resumed one,
+ * once authorised) means the user's subscription renews again. The user's row is written before
+ * the subscription's, as everywhere: two transactions about one user then never deadlock.
+ */
 async function applyProviderState(db: Db, subscription: SubscriptionRow, truth: RazorpaySubscription) {
+  if (CHARGING_STATES.includes(truth.status) && !subscription.cancelledAt) {
+    await db.update(users).set({ subscriptionCancelledAt: null }).where(eq(users.id, subscription.userId));
+  }
+  if (ENDED_STATES.has(truth.status)) {
+    // Unless access comes from another, newer subscription of the same user.
+    await db
+      .update(users)
+      .set({ subscriptionEndsAt: sql`least(${users.subscriptionEndsAt}, now())` })
+      .where(
+        and(
+          eq(users.id, subscription.userId),
+          sql`not exists (select 1 from subscriptions other where other.user_id = ${subscription.userId}
+            and other.id <> ${subscription.id} and other.status in ('active', 'authenticated', 'pending') and other.current_end > now())`,
+        ),
+      );
+  }
   await db.update(subscriptions).set({ status: truth.status, updatedAt: new Date() }).where(eq(subscriptions.id, subscription.id));
-  if (!ENDED_STATES.has(truth.status)) return;
-  // Unless access comes from another, newer subscription of the same user.
-  await db
-    .update(users)
-    .set({ subscriptionEndsAt: sql`least(${users.subscriptionEndsAt}, now())` })
-    .where(
-      and(
-        eq(users.id, subscription.userId),
-        sql`not exists (select 1 from subscriptions other where other.user_id = ${subscription.userId}
-          and other.id <> ${subscription.id} and other.status in ('active', 'authenticated', 'pending') and other.current_end > now())`,
-      ),
-    );
 }

@@ -1,7 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { randomBytes } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
-import { payments, sandboxPayments, subscriptions, users, webhookEvents } from '../../db/schema.ts';
+import { payments, sandboxPayments, sandboxRefunds, subscriptions, users, webhookEvents } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { rowCount } from '../../test/db.ts';
 import { mp4Video, multipart, pngImage, signUp, signUpAdmin } from '../../test/http.ts';
@@ -74,6 +75,23 @@ describe('GET /payments/razorpay-key', () => {
   });
 });
 
+describe('GET /payments/plan', () => {
+  it("tells anyone, signed in or not, the bundle's price per month and refund window, and nothing secret", async () => {
+    const visitor = await api('GET', '/payments/plan', '');
+    expect(visitor.statusCode).toBe(200);
+    expect(visitor.json()).toEqual({
+      success: true,
+      message: messages.subscriptionPlan,
+      price: t.config.payments.pricePaise / 100,
+      currency: 'INR',
+      refundWindowDays: t.config.payments.refundWindowDays,
+    });
+    expect(visitor.json().price).toBe(99);
+    const { cookie } = await signUp(t.app);
+    expect((await api('GET', '/payments/plan', cookie)).json()).toEqual(visitor.json());
+  });
+});
+
 describe('POST /payments/subscribe', () => {
   it('creates a provider subscription for a user, reusing it until it is paid', async () => {
     const { cookie, user } = await signUp(t.app);
@@ -85,6 +103,16 @@ describe('POST /payments/subscribe', () => {
     const stored = await t.database.db.select().from(subscriptions).where(eq(subscriptions.userId, user._id));
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ status: 'created', providerSubscriptionId: first.json().subscription_id });
+  });
+
+  it('gives concurrent calls one and the same unpaid subscription', async () => {
+    const { cookie, user } = await signUp(t.app);
+    const answers = await Promise.all([1, 2, 3].map(() => api('POST', '/payments/subscribe', cookie)));
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200]);
+    expect(new Set(answers.map((answer) => answer.json().subscription_id)).size).toBe(1);
+    const unpaid = await t.database.db.select().from(subscriptions).where(and(eq(subscriptions.userId, user._id), eq(subscriptions.status, 'created')));
+    expect(unpaid).toHaveLength(1);
+    expect(unpaid[0]!.providerSubscriptionId).toBe(answers[0]!.json().subscription_id);
   });
 
   it('refuses admins (403), active subscribers (409) and logged-out callers (401)', async () => {
@@ -143,16 +171,21 @@ describe('the whole journey through the sandbox', () => {
     expect(again.json().message).toBe(messages.noActiveSubscription);
   });
 
-  it('does not refund a payment older than the refund window', async () => {
+  it('does not refund a payment older than the refund window, and keeps access to the end of the paid period', async () => {
     const paid = await subscriber();
+    const end = await endsAt(paid.user._id);
     await t.database.db.update(payments).set({ paidAt: new Date(Date.now() - 15 * DAY) }).where(eq(payments.userId, paid.user._id));
     const cancelled = await api('POST', '/payments/unsubscribe', paid.cookie);
     expect(cancelled.json()).toEqual({ success: true, refunded: false, message: messages.unsubscribedNoRefund });
-    expect((await me(paid.cookie)).subscription.status).toBe('inactive');
+    expect((await me(paid.cookie)).subscription).toEqual({ status: 'active', currentPeriodEnd: end!.toISOString(), cancelAtPeriodEnd: true });
+    expect((await api('GET', `/courses/${courseId}`, paid.cookie)).statusCode).toBe(200);
     const [record] = await paymentsOf(paid.user._id);
     expect(record).toMatchObject({ status: 'captured', refundedPaise: 0 });
     const [atProvider] = await t.database.db.select().from(sandboxPayments).where(eq(sandboxPayments.id, record!.providerPaymentId));
     expect(atProvider!.status).toBe('captured');
+    // Renewals stop at the provider: it stays active to the cycle's end, with no charge to come.
+    const subscription = await t.app.ctx.razorpay.fetchSubscription(paid.subscriptionId);
+    expect(subscription).toMatchObject({ status: 'active', charge_at: null });
   });
 
   it('leaves a user whose card is declined inactive, with nothing recorded', async () => {
@@ -164,6 +197,80 @@ describe('the whole journey through the sandbox', () => {
     expect((await me(account.cookie)).subscription.status).toBe('inactive');
     expect(await paymentsOf(account.user._id)).toHaveLength(0);
     expect((await api('GET', `/courses/${courseId}`, account.cookie)).statusCode).toBe(403);
+  });
+});
+
+describe('the refund rule: one refund in any 12 months', () => {
+  it('closes the loop of subscribe, watch, cancel for a refund, repeat; the second cancellation keeps access and can be resumed', async () => {
+    // First round: cancelled inside the window, refunded, access ends now.
+    const paid = await subscriber();
+    const first = await api('POST', '/payments/unsubscribe', paid.cookie);
+    expect(first.json()).toEqual({ success: true, refunded: true, message: messages.unsubscribedRefunded });
+    expect((await me(paid.cookie)).subscription).toEqual({ status: 'inactive' });
+
+    // Second round, days later: the same, but no refund this time; access lasts the month paid for.
+    const events = await rowCount(t.database, webhookEvents);
+    const second = (await api('POST', '/payments/subscribe', paid.cookie)).json().subscription_id as string;
+    const verified = await api('POST', '/payments/verify', paid.cookie, (await pay(second, SUCCESS_CARD)).json());
+    expect(verified.statusCode).toBe(200);
+    await webhooksSettled(events + 2);
+    const paidUntil = (await endsAt(paid.user._id))!;
+    const cancelled = await api('POST', '/payments/unsubscribe', paid.cookie);
+    expect(cancelled.json()).toEqual({ success: true, refunded: false, message: messages.unsubscribedRefundUsed });
+    expect((await me(paid.cookie)).subscription).toEqual({ status: 'active', currentPeriodEnd: paidUntil.toISOString(), cancelAtPeriodEnd: true });
+    expect((await api('GET', `/courses/${courseId}`, paid.cookie)).statusCode).toBe(200);
+    const records = await paymentsOf(paid.user._id);
+    expect(records.map((record) => record.status).sort()).toEqual(['captured', 'refunded']);
+    // Cancelling again changes nothing and refunds nothing.
+    expect((await api('POST', '/payments/unsubscribe', paid.cookie)).json()).toMatchObject({ refunded: false });
+    expect((await paymentsOf(paid.user._id)).map((record) => record.status).sort()).toEqual(['captured', 'refunded']);
+
+    // Resuming: a new subscription that starts when the paid month ends; Checkout only authorises the card.
+    const resumed = await api('POST', '/payments/subscribe', paid.cookie);
+    expect(resumed.statusCode).toBe(200);
+    const resumedId = resumed.json().subscription_id as string;
+    const atProvider = await t.app.ctx.razorpay.fetchSubscription(resumedId);
+    expect(atProvider.start_at).toBe(Math.floor(paidUntil.getTime() / 1000));
+    const authorised = await pay(resumedId, SUCCESS_CARD);
+    expect(authorised.statusCode).toBe(200);
+    expect((await t.app.ctx.razorpay.fetchPayment(authorised.json().razorpay_payment_id)).status).toBe('refunded');
+    expect((await api('POST', '/payments/verify', paid.cookie, authorised.json())).statusCode).toBe(200);
+    expect((await me(paid.cookie)).subscription).toEqual({ status: 'active', currentPeriodEnd: paidUntil.toISOString(), cancelAtPeriodEnd: false });
+    expect(await paymentsOf(paid.user._id)).toHaveLength(2);
+    expect((await api('POST', '/payments/subscribe', paid.cookie)).statusCode).toBe(409);
+
+    // The paid month ends (the sandbox's clock jumps): the old subscription ends, the resumed one charges its first month.
+    const ended = await t.app.inject({ method: 'POST', url: `/sandbox/v1/subscriptions/${second}/charge`, headers: { authorization: sandboxAuth() } });
+    expect(ended.json()).toMatchObject({ subscription: { status: 'cancelled' }, webhook: { status: 200 } });
+    const charged = await t.app.inject({ method: 'POST', url: `/sandbox/v1/subscriptions/${resumedId}/charge`, headers: { authorization: sandboxAuth() } });
+    expect(charged.json()).toMatchObject({ subscription: { status: 'active' }, payment: { status: 'captured', amount: 9900 }, webhook: { status: 200 } });
+    const renewedUntil = (await endsAt(paid.user._id))!;
+    expect(renewedUntil.getTime() - paidUntil.getTime()).toBeGreaterThan(27 * DAY);
+    expect(renewedUntil.getTime() - paidUntil.getTime()).toBeLessThan(32 * DAY);
+    expect((await me(paid.cookie)).subscription).toMatchObject({ status: 'active', cancelAtPeriodEnd: false });
+    expect(await paymentsOf(paid.user._id)).toHaveLength(3);
+  });
+
+  it('refunds again once the last refund is more than 12 months old', async () => {
+    const paid = await subscriber();
+    await api('POST', '/payments/unsubscribe', paid.cookie);
+    await t.database.db.update(payments).set({ refundedAt: new Date(Date.now() - 366 * DAY) }).where(eq(payments.userId, paid.user._id));
+    const events = await rowCount(t.database, webhookEvents);
+    const again = (await api('POST', '/payments/subscribe', paid.cookie)).json().subscription_id as string;
+    await api('POST', '/payments/verify', paid.cookie, (await pay(again, SUCCESS_CARD)).json());
+    await webhooksSettled(events + 2);
+    expect((await api('POST', '/payments/unsubscribe', paid.cookie)).json()).toMatchObject({ refunded: true });
+  });
+
+  it('keeps the refund id when two cancellations race, refunding once', async () => {
+    const paid = await subscriber();
+    const answers = await Promise.all([api('POST', '/payments/unsubscribe', paid.cookie), api('POST', '/payments/unsubscribe', paid.cookie)]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200]);
+    const [record] = await paymentsOf(paid.user._id);
+    expect(record).toMatchObject({ status: 'refunded', refundedPaise: 9900 });
+    expect(record!.providerRefundId).toMatch(/^rfnd_/);
+    const refunds = await t.database.db.select().from(sandboxRefunds).where(eq(sandboxRefunds.paymentId, record!.providerPaymentId));
+    expect(refunds).toHaveLength(1);
   });
 });
 
@@ -296,6 +403,43 @@ describe('POST /payments/webhook', () => {
     const response = await deliverSandboxWebhook(t.app, { event: 'subscription.charged', subscription: { ...subscription, id: 'sub_NotOursAtAll01' }, payment: { ...payment, id: 'pay_NotOursAtAll01' } });
     expect(response.statusCode).toBe(200);
     expect(await rowCount(t.database, payments)).toBe(before);
+  });
+
+  it('acknowledges and logs a signed event about a subscription or payment the provider does not know', async () => {
+    const account = await signUp(t.app);
+    // Ours, but unknown at the provider (made in another account, or deleted there).
+    await t.database.db.insert(subscriptions).values({ userId: account.user._id, providerSubscriptionId: 'sub_GoneAtProvider1', providerPlanId: 'plan_x', status: 'active' });
+    const paid = await subscriber();
+    const { subscription } = await providerState(paid.subscriptionId, paid.handler.razorpay_payment_id!);
+    const before = { payments: await rowCount(t.database, payments), endsAt: await endsAt(paid.user._id) };
+    const unknownSubscription = await deliverSandboxWebhook(t.app, { event: 'subscription.halted', subscription: { ...subscription, id: 'sub_GoneAtProvider1' } });
+    const unknownPayment = await deliverSandboxWebhook(t.app, {
+      event: 'subscription.charged',
+      subscription,
+      payment: { ...(await providerState(paid.subscriptionId, paid.handler.razorpay_payment_id!)).payment, id: 'pay_GoneAtProvider1' },
+    });
+    for (const response of [unknownSubscription, unknownPayment]) {
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json()).toMatchObject({ success: true, duplicate: false });
+    }
+    expect(await rowCount(t.database, payments)).toBe(before.payments);
+    expect(await endsAt(paid.user._id)).toEqual(before.endsAt);
+  });
+
+  it('reads signatures strictly: 64 lowercase hex digits and nothing else', async () => {
+    const body = JSON.stringify({ entity: 'event', event: 'subscription.charged', payload: {} });
+    const signature = hmacHex(t.config.payments.webhookSecret, body);
+    for (const forged of [`${signature}zz`, `${signature}00`, signature.toUpperCase(), ` ${signature}`]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/payments/webhook',
+        payload: body,
+        headers: { 'content-type': 'application/json', 'x-razorpay-event-id': `evt_${randomBytes(6).toString('hex')}`, 'x-razorpay-signature': forged },
+      });
+      expect(response.statusCode, forged).toBe(400);
+    }
+    expect(isSignedBy(t.config.payments.webhookSecret, body, signature)).toBe(true);
+    expect(isSignedBy(t.config.payments.webhookSecret, body, `${signature}zz`)).toBe(false);
   });
 
   it('refuses a bad signature, a missing event id and a malformed body (400), recording nothing', async () => {

@@ -41,6 +41,8 @@ export interface RazorpaySubscription {
   /** Unix seconds; the end of the paid period. */
   current_start: number | null;
   current_end: number | null;
+  /** Unix seconds: when the first charge is (or was) due. */
+  start_at: number;
   paid_count: number;
   total_count: number;
   notes: Record<string, string> | unknown[];
@@ -97,12 +99,13 @@ export function createRazorpayClient(options: { baseUrl: string; keyId: string; 
   return {
     createPlan: (input: { period: 'monthly'; interval: number; item: { name: string; amount: number; currency: 'INR' } }) =>
       call<RazorpayPlan>('POST', '/plans', input),
-    createSubscription: (input: { plan_id: string; total_count: number; customer_notify?: 0 | 1; notes?: Record<string, string> }) =>
+    /** With `start_at` (unix seconds), Checkout only authorises the card and the first charge comes then. */
+    createSubscription: (input: { plan_id: string; total_count: number; customer_notify?: 0 | 1; start_at?: number; notes?: Record<string, string> }) =>
       call<RazorpaySubscription>('POST', '/subscriptions', input),
     fetchSubscription: (subscriptionId: string) => call<RazorpaySubscription>('GET', `/subscriptions/${id(subscriptionId)}`),
-    /** Cancels now (not at the end of the cycle). */
-    cancelSubscription: (subscriptionId: string) =>
-      call<RazorpaySubscription>('POST', `/subscriptions/${id(subscriptionId)}/cancel`, { cancel_at_cycle_end: 0 }),
+    /** Cancels now, or (`atCycleEnd`) when the paid cycle ends: no more charges either way. */
+    cancelSubscription: (subscriptionId: string, { atCycleEnd = false }: { atCycleEnd?: boolean } = {}) =>
+      call<RazorpaySubscription>('POST', `/subscriptions/${id(subscriptionId)}/cancel`, { cancel_at_cycle_end: atCycleEnd ? 1 : 0 }),
     fetchPayment: (paymentId: string) => call<RazorpayPayment>('GET', `/payments/${id(paymentId)}`),
     /** Refunds the whole payment. */
     refundPayment: (paymentId: string) => call<RazorpayRefund>('POST', `/payments/${id(paymentId)}/refund`, { speed: 'normal' }),

@@ -13,7 +13,7 @@ export const CHECKOUT_SCRIPT = String.raw`/* Razorpay Checkout, imitated by the 
   'use strict';
   if (window.Razorpay) return;
 
-  var TEST_CARDS_HINT = 'Test cards: 4111 1111 1111 1111 succeeds; 4000 0000 0000 0002 is declined.';
+  var TEST_CARDS_HINT = 'Test cards: 4111 1111 1111 1111 succeeds; 4000 0000 0000 0002 is declined. Any future expiry and any 3-digit CVC.';
   var open = null;
 
   function element(tag, attributes, text) {
@@ -54,23 +54,124 @@ export const CHECKOUT_SCRIPT = String.raw`/* Razorpay Checkout, imitated by the 
     return this;
   };
 
+  // ── The card form's checks, as Checkout makes them before it sends anything ──
+
+  var MESSAGES = {
+    cardMissing: 'Enter the card number.',
+    cardShort: 'This card number is too short: a card number has 12 to 19 digits.',
+    cardLuhn: 'This card number is not valid: check the digits.',
+    expiryMissing: 'Enter the expiry date as MM/YY.',
+    expiryMonth: 'Enter a month from 01 to 12.',
+    expiryPast: 'This card has expired.',
+    cvc: 'Enter the 3 or 4 digit CVC.',
+  };
+
+  var digitsOf = function (text) { return String(text || '').replace(/\D/g, ''); };
+  var groupInFours = function (digits) { return digits.replace(/(\d{4})(?=\d)/g, '$1 '); };
+
+  // The Luhn check every card number passes (ISO/IEC 7812).
+  function passesLuhn(digits) {
+    var sum = 0;
+    for (var i = 0; i < digits.length; i++) {
+      var digit = Number(digits.charAt(digits.length - 1 - i));
+      if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2;
+      sum += digit;
+    }
+    return sum % 10 === 0;
+  }
+
+  function cardProblem(value) {
+    var digits = digitsOf(value);
+    if (!digits) return MESSAGES.cardMissing;
+    if (digits.length < 12) return MESSAGES.cardShort;
+    return passesLuhn(digits) ? '' : MESSAGES.cardLuhn;
+  }
+
+  // A card is good until the end of its expiry month.
+  function expiryProblem(value, now) {
+    var match = /^(\d{2})\/(\d{2})$/.exec(String(value || '').replace(/\s/g, ''));
+    if (!match) return MESSAGES.expiryMissing;
+    var month = Number(match[1]);
+    if (month < 1 || month > 12) return MESSAGES.expiryMonth;
+    var year = 2000 + Number(match[2]);
+    return year * 12 + month < now.getFullYear() * 12 + now.getMonth() + 1 ? MESSAGES.expiryPast : '';
+  }
+
+  function cvcProblem(value) {
+    return /^\d{3,4}$/.test(String(value || '').replace(/\s/g, '')) ? '' : MESSAGES.cvc;
+  }
+
+  // "4/" is April; the slash comes once the month is whole.
+  function formatExpiry(raw) {
+    var text = /^\d\D/.test(raw) ? '0' + raw : raw;
+    var digits = digitsOf(text).slice(0, 4);
+    return digits.length > 2 || (digits.length === 2 && /^\d{2}\D/.test(text)) ? digits.slice(0, 2) + '/' + digits.slice(2) : digits;
+  }
+
+  function money(paise, currency) {
+    var whole = paise % 100 === 0;
+    try {
+      return new Intl.NumberFormat('en-IN', { style: 'currency', currency: currency, minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: whole ? 0 : 2 }).format(paise / 100);
+    } catch (error) {
+      return currency + ' ' + (paise / 100).toFixed(whole ? 0 : 2);
+    }
+  }
+
+  var INPUT_STYLE = 'box-sizing:border-box;width:100%;margin-top:.25rem;padding:.6rem .75rem;border:1px solid #64748b;border-radius:.5rem;font:inherit;color:inherit;background:#fff';
+  var LABEL_STYLE = 'display:block;margin-top:1rem;font-weight:600';
+  var ERROR_STYLE = 'margin:.25rem 0 0;font-size:.875rem;color:#b91c1c';
+
+  /** A labelled input with its own message, which it names in aria-describedby. */
+  function field(id, labelText, attributes, hintId) {
+    var wrapper = element('div', { style: 'min-width:0' });
+    var label = element('label', { for: id, style: LABEL_STYLE }, labelText);
+    var input = element('input', attributes);
+    var message = element('p', { id: id + '-error', 'aria-live': 'polite', style: ERROR_STYLE });
+    input.setAttribute('id', id);
+    input.setAttribute('type', 'text');
+    input.setAttribute('required', '');
+    input.setAttribute('aria-invalid', 'false');
+    input.setAttribute('aria-describedby', id + '-error' + (hintId ? ' ' + hintId : ''));
+    input.setAttribute('style', INPUT_STYLE);
+    wrapper.appendChild(label);
+    wrapper.appendChild(input);
+    wrapper.appendChild(message);
+    return {
+      wrapper: wrapper,
+      input: input,
+      touched: false,
+      show: function (problem) {
+        message.textContent = problem;
+        input.setAttribute('aria-invalid', problem ? 'true' : 'false');
+        input.style.borderColor = problem ? '#b91c1c' : '#64748b';
+      },
+    };
+  }
+
   function render(checkout) {
     var options = checkout.options;
     var returnFocus = document.activeElement;
     var previousOverflow = document.body.style.overflow;
     var busy = false;
+    var payLabel = 'Pay';
 
     var overlay = element('div', { 'data-razorpay-sandbox': '', style: 'position:fixed;inset:0;z-index:2147483647;display:flex;align-items:center;justify-content:center;padding:1rem;background:rgba(15,23,42,.6);font:16px/1.5 system-ui,sans-serif;color:#0f172a' });
-    var dialog = element('div', { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'rzp-sandbox-title', style: 'position:relative;box-sizing:border-box;width:100%;max-width:24rem;padding:1.5rem;border-radius:.75rem;background:#fff;box-shadow:0 20px 50px rgba(0,0,0,.3)' });
-    var closeButton = element('button', { type: 'button', 'aria-label': 'Close', style: 'position:absolute;top:.5rem;right:.5rem;width:2.5rem;height:2.5rem;border:0;border-radius:.5rem;background:transparent;font-size:1.5rem;line-height:1;cursor:pointer' }, '\u00d7');
+    var dialog = element('div', { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'rzp-sandbox-title', style: 'position:relative;box-sizing:border-box;width:100%;max-width:24rem;max-height:100%;overflow:auto;padding:1.5rem;border-radius:.75rem;background:#fff;box-shadow:0 20px 50px rgba(0,0,0,.3)' });
+    var closeButton = element('button', { type: 'button', 'aria-label': 'Close', style: 'position:absolute;top:.5rem;right:.5rem;width:2.5rem;height:2.5rem;border:0;border-radius:.5rem;background:transparent;color:inherit;font-size:1.5rem;line-height:1;cursor:pointer' }, '\u00d7');
     var title = element('h2', { id: 'rzp-sandbox-title', style: 'margin:0 2rem .25rem 0;font-size:1.25rem' }, options.name || 'Payment');
     var form = element('form', { novalidate: '' });
-    var label = element('label', { for: 'rzp-sandbox-card', style: 'display:block;margin-top:1rem;font-weight:600' }, 'Card number');
-    var input = element('input', { id: 'rzp-sandbox-card', name: 'card_number', type: 'text', inputmode: 'numeric', autocomplete: 'cc-number', required: '', 'aria-describedby': 'rzp-sandbox-hint', style: 'box-sizing:border-box;width:100%;margin-top:.25rem;padding:.6rem .75rem;border:1px solid #64748b;border-radius:.5rem;font:inherit' });
-    var hint = element('p', { id: 'rzp-sandbox-hint', style: 'margin:.5rem 0 0;font-size:.875rem;color:#475569' }, TEST_CARDS_HINT);
+    var card = field('rzp-sandbox-card', 'Card number', { name: 'card_number', inputmode: 'numeric', autocomplete: 'cc-number', maxlength: '23', placeholder: '1234 1234 1234 1234' }, 'rzp-sandbox-hint');
+    var hint = element('p', { id: 'rzp-sandbox-hint', style: 'margin:.25rem 0 0;font-size:.875rem;color:#475569' }, TEST_CARDS_HINT);
+    // Side by side where both labels fit on one line; one above the other on a phone.
+    var row = element('div', { style: 'display:grid;grid-template-columns:repeat(auto-fit,minmax(9rem,1fr));gap:0 1rem' });
+    var expiry = field('rzp-sandbox-expiry', 'Expiry (MM/YY)', { name: 'card_expiry', inputmode: 'numeric', autocomplete: 'cc-exp', maxlength: '5', placeholder: 'MM/YY' });
+    var cvc = field('rzp-sandbox-cvc', 'CVC', { name: 'card_cvc', inputmode: 'numeric', autocomplete: 'cc-csc', maxlength: '4', placeholder: '123' });
+    var note = element('p', { id: 'rzp-sandbox-note', style: 'margin:.75rem 0 0;font-size:.875rem;color:#475569' });
     var alert = element('p', { role: 'alert', style: 'margin:.75rem 0 0;min-height:1.5em;color:#b91c1c' });
-    var payButton = element('button', { type: 'submit', style: 'width:100%;margin-top:.75rem;padding:.7rem;border:0;border-radius:.5rem;color:#fff;font:inherit;font-weight:600;cursor:pointer' }, 'Pay');
+    var payButton = element('button', { type: 'submit', style: 'width:100%;margin-top:.75rem;padding:.7rem;border:0;border-radius:.5rem;color:#fff;font:inherit;font-weight:600;cursor:pointer' }, payLabel);
     payButton.style.background = (options.theme && options.theme.color) || '#2563eb';
+    note.hidden = true;
+    var fields = [card, expiry, cvc];
 
     dialog.appendChild(closeButton);
     if (options.image) dialog.appendChild(element('img', { src: options.image, alt: '', width: '48', height: '48', style: 'display:block;margin-bottom:.5rem;border-radius:.5rem' }));
@@ -80,14 +181,91 @@ export const CHECKOUT_SCRIPT = String.raw`/* Razorpay Checkout, imitated by the 
       dialog.setAttribute('aria-describedby', 'rzp-sandbox-description');
     }
     var payer = options.prefill && (options.prefill.email || options.prefill.name);
-    if (payer) dialog.appendChild(element('p', { style: 'margin:.25rem 0 0;font-size:.875rem;color:#475569' }, 'Paying as ' + payer));
-    form.appendChild(label);
-    form.appendChild(input);
-    form.appendChild(hint);
+    if (payer) dialog.appendChild(element('p', { style: 'margin:.25rem 0 0;font-size:.875rem;color:#475569;overflow-wrap:anywhere' }, 'Paying as ' + payer));
+    card.wrapper.appendChild(hint);
+    form.appendChild(card.wrapper);
+    row.appendChild(expiry.wrapper);
+    row.appendChild(cvc.wrapper);
+    form.appendChild(row);
+    form.appendChild(note);
     form.appendChild(alert);
     form.appendChild(payButton);
     dialog.appendChild(form);
     overlay.appendChild(dialog);
+
+    function problemOf(which) {
+      if (which === card) return cardProblem(card.input.value);
+      if (which === expiry) return expiryProblem(expiry.input.value, new Date());
+      return cvcProblem(cvc.input.value);
+    }
+
+    // A field speaks up once it has been left (or Pay pressed), the card number also as soon as it is long
+    // enough to judge; from then on it is judged at every keystroke.
+    function check(which, force) {
+      var problem = problemOf(which);
+      var judged = which === card && digitsOf(card.input.value).length >= 16;
+      if (force || which.touched || (judged && problem)) {
+        which.show(problem);
+        if (problem) which.touched = true;
+      } else if (!problem) which.show('');
+      return problem;
+    }
+
+    var lastCardDigits = '';
+    card.input.addEventListener('input', function (event) {
+      var input = card.input;
+      var value = input.value;
+      var caret = typeof input.selectionStart === 'number' ? input.selectionStart : value.length;
+      var before = digitsOf(value.slice(0, caret)).length;
+      var digits = digitsOf(value);
+      // Backspace over the space between groups takes the digit before it, as people expect.
+      if (event && event.inputType === 'deleteContentBackward' && digits === lastCardDigits && before > 0) {
+        digits = digits.slice(0, before - 1) + digits.slice(before);
+        before -= 1;
+      }
+      digits = digits.slice(0, 19);
+      var formatted = groupInFours(digits);
+      input.value = formatted;
+      lastCardDigits = digits;
+      var position = 0;
+      for (var seen = 0; position < formatted.length && seen < before; position++) {
+        if (formatted.charAt(position) !== ' ') seen++;
+      }
+      if (document.activeElement === input && typeof input.setSelectionRange === 'function') input.setSelectionRange(position, position);
+      check(card, false);
+    });
+    expiry.input.addEventListener('input', function () {
+      var formatted = formatExpiry(expiry.input.value);
+      if (formatted !== expiry.input.value) expiry.input.value = formatted;
+      check(expiry, false);
+    });
+    cvc.input.addEventListener('input', function () {
+      var digits = digitsOf(cvc.input.value).slice(0, 4);
+      if (digits !== cvc.input.value) cvc.input.value = digits;
+      check(cvc, false);
+    });
+    fields.forEach(function (which) {
+      which.input.addEventListener('blur', function () {
+        if (which.input.value) which.touched = true;
+        check(which, false);
+      });
+    });
+
+    // Checkout learns the amount from the subscription, as Razorpay's does: no amount is passed for subscriptions.
+    fetch('/sandbox/v1/subscriptions/' + encodeURIComponent(options.subscription_id) + '/checkout', { credentials: 'same-origin' })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (summary) {
+        if (!summary || typeof summary.amount !== 'number' || !checkout.view) return;
+        payLabel = 'Pay ' + money(summary.amount, summary.currency);
+        if (!busy) payButton.textContent = payLabel;
+        if (summary.authorisation) {
+          var first = summary.start_at ? new Date(summary.start_at * 1000).toLocaleDateString('en-IN', { day: 'numeric', month: 'short', year: 'numeric' }) : '';
+          note.textContent = money(summary.amount, summary.currency) + ' checks your card and is refunded at once. ' +
+            money(summary.plan_amount, summary.currency) + ' is charged' + (first ? ' from ' + first : ' later') + '.';
+          note.hidden = false;
+        }
+      })
+      .catch(function () { /* The button still says Pay; paying does not depend on it. */ });
 
     function teardown() {
       overlay.remove();
@@ -107,14 +285,15 @@ export const CHECKOUT_SCRIPT = String.raw`/* Razorpay Checkout, imitated by the 
       busy = value;
       payButton.disabled = value;
       closeButton.disabled = value;
-      payButton.textContent = value ? 'Paying\u2026' : 'Pay';
+      fields.forEach(function (which) { which.input.readOnly = value; });
+      payButton.textContent = value ? 'Paying\u2026' : payLabel;
       dialog.setAttribute('aria-busy', value ? 'true' : 'false');
     }
 
     function fail(message) {
       setBusy(false);
       alert.textContent = message;
-      input.focus();
+      card.input.focus();
     }
 
     closeButton.addEventListener('click', dismiss);
@@ -125,7 +304,7 @@ export const CHECKOUT_SCRIPT = String.raw`/* Razorpay Checkout, imitated by the 
         dismiss();
       } else if (event.key === 'Tab') {
         // Focus stays inside the dialog while it is open.
-        var focusable = [closeButton, input, payButton].filter(function (node) { return !node.disabled; });
+        var focusable = [closeButton, card.input, expiry.input, cvc.input, payButton].filter(function (node) { return !node.disabled; });
         var first = focusable[0];
         var last = focusable[focusable.length - 1];
         var inside = focusable.indexOf(document.activeElement) !== -1;
@@ -142,13 +321,23 @@ export const CHECKOUT_SCRIPT = String.raw`/* Razorpay Checkout, imitated by the 
     form.addEventListener('submit', function (event) {
       event.preventDefault();
       if (busy) return;
-      setBusy(true);
       alert.textContent = '';
+      // Nothing is sent until every field is right; the first one that is not gets the focus.
+      var firstWrong = null;
+      fields.forEach(function (which) {
+        which.touched = true;
+        if (check(which, true) && !firstWrong) firstWrong = which;
+      });
+      if (firstWrong) {
+        firstWrong.input.focus();
+        return;
+      }
+      setBusy(true);
       fetch('/sandbox/v1/subscriptions/' + encodeURIComponent(options.subscription_id) + '/pay', {
         method: 'POST',
         credentials: 'same-origin',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ card_number: input.value }),
+        body: JSON.stringify({ card_number: groupInFours(digitsOf(card.input.value)) }),
       }).then(function (response) {
         return response.json().catch(function () { return {}; }).then(function (body) {
           if (response.ok) {
@@ -168,7 +357,7 @@ export const CHECKOUT_SCRIPT = String.raw`/* Razorpay Checkout, imitated by the 
 
     document.body.appendChild(overlay);
     document.body.style.overflow = 'hidden';
-    input.focus();
+    card.input.focus();
     return { teardown: teardown };
   }
 

@@ -8,6 +8,8 @@ import {
   CancelSubscriptionSchema,
   cancelSubscription,
   chargeSubscription,
+  checkoutSummary,
+  CheckoutSummarySchema,
   createPlan,
   CreatePlanSchema,
   createSubscription,
@@ -43,7 +45,8 @@ const WebhookStatusSchema = z.object({ status: z.number() });
  *   /sandbox/pay/:id       a subscription's short_url: a page that opens that Checkout
  *   /sandbox/v1            the API (Basic auth with the key id and secret): plans;
  *                          subscriptions, /:id, /:id/cancel, /:id/charge, /:id/halt;
- *                          payments/:id, /:id/refund; and, without auth, Checkout's subscriptions/:id/pay
+ *                          payments/:id, /:id/refund; and, without auth, Checkout's subscriptions/:id/checkout
+ *                          (the amount it shows) and subscriptions/:id/pay
  */
 export const sandboxRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
@@ -109,10 +112,15 @@ const sandboxApi: FastifyPluginAsyncZod = async (api) => {
   api.post('/subscriptions/:id/cancel', {
     schema: { hide, params: IdParamsSchema, body: jsonBody(CancelSubscriptionSchema), response: { 200: SubscriptionEntitySchema } },
     onRequest: apiKeys,
-    handler: (request) => cancelSubscription(ctx, request.params.id),
+    handler: (request) => cancelSubscription(ctx, request.params.id, request.body ?? {}),
   });
 
-  // Checkout's own call from the browser: the subscription id is the credential, as in Razorpay's Checkout.
+  // Checkout's own calls from the browser: the subscription id is the credential, as in Razorpay's Checkout.
+  api.get('/subscriptions/:id/checkout', {
+    schema: { hide, params: IdParamsSchema, response: { 200: CheckoutSummarySchema } },
+    handler: (request) => checkoutSummary(ctx, request.params.id),
+  });
+
   api.post('/subscriptions/:id/pay', {
     schema: {
       hide,
@@ -126,10 +134,15 @@ const sandboxApi: FastifyPluginAsyncZod = async (api) => {
       const { subscription, payment, signature } = await payWithCard(ctx, request.params.id, request.body.card_number);
       // Like Razorpay, the webhooks follow the payment rather than hold up its answer.
       setImmediate(() => {
-        void deliverInBackground(api, [
-          { event: 'subscription.activated', subscription },
-          { event: 'subscription.charged', subscription, payment },
-        ]);
+        void deliverInBackground(
+          api,
+          subscription.status === 'authenticated'
+            ? [{ event: 'subscription.authenticated', subscription }]
+            : [
+                { event: 'subscription.activated', subscription },
+                { event: 'subscription.charged', subscription, payment },
+              ],
+        );
       });
       return { razorpay_payment_id: payment.id, razorpay_subscription_id: subscription.id, razorpay_signature: signature };
     },
@@ -138,15 +151,23 @@ const sandboxApi: FastifyPluginAsyncZod = async (api) => {
   api.post('/subscriptions/:id/charge', {
     schema: {
       hide,
-      summary: 'Sandbox only: the next renewal now, delivering subscription.charged before answering',
+      summary:
+        'Sandbox only: the next cycle boundary now (a renewal, the first charge of an authenticated subscription, or the end of one cancelled at cycle end), delivering its webhooks before answering',
       params: IdParamsSchema,
-      response: { 200: z.object({ subscription: SubscriptionEntitySchema, payment: PaymentEntitySchema, webhook: WebhookStatusSchema }) },
+      response: {
+        200: z.object({ subscription: SubscriptionEntitySchema, payment: PaymentEntitySchema.optional(), webhook: WebhookStatusSchema }),
+      },
     },
     onRequest: apiKeys,
     handler: async (request) => {
-      const charge = await chargeSubscription(ctx, request.params.id);
-      const delivered = await deliverSandboxWebhook(api, { event: 'subscription.charged', ...charge });
-      return { ...charge, webhook: { status: delivered.statusCode } };
+      const { subscription, payment, first } = await chargeSubscription(ctx, request.params.id);
+      if (!payment) {
+        const delivered = await deliverSandboxWebhook(api, { event: 'subscription.cancelled', subscription });
+        return { subscription, webhook: { status: delivered.statusCode } };
+      }
+      if (first) await deliverSandboxWebhook(api, { event: 'subscription.activated', subscription });
+      const delivered = await deliverSandboxWebhook(api, { event: 'subscription.charged', subscription, payment });
+      return { subscription, payment, webhook: { status: delivered.statusCode } };
     },
   });
 

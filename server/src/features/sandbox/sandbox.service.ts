@@ -260,20 +260,23 @@ export function toPlanEntity(plan: PlanRow): PlanEntity {
 
 const ENDED_STATUSES = new Set(['cancelled', 'completed', 'expired']);
 const CHARGING_STATUSES = new Set(['active', 'pending']);
+/** What Razorpay takes from a card to authorise a subscription that starts later: ₹5, refunded at once. */
+export const AUTHORISATION_PAISE = 500;
 
 /**
- * The sandbox starts every subscription at once (start_at is accepted but not kept),
- * so the cycles run from the first payment, or from creation until there is one.
+ * A subscription starts at its first payment, or at its `start_at` when it was created with
+ * one (the card is authorised first, then charged at that time). The cycles run from there.
  */
 export function toSubscriptionEntity(subscription: SubscriptionRow, plan: PlanRow, publicUrl: string): SubscriptionEntity {
   const remaining = subscription.totalCount - subscription.paidCount;
+  const startAt = subscription.startAt ?? subscription.createdAt;
   const endAt = subscription.currentEnd
     ? addCycles(subscription.currentEnd, plan, remaining)
-    : addCycles(subscription.createdAt, plan, subscription.totalCount);
+    : addCycles(startAt, plan, subscription.totalCount);
   const chargeAt =
     subscription.status === 'created' || subscription.status === 'authenticated'
-      ? subscription.createdAt
-      : CHARGING_STATUSES.has(subscription.status) && remaining > 0
+      ? startAt
+      : CHARGING_STATUSES.has(subscription.status) && remaining > 0 && !subscription.cancelAtCycleEnd
         ? subscription.currentEnd
         : null;
   return {
@@ -288,7 +291,7 @@ export function toSubscriptionEntity(subscription: SubscriptionRow, plan: PlanRo
     quantity: 1,
     notes: toNotes(subscription.notes),
     charge_at: chargeAt && toUnix(chargeAt),
-    start_at: toUnix(subscription.createdAt),
+    start_at: toUnix(startAt),
     end_at: toUnix(endAt),
     paid_count: subscription.paidCount,
     remaining_count: remaining,
@@ -367,7 +370,7 @@ export const CreateSubscriptionSchema = z.object({
   // Only a quantity of one: the sandbox charges the plan's amount.
   quantity: z.coerce.number().pipe(z.literal(1, { error: 'The sandbox supports a quantity of 1 only.' })).optional(),
   customer_notify: z.union([z.boolean(), z.coerce.number().pipe(z.union([z.literal(0), z.literal(1)]))]).optional(),
-  /** Accepted, not kept: the sandbox starts every subscription at once. */
+  /** A later start (unix seconds): Checkout then only authorises the card, and the first charge comes at that time. */
   start_at: wholeNumber('start at').positive().optional(),
   expire_by: wholeNumber('expire by').positive().optional(),
   notes: NotesInputSchema.optional(),
@@ -375,12 +378,12 @@ export const CreateSubscriptionSchema = z.object({
 export type CreateSubscription = z.infer<typeof CreateSubscriptionSchema>;
 
 export const CancelSubscriptionSchema = z.object({
-  // The sandbox cancels at once only: a cancellation scheduled for the cycle's end would need state it does not keep.
   cancel_at_cycle_end: z
     .union([z.boolean(), z.coerce.number()])
-    .pipe(z.union([z.literal(0), z.literal(false)], { error: 'The sandbox cancels at once only: cancel_at_cycle_end must be 0.' }))
+    .pipe(z.union([z.literal(0), z.literal(1), z.literal(false), z.literal(true)], { error: 'The cancel_at_cycle_end must be 0 or 1.' }))
     .optional(),
 });
+export type CancelSubscription = z.infer<typeof CancelSubscriptionSchema>;
 
 export const RefundPaymentSchema = z.object({
   amount: wholeNumber('amount').min(100, 'The amount must be at least INR 1.00.').optional(),
@@ -411,10 +414,20 @@ export async function createPlan(ctx: Context, input: CreatePlan): Promise<PlanE
 export async function createSubscription(ctx: Context, input: CreateSubscription): Promise<SubscriptionEntity> {
   const [plan] = await ctx.db.select().from(sandboxPlans).where(eq(sandboxPlans.id, input.plan_id));
   if (!plan) throw inputError('The id provided does not exist', 'plan_id');
+  if (input.start_at !== undefined && input.start_at <= toUnix(new Date())) {
+    throw inputError('The start time should be in the future.', 'start_at');
+  }
   const notes = Object.fromEntries(Object.entries(input.notes ?? {}).map(([key, value]) => [key, String(value)]));
   const [subscription] = await ctx.db
     .insert(sandboxSubscriptions)
-    .values({ id: newId('sub'), planId: plan.id, status: 'created', totalCount: input.total_count, notes })
+    .values({
+      id: newId('sub'),
+      planId: plan.id,
+      status: 'created',
+      totalCount: input.total_count,
+      startAt: input.start_at === undefined ? null : new Date(input.start_at * 1000),
+      notes,
+    })
     .returning();
   return toSubscriptionEntity(subscription!, plan, ctx.config.publicUrl);
 }
@@ -454,10 +467,16 @@ async function changeSubscription(
   });
 }
 
-/** Cancels at once, as `cancel_at_cycle_end: 0` does at Razorpay. */
-export function cancelSubscription(ctx: Context, id: string): Promise<SubscriptionEntity> {
+/**
+ * Cancels at once (`cancel_at_cycle_end: 0`), or when the paid cycle ends (`1`): until then
+ * it stays as it is and charges no more; the sandbox's "charge" then ends it instead.
+ * A subscription with no paid cycle running has nothing to wait for and ends at once.
+ */
+export function cancelSubscription(ctx: Context, id: string, input: CancelSubscription = {}): Promise<SubscriptionEntity> {
+  const atCycleEnd = input.cancel_at_cycle_end === 1 || input.cancel_at_cycle_end === true;
   return changeSubscription(ctx, id, async ({ subscription }) => {
     if (ENDED_STATUSES.has(subscription.status)) throw stateError(`Subscription is not cancellable in ${subscription.status} status.`);
+    if (atCycleEnd && CHARGING_STATUSES.has(subscription.status)) return { cancelAtCycleEnd: true };
     return { status: 'cancelled' };
   });
 }
@@ -470,12 +489,45 @@ export function haltSubscription(ctx: Context, id: string): Promise<Subscription
   });
 }
 
+/** What Checkout shows before a card is entered (its own call, as `/pay` is). */
+export const CheckoutSummarySchema = z.object({
+  id: z.string(),
+  status: z.string(),
+  /** What this payment takes now, in paise: the plan's amount, or the ₹5 authorisation of one that starts later. */
+  amount: z.number(),
+  currency: z.string(),
+  authorisation: z.boolean(),
+  plan_amount: z.number(),
+  /** When the first charge comes, for an authorisation; otherwise null. */
+  start_at: z.number().nullable(),
+});
+export type CheckoutSummary = z.infer<typeof CheckoutSummarySchema>;
+
+export async function checkoutSummary(ctx: Context, id: string): Promise<CheckoutSummary> {
+  const { subscription, plan } = await loadSubscription(ctx.db, id);
+  // The same test as payWithCard's, so the amount shown is the amount taken.
+  const startAt = subscription.startAt && subscription.startAt > wholeSecondNow() ? subscription.startAt : null;
+  return {
+    id: subscription.id,
+    status: subscription.status,
+    amount: startAt ? AUTHORISATION_PAISE : plan.amount,
+    currency: plan.currency,
+    authorisation: Boolean(startAt),
+    plan_amount: plan.amount,
+    start_at: startAt && toUnix(startAt),
+  };
+}
+
 export interface Charge {
   subscription: SubscriptionEntity;
   payment: PaymentEntity;
 }
 
-/** Checkout's payment: the first charge, which activates the subscription for its first cycle. */
+/**
+ * Checkout's payment: the first charge, which activates the subscription for its first cycle;
+ * or, for a subscription that starts later, a ₹5 authorisation refunded at once, which only
+ * authenticates it (the first charge comes at its start).
+ */
 export async function payWithCard(ctx: Context, id: string, cardNumber: string): Promise<Charge & { signature: string }> {
   const card = cardNumber.replace(/\s+/g, '');
   let paid: PaymentRow | undefined;
@@ -489,6 +541,10 @@ export async function payWithCard(ctx: Context, id: string, cardNumber: string):
     if (card === TEST_CARDS.declined) {
       declined = await insertPayment(tx, subscription, plan, now, { status: 'failed', errorCode: 'BAD_REQUEST_ERROR', errorDescription: DECLINED });
       return {};
+    }
+    if (subscription.startAt && subscription.startAt > now) {
+      paid = await insertPayment(tx, subscription, plan, now, { status: 'refunded', amount: AUTHORISATION_PAISE, amountRefunded: AUTHORISATION_PAISE });
+      return { status: 'authenticated' };
     }
     paid = await insertPayment(tx, subscription, plan, now, { status: 'captured' });
     return { status: 'active', currentStart: now, currentEnd: addCycles(now, plan), paidCount: subscription.paidCount + 1 };
@@ -508,17 +564,27 @@ export async function payWithCard(ctx: Context, id: string, cardNumber: string):
   return { subscription, payment, signature: subscriptionPaymentSignature(ctx.config.payments.keySecret, payment.id, subscription.id) };
 }
 
-/** A renewal ("charge now"): the next cycle is paid and starts where the last one ended. */
-export async function chargeSubscription(ctx: Context, id: string): Promise<Charge> {
+/**
+ * The next cycle boundary, now ("charge now"): a renewal, paid for the cycle that starts where the
+ * last one ended; the first charge of an authenticated subscription, for the cycle from its start;
+ * or, for one cancelled at the cycle's end, its end (no payment).
+ */
+export async function chargeSubscription(
+  ctx: Context,
+  id: string,
+): Promise<{ subscription: SubscriptionEntity; payment?: PaymentEntity; first: boolean }> {
   let paid: PaymentRow | undefined;
+  let first = false;
   const subscription = await changeSubscription(ctx, id, async ({ subscription, plan }, tx) => {
-    if (!CHARGING_STATUSES.has(subscription.status)) throw stateError(`Subscription cannot be charged in ${subscription.status} status.`);
+    first = subscription.status === 'authenticated';
+    if (!first && !CHARGING_STATUSES.has(subscription.status)) throw stateError(`Subscription cannot be charged in ${subscription.status} status.`);
+    if (subscription.cancelAtCycleEnd) return { status: 'cancelled' };
     if (subscription.paidCount >= subscription.totalCount) throw stateError('Subscription has no charges left.');
     paid = await insertPayment(tx, subscription, plan, wholeSecondNow(), { status: 'captured' });
-    const currentStart = subscription.currentEnd ?? paid.createdAt;
+    const currentStart = (first ? subscription.startAt : subscription.currentEnd) ?? paid.createdAt;
     return { status: 'active', currentStart, currentEnd: addCycles(currentStart, plan), paidCount: subscription.paidCount + 1 };
   });
-  return { subscription, payment: toPaymentEntity(paid!) };
+  return { subscription, payment: paid && toPaymentEntity(paid), first };
 }
 
 async function insertPayment(
@@ -526,7 +592,10 @@ async function insertPayment(
   subscription: SubscriptionRow,
   plan: PlanRow,
   createdAt: Date,
-  outcome: { status: 'captured' } | { status: 'failed'; errorCode: string; errorDescription: string },
+  outcome:
+    | { status: 'captured' }
+    | { status: 'refunded'; amount: number; amountRefunded: number }
+    | { status: 'failed'; errorCode: string; errorDescription: string },
 ): Promise<PaymentRow> {
   const [payment] = await db
     .insert(sandboxPayments)

@@ -431,12 +431,52 @@ describe('paying, cancelling', () => {
     }
   });
 
-  it('refuses a cancellation at the end of the cycle, which the sandbox does not keep', async () => {
+  it('cancels at the end of the cycle: it stays active with no charge to come, and the cycle boundary ends it', async () => {
     const { subscriptionId } = await paidSubscription();
+    await vi.waitFor(() => expect(deliveriesFor(subscriptionId)).toHaveLength(2));
+    const paid = await getSubscription(subscriptionId);
     const response = await call('POST', `/subscriptions/${subscriptionId}/cancel`, { cancel_at_cycle_end: 1 });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ status: 'active', charge_at: null, current_end: paid.current_end, ended_at: null });
+    // Asked again, nothing changes.
+    expect((await call('POST', `/subscriptions/${subscriptionId}/cancel`, 'cancel_at_cycle_end=1', { 'content-type': 'application/x-www-form-urlencoded' })).statusCode).toBe(200);
+
+    const boundary = await call('POST', `/subscriptions/${subscriptionId}/charge`);
+    expect(boundary.statusCode, boundary.body).toBe(200);
+    expect(boundary.json().payment).toBeUndefined();
+    expect(boundary.json().subscription).toMatchObject({ status: 'cancelled', paid_count: 1 });
+    expect(deliveriesFor(subscriptionId).at(-1)).toMatchObject({ event: 'subscription.cancelled' });
+  });
+
+  it('takes a later start_at: Checkout authorises ₹5 and refunds it, the first charge comes at the start', async () => {
+    const startAt = nowSeconds() + 10 * 24 * 3600;
+    const subscription = await newSubscription({ start_at: startAt });
+    expect(subscription).toMatchObject({ status: 'created', start_at: startAt, charge_at: startAt });
+    const paid = await pay(subscription.id, '4111 1111 1111 1111');
+    expect(paid.statusCode, paid.body).toBe(200);
+    const authorisation = await getPayment(paid.json().razorpay_payment_id);
+    expect(authorisation).toMatchObject({ amount: 500, status: 'refunded', amount_refunded: 500 });
+    expect(paid.json().razorpay_signature).toBe(subscriptionPaymentSignature(t.config.payments.keySecret, authorisation.id, subscription.id));
+    expect(await getSubscription(subscription.id)).toMatchObject({ status: 'authenticated', paid_count: 0, current_end: null, charge_at: startAt });
+    await vi.waitFor(() => expect(deliveriesFor(subscription.id).map((envelope) => envelope.event)).toEqual(['subscription.authenticated']));
+
+    const first = await call('POST', `/subscriptions/${subscription.id}/charge`);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().subscription).toMatchObject({ status: 'active', paid_count: 1, current_start: startAt });
+    expect(first.json().subscription.current_end).toBe(addMonths(new Date(startAt * 1000), 1).getTime() / 1000);
+    expect(first.json().payment).toMatchObject({ status: 'captured', amount: 9900 });
+    expect(deliveriesFor(subscription.id).map((envelope) => envelope.event)).toEqual([
+      'subscription.authenticated',
+      'subscription.activated',
+      'subscription.charged',
+    ]);
+  });
+
+  it('refuses a start_at in the past', async () => {
+    const plan = await newPlan();
+    const response = await call('POST', '/subscriptions', { plan_id: plan.id, total_count: 12, start_at: nowSeconds() - 60 });
     expect(response.statusCode).toBe(400);
-    expect(response.json().error).toMatchObject({ field: 'cancel_at_cycle_end', reason: 'input_validation_failed' });
-    expect((await getSubscription(subscriptionId)).status).toBe('active');
+    expect(response.json().error).toMatchObject({ field: 'start_at' });
   });
 
   it('refuses to take a payment for a cancelled subscription', async () => {
@@ -588,6 +628,7 @@ interface FakeEvent {
   type: string;
   key?: string;
   shiftKey?: boolean;
+  inputType?: string;
   defaultPrevented: boolean;
   preventDefault(): void;
 }
@@ -609,7 +650,9 @@ class FakeElement {
   textContent = '';
   value = '';
   disabled = false;
+  readOnly = false;
   hidden = false;
+  selectionStart: number | undefined;
   constructor(
     readonly tagName: string,
     readonly document: FakeDocument,
@@ -632,14 +675,19 @@ class FakeElement {
   addEventListener(type: string, listener: (event: FakeEvent) => void) {
     this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
   }
-  /** Bubbles up to the root, as DOM events do. */
+  /** Bubbles up to the root, as DOM events do (blur does not bubble, but nothing above listens for it). */
   dispatch(fired: FakeEvent) {
     for (const listener of this.listeners.get(fired.type) ?? []) listener(fired);
     this.parentNode?.dispatch(fired);
     return fired;
   }
+  setSelectionRange(start: number) {
+    this.selectionStart = start;
+  }
   focus() {
+    const previous = this.document.activeElement;
     this.document.activeElement = this;
+    if (previous && previous !== this) previous.dispatch(event('blur'));
   }
   find(test: (element: FakeElement) => boolean): FakeElement | undefined {
     for (const child of this.children) {
@@ -668,17 +716,18 @@ interface RazorpayLike {
   open(): RazorpayLike;
 }
 type RazorpayConstructor = new (options: Record<string, unknown>) => RazorpayLike;
+type FetchInit = { method?: string; credentials: string; headers?: Record<string, string>; body?: string };
 
 async function loadCheckout() {
   const response = await t.app.inject({ url: '/sandbox/checkout.js' });
   const document = new FakeDocument();
-  const requests: { url: string; init: { method: string; credentials: string; headers: Record<string, string>; body: string } }[] = [];
+  const requests: { url: string; init: FetchInit }[] = [];
   const window: Record<string, unknown> = {
     document,
     setTimeout,
-    fetch: async (url: string, init: (typeof requests)[number]['init']) => {
+    fetch: async (url: string, init: FetchInit) => {
       requests.push({ url, init });
-      const answer = await t.app.inject({ method: init.method as Method, url, headers: init.headers, payload: init.body });
+      const answer = await t.app.inject({ method: (init.method ?? 'GET') as Method, url, headers: init.headers, payload: init.body });
       return { ok: answer.statusCode >= 200 && answer.statusCode < 300, status: answer.statusCode, json: async () => answer.json() };
     },
   };
@@ -686,26 +735,57 @@ async function loadCheckout() {
   vm.runInNewContext(response.body, window);
   const opener = document.body.appendChild(document.createElement('button'));
   opener.focus();
-  return { Razorpay: window.Razorpay as RazorpayConstructor, document, opener, requests };
+  const payments = () => requests.filter((request) => request.url.endsWith('/pay'));
+  return { Razorpay: window.Razorpay as RazorpayConstructor, document, opener, requests, payments };
+}
+
+/** A field of the card form: its input, its label and what the input names as its description. */
+function fieldParts(dialog: FakeElement, id: string) {
+  const input = dialog.findByAttribute('id', id)!;
+  const described = (input.getAttribute('aria-describedby') ?? '').split(' ');
+  return {
+    input,
+    label: dialog.find((element) => element.tagName === 'label' && element.getAttribute('for') === id)!.textContent,
+    described,
+    message: () => dialog.findByAttribute('id', described[0]!)!.textContent,
+    invalid: () => input.getAttribute('aria-invalid'),
+    /** As a user types: the value (with the caret where the browser leaves it), then the input event. */
+    type(value: string, inputType = 'insertText', caret = value.length) {
+      input.focus();
+      input.value = value;
+      input.selectionStart = caret;
+      input.dispatch(event('input', { inputType }));
+    },
+  };
 }
 
 function modalParts(document: FakeDocument) {
   const dialog = document.body.findByAttribute('role', 'dialog');
   if (!dialog) return undefined;
-  const input = dialog.find((element) => element.tagName === 'input')!;
+  const card = fieldParts(dialog, 'rzp-sandbox-card');
   return {
     dialog,
-    input,
+    input: card.input,
+    card,
+    expiry: fieldParts(dialog, 'rzp-sandbox-expiry'),
+    cvc: fieldParts(dialog, 'rzp-sandbox-cvc'),
     form: dialog.find((element) => element.tagName === 'form')!,
-    label: dialog.find((element) => element.tagName === 'label')!,
     heading: dialog.find((element) => element.tagName === 'h2')!,
     alert: dialog.findByAttribute('role', 'alert')!,
     close: dialog.findByAttribute('aria-label', 'Close')!,
-    payButton: dialog.find((element) => element.tagName === 'button' && element.textContent === 'Pay'),
+    payButton: dialog.find((element) => element.tagName === 'button' && element.getAttribute('type') === 'submit')!,
     text: () => collectText(dialog),
   };
 }
 const collectText = (element: FakeElement): string => [element.textContent, ...element.children.map(collectText)].join(' ');
+
+/** A month from now as MM/YY: an expiry date that is good. */
+function futureExpiry() {
+  const date = new Date();
+  date.setDate(1);
+  date.setMonth(date.getMonth() + 1);
+  return `${String(date.getMonth() + 1).padStart(2, '0')}/${String(date.getFullYear() % 100).padStart(2, '0')}`;
+}
 
 describe('/sandbox/checkout.js', () => {
   it('is served as JavaScript that defines Razorpay, with nothing the CSP would block', async () => {
@@ -719,9 +799,9 @@ describe('/sandbox/checkout.js', () => {
     expect(() => new Razorpay({ subscription_id: 'sub_x' })).toThrow(/key/);
   });
 
-  it('opens an accessible dialog, reports a decline through payment.failed, then pays', async () => {
-    const subscription = await newSubscription();
-    const { Razorpay, document, opener, requests } = await loadCheckout();
+  it('opens an accessible dialog with the amount on Pay, reports a decline through payment.failed, then pays', async () => {
+    const subscription = await newSubscription({}, 14900);
+    const { Razorpay, document, opener, requests, payments } = await loadCheckout();
     const paid: Record<string, string>[] = [];
     const failures: { error: Record<string, unknown> }[] = [];
     let dismissed = 0;
@@ -740,26 +820,38 @@ describe('/sandbox/checkout.js', () => {
     expect(modal.dialog.getAttribute('aria-modal')).toBe('true');
     expect(modal.heading.textContent).toBe('LMS');
     expect(modal.dialog.getAttribute('aria-labelledby')).toBe(modal.heading.getAttribute('id'));
-    expect(modal.label.textContent).toBe('Card number');
-    expect(modal.label.getAttribute('for')).toBe(modal.input.getAttribute('id'));
+    expect([modal.card.label, modal.expiry.label, modal.cvc.label]).toEqual(['Card number', 'Expiry (MM/YY)', 'CVC']);
+    for (const part of [modal.card, modal.expiry, modal.cvc]) {
+      expect(part.invalid()).toBe('false');
+      expect(part.message()).toBe('');
+    }
+    // The card number's description carries the test cards as well as its message.
+    expect(modal.card.described).toEqual(['rzp-sandbox-card-error', 'rzp-sandbox-hint']);
     expect(modal.text()).toContain('Monthly bundle');
     expect(modal.text()).toContain('4111 1111 1111 1111');
     expect(modal.text()).toContain('4000 0000 0000 0002');
-    expect(modal.payButton).toBeDefined();
     expect(document.activeElement).toBe(modal.input);
+    // The amount comes from the subscription's plan, as Razorpay's Checkout learns it.
+    await vi.waitFor(() => expect(modal.payButton.textContent).toBe('Pay ₹149'));
+    expect(requests[0]).toMatchObject({ url: `/sandbox/v1/subscriptions/${subscription.id}/checkout`, init: { credentials: 'same-origin' } });
 
-    modal.input.value = '4000 0000 0000 0002';
+    modal.card.type('4000 0000 0000 0002');
+    modal.expiry.type(futureExpiry());
+    modal.cvc.type('123');
     expect(modal.form.dispatch(event('submit')).defaultPrevented).toBe(true);
     await vi.waitFor(() => expect(failures).toHaveLength(1));
     expect(failures[0]!.error).toMatchObject({ reason: 'payment_declined', metadata: { payment_id: expect.stringMatching(ID('pay')) } });
     expect(modal.alert.textContent).toBe(failures[0]!.error.description);
     expect(modalParts(document)).toBeDefined();
-    expect(requests[0]).toMatchObject({
+    expect(modal.payButton.textContent).toBe('Pay ₹149');
+    // Only the card number leaves the page; the sandbox has no use for the expiry or the CVC.
+    expect(payments()[0]).toMatchObject({
       url: `/sandbox/v1/subscriptions/${subscription.id}/pay`,
       init: { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ card_number: '4000 0000 0000 0002' }) },
     });
 
-    modal.input.value = '4111 1111 1111 1111';
+    modal.card.type('4111111111111111');
+    expect(modal.input.value).toBe('4111 1111 1111 1111');
     modal.form.dispatch(event('submit'));
     await vi.waitFor(() => expect(paid).toHaveLength(1));
     expect(paid[0]!.razorpay_subscription_id).toBe(subscription.id);
@@ -768,18 +860,109 @@ describe('/sandbox/checkout.js', () => {
     expect(document.activeElement).toBe(opener);
     expect(dismissed).toBe(0);
     expect((await getSubscription(subscription.id)).status).toBe('active');
+    expect((await getPayment(paid[0]!.razorpay_payment_id!)).amount).toBe(14900);
   });
 
-  it('shows an invalid card number in the dialog', async () => {
+  it('groups the card number in fours as it is typed, keeping the caret after the same digit', async () => {
+    const { Razorpay, document } = await loadCheckout();
+    new Razorpay({ key: 'k', subscription_id: 'sub_x' }).open();
+    const { card } = modalParts(document)!;
+    card.type('41111');
+    expect(card.input.value).toBe('4111 1');
+    expect(card.input.selectionStart).toBe(6);
+    card.type('4111-1111 1111/11112222 33');
+    expect(card.input.value).toBe('4111 1111 1111 1111 222'); // 19 digits at most
+    // A digit typed into the middle: the groups move on, the caret stays after it.
+    card.type('1234 56780 9012 3456', 'insertText', 10);
+    expect(card.input.value).toBe('1234 5678 0901 2345 6');
+    expect(card.input.selectionStart).toBe(11);
+    // Backspace right after the space of "1234 |": the browser took the space; the digit before it goes instead.
+    card.type('1234 5678 9012 3456');
+    card.type('12345678 9012 3456', 'deleteContentBackward', 4);
+    expect(card.input.value).toBe('1235 6789 0123 456');
+    expect(card.input.selectionStart).toBe(3);
+  });
+
+  it('refuses a wrong card number, expiry or CVC inline, sending nothing', async () => {
+    const subscription = await newSubscription();
+    const { Razorpay, document, payments } = await loadCheckout();
+    const failures: unknown[] = [];
+    new Razorpay({ key: 'k', subscription_id: subscription.id }).on('payment.failed', (response) => failures.push(response)).open();
+    const modal = modalParts(document)!;
+    const { card, expiry, cvc } = modal;
+
+    // Typing: a number is not judged before it could be whole; a whole one that fails Luhn at once.
+    card.type('4111 1111 1111 111');
+    expect([card.invalid(), card.message()]).toEqual(['false', '']);
+    card.type('4111 1111 1111 1112');
+    expect([card.invalid(), card.message()]).toEqual(['true', 'This card number is not valid: check the digits.']);
+    card.type('4111 1111 1111 1111');
+    expect([card.invalid(), card.message()]).toEqual(['false', '']);
+
+    // Leaving a field judges it.
+    card.type('4111 1111');
+    expiry.type('13/30');
+    expect(card.message()).toBe('This card number is too short: a card number has 12 to 19 digits.');
+    cvc.type('12');
+    expect([expiry.invalid(), expiry.message()]).toEqual(['true', 'Enter a month from 01 to 12.']);
+    expiry.type('01/20');
+    expect(expiry.message()).toBe('This card has expired.');
+    expiry.type('4/');
+    expect(expiry.input.value).toBe('04/');
+    expiry.type('0430');
+    expect(expiry.input.value).toBe('04/30');
+    expect(expiry.message()).toBe('');
+
+    // Pay: every wrong field says so, the first gets the focus, and nothing is sent.
+    card.type('4111 1111 1111 1112');
+    cvc.type('1a');
+    expect(cvc.input.value).toBe('1');
+    expiry.type('');
+    modal.form.dispatch(event('submit'));
+    expect(card.message()).toBe('This card number is not valid: check the digits.');
+    expect(expiry.message()).toBe('Enter the expiry date as MM/YY.');
+    expect([cvc.invalid(), cvc.message()]).toEqual(['true', 'Enter the 3 or 4 digit CVC.']);
+    expect(document.activeElement).toBe(card.input);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(payments()).toHaveLength(0);
+    expect(failures).toHaveLength(0);
+    expect(modalParts(document)).toBeDefined();
+    expect((await getSubscription(subscription.id)).status).toBe('created');
+  });
+
+  it('shows in the dialog a number the sandbox does not know (it passes Luhn), through payment.failed', async () => {
     const subscription = await newSubscription();
     const { Razorpay, document } = await loadCheckout();
     const failures: unknown[] = [];
     new Razorpay({ key: 'k', subscription_id: subscription.id }).on('payment.failed', (response) => failures.push(response)).open();
     const modal = modalParts(document)!;
-    modal.input.value = '1234';
+    modal.card.type('5555 5555 5555 4444');
+    modal.expiry.type(futureExpiry());
+    modal.cvc.type('1234');
     modal.form.dispatch(event('submit'));
     await vi.waitFor(() => expect(modal.alert.textContent).toBe('Your card number is invalid'));
     expect(failures).toHaveLength(1);
+    expect(document.activeElement).toBe(modal.input);
+  });
+
+  it('shows the ₹5 card check of a subscription that starts later, and when the first charge comes', async () => {
+    const startAt = nowSeconds() + 10 * 24 * 3600;
+    const subscription = await newSubscription({ start_at: startAt });
+    const { Razorpay, document } = await loadCheckout();
+    new Razorpay({ key: 'k', subscription_id: subscription.id }).open();
+    const modal = modalParts(document)!;
+    await vi.waitFor(() => expect(modal.payButton.textContent).toBe('Pay ₹5'));
+    const first = new Date(startAt * 1000).toLocaleDateString('en-IN', { day: 'numeric', month: 'short', year: 'numeric' });
+    expect(modal.text()).toContain(`₹5 checks your card and is refunded at once. ₹99 is charged from ${first}.`);
+  });
+
+  it('says just "Pay" when the subscription cannot be read', async () => {
+    const { Razorpay, document, requests } = await loadCheckout();
+    new Razorpay({ key: 'k', subscription_id: 'sub_00000000000000' }).open();
+    const modal = modalParts(document)!;
+    await vi.waitFor(() => expect(requests).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(modal.payButton.textContent).toBe('Pay');
   });
 
   it('closes on Escape or the close button, calling modal.ondismiss and giving focus back', async () => {
@@ -788,7 +971,7 @@ describe('/sandbox/checkout.js', () => {
       let dismissed = 0;
       new Razorpay({ key: 'k', subscription_id: 'sub_x', modal: { ondismiss: () => dismissed++ } }).open();
       const modal = modalParts(document)!;
-      if (close === 'escape') modal.input.dispatch(event('keydown', { key: 'Escape' }));
+      if (close === 'escape') modal.cvc.input.dispatch(event('keydown', { key: 'Escape' }));
       else modal.close.dispatch(event('click'));
       expect(modalParts(document)).toBeUndefined();
       expect(dismissed).toBe(1);
@@ -796,16 +979,43 @@ describe('/sandbox/checkout.js', () => {
     }
   });
 
-  it('keeps Tab inside the dialog', async () => {
+  it('keeps Tab inside the dialog, in the order close, card, expiry, CVC, Pay', async () => {
     const { Razorpay, document } = await loadCheckout();
     new Razorpay({ key: 'k', subscription_id: 'sub_x' }).open();
     const modal = modalParts(document)!;
-    modal.payButton!.focus();
-    const forward = modal.payButton!.dispatch(event('keydown', { key: 'Tab' }));
+    const inputs = modal.form.children.flatMap(function all(element: FakeElement): FakeElement[] {
+      return [...(element.tagName === 'input' || element.tagName === 'button' ? [element] : []), ...element.children.flatMap(all)];
+    });
+    expect(inputs.map((element) => element.getAttribute('id') ?? element.getAttribute('type'))).toEqual(['rzp-sandbox-card', 'rzp-sandbox-expiry', 'rzp-sandbox-cvc', 'submit']);
+    modal.payButton.focus();
+    const forward = modal.payButton.dispatch(event('keydown', { key: 'Tab' }));
     expect(forward.defaultPrevented).toBe(true);
     expect(document.activeElement).toBe(modal.close);
     modal.close.dispatch(event('keydown', { key: 'Tab', shiftKey: true }));
     expect(document.activeElement).toBe(modal.payButton);
+  });
+});
+
+describe('GET /sandbox/v1/subscriptions/:id/checkout, what Checkout shows', () => {
+  const summary = (id: string) => t.app.inject({ url: `/sandbox/v1/subscriptions/${id}/checkout` });
+
+  it('answers, without API keys, the amount the payment takes now', async () => {
+    const subscription = await newSubscription({}, 14900);
+    const response = await summary(subscription.id);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toEqual({ id: subscription.id, status: 'created', amount: 14900, currency: 'INR', authorisation: false, plan_amount: 14900, start_at: null });
+  });
+
+  it('answers the ₹5 authorisation for a subscription that starts later', async () => {
+    const startAt = nowSeconds() + 3 * 24 * 3600;
+    const subscription = await newSubscription({ start_at: startAt });
+    expect((await summary(subscription.id)).json()).toEqual({ id: subscription.id, status: 'created', amount: 500, currency: 'INR', authorisation: true, plan_amount: 9900, start_at: startAt });
+  });
+
+  it('answers an unknown id in Razorpay\'s error shape', async () => {
+    const response = await summary('sub_00000000000000');
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual(errorBody('The id provided does not exist'));
   });
 });
 

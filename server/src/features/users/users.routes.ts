@@ -3,7 +3,8 @@ import { messages } from '@lms/contract/messages';
 import { RegisterSchema, UpdateProfileSchema, UserIdParamsSchema, UserResponseSchema } from '@lms/contract/users';
 import { AppError } from '../../errors.ts';
 import { parseInput } from '../../validation.ts';
-import { currentUser, requireUser } from '../auth/guards.ts';
+import { consume } from '../../rate-limit.ts';
+import { currentUser, requireLogin, requireUser } from '../auth/guards.ts';
 import { createSession, setSessionCookie } from '../auth/sessions.ts';
 import { readImageForm } from '../media/upload.ts';
 import { registerUser, toUserJson, updateProfile } from './users.service.ts';
@@ -21,6 +22,8 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 201: UserResponseSchema },
     },
     handler: async (request, reply) => {
+      // Counted before the body is read: each sign-up costs a password hash and an image re-encode.
+      if (!(await consume(ctx.limits.signupPerIp, request.ip))) throw new AppError(429, messages.tooManyRequests);
       const form = await readImageForm(request, { fileField: 'avatar', maxBytes: ctx.config.imageMaxBytes });
       if (!form.file) throw new AppError(400, messages.fillAllDetails);
       const fields = parseInput(RegisterSchema, form.fields);
@@ -32,7 +35,8 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/me', {
     schema: { summary: 'The logged-in user', response: { 200: UserResponseSchema } },
-    preHandler: requireUser,
+    // Answers even while the user must first choose a password: the web app learns it here.
+    preHandler: requireLogin,
     handler: async (request) => ({
       success: true,
       message: messages.userDetailsFetched,

@@ -21,31 +21,34 @@ export function hasActiveSubscription(user: Pick<UserRow, 'subscriptionEndsAt'>,
   return user.subscriptionEndsAt !== null && user.subscriptionEndsAt > now;
 }
 
-/** Lectures and their videos are for administrators and active subscribers. */
+/** Lectures and their videos are for administrators and active subscribers (once they have chosen their password). */
 export function canWatchLectures(user: UserRow): boolean {
-  return user.role === 'ADMIN' || hasActiveSubscription(user);
+  return !user.mustChangePassword && (user.role === 'ADMIN' || hasActiveSubscription(user));
 }
 
-/** The user as the API shows it (spec §3); never the password hash. */
+/** The user as the API shows it (spec §3, and beside it what the profile needs); never the password hash. */
 export function toUserJson(ctx: Context, user: UserRow): User {
+  const active = hasActiveSubscription(user);
   return {
     _id: user.id,
     fullName: user.fullName,
     email: user.email,
     avatar: { secure_url: user.avatarKey ? ctx.media.publicUrl(user.avatarKey) : DEFAULT_AVATAR_URL },
     role: user.role,
-    subscription: { status: hasActiveSubscription(user) ? 'active' : 'inactive' },
+    subscription: active
+      ? { status: 'active', currentPeriodEnd: user.subscriptionEndsAt!.toISOString(), cancelAtPeriodEnd: user.subscriptionCancelledAt !== null }
+      : { status: 'inactive' },
+    ...(user.mustChangePassword && { mustChangePassword: true }),
   };
 }
 
-async function storeAvatar(ctx: Context, bytes: Buffer): Promise<string> {
-  const webp = await reencodeImage(bytes, { accept: ['jpg', 'png', 'svg'], size: AVATAR_SIZE, rejectMessage: messages.avatarType });
-  return saveAvatar(ctx.media, webp);
-}
+/** The avatar as stored: re-encoded to a bounded WebP, which also disarms an SVG. */
+const encodeAvatar = (bytes: Buffer) =>
+  reencodeImage(bytes, { accept: ['jpg', 'png', 'svg'], size: AVATAR_SIZE, rejectMessage: messages.avatarType });
 
 /** Runs `write` with a freshly stored avatar; the file is removed again if the write fails. */
-async function withNewAvatar<T>(ctx: Context, bytes: Buffer, write: (avatarKey: string) => Promise<T>): Promise<T> {
-  const avatarKey = await storeAvatar(ctx, bytes);
+async function withNewAvatar<T>(ctx: Context, webp: Buffer, write: (avatarKey: string) => Promise<T>): Promise<T> {
+  const avatarKey = await saveAvatar(ctx.media, webp);
   try {
     return await write(avatarKey);
   } catch (error) {
@@ -60,8 +63,10 @@ export async function registerUser(
 ): Promise<UserRow> {
   const [existing] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, input.email));
   if (existing) throw new AppError(409, messages.emailTaken);
+  // The image is judged before the password is hashed: a bad upload costs no hash.
+  const avatar = await encodeAvatar(input.avatar);
   const passwordHash = await ctx.passwords.hash(input.password);
-  return withNewAvatar(ctx, input.avatar, async (avatarKey) => {
+  return withNewAvatar(ctx, avatar, async (avatarKey) => {
     try {
       const [user] = await ctx.db
         .insert(users)
@@ -90,7 +95,7 @@ export async function updateProfile(
     return updated!;
   };
   if (!input.avatar) return update();
-  const updated = await withNewAvatar(ctx, input.avatar, update);
+  const updated = await withNewAvatar(ctx, await encodeAvatar(input.avatar), update);
   if (user.avatarKey) await ctx.media.remove(user.avatarKey);
   return updated;
 }

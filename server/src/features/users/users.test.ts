@@ -74,6 +74,27 @@ describe('POST /api/v1/user/register', () => {
     expect(stored.body).not.toContain('script');
   });
 
+  it('accepts an svg that starts with a declaration, comments and a doctype', async () => {
+    const svg = Buffer.from(
+      '\uFEFF<?xml version="1.0"?>\n<!-- drawn by hand --> <!-- a > inside -->\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "x">\n' +
+        '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8"/></svg>',
+    );
+    const response = await register({ ...newSignup(), avatar: { bytes: svg, filename: 'a.svg', type: 'image/svg+xml' } });
+    expect(response.statusCode).toBe(201);
+  });
+
+  // The pattern that judged SVGs backtracked exponentially on repeated comments: 30 took seconds, 40 took hours.
+  it('refuses a run of comments that is not an svg at once, whatever its length', async () => {
+    for (const comments of [30, 40, 10_000]) {
+      const bytes = Buffer.from(`${'<!---->'.repeat(comments)}x`);
+      const started = performance.now();
+      const response = await expectNothingWritten(() => register({ ...newSignup(), avatar: { bytes, filename: 'a.svg', type: 'image/svg+xml' } }));
+      const elapsed = performance.now() - started;
+      expect(response.json()).toEqual({ success: false, message: messages.avatarType });
+      expect(elapsed, `${comments} comments`).toBeLessThan(1000);
+    }
+  });
+
   it('answers "Please fill all the details" for each missing field, the avatar included', async () => {
     const full = { ...newSignup(), avatar: await png() };
     for (const missing of ['fullName', 'email', 'password', 'avatar'] as const) {

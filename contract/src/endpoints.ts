@@ -1,0 +1,94 @@
+import type { ContactMessagesQuerySchema, ContactMessagesResponseSchema, ContactSchema } from './contact.ts';
+import type {
+  CourseIdParamsSchema,
+  CourseListResponseSchema,
+  CourseResponseSchema,
+  CourseWithLecturesResponseSchema,
+  CurriculumResponseSchema,
+  DeleteLectureQuerySchema,
+  LectureParamsSchema,
+  LectureResponseSchema,
+  LecturesResponseSchema,
+  ListCoursesQuerySchema,
+  UpdateLectureSchema,
+} from './courses.ts';
+import { endpoint } from './http.ts';
+import type {
+  PaymentRecordsQuerySchema,
+  PaymentRecordsResponseSchema,
+  PlanResponseSchema,
+  RazorpayKeyResponseSchema,
+  SubscribeResponseSchema,
+  UnsubscribeResponseSchema,
+  VerifyPaymentSchema,
+} from './payments.ts';
+import type { UserStatsResponseSchema } from './stats.ts';
+import type {
+  ChangePasswordSchema,
+  ForgotPasswordSchema,
+  LoginSchema,
+  MessageSchema,
+  ResetPasswordSchema,
+  ResetTokenParamsSchema,
+  UserIdParamsSchema,
+  UserResponseSchema,
+} from './users.ts';
+
+/**
+ * The HTTP surface, once: every endpoint's method and path under `API_PREFIX` (spec §7 and
+ * DESIGN §4's additions), with the schemas of what it takes and answers. The web app calls
+ * through this table; `ParamsOf`, `QueryOf`, `BodyOf` and `ResponseOf` (http.ts) give the types.
+ * Schemas are imported as types only: this file costs the browser a few paths, not zod.
+ */
+export const endpoints = {
+  user: {
+    register: endpoint<{ body: 'multipart'; response: typeof UserResponseSchema }>('POST', '/user/register'),
+    login: endpoint<{ body: typeof LoginSchema; response: typeof UserResponseSchema }>('POST', '/user/login'),
+    logout: endpoint<{ response: typeof MessageSchema }>('GET', '/user/logout'),
+    me: endpoint<{ response: typeof UserResponseSchema }>('GET', '/user/me'),
+    update: endpoint<{ params: typeof UserIdParamsSchema; body: 'multipart'; response: typeof UserResponseSchema }>('PUT', '/user/update/:id'),
+    changePassword: endpoint<{ body: typeof ChangePasswordSchema; response: typeof MessageSchema }>('POST', '/user/change-password'),
+    requestReset: endpoint<{ body: typeof ForgotPasswordSchema; response: typeof MessageSchema }>('POST', '/user/reset'),
+    reset: endpoint<{ params: typeof ResetTokenParamsSchema; body: typeof ResetPasswordSchema; response: typeof MessageSchema }>('POST', '/user/reset/:token'),
+  },
+  courses: {
+    /** The catalogue a page at a time (`search`, `category`), or one course by `id`. */
+    list: endpoint<{ query: typeof ListCoursesQuerySchema; response: typeof CourseListResponseSchema }>('GET', '/courses'),
+    create: endpoint<{ body: 'multipart'; response: typeof CourseResponseSchema }>('POST', '/courses'),
+    update: endpoint<{ params: typeof CourseIdParamsSchema; body: 'multipart'; response: typeof CourseResponseSchema }>('PUT', '/courses/:id'),
+    delete: endpoint<{ params: typeof CourseIdParamsSchema; response: typeof MessageSchema }>('DELETE', '/courses/:id'),
+    /** Ours, public: the course with every lecture's title and duration; a free preview's video URL. */
+    curriculum: endpoint<{ params: typeof CourseIdParamsSchema; response: typeof CurriculumResponseSchema }>('GET', '/courses/:id/curriculum'),
+  },
+  lectures: {
+    /** A course's lectures with their video URLs: active subscribers and admins only. */
+    list: endpoint<{ params: typeof CourseIdParamsSchema; response: typeof LecturesResponseSchema }>('GET', '/courses/:id'),
+    /** Multipart: title, description and the video as `lectures`. */
+    add: endpoint<{ params: typeof CourseIdParamsSchema; body: 'multipart'; response: typeof CourseWithLecturesResponseSchema }>('POST', '/courses/:id'),
+    delete: endpoint<{ query: typeof DeleteLectureQuerySchema; response: typeof CourseWithLecturesResponseSchema }>('DELETE', '/courses'),
+    /** Ours (admin): whether a lecture is a free preview. */
+    update: endpoint<{ params: typeof LectureParamsSchema; body: typeof UpdateLectureSchema; response: typeof LectureResponseSchema }>(
+      'PATCH',
+      '/courses/:courseId/lectures/:lectureId',
+    ),
+  },
+  payments: {
+    /** The provider's public key, the Checkout script to load and the bundle's price. */
+    razorpayKey: endpoint<{ response: typeof RazorpayKeyResponseSchema }>('GET', '/payments/razorpay-key'),
+    /** Ours, public: the bundle's price per month and refund window, for the storefront. */
+    plan: endpoint<{ response: typeof PlanResponseSchema }>('GET', '/payments/plan'),
+    subscribe: endpoint<{ response: typeof SubscribeResponseSchema }>('POST', '/payments/subscribe'),
+    verify: endpoint<{ body: typeof VerifyPaymentSchema; response: typeof MessageSchema }>('POST', '/payments/verify'),
+    unsubscribe: endpoint<{ response: typeof UnsubscribeResponseSchema }>('POST', '/payments/unsubscribe'),
+    /** Admin: the latest `count` payments and this year's sales by month. */
+    records: endpoint<{ query: typeof PaymentRecordsQuerySchema; response: typeof PaymentRecordsResponseSchema }>('GET', '/payments'),
+  },
+  stats: {
+    users: endpoint<{ response: typeof UserStatsResponseSchema }>('GET', '/admin/status/users'),
+  },
+  contact: {
+    send: endpoint<{ body: typeof ContactSchema; response: typeof MessageSchema }>('POST', '/contact'),
+    /** Admin: the inbox, newest first, a page at a time. */
+    list: endpoint<{ query: typeof ContactMessagesQuerySchema; response: typeof ContactMessagesResponseSchema }>('GET', '/contact'),
+  },
+} as const;

@@ -1,0 +1,1 @@
+ALTER TABLE "lectures" ADD COLUMN "is_preview" boolean DEFAULT false NOT NULL;

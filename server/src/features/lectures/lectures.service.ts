@@ -1,0 +1,216 @@
+import { Readable } from 'node:stream';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { AddLectureSchema, type Curriculum, type CurriculumLecture, type Lecture } from '@lms/contract/courses';
+import { messages } from '@lms/contract/messages';
+import type { Context } from '../../context.ts';
+import { courses, lectures } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import { parseInput } from '../../validation.ts';
+import type { UserRow } from '../auth/sessions.ts';
+import { findCourse, toCourseJson } from '../courses/courses.service.ts';
+import { ANY_VIEWER } from '../media/signed-urls.ts';
+import { saveLectureVideo } from '../media/storage.ts';
+
+export type LectureRow = typeof lectures.$inferSelect;
+/** A video already in storage, not yet attached to a lecture. */
+export interface StoredVideo {
+  key: string;
+  mime: string;
+  bytes: number;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const HOUR_MS = 3600 * 1000;
+
+/** When a video URL made now for a viewer stops working. */
+const viewerUrlExpiry = (ctx: Context) => new Date(Date.now() + ctx.config.videoUrlHours * HOUR_MS);
+
+/**
+ * When a preview URL made now stops working: VIDEO_URL_HOURS from now, rounded up to the hour,
+ * so every visitor within the hour gets the same URL and browsers reuse the bytes they fetched.
+ */
+const previewUrlExpiry = (ctx: Context) => new Date(Math.ceil((Date.now() + ctx.config.videoUrlHours * HOUR_MS) / HOUR_MS) * HOUR_MS);
+
+/** Touched by every lecture change: the course page changed, which the sitemap's `lastmod` reports. */
+const touchCourse = (courseId: string) => ({ set: { updatedAt: new Date() }, where: eq(courses.id, courseId) });
+
+async function lectureRows(ctx: Context, courseId: string): Promise<LectureRow[]> {
+  return ctx.db.select().from(lectures).where(eq(lectures.courseId, courseId)).orderBy(asc(lectures.createdAt), asc(lectures.id));
+}
+
+/** A lecture as the spec's lecture list shows it, with a video URL for `viewer`. */
+async function toLectureJson(ctx: Context, lecture: LectureRow, viewer: UserRow, expiresAt = viewerUrlExpiry(ctx)): Promise<Lecture> {
+  return {
+    _id: lecture.id,
+    title: lecture.title,
+    description: lecture.description,
+    secure_url: await ctx.media.privateUrl({ key: lecture.videoKey, viewerId: viewer.id, expiresAt }),
+    duration: lecture.durationSeconds,
+    preview: lecture.isPreview,
+  };
+}
+
+/** The course's lectures in the order they were added, each with a video URL made for `viewer`. */
+export async function listLectures(ctx: Context, courseId: string, viewer: UserRow): Promise<Lecture[]> {
+  const rows = await lectureRows(ctx, courseId);
+  const expiresAt = viewerUrlExpiry(ctx);
+  return Promise.all(rows.map((lecture) => toLectureJson(ctx, lecture, viewer, expiresAt)));
+}
+
+/**
+ * The public curriculum of a course: the same for every visitor, so the route may cache it.
+ * No video URL, except for free previews, whose URL anyone may play (ANY_VIEWER).
+ * An unknown or malformed id is one answer: the course is not found.
+ */
+export async function getCurriculum(ctx: Context, courseId: string): Promise<Curriculum> {
+  if (!UUID.test(courseId)) throw new AppError(404, messages.courseNotFound);
+  const course = await findCourse(ctx, courseId);
+  const rows = await lectureRows(ctx, course.id);
+  const expiresAt = previewUrlExpiry(ctx);
+  const curriculum = await Promise.all(
+    rows.map(async (lecture): Promise<CurriculumLecture> => ({
+      _id: lecture.id,
+      title: lecture.title,
+      description: lecture.description,
+      duration: lecture.durationSeconds,
+      preview: lecture.isPreview,
+      ...(lecture.isPreview && { secure_url: await ctx.media.privateUrl({ key: lecture.videoKey, viewerId: ANY_VIEWER, expiresAt }) }),
+    })),
+  );
+  const known = rows.map((lecture) => lecture.durationSeconds).filter((seconds) => seconds !== null);
+  return {
+    success: true,
+    message: messages.curriculumFetched,
+    course: toCourseJson(ctx, { ...course, numbersOfLectures: rows.length }),
+    lectures: curriculum,
+    lectureCount: rows.length,
+    totalDuration: known.length > 0 ? known.reduce((sum, seconds) => sum + seconds, 0) : null,
+  };
+}
+
+/** Whether the video at `key` belongs to a lecture that is a free preview now. */
+export async function isPreviewVideo(ctx: Context, key: string): Promise<boolean> {
+  const [found] = await ctx.db
+    .select({ one: sql`1` })
+    .from(lectures)
+    .where(and(eq(lectures.videoKey, key), eq(lectures.isPreview, true)))
+    .limit(1);
+  return found !== undefined;
+}
+
+/**
+ * Streams an uploaded video into storage, judging its type by its first bytes:
+ * anything but a video is refused before anything is stored.
+ */
+export async function storeLectureVideo(ctx: Context, video: Readable): Promise<StoredVideo> {
+  const head = await readHead(video, 4100);
+  const { fileTypeFromBuffer } = await import('file-type');
+  const type = await fileTypeFromBuffer(head);
+  if (!type?.mime.startsWith('video/')) {
+    // Read the rest away: the multipart parser moves on only once this part is consumed.
+    video.resume();
+    throw new AppError(400, messages.videoType);
+  }
+  let bytes = 0;
+  async function* headThenRest() {
+    bytes += head.length;
+    yield head;
+    for await (const chunk of video as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      yield chunk;
+    }
+  }
+  const key = await saveLectureVideo(ctx.media, Readable.from(headThenRest(), { objectMode: false }), type);
+  return { key, mime: type.mime, bytes };
+}
+
+/** At least `size` bytes from the start of `stream` (fewer if it is shorter), leaving the rest unread. */
+async function readHead(stream: Readable, size: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of stream.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    length += chunk.length;
+    if (length >= size) break;
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Adds a lecture from the add-lecture form: its fields (title, description, preview) and the
+ * video already stored. The video is removed again if the fields are refused or the write fails.
+ */
+export async function addLecture(ctx: Context, courseId: string, fields: unknown, video: StoredVideo): Promise<LectureRow> {
+  let input;
+  try {
+    input = parseInput(AddLectureSchema, fields);
+  } catch (error) {
+    await ctx.media.remove(video.key);
+    throw error;
+  }
+  return createLecture(ctx, courseId, { title: input.title, description: input.description, isPreview: input.preview }, video);
+}
+
+export async function createLecture(
+  ctx: Context,
+  courseId: string,
+  input: { title: string; description: string; isPreview?: boolean; durationSeconds?: number | null },
+  video: StoredVideo,
+): Promise<LectureRow> {
+  try {
+    const lecture = await ctx.db.transaction(async (tx) => {
+      const [created] = await tx
+        .insert(lectures)
+        .values({ courseId, ...input, videoKey: video.key, videoType: video.mime, videoBytes: video.bytes })
+        .returning();
+      const touch = touchCourse(courseId);
+      await tx.update(courses).set(touch.set).where(touch.where);
+      return created!;
+    });
+    ctx.catalogue.invalidate();
+    return lecture;
+  } catch (error) {
+    await ctx.media.remove(video.key);
+    // The course was deleted while its lecture was uploading.
+    if ((error as { cause?: { code?: string } }).cause?.code === '23503') throw new AppError(404, messages.courseNotFound);
+    throw error;
+  }
+}
+
+/** Makes a lecture of the course a free preview, or private again; answers it as `viewer` sees it. */
+export async function setLecturePreview(
+  ctx: Context,
+  { courseId, lectureId, preview, viewer }: { courseId: string; lectureId: string; preview: boolean; viewer: UserRow },
+): Promise<Lecture> {
+  const lecture = await ctx.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(lectures)
+      .set({ isPreview: preview })
+      .where(and(eq(lectures.id, lectureId), eq(lectures.courseId, courseId)))
+      .returning();
+    if (!updated) throw new AppError(404, messages.lectureNotFound);
+    const touch = touchCourse(courseId);
+    await tx.update(courses).set(touch.set).where(touch.where);
+    return updated;
+  });
+  // After the commit: the old preview URLs stop working here at once.
+  if (!preview) ctx.previewVideos.forget(lecture.videoKey);
+  ctx.catalogue.invalidate();
+  return toLectureJson(ctx, lecture, viewer);
+}
+
+export async function deleteLecture(ctx: Context, courseId: string, lectureId: string): Promise<void> {
+  const deleted = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .delete(lectures)
+      .where(and(eq(lectures.id, lectureId), eq(lectures.courseId, courseId)))
+      .returning({ key: lectures.videoKey });
+    if (!row) throw new AppError(404, messages.lectureNotFound);
+    const touch = touchCourse(courseId);
+    await tx.update(courses).set(touch.set).where(touch.where);
+    return row;
+  });
+  ctx.previewVideos.forget(deleted.key);
+  ctx.catalogue.invalidate();
+  await ctx.media.remove(deleted.key);
+}

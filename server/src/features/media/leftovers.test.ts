@@ -1,0 +1,130 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { eq, getTableColumns, is } from 'drizzle-orm';
+import { PgTable } from 'drizzle-orm/pg-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as schema from '../../db/schema.ts';
+import { createTestApp, type TestApp } from '../../test/app.ts';
+import { pngImage, signUp } from '../../test/http.ts';
+import { startTestS3 } from '../../test/s3.ts';
+import { MEDIA_KEY_COLUMNS, sweepMediaLeftovers, type SweepOptions } from './leftovers.ts';
+import { mediaRoot, saveLectureVideo, saveThumbnail } from './storage.ts';
+
+/** What the sweep logged, line by line. */
+function recordingLog() {
+  const lines: { level: 'info' | 'warn'; fields: Record<string, unknown>; message: string }[] = [];
+  const at = (level: 'info' | 'warn') => (first: unknown, second?: string) =>
+    lines.push(typeof first === 'string' ? { level, fields: {}, message: first } : { level, fields: first as Record<string, unknown>, message: second ?? '' });
+  return { lines, log: { info: at('info'), warn: at('warn') } as unknown as SweepOptions['log'] };
+}
+
+/** Everything older than this is a leftover in these tests; S3 dates objects to the second. */
+const OLDER_THAN_MS = 1500;
+const AGEING_MS = 2500;
+
+describe.each(['local', 's3'] as const)('media leftovers with %s storage', (kind) => {
+  let s3: Awaited<ReturnType<typeof startTestS3>> | undefined;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    if (kind === 's3') s3 = await startTestS3();
+    t = await createTestApp({ env: s3?.env ?? {} });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await s3?.close();
+  });
+
+  /** What someone else keeps beside our media: never ours to delete. */
+  async function putForeign(key: string) {
+    if (kind === 'local') {
+      await fs.mkdir(path.dirname(path.join(mediaRoot(t.dataDir), key)), { recursive: true });
+      return fs.writeFile(path.join(mediaRoot(t.dataDir), key), 'not ours');
+    }
+    const { settings } = s3!;
+    const client = new S3Client({
+      region: settings.region,
+      endpoint: settings.endpoint,
+      forcePathStyle: true,
+      credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
+    });
+    await client.send(new PutObjectCommand({ Bucket: settings.bucket, Key: key, Body: 'not ours' }));
+    client.destroy();
+  }
+  const foreignExists = async (key: string) => {
+    if (kind === 'local') return fs.access(path.join(mediaRoot(t.dataDir), key)).then(() => true, () => false);
+    return (await fetch(`${s3!.settings.endpoint}/${s3!.settings.bucket}/${key}`)).status === 200;
+  };
+
+  /** A `.part` file as a server killed in the middle of an upload leaves it (local storage only). */
+  const PART_PREFIX = `videos/${'e'.repeat(16)}`;
+  async function leavePartFile() {
+    const file = path.join(mediaRoot(t.dataDir), `${PART_PREFIX}${Date.now().toString(16).padStart(16, '0')}.mp4.0badcafe.part`);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(file, Buffer.alloc(4096));
+    return file;
+  }
+  const exists = (file: string) => fs.access(file).then(() => true, () => false);
+
+  it('removes old unfinished uploads and old files no row refers to; keeps what a row refers to, what is fresh and what is not ours', async () => {
+    const media = t.app.ctx.media;
+    const account = await signUp(t.app);
+    const [{ avatarKey }] = (await t.database.db.select({ avatarKey: schema.users.avatarKey }).from(schema.users).where(eq(schema.users.email, account.email))) as [
+      { avatarKey: string },
+    ];
+    // Stored, then the request failed before a row named them (or the server died in between).
+    const oldOrphans = [
+      await saveThumbnail(media, await pngImage()),
+      await saveThumbnail(media, await pngImage()),
+      await saveLectureVideo(media, Readable.from([Buffer.alloc(2048)]), { ext: 'mp4', mime: 'video/mp4' }),
+    ];
+    const oldPart = kind === 'local' ? await leavePartFile() : undefined;
+    await putForeign('videos/notes.txt');
+    await putForeign('backups/db.tar');
+
+    await sleep(AGEING_MS);
+    const freshOrphan = await saveThumbnail(media, await pngImage());
+    const freshPart = kind === 'local' ? await leavePartFile() : undefined;
+
+    const { lines, log } = recordingLog();
+    // Two at a time, so the referenced avatar and the orphans meet across several batches.
+    const result = await sweepMediaLeftovers(t.app.ctx, { olderThanMs: OLDER_THAN_MS, log, batchSize: 2 });
+
+    for (const key of oldOrphans) expect(await media.stat(key), key).toBeUndefined();
+    expect(await media.stat(avatarKey)).toBeDefined();
+    expect((await t.app.inject({ url: '/api/v1/user/me', headers: { cookie: account.cookie } })).json().user.avatar.secure_url).toContain(avatarKey);
+    expect(await media.stat(freshOrphan)).toBeDefined();
+    expect(await foreignExists('videos/notes.txt')).toBe(true);
+    expect(await foreignExists('backups/db.tar')).toBe(true);
+    const removedKeys = lines.filter((line) => line.level === 'info').flatMap((line) => (line.fields.keys as string[] | undefined) ?? []);
+    // The unfinished uploads are logged by the key they were going to store; a random key starts with sixteen e's once in 2^64.
+    expect(removedKeys.filter((key) => !key.startsWith(PART_PREFIX)).sort()).toEqual([...oldOrphans].sort());
+    if (kind === 'local') {
+      expect(await exists(oldPart!)).toBe(false);
+      expect(await exists(freshPart!)).toBe(true);
+      expect(result).toEqual({ temporary: 1, stored: 3 });
+    } else {
+      // s3rver cannot list multipart uploads: the sweep says what to do instead and goes on.
+      expect(result).toEqual({ temporary: 0, stored: 3 });
+      expect(lines).toContainEqual(expect.objectContaining({ level: 'info', message: expect.stringContaining('AbortIncompleteMultipartUpload') }));
+    }
+    expect(lines.filter((line) => line.level === 'warn')).toEqual([]);
+
+    // Nothing more to do the second time.
+    const again = recordingLog();
+    expect(await sweepMediaLeftovers(t.app.ctx, { olderThanMs: OLDER_THAN_MS, log: again.log })).toEqual({ temporary: 0, stored: 0 });
+  });
+});
+
+it('knows every column of the schema that holds a media key', () => {
+  const keyColumns = Object.values(schema)
+    .filter((table) => is(table, PgTable))
+    .flatMap((table) => Object.entries(getTableColumns(table)))
+    .filter(([name]) => /Key$/.test(name))
+    .map(([, column]) => column);
+  expect(keyColumns.length).toBeGreaterThan(0);
+  expect(new Set(MEDIA_KEY_COLUMNS)).toEqual(new Set(keyColumns));
+});

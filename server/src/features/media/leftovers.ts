@@ -1,0 +1,102 @@
+import { inArray } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Context } from '../../context.ts';
+import { courses, lectures, users } from '../../db/schema.ts';
+import { StorageCannotList } from './storage.ts';
+
+/**
+ * Every column that holds a media key. A file no row names here is deleted by the sweep once
+ * it is old enough, so a new column that keeps a key must be added (leftovers.test.ts checks
+ * the schema for columns named `…Key`).
+ */
+export const MEDIA_KEY_COLUMNS = [users.avatarKey, courses.thumbnailKey, lectures.videoKey];
+
+/** The age past which a file nobody refers to is a leftover: an upload sends data at least this often, and a stored file is referred to at once. */
+export const LEFTOVER_AGE_MS = 60 * 60 * 1000;
+const BATCH = 500;
+
+export interface SweepOptions {
+  /** Only what was last written longer ago than this is removed. */
+  olderThanMs: number;
+  log: Pick<FastifyBaseLogger, 'info' | 'warn'>;
+  /** How many files are checked against the database at once (tests make it small). */
+  batchSize?: number;
+  /** Stops between batches, e.g. when the server shuts down. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Removes what crashes and failed requests leave in media storage: unfinished uploads (a
+ * `kill -9` during a 300 MB lecture upload leaves its `.part` file, or on S3 its multipart
+ * upload) and stored files no row refers to. Only what is older than `olderThanMs`: an upload
+ * in progress keeps touching its temporary file, and a finished one is referred to at once.
+ * Run at start and periodically; answers how many of each it removed.
+ */
+export async function sweepMediaLeftovers(
+  ctx: Pick<Context, 'db' | 'media'>,
+  { olderThanMs, log, batchSize = BATCH, signal }: SweepOptions,
+): Promise<{ temporary: number; stored: number }> {
+  const cutoff = Date.now() - olderThanMs;
+  let temporary = 0;
+  let stored = 0;
+  try {
+    for await (const batch of oldInBatches(ctx.media.listTemporary(), cutoff, batchSize)) {
+      if (signal?.aborted) return { temporary, stored };
+      const removed = await removeEach(batch, (upload) => ctx.media.removeTemporary(upload), log);
+      temporary += report(log, removed, 'removed unfinished uploads left by a crash or a broken connection');
+    }
+  } catch (error) {
+    if (!(error instanceof StorageCannotList)) throw error;
+    // Not worth stopping for: the files are still swept, and a bucket rule can do the rest.
+    log.info(`${error.message} Let the bucket abort them instead: a lifecycle rule with AbortIncompleteMultipartUpload (DaysAfterInitiation: 1).`);
+  }
+  for await (const batch of oldInBatches(ctx.media.listStored(), cutoff, batchSize)) {
+    if (signal?.aborted) break;
+    // Asked per batch, right before deleting: never the whole table into memory, never a stale answer.
+    const referenced = await referencedAmong(ctx, batch.map((file) => file.key));
+    const removed = await removeEach(batch.filter((file) => !referenced.has(file.key)), (file) => ctx.media.remove(file.key), log);
+    stored += report(log, removed, 'removed media files no row refers to');
+  }
+  return { temporary, stored };
+}
+
+async function* oldInBatches<T extends { modifiedAt: Date }>(items: AsyncIterable<T>, cutoff: number, size: number): AsyncGenerator<T[]> {
+  let batch: T[] = [];
+  for await (const item of items) {
+    if (item.modifiedAt.getTime() >= cutoff) continue;
+    batch.push(item);
+    if (batch.length >= size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+async function referencedAmong(ctx: Pick<Context, 'db'>, keys: string[]): Promise<Set<string>> {
+  const referenced = new Set<string>();
+  for (const column of MEDIA_KEY_COLUMNS) {
+    const rows = await ctx.db.select({ key: column }).from(column.table).where(inArray(column, keys));
+    for (const { key } of rows) if (key) referenced.add(key);
+  }
+  return referenced;
+}
+
+/** Removes each item, going on past one that fails (the next sweep tries it again); answers the keys removed. */
+async function removeEach<T extends { key: string }>(items: T[], remove: (item: T) => Promise<void>, log: SweepOptions['log']): Promise<string[]> {
+  const removed: string[] = [];
+  for (const item of items) {
+    try {
+      await remove(item);
+      removed.push(item.key);
+    } catch (error) {
+      log.warn({ err: error, key: item.key }, 'could not remove a media leftover');
+    }
+  }
+  return removed;
+}
+
+function report(log: SweepOptions['log'], keys: string[], message: string): number {
+  if (keys.length > 0) log.info({ count: keys.length, keys }, message);
+  return keys.length;
+}

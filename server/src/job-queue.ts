@@ -1,0 +1,110 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from './db/client.ts';
+
+/**
+ * The job queue of DESIGN §9: pg-boss, keeping its jobs in the app's own database
+ * (schema `pgboss`), PGlite or PostgreSQL alike. A job is stored before the request
+ * that made it answers; whichever instance's worker is free takes it; a job that
+ * throws is retried with a growing delay and, once out of tries, stays in the
+ * database as failed, logged with its reason. See docs/decisions/0010.
+ */
+export interface JobQueue<Jobs> {
+  /** Stores a job; this instance's worker is woken at once, any other instance's on its next poll. */
+  send<N extends keyof Jobs & string>(name: N, data: Jobs[N]): Promise<void>;
+  /** Runs `handler` for each job of `name`, one at a time on this instance. */
+  work<N extends keyof Jobs & string>(name: N, handler: (data: Jobs[N]) => Promise<void>): Promise<void>;
+  /** Sends `name` on a cron schedule (UTC); one instance sends each occurrence. */
+  schedule<N extends keyof Jobs & string>(name: N, cron: string, data: Jobs[N]): Promise<void>;
+  /** Lets running jobs finish (a few seconds at most), then stops polling. */
+  stop(): Promise<void>;
+}
+
+export interface JobQueueOptions {
+  log: FastifyBaseLogger;
+  /** The first retry's delay; each later one doubles it. */
+  retryDelaySeconds?: number;
+  /** Tries after the first: with a 15 s start, the last is about an hour after the job was sent. */
+  retryLimit?: number;
+  /** How often an idle worker looks for jobs sent by other instances or due for a retry. */
+  pollingIntervalSeconds?: number;
+}
+
+const STOP_TIMEOUT_MS = 5000;
+
+export async function startJobQueue<Jobs>(database: Database, options: JobQueueOptions): Promise<JobQueue<Jobs>> {
+  const { log, retryDelaySeconds = 15, retryLimit = 8, pollingIntervalSeconds = 2 } = options;
+  const { default: PgBoss } = await import('pg-boss');
+  // pg-boss marks a finished job complete without awaiting it, so its stop() can resolve while that
+  // query still runs: stop() below waits for every query in flight before the database may close.
+  // A job still running when stop() gave up finishes against a closed database: its queries are
+  // dropped (never settled, so nothing rejects unheard), and the job, never marked complete,
+  // expires and runs again (handlers are idempotent).
+  const inFlight = new Set<Promise<unknown>>();
+  let stopped = false;
+  const executeSql = (text: string, values?: unknown[]) => {
+    if (stopped) {
+      log.warn('job queue query after stop dropped; the job will run again');
+      return new Promise<never>(() => undefined);
+    }
+    const query = database.execute(text, values);
+    inFlight.add(query);
+    void query.finally(() => inFlight.delete(query)).catch(() => undefined);
+    return query;
+  };
+  const boss = new PgBoss({
+    db: { executeSql },
+    schedule: true,
+  });
+  boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
+  await boss.start();
+
+  const workers = new Map<string, string>();
+  // One creation per queue name in this process, even when two first sends race (on PostgreSQL,
+  // two concurrent pgboss.create_queue calls of one name can deadlock).
+  const queues = new Map<string, Promise<void>>();
+  const ensureQueue = (name: string) => {
+    let created = queues.get(name);
+    if (!created) {
+      created = boss.createQueue(name, { name, retryLimit, retryDelay: retryDelaySeconds, retryBackoff: true });
+      created.catch(() => queues.delete(name));
+      queues.set(name, created);
+    }
+    return created;
+  };
+
+  return {
+    async send(name, data) {
+      // Never left hanging on a dropped query: a send during shutdown fails, and its caller with it.
+      if (stopped) throw new Error(`the job queue has stopped; ${name} was not sent`);
+      await ensureQueue(name);
+      await boss.send(name, data as object);
+      const worker = workers.get(name);
+      if (worker) boss.notifyWorker(worker);
+    },
+    async work(name, handler) {
+      await ensureQueue(name);
+      const id = await boss.work<Jobs[typeof name]>(name, { pollingIntervalSeconds, batchSize: 1, includeMetadata: true }, async ([job]) => {
+        if (!job) return;
+        try {
+          await handler(job.data);
+        } catch (error) {
+          const final = job.retryCount >= job.retryLimit;
+          const entry = { err: error, job: name, jobId: job.id, attempt: job.retryCount + 1 };
+          if (final) log.error(entry, 'job failed for good; it stays in the queue as failed');
+          else log.warn(entry, 'job failed; it will be retried');
+          throw error;
+        }
+      });
+      workers.set(name, id);
+    },
+    async schedule(name, cron, data) {
+      await ensureQueue(name);
+      await boss.schedule(name, cron, data as object, { tz: 'UTC' });
+    },
+    async stop() {
+      await boss.stop({ graceful: true, wait: true, timeout: STOP_TIMEOUT_MS });
+      await Promise.allSettled([...inFlight]);
+      stopped = true;
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mediaRoot } from './features/media/storage.ts';
+import { queueMail } from './mail.ts';
+import { startJobQueue } from './job-queue.ts';
+import { createTestApp, openTestDatabase, type TestApp } from './test/app.ts';
+import { waitForJobs, waitForMails } from './test/mail.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t?.close());
+
+describe('the job queue', () => {
+  it('keeps its jobs in the database and runs them: a queued mail arrives', async () => {
+    await queueMail(t.app.ctx, { to: 'queued@example.com', subject: 'From the queue', text: 'Sent by a job.' });
+    const [mail] = await waitForMails(t.dataDir, (text) => text.includes('Subject: From the queue'));
+    expect(mail).toContain('To: queued@example.com');
+    const { rows } = await t.database.execute(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'mail' AND state = 'completed'`);
+    expect(rows[0]).toEqual({ n: 1 });
+  });
+
+  it('sweeps media leftovers every hour, and the sweep runs as a job', async () => {
+    const { rows } = await t.database.execute(`SELECT name, cron, timezone FROM pgboss.schedule`);
+    expect(rows).toEqual([{ name: 'media-leftovers', cron: '17 * * * *', timezone: 'UTC' }]);
+
+    // A lecture upload a crash cut short two hours ago.
+    const leftover = path.join(mediaRoot(t.dataDir), 'videos', `${'ab'.repeat(16)}.mp4.1234abcd.part`);
+    await fs.mkdir(path.dirname(leftover), { recursive: true });
+    await fs.writeFile(leftover, 'half a video');
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600 * 1000);
+    await fs.utimes(leftover, twoHoursAgo, twoHoursAgo);
+
+    await t.app.ctx.jobs.send('media-leftovers', {});
+    await waitForJobs(t.database);
+    await expect(fs.access(leftover)).rejects.toThrow();
+  });
+});
+
+describe('stopping the job queue', () => {
+  it('lets the completion of a job that just finished reach the database before the database closes', async () => {
+    const database = await openTestDatabase();
+    const log = t.app.log;
+    const queue = await startJobQueue<{ 'stop-test': { n: number } }>(database, { log, pollingIntervalSeconds: 0.5 });
+    let finish!: () => void;
+    let begin!: () => void;
+    const started = new Promise<void>((resolve) => (begin = resolve));
+    await queue.work('stop-test', () => {
+      begin();
+      return new Promise<void>((done) => (finish = done));
+    });
+    await queue.send('stop-test', { n: 1 });
+    await started;
+    // The job ends while the queue is stopping: pg-boss then marks it complete without awaiting that.
+    const stopping = queue.stop();
+    finish();
+    await stopping;
+    const { rows } = await database.execute(`SELECT state FROM pgboss.job WHERE name = 'stop-test'`);
+    expect(rows).toEqual([{ state: 'completed' }]);
+    await database.close();
+    // Closed: a send now fails at once instead of waiting on a database that is gone.
+    await expect(queue.send('stop-test', { n: 2 })).rejects.toThrow(/stopped/);
+  });
+});

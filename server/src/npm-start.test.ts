@@ -1,0 +1,142 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paths } from './paths.ts';
+import { testDatabaseKind } from './test/app.ts';
+
+const projectRoot = path.resolve(paths.webApp, '../..');
+/** A first start may build the web app and the server, and creates the database. */
+const START_TIMEOUT_MS = 4 * 60_000;
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+
+const refusesConnections = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(true));
+  });
+
+/** Whether any process of the group npm leads is still alive: npm, a shell, the server, a build. */
+function groupAlive(groupId: number): boolean {
+  try {
+    process.kill(-groupId, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface Started {
+  npm: ChildProcess;
+  port: number;
+  output: string[];
+}
+
+/** The real `npm start` on `dataDir` and a free port, in a process group of its own; answers once /healthz does. */
+async function npmStart(dataDir: string): Promise<Started> {
+  const port = await freePort();
+  const output: string[] = [];
+  const npm = spawn('npm', ['start'], {
+    cwd: projectRoot,
+    // Its own process group, as under a terminal or a service manager: what npm starts can be found, and cleaned up.
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      // The defaults, whatever the shell running the tests has set (empty means unset).
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      SMTP_URL: '',
+      STORAGE: '',
+      PAYMENTS_MODE: '',
+    },
+  });
+  for (const stream of [npm.stdout!, npm.stderr!]) stream.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  started.push(npm);
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
+    const healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then((response) => response.ok, () => false);
+    if (healthy) return { npm, port, output };
+    if (npm.exitCode !== null || Date.now() > deadline) throw new Error(`npm start did not come up:\n${output.join('')}`);
+    await sleep(250);
+  }
+}
+
+/** Waits up to 10 s for every process of the group to be gone; answers whether they are. */
+async function stopsWithin10s(npm: ChildProcess): Promise<boolean> {
+  const signalled = Date.now();
+  while (groupAlive(npm.pid!) && Date.now() - signalled < 10_000) await sleep(50);
+  return !groupAlive(npm.pid!);
+}
+
+/** The embedded database's lock is released only when the server closes the database. */
+const closedCleanly = (dataDir: string) => fs.access(path.join(dataDir, 'db.lock')).then(() => false, () => true);
+
+const started: ChildProcess[] = [];
+
+// With the embedded database: nothing here depends on the test database.
+describe.skipIf(testDatabaseKind === 'postgres')('npm start', () => {
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'lms-npm-start-'));
+  });
+  afterAll(async () => {
+    for (const npm of started) if (npm.pid && groupAlive(npm.pid)) process.kill(-npm.pid, 'SIGKILL');
+    if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  it(
+    'on a first start keeps the data folder to its owner, and stops with everything it started within 10 s of SIGTERM sent to npm (as a service manager sends it)',
+    async () => {
+      const { npm, port, output } = await npmStart(dataDir);
+
+      const names = ['.', ...(await fs.readdir(dataDir, { recursive: true }))];
+      const open: string[] = [];
+      for (const name of names) {
+        const stat = await fs.lstat(path.join(dataDir, name));
+        if ((stat.mode & 0o077) !== 0) open.push(`${(stat.mode & 0o777).toString(8)} ${name}`);
+      }
+      expect(names).toEqual(expect.arrayContaining(['db', 'session-secret', 'initial-admin.txt', 'media']));
+      expect(open).toEqual([]);
+
+      process.kill(npm.pid!, 'SIGTERM');
+      expect(await stopsWithin10s(npm), `processes left running after SIGTERM:\n${output.join('')}`).toBe(true);
+      expect(await refusesConnections(port)).toBe(true);
+      expect(await closedCleanly(dataDir)).toBe(true);
+    },
+    START_TIMEOUT_MS + 30_000,
+  );
+
+  it('closes cleanly on Ctrl-C, which reaches the server more than once (from the terminal, and passed on by npm)', async () => {
+    const { npm, port, output } = await npmStart(dataDir);
+
+    // What a terminal does: the signal goes to every process of the foreground group. Whether npm's
+    // copy reaches the server before or after it has begun to close is a race; the second press decides it.
+    process.kill(-npm.pid!, 'SIGINT');
+    await sleep(50);
+    process.kill(-npm.pid!, 'SIGINT');
+    expect(await stopsWithin10s(npm), `processes left running after SIGINT:\n${output.join('')}`).toBe(true);
+    expect(await refusesConnections(port)).toBe(true);
+    expect(await closedCleanly(dataDir)).toBe(true);
+  }, START_TIMEOUT_MS + 30_000);
+});
