@@ -48,8 +48,13 @@ function precompress({ minBytes = 1024 } = {}): Plugin {
 // `npm run dev`: the Vite dev server proxies the API, media and the payment sandbox to the server on :3000.
 export default defineConfig({
   plugins: [react(), tailwindcss(), precompress()],
-  // dist/.vite/manifest.json maps each page's source to its chunks: the bench weighs every route with it.
-  build: { manifest: true },
+  build: {
+    // dist/.vite/manifest.json maps each page's source to its chunks: the bench weighs every route with it.
+    manifest: true,
+    // Rolldown's [PLUGIN_TIMINGS] table of slow plugins (Tailwind's CSS, our precompression) printed on
+    // a newcomer's first `npm start`: nothing there is theirs to act on. Every other warning stays.
+    rolldownOptions: { checks: { bundlerTimings: false } },
+  },
   server: {
     port: 5173,
     proxy: {

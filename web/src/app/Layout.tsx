@@ -1,18 +1,57 @@
-import { useEffect, useId, useRef } from 'react';
-import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { lazy, Suspense, useEffect, useId, useRef } from 'react';
+import { messages } from '@lms/contract/messages';
+import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { Footer } from '../components/Footer';
-import { logout, refreshUser } from '../features/auth/auth.api';
+import { logout } from '../features/auth/auth.api';
+import { NEXT_PARAM, withNext } from './with-next';
 import { paths } from './paths';
+import { refreshUser } from './session';
 import { useAppDispatch, useAppSelector } from './store';
 
-/** The side menu of spec §2, by role and login state, around every page, with the footer. */
+// Only for a signed-in user on a desktop: not in every visitor's first download (DESIGN §11).
+const AccountMenu = lazy(() => import('./AccountMenu').then((module) => ({ default: module.AccountMenu })));
+
+/** The spec's menu items (§2), by role: the side menu and the desktop bar show the same. */
+function menuItems(isAdmin: boolean) {
+  return [
+    { to: paths.home, label: 'Home', end: true },
+    ...(isAdmin
+      ? [
+          { to: paths.dashboard, label: 'Admin Dashboard' },
+          { to: paths.createCourse, label: 'Create Course' },
+        ]
+      : []),
+    { to: paths.courses, label: 'All Courses' },
+    { to: paths.contact, label: 'Contact us' },
+    { to: paths.about, label: 'About' },
+  ];
+}
+
+/** Pages after which logging in should not come back: home is the default, the forms themselves would loop. */
+const NO_RETURN: string[] = [paths.home, paths.login, paths.signup, paths.forgotPassword, paths.checkoutSuccess, paths.checkoutFail];
+
+/**
+ * The spec's side menu (§2), by role and login state, around every page, with the footer; from
+ * 1024 px (`lg`) a top bar with the same items instead, and the account's avatar menu or Login and
+ * Signup at its right. A user who must first choose a new password (the initial administrator) is
+ * kept on the change-password page: every other path leads back there, and only Logout is offered.
+ */
 export function Layout() {
   const drawerId = useId();
   const toggle = useRef<HTMLInputElement>(null);
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const location = useLocation();
-  const { isLoggedIn, role } = useAppSelector((state) => state.auth);
+  const { isLoggedIn, role, data } = useAppSelector((state) => state.auth);
+  const mustChangePassword = isLoggedIn && data?.mustChangePassword === true;
+  const items = menuItems(isLoggedIn && role === 'ADMIN');
+  // Login and Signup from a page bring the visitor back to it; from login or signup, to where those lead.
+  const onForm = location.pathname === paths.login || location.pathname === paths.signup;
+  const next = onForm
+    ? (new URLSearchParams(location.search).get(NEXT_PARAM) ?? undefined)
+    : NO_RETURN.includes(location.pathname)
+      ? undefined
+      : `${location.pathname}${location.search}`;
 
   // Spec §4: the stored login state is refreshed by the 'me' call on load.
   useEffect(() => {
@@ -29,52 +68,112 @@ export function Layout() {
     navigate(paths.home);
   }
 
+  const logoutButton = (className: string) => (
+    <button type="button" className={className} onClick={onLogout}>
+      Logout
+    </button>
+  );
+
   return (
     <div className="drawer">
-      {/* daisyUI's drawer: a checkbox (focusable, toggled with Space) and labels that click it. */}
-      <input id={drawerId} ref={toggle} type="checkbox" className="drawer-toggle" />
-      <div className="drawer-content flex min-h-screen flex-col">
-        <header className="navbar bg-base-100 shadow-sm">
-          <label htmlFor={drawerId} className="btn btn-ghost btn-square drawer-button">
-            <span className="sr-only">Open the menu</span>
-            <svg viewBox="0 0 24 24" width="24" height="24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-              <path d="M4 6h16M4 12h16M4 18h16" />
-            </svg>
-          </label>
-          <Link to={paths.home} className="btn btn-ghost text-xl">
-            LMS
-          </Link>
+      {/* daisyUI's drawer: a checkbox (focusable, toggled with Space) and labels that click it. Phones and tablets only. */}
+      <input id={drawerId} ref={toggle} type="checkbox" className="drawer-toggle lg:hidden" />
+      <div className="drawer-content flex min-h-page flex-col">
+        <a href="#main" className="btn btn-sm btn-primary absolute left-2 top-2 z-40 -translate-y-20 focus:translate-y-0">
+          {messages.skipToContent}
+        </a>
+        <header className="navbar min-h-16 gap-2 bg-base-100 px-2 shadow-sm lg:px-6">
+          <div className="flex flex-1 items-center gap-1 lg:flex-none">
+            <label htmlFor={drawerId} className="btn btn-ghost btn-square drawer-button lg:hidden">
+              <span className="sr-only">Open the menu</span>
+              <svg viewBox="0 0 24 24" width="24" height="24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+                <path d="M4 6h16M4 12h16M4 18h16" />
+              </svg>
+            </label>
+            <Link to={mustChangePassword ? paths.changePassword : paths.home} className="btn btn-ghost gap-2 px-2 text-xl">
+              <img src="/favicon.svg" width={28} height={28} alt="" />
+              LMS
+            </Link>
+          </div>
+          {/* The desktop bar: the side menu's items in a row (a Main navigation of its own would repeat the landmark's name). */}
+          {!mustChangePassword && (
+            <nav aria-label="Site" className="hidden flex-1 justify-center lg:flex">
+              <ul className="flex items-center gap-1">
+                {items.map((item) => (
+                  <li key={item.to}>
+                    <NavLink
+                      to={item.to}
+                      end={item.end}
+                      className={({ isActive }) =>
+                        `btn btn-ghost font-medium ${isActive ? 'bg-primary/10 text-primary' : ''}`
+                      }
+                    >
+                      {item.label}
+                    </NavLink>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          )}
+          <div className="hidden items-center justify-end gap-2 lg:ml-auto lg:flex">
+            {mustChangePassword ? (
+              logoutButton('btn btn-ghost')
+            ) : isLoggedIn && data ? (
+              // Its place held at the button's size while it loads, so the bar does not move.
+              <Suspense fallback={<span className="size-10" />}>
+                <AccountMenu user={data} onLogout={onLogout} />
+              </Suspense>
+            ) : (
+              <>
+                <Link to={withNext(paths.login, next)} className="btn btn-ghost">
+                  Login
+                </Link>
+                <Link to={withNext(paths.signup, next)} className="btn btn-outline btn-primary">
+                  Signup
+                </Link>
+              </>
+            )}
+          </div>
         </header>
         <main id="main" className="flex-1">
-          <Outlet />
+          {mustChangePassword && location.pathname !== paths.changePassword ? <Navigate to={paths.changePassword} replace /> : <Outlet />}
         </main>
         <Footer />
       </div>
-      <div className="drawer-side z-20">
+      <div className="drawer-side z-20 lg:hidden">
         <label htmlFor={drawerId} className="drawer-overlay" aria-hidden="true" />
         <nav aria-label="Main" className="flex min-h-full w-72 flex-col bg-base-200 p-4">
-          <ul className="menu w-full gap-1 text-base">
-            <li><NavLink to={paths.home} end>Home</NavLink></li>
-            {isLoggedIn && role === 'ADMIN' && (
-              <>
-                <li><NavLink to={paths.dashboard}>Admin Dashboard</NavLink></li>
-                <li><NavLink to={paths.createCourse}>Create Course</NavLink></li>
-              </>
-            )}
-            <li><NavLink to={paths.courses}>All Courses</NavLink></li>
-            <li><NavLink to={paths.contact}>Contact us</NavLink></li>
-            <li><NavLink to={paths.about}>About</NavLink></li>
-          </ul>
+          {mustChangePassword ? (
+            <p className="px-2 py-1 text-base-content/80">{messages.choosePasswordToContinue}</p>
+          ) : (
+            <ul className="menu w-full gap-1 text-base">
+              {items.map((item) => (
+                <li key={item.to}>
+                  <NavLink to={item.to} end={item.end} className={({ isActive }) => (isActive ? 'bg-primary/10 font-semibold text-primary' : '')}>
+                    {item.label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          )}
           <div className="mt-auto flex gap-2 pt-4">
             {isLoggedIn ? (
               <>
-                <Link to={paths.profile} className="btn btn-primary flex-1">Profile</Link>
-                <button type="button" className="btn btn-secondary flex-1" onClick={onLogout}>Logout</button>
+                {!mustChangePassword && (
+                  <Link to={paths.profile} className="btn btn-outline btn-primary flex-1">
+                    Profile
+                  </Link>
+                )}
+                {logoutButton('btn btn-ghost flex-1')}
               </>
             ) : (
               <>
-                <Link to={paths.login} className="btn btn-primary flex-1">Login</Link>
-                <Link to={paths.signup} className="btn btn-secondary flex-1">Signup</Link>
+                <Link to={withNext(paths.login, next)} className="btn btn-primary flex-1">
+                  Login
+                </Link>
+                <Link to={withNext(paths.signup, next)} className="btn btn-outline btn-primary flex-1">
+                  Signup
+                </Link>
               </>
             )}
           </div>

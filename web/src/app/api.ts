@@ -1,7 +1,9 @@
+import { API_PREFIX, urlOf, type Endpoint, type Method, type RequestOf, type ResponseOf } from '@lms/contract/http';
+import { messages } from '@lms/contract/messages';
 import toast from 'react-hot-toast';
 
 /** The API root (spec §7: version v1; cookies are sent). */
-export const API_ROOT = '/api/v1';
+export const API_ROOT = API_PREFIX;
 
 export class ApiError extends Error {
   constructor(
@@ -15,7 +17,7 @@ export class ApiError extends Error {
 
 type Body = FormData | Record<string, unknown> | undefined;
 
-interface CallOptions {
+export interface CallOptions {
   /** Spec §8: shown when the server's answer carries no message. */
   fallback: string;
   /** Show the server's success message as a toast. */
@@ -31,11 +33,30 @@ export function setUnauthorizedHandler(handler: () => void) {
   onUnauthorized = handler;
 }
 
+let onPasswordChangeRequired: () => void = () => undefined;
+/**
+ * The store registers what the server's "choose a new password first" refusal does: the app
+ * takes the user to the change-password page, instead of showing the refusal as an error.
+ */
+export function setPasswordChangeHandler(handler: () => void) {
+  onPasswordChangeRequired = handler;
+}
+
+/** A 401 logs the client out; a 403 "choose a new password first" leads to the change-password page. */
+function onRefusal(status: number, message: string | undefined, options: CallOptions): CallOptions {
+  if (status === 401) onUnauthorized();
+  if (status === 403 && message === messages.choosePasswordFirst) {
+    onPasswordChangeRequired();
+    return { ...options, quiet: true };
+  }
+  return options;
+}
+
 /**
  * The one API client. Every failure shows the server's message, or the spec's
  * fallback text for that call, as an error toast, and is thrown as an ApiError.
  */
-export async function apiCall<T extends object>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body: Body, options: CallOptions): Promise<T & { message?: string }> {
+export async function apiCall<T extends object>(method: Method, path: string, body: Body, options: CallOptions): Promise<T & { message?: string }> {
   const isForm = body instanceof FormData;
   let response: Response;
   try {
@@ -52,8 +73,7 @@ export async function apiCall<T extends object>(method: 'GET' | 'POST' | 'PUT' |
   }
   const data = (await response.json().catch(() => undefined)) as (T & { success?: boolean; message?: string }) | undefined;
   if (!response.ok || data?.success === false) {
-    if (response.status === 401) onUnauthorized();
-    return fail(response.status, data?.message, options);
+    return fail(response.status, data?.message, onRefusal(response.status, data?.message, options));
   }
   if (options.toastSuccess && data?.message) toast.success(data.message);
   return data as T & { message?: string };
@@ -86,9 +106,8 @@ export function uploadWithProgress<T extends object>(
     xhr.addEventListener('load', () => {
       const data = xhr.response as (T & { success?: boolean; message?: string }) | null;
       if (xhr.status >= 400 || data?.success === false) {
-        if (xhr.status === 401) onUnauthorized();
         try {
-          fail(xhr.status, data?.message, options);
+          fail(xhr.status, data?.message, onRefusal(xhr.status, data?.message, options));
         } catch (error) {
           reject(error);
         }
@@ -110,9 +129,14 @@ export function uploadWithProgress<T extends object>(
   });
 }
 
-export const api = {
-  get: <T extends object>(path: string, options: CallOptions) => apiCall<T>('GET', path, undefined, options),
-  post: <T extends object>(path: string, body: Body, options: CallOptions) => apiCall<T>('POST', path, body, options),
-  put: <T extends object>(path: string, body: Body, options: CallOptions) => apiCall<T>('PUT', path, body, options),
-  delete: <T extends object>(path: string, options: CallOptions) => apiCall<T>('DELETE', path, undefined, options),
-};
+/** The URL of a call to `endpoint` below the API root, from the contract's table. */
+export function urlFor<E extends Endpoint>(endpoint: E, request: RequestOf<E>): string {
+  const { params, query } = request as { params?: Record<string, string>; query?: Record<string, string | number | undefined> };
+  return urlOf(endpoint, params, query);
+}
+
+/** One endpoint of the contract's table (`@lms/contract/endpoints`), typed by it, through `apiCall`. */
+export function call<E extends Endpoint>(endpoint: E, request: RequestOf<E>, options: CallOptions): Promise<ResponseOf<E>> {
+  const { body } = request as { body?: Body };
+  return apiCall<ResponseOf<E> & object>(endpoint.method, urlFor(endpoint, request), body, options);
+}

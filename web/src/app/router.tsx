@@ -1,6 +1,7 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { ErrorPage } from './ErrorPage';
 import { Layout } from './Layout';
+import { PageFallback } from './PageFallback';
 import { paths } from './paths';
 import { RequireAuth } from './RequireAuth';
 
@@ -14,39 +15,46 @@ export const routes: RouteObject[] = [
     element: <Layout />,
     errorElement: <ErrorPage />,
     children: [
-      { path: paths.home, ...page(() => import('../features/home/HomePage')) },
-      { path: paths.about, ...page(() => import('../features/about/AboutPage')) },
-      { path: paths.contact, ...page(() => import('../features/contact/ContactPage')) },
-      { path: paths.login, ...page(() => import('../features/auth/LoginPage')) },
-      { path: paths.signup, ...page(() => import('../features/auth/SignupPage')) },
-      { path: paths.forgotPassword, ...page(() => import('../features/auth/ForgotPasswordPage')) },
-      { path: paths.resetPassword, ...page(() => import('../features/auth/ResetPasswordPage')) },
-      { path: paths.denied, ...page(() => import('../features/errors/DeniedPage')) },
-      { path: paths.courses, ...page(() => import('../features/course/CourseListPage')) },
-      { path: paths.courseDescription, ...page(() => import('../features/course/CourseDescriptionPage')) },
-      // Spec §2: no role guard; the page and the server refuse what the viewer may not see.
-      { path: paths.courseLecture, ...page(() => import('../features/lecture/LecturePage')) },
-      { path: paths.checkout, ...page(() => import('../features/payments/CheckoutPage')) },
-      { path: paths.checkoutSuccess, ...page(() => import('../features/payments/CheckoutSuccessPage')) },
-      { path: paths.checkoutFail, ...page(() => import('../features/payments/CheckoutFailPage')) },
       {
-        element: <RequireAuth allowedRoles={['ADMIN']} />,
+        // The first page's chunk is still on its way: the layout paints now, this fills its place
+        // (React Router renders nothing, with a warning, where no route has a HydrateFallback).
+        HydrateFallback: PageFallback,
         children: [
-          { path: paths.createCourse, ...page(() => import('../features/course/CreateCoursePage')) },
-          { path: paths.editCourse, ...page(() => import('../features/course/CreateCoursePage')) },
-          { path: paths.addLecture, ...page(() => import('../features/lecture/AddLecturePage')) },
-          { path: paths.dashboard, ...page(() => import('../features/stats/DashboardPage')) },
+          { path: paths.home, ...page(() => import('../features/home/HomePage')) },
+          { path: paths.about, ...page(() => import('../features/about/AboutPage')) },
+          { path: paths.contact, ...page(() => import('../features/contact/ContactPage')) },
+          { path: paths.login, ...page(() => import('../features/auth/LoginPage')) },
+          { path: paths.signup, ...page(() => import('../features/auth/SignupPage')) },
+          { path: paths.forgotPassword, ...page(() => import('../features/auth/ForgotPasswordPage')) },
+          { path: paths.resetPassword, ...page(() => import('../features/auth/ResetPasswordPage')) },
+          { path: paths.denied, ...page(() => import('../features/errors/DeniedPage')) },
+          { path: paths.courses, ...page(() => import('../features/course/CourseListPage')) },
+          { path: paths.courseDescription, ...page(() => import('../features/course/CourseDescriptionPage')) },
+          // Spec §2: no role guard; the page and the server refuse what the viewer may not see.
+          { path: paths.courseLecture, ...page(() => import('../features/lecture/LecturePage')) },
+          { path: paths.checkout, ...page(() => import('../features/payments/CheckoutPage')) },
+          { path: paths.checkoutSuccess, ...page(() => import('../features/payments/CheckoutSuccessPage')) },
+          { path: paths.checkoutFail, ...page(() => import('../features/payments/CheckoutFailPage')) },
+          {
+            element: <RequireAuth allowedRoles={['ADMIN']} />,
+            children: [
+              { path: paths.createCourse, ...page(() => import('../features/course/CreateCoursePage')) },
+              { path: paths.editCourse, ...page(() => import('../features/course/CreateCoursePage')) },
+              { path: paths.addLecture, ...page(() => import('../features/lecture/AddLecturePage')) },
+              { path: paths.dashboard, ...page(() => import('../features/stats/DashboardPage')) },
+            ],
+          },
+          {
+            element: <RequireAuth allowedRoles={['ADMIN', 'USER']} />,
+            children: [
+              { path: paths.profile, ...page(() => import('../features/auth/ProfilePage')) },
+              { path: paths.editProfile, ...page(() => import('../features/auth/EditProfilePage')) },
+              { path: paths.changePassword, ...page(() => import('../features/auth/ChangePasswordPage')) },
+            ],
+          },
+          { path: '*', ...page(() => import('../features/errors/NotFoundPage')) },
         ],
       },
-      {
-        element: <RequireAuth allowedRoles={['ADMIN', 'USER']} />,
-        children: [
-          { path: paths.profile, ...page(() => import('../features/auth/ProfilePage')) },
-          { path: paths.editProfile, ...page(() => import('../features/auth/EditProfilePage')) },
-          { path: paths.changePassword, ...page(() => import('../features/auth/ChangePasswordPage')) },
-        ],
-      },
-      { path: '*', ...page(() => import('../features/errors/NotFoundPage')) },
     ],
   },
 ];

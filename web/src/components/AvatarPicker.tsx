@@ -1,4 +1,6 @@
-import { useEffect, useId, useState } from 'react';
+import { messages } from '@lms/contract/messages';
+import { useEffect, useId, useState, type ChangeEvent } from 'react';
+import { isImageOf, showFileIn } from './image-file';
 
 interface AvatarPickerProps {
   /** The visible label of the file input. */
@@ -10,13 +12,38 @@ interface AvatarPickerProps {
   /** Alt text of the preview image. */
   previewAlt: string;
   hint?: string;
+  /** The picture in use now (edit profile), shown until a new file is chosen. */
+  current?: { src: string; alt: string };
 }
 
-/** A picture file input with a round live preview of the chosen file. */
-export function AvatarPicker({ label, file, onChange, accept, previewAlt, hint }: AvatarPickerProps) {
+/**
+ * A picture file input with a round live preview of the chosen file. A file that is not a jpeg, png
+ * or svg picture (by its type and its first bytes) is refused at once, under the input, and the
+ * previous choice stays: `onChange` only ever receives a picture.
+ */
+export function AvatarPicker({ label, file, onChange, accept, previewAlt, hint, current }: AvatarPickerProps) {
   const id = useId();
   const hintId = `${id}-hint`;
+  const refusalId = `${id}-refusal`;
   const [preview, setPreview] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<string>();
+
+  async function onPick(event: ChangeEvent<HTMLInputElement>) {
+    const input = event.currentTarget;
+    const picked = input.files?.[0];
+    if (!picked) {
+      // The picker was cancelled: what was chosen before stays chosen.
+      showFileIn(input, file);
+      return;
+    }
+    if (await isImageOf(picked, ['jpeg', 'png', 'svg'])) {
+      setRefusal(undefined);
+      onChange(picked);
+    } else {
+      setRefusal(messages.pickedFileRefused(picked.name, messages.avatarType));
+      showFileIn(input, file);
+    }
+  }
 
   // One object URL per chosen file, revoked when the file changes or the picker goes away.
   // Made in the effect, not during render, so StrictMode's extra mount/unmount cannot revoke a URL in use.
@@ -37,6 +64,8 @@ export function AvatarPicker({ label, file, onChange, accept, previewAlt, hint }
           <div className="w-24 rounded-full bg-base-300 text-base-content ring-2 ring-base-300">
             {preview ? (
               <img src={preview} alt={previewAlt} />
+            ) : current ? (
+              <img src={current.src} alt={current.alt} />
             ) : (
               <svg viewBox="0 0 24 24" width="48" height="48" fill="currentColor" aria-hidden="true" focusable="false">
                 <path d="M12 12a5 5 0 1 0 0-10 5 5 0 0 0 0 10zm0 2c-4.4 0-8 2.2-8 5v3h16v-3c0-2.8-3.6-5-8-5z" />
@@ -53,9 +82,15 @@ export function AvatarPicker({ label, file, onChange, accept, previewAlt, hint }
         type="file"
         accept={accept}
         className="file-input w-full"
-        aria-describedby={hint ? hintId : undefined}
-        onChange={(event) => onChange(event.target.files?.[0] ?? null)}
+        aria-describedby={[refusal && refusalId, hint && hintId].filter(Boolean).join(' ') || undefined}
+        aria-invalid={refusal ? true : undefined}
+        onChange={onPick}
       />
+      {refusal && (
+        <p id={refusalId} role="alert" className="text-sm break-words whitespace-normal text-error">
+          {refusal}
+        </p>
+      )}
       {hint && (
         <p id={hintId} className="label whitespace-normal">
           {hint}

@@ -1,27 +1,46 @@
 import type { Course } from '@lms/contract/courses';
 
-/** A course in the catalogue: thumbnail, title, description, category, lectures, instructor (spec §2). */
-export function CourseCard({ course, onOpen }: { course: Course; onOpen: () => void }) {
+/**
+ * A course in the catalogue: thumbnail, title, description, category, lectures, instructor (spec §2).
+ * `priority`: the card is in the first screen (the page's largest paint, likely): its picture is
+ * fetched at once and first, not lazily.
+ */
+export function CourseCard({ course, onOpen, priority = false }: { course: Course; onOpen: () => void; priority?: boolean }) {
   return (
-    <article className="card h-full bg-base-100 shadow-md transition hover:shadow-xl">
+    <article className="card h-full overflow-hidden bg-base-100 shadow-md ring-1 ring-base-content/10 transition hover:shadow-xl has-focus-visible:ring-3 has-focus-visible:ring-primary">
       <figure className="aspect-video bg-base-300">
-        <img src={course.thumbnail.secure_url} alt="" loading="lazy" className="h-full w-full object-cover" />
+        <img
+          src={course.thumbnail.secure_url}
+          alt=""
+          width={640}
+          height={360}
+          loading={priority ? 'eager' : 'lazy'}
+          fetchPriority={priority ? 'high' : undefined}
+          className="h-full w-full object-cover"
+        />
       </figure>
-      <div className="card-body gap-2 p-4">
-        <h2 className="card-title">
-          {/* The whole card opens the course; the link carries its accessible name. */}
-          <button type="button" onClick={onOpen} className="text-left after:absolute after:inset-0">
+      <div className="card-body gap-3 p-4">
+        <h2 className="card-title text-lg leading-snug">
+          {/* The whole card opens the course; the button carries its accessible name. */}
+          <button type="button" onClick={onOpen} className="min-w-0 cursor-pointer text-left wrap-anywhere after:absolute after:inset-0 focus-visible:outline-none">
             {course.title}
           </button>
         </h2>
-        <p className="line-clamp-2 text-sm opacity-80">{course.description}</p>
-        <dl className="grid grid-cols-[auto_1fr] gap-x-2 text-sm">
-          <dt className="font-semibold">Category</dt>
-          <dd>{course.category}</dd>
-          <dt className="font-semibold">Total lectures</dt>
+        {/*
+          Two lines and an ellipsis, whatever the card's height: the clamped box is not itself a flex
+          item (Chromium sizes a clamped flex item by its whole text and lets lines 3 and 4 show when the
+          row is taller), and its height is exactly two of its lines, so nothing peeks out below.
+        */}
+        <div>
+          <p className="line-clamp-2 h-10 text-sm leading-5 text-base-content/80 wrap-anywhere">{course.description}</p>
+        </div>
+        <dl className="mt-auto grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-0.5 text-sm">
+          <dt className="text-base-content/70">Category</dt>
+          <dd className="wrap-anywhere">{course.category}</dd>
+          <dt className="text-base-content/70">Total lectures</dt>
           <dd>{course.numbersOfLectures}</dd>
-          <dt className="font-semibold">Instructor</dt>
-          <dd>{course.createdBy}</dd>
+          <dt className="text-base-content/70">Instructor</dt>
+          <dd className="wrap-anywhere">{course.createdBy}</dd>
         </dl>
       </div>
     </article>
@@ -34,9 +53,9 @@ export function CourseCard({ course, onOpen }: { course: Course; onOpen: () => v
  */
 export function CourseCardPlaceholder() {
   return (
-    <div className="card h-full bg-base-100 shadow-md" data-testid="course-placeholder">
-      <div className="skeleton aspect-video rounded-b-none" />
-      <div className="card-body gap-2 p-4">
+    <div className="card h-full overflow-hidden bg-base-100 shadow-md ring-1 ring-base-content/10" data-testid="course-placeholder">
+      <div className="skeleton aspect-video rounded-none" />
+      <div className="card-body gap-3 p-4">
         <div className="skeleton h-7 w-3/4" />
         <div className="skeleton h-10 w-full" />
         <div className="skeleton h-[3.75rem] w-2/3" />

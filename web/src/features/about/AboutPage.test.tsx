@@ -42,6 +42,11 @@ function setup() {
 }
 
 describe('about page', () => {
+  it('names the browser tab', () => {
+    renderPage(<AboutPage />, { path: '/about' });
+    expect(document.title).toBe('About us · LMS');
+  });
+
   it('shows the about text and a carousel of five quotes, each with a name', async () => {
     renderPage(<AboutPage />, { path: '/about' });
     expect(screen.getByRole('heading', { name: 'About us' })).toBeInTheDocument();

@@ -1,3 +1,4 @@
+import { usePageTitle } from '../../app/use-page-title';
 import { QuoteCarousel, type Quote } from './QuoteCarousel';
 
 /** Spec §2: five quotes from famous people about learning. */
@@ -10,6 +11,7 @@ const quotes: Quote[] = [
 ];
 
 export default function AboutPage() {
+  usePageTitle('About us');
   return (
     <div className="mx-auto flex max-w-4xl flex-col gap-10 px-4 py-10">
       <section className="flex flex-col gap-4">

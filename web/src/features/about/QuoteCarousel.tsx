@@ -92,19 +92,22 @@ export function QuoteCarousel({ quotes, label, interval = ROTATION_MS }: { quote
           </div>
         </div>
         <div aria-live={rotating ? 'off' : 'polite'} className="min-h-48 sm:min-h-36">
-          <figure key={index} role="group" aria-roledescription="slide" aria-label={`${index + 1} of ${count}`} className="flex flex-col items-center gap-4 text-center">
-            <blockquote className="max-w-2xl text-xl italic sm:text-2xl">
-              <p>&ldquo;{quote.text}&rdquo;</p>
-            </blockquote>
-            <figcaption className="flex items-center gap-3 font-semibold">
-              <div className="avatar avatar-placeholder" aria-hidden="true">
-                <div className="w-10 rounded-full bg-neutral text-neutral-content">
-                  <span className="text-sm">{initials(quote.name)}</span>
+          {/* The slide is a group of its own: a figure with a caption may take no other role (axe aria-allowed-role). */}
+          <div key={index} role="group" aria-roledescription="slide" aria-label={`${index + 1} of ${count}`}>
+            <figure className="flex flex-col items-center gap-4 text-center">
+              <blockquote className="max-w-2xl text-xl italic sm:text-2xl">
+                <p>&ldquo;{quote.text}&rdquo;</p>
+              </blockquote>
+              <figcaption className="flex items-center gap-3 font-semibold">
+                <div className="avatar avatar-placeholder" aria-hidden="true">
+                  <div className="w-10 rounded-full bg-neutral text-neutral-content">
+                    <span className="text-sm">{initials(quote.name)}</span>
+                  </div>
                 </div>
-              </div>
-              {quote.name}
-            </figcaption>
-          </figure>
+                {quote.name}
+              </figcaption>
+            </figure>
+          </div>
         </div>
       </div>
     </section>

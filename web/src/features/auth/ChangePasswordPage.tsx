@@ -1,19 +1,33 @@
+import { messages } from '@lms/contract/messages';
 import { ChangePasswordSchema } from '@lms/contract/users';
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../app/api';
 import { paths } from '../../app/paths';
+import { refreshUser } from '../../app/session';
+import { useAppDispatch, useAppSelector } from '../../app/store';
+import { usePageTitle } from '../../app/use-page-title';
 import { FormCard } from '../../components/FormCard';
 import { PasswordField } from '../../components/PasswordField';
 import { SubmitButton } from '../../components/SubmitButton';
-import { changePassword } from './auth.api';
+import { changePassword, logout } from './auth.api';
 
+/**
+ * Spec §2's /changepassword, linked from the profile. Ours: a user whose password was handed to
+ * them (the initial administrator) is kept here until they choose their own (see Layout); then the
+ * user is reloaded and an administrator goes to the dashboard, anyone else home.
+ */
 export default function ChangePasswordPage() {
+  const dispatch = useAppDispatch();
   const navigate = useNavigate();
+  const user = useAppSelector((state) => state.auth.data);
+  const forced = user?.mustChangePassword === true;
   const [oldPassword, setOldPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
   const [busy, setBusy] = useState(false);
+  const title = forced ? messages.choosePasswordTitle : messages.changePasswordTitle;
+  usePageTitle(title);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -25,19 +39,41 @@ export default function ChangePasswordPage() {
     setBusy(true);
     try {
       await changePassword(check.data);
-      navigate(paths.profile);
     } catch (error) {
       // The API client has already shown the server's message or the fallback.
       if (!(error instanceof ApiError)) throw error;
       setBusy(false);
+      return;
     }
+    if (!forced) {
+      navigate(paths.profile);
+      return;
+    }
+    // The server no longer holds this user back: learn it from `me`, or, should that fail, take its word.
+    const fresh = await dispatch(refreshUser((stored) => ({ ...stored, mustChangePassword: false })));
+    navigate(fresh?.role === 'ADMIN' ? paths.dashboard : paths.home, { replace: true });
+  }
+
+  async function onLogout() {
+    await dispatch(logout()).catch(() => undefined);
+    navigate(paths.home);
   }
 
   return (
-    <FormCard title="Change password">
+    <FormCard title={title}>
+      {forced && (
+        <div className="space-y-2">
+          <p className="text-base-content/80">{messages.choosePasswordIntro}</p>
+          <p className="text-sm">
+            {messages.signedInAs} <strong className="wrap-anywhere">{user.email}</strong>
+          </p>
+        </div>
+      )}
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-2">
+        {/* For password managers: whose password this is. */}
+        {user && <input type="email" name="username" autoComplete="username" value={user.email} readOnly hidden />}
         <PasswordField
-          label="Old password"
+          label={forced ? messages.choosePasswordCurrent : 'Old password'}
           name="oldPassword"
           value={oldPassword}
           onChange={(e) => setOldPassword(e.target.value)}
@@ -49,11 +85,17 @@ export default function ChangePasswordPage() {
           value={newPassword}
           onChange={(e) => setNewPassword(e.target.value)}
         />
-        <SubmitButton busy={busy}>Change password</SubmitButton>
+        <SubmitButton busy={busy}>{forced ? messages.choosePasswordSubmit : 'Change password'}</SubmitButton>
       </form>
-      <Link to={paths.profile} className="link link-primary self-center">
-        Back to profile
-      </Link>
+      {forced ? (
+        <button type="button" className="btn btn-ghost btn-sm self-center" onClick={onLogout}>
+          Logout
+        </button>
+      ) : (
+        <Link to={paths.profile} className="link link-primary self-center">
+          Back to profile
+        </Link>
+      )}
     </FormCard>
   );
 }

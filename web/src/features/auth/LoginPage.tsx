@@ -1,26 +1,32 @@
+import { messages } from '@lms/contract/messages';
 import { LoginSchema } from '@lms/contract/users';
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { ApiError } from '../../app/api';
+import { nextPath } from '../../app/next-path';
+import { withNext } from '../../app/with-next';
 import { paths } from '../../app/paths';
-import { useAppDispatch } from '../../app/store';
+import { useAppDispatch, useAppSelector } from '../../app/store';
+import { usePageTitle } from '../../app/use-page-title';
 import { FormCard } from '../../components/FormCard';
 import { FormField } from '../../components/FormField';
+import { Notice } from '../../components/Notice';
 import { PasswordField } from '../../components/PasswordField';
 import { SubmitButton } from '../../components/SubmitButton';
 import { login } from './auth.api';
 
-/** Where the route guard sent the visitor from (see RequireAuth), if it is a path of ours. */
-function returnPath(state: unknown): string {
-  const from = (state as { from?: unknown } | null)?.from;
-  return typeof from === 'string' && from.startsWith('/') && !from.startsWith('//') ? from : paths.home;
-}
-
 export default function LoginPage() {
+  usePageTitle('Login');
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const location = useLocation();
+  // Where to go once logged in: `?next=` or the route guard's `from`, if it is a path of ours.
+  const next = nextPath(location.search, location.state);
+  // Ours: a user already signed in when the page opens has nothing to do here. Read once: logging in
+  // on this page signs the user in too, and then the page itself decides where to go.
+  const isLoggedIn = useAppSelector((state) => state.auth.isLoggedIn);
+  const [signedInAtOpen] = useState(isLoggedIn);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
@@ -34,8 +40,9 @@ export default function LoginPage() {
     }
     setBusy(true);
     try {
-      await dispatch(login(check.data));
-      navigate(returnPath(location.state), { replace: true });
+      const user = await dispatch(login(check.data));
+      // Ours: a password handed to the user (the initial administrator) must be replaced first.
+      navigate(user.mustChangePassword ? paths.changePassword : (next ?? paths.home), { replace: true });
     } catch (error) {
       // The API client has already shown the server's message or the fallback.
       if (!(error instanceof ApiError)) throw error;
@@ -43,8 +50,11 @@ export default function LoginPage() {
     }
   }
 
+  if (signedInAtOpen) return <Navigate to={paths.home} replace />;
+
   return (
     <FormCard title="Login">
+      {next?.startsWith(paths.checkout) && <Notice role="note">{messages.loginToSubscribe}</Notice>}
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-2">
         <FormField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
         <PasswordField
@@ -60,7 +70,8 @@ export default function LoginPage() {
       </Link>
       <p className="text-center">
         Don&apos;t have an account?{' '}
-        <Link to={paths.signup} className="link link-primary">
+        {/* In the middle of a journey (e.g. to /checkout), the other form takes this one's place and carries on to the same place. */}
+        <Link to={withNext(paths.signup, next)} replace={Boolean(next)} className="link link-primary">
           Create account
         </Link>
       </p>

@@ -1,10 +1,17 @@
 import { messages } from '@lms/contract/messages';
 import { useId, useRef, useState } from 'react';
+import toast from 'react-hot-toast';
 import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../app/api';
+import { formatDate } from '../../app/format';
 import { paths } from '../../app/paths';
+import { usePageTitle } from '../../app/use-page-title';
 import { useAppDispatch, useAppSelector } from '../../app/store';
+import { Notice } from '../../components/Notice';
 import { unsubscribe } from './auth.api';
+
+/** A label of the profile's list: above its value on a phone, beside it from `sm` up. */
+const label = 'font-semibold max-sm:mt-3 max-sm:first:mt-0';
 
 export default function ProfilePage() {
   const user = useAppSelector((state) => state.auth.data);
@@ -13,24 +20,40 @@ export default function ProfilePage() {
   const confirmDialog = useRef<HTMLDialogElement>(null);
   const confirmTitleId = useId();
   const [busy, setBusy] = useState(false);
+  // Ours: the server's word on a cancellation that kept access (it says why nothing was refunded).
+  const [notice, setNotice] = useState('');
+  usePageTitle(messages.profileTitle);
 
   // The route guard lets only logged-in users here, and a logged-in state always holds the user.
   if (!user) return null;
-  const active = user.subscription.status === 'active';
+  const { subscription } = user;
+  const active = subscription.status === 'active';
+  // Ours (DESIGN §6): cancelled without a refund, it stays active until the paid period ends.
+  const ending = active && subscription.cancelAtPeriodEnd === true;
+  const periodEnd = active ? formatDate(subscription.currentPeriodEnd) : undefined;
 
   async function onConfirmCancel() {
     setBusy(true);
+    let answer: Awaited<ReturnType<ReturnType<typeof unsubscribe>>>;
     try {
-      await dispatch(unsubscribe());
-      confirmDialog.current?.close();
-      // Spec §4: cancelling, then reloading the user, returns to the home page.
-      navigate(paths.home);
+      answer = await dispatch(unsubscribe());
     } catch (error) {
       // The API client has already shown the server's message or the fallback.
       if (!(error instanceof ApiError)) throw error;
       setBusy(false);
       confirmDialog.current?.close();
+      return;
     }
+    confirmDialog.current?.close();
+    setBusy(false);
+    if (!answer.stillActive) {
+      // Spec §4: cancelling, then reloading the user, returns to the home page.
+      if (answer.message) toast.success(answer.message, { duration: answer.refunded ? undefined : 6000 });
+      navigate(paths.home);
+      return;
+    }
+    // Not refunded: access lasts to the period's end, which this page now shows.
+    setNotice(answer.message);
   }
 
   return (
@@ -42,26 +65,40 @@ export default function ProfilePage() {
               <img src={user.avatar.secure_url} alt={user.fullName} />
             </div>
           </div>
-          <h1 className="card-title text-2xl break-all">{user.fullName}</h1>
-          <dl className="grid w-full grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-left">
-            <dt className="font-semibold">Email</dt>
-            <dd className="break-all">{user.email}</dd>
-            <dt className="font-semibold">Role</dt>
+          <h1 className="card-title text-2xl wrap-anywhere">{user.fullName}</h1>
+          {/* Phones: each label above its value, so a long email keeps the card's width instead of a narrow column. */}
+          <dl className="grid w-full grid-cols-1 gap-x-4 text-left sm:grid-cols-[auto_1fr] sm:gap-y-2">
+            <dt className={label}>Email</dt>
+            <dd className="wrap-anywhere">{user.email}</dd>
+            <dt className={label}>Role</dt>
             <dd>{user.role}</dd>
-            <dt className="font-semibold">Subscription</dt>
+            <dt className={label}>Subscription</dt>
             <dd>
               <span className={`badge ${active ? 'badge-success' : 'badge-neutral'}`}>{active ? 'Active' : 'Inactive'}</span>
             </dd>
+            {periodEnd && (
+              <dd className="mt-1 text-sm text-base-content/80 sm:col-start-2 sm:-mt-1">
+                {ending ? messages.cancelledAccessUntil(periodEnd) : messages.renewsOn(periodEnd)}
+              </dd>
+            )}
           </dl>
+          {notice && (
+            <Notice role="status">{notice}</Notice>
+          )}
+          {ending && (
+            <Link to={paths.checkout} className="btn btn-primary w-full">
+              {messages.resumeSubscription}
+            </Link>
+          )}
           <div className="grid w-full grid-cols-1 gap-2 sm:grid-cols-2">
-            <Link to={paths.changePassword} className="btn btn-primary">
+            <Link to={paths.changePassword} className="btn btn-outline">
               Change password
             </Link>
-            <Link to={paths.editProfile} className="btn btn-secondary">
+            <Link to={paths.editProfile} className="btn btn-outline">
               Edit profile
             </Link>
           </div>
-          {active && (
+          {active && !ending && (
             <button type="button" className="btn btn-error btn-outline w-full" onClick={() => confirmDialog.current?.showModal()}>
               {messages.cancelSubscription}
             </button>
@@ -74,14 +111,17 @@ export default function ProfilePage() {
           <h2 id={confirmTitleId} className="text-lg font-bold">
             {messages.cancelSubscription}?
           </h2>
-          <p className="py-4">Your access to the courses ends at once. Do you want to cancel your subscription?</p>
+          <ul className="list-disc space-y-2 py-4 ps-5">
+            <li>{messages.cancelConfirmRefund}</li>
+            <li>{messages.cancelConfirmKeep(periodEnd ?? messages.paidPeriodEnd)}</li>
+          </ul>
           <div className="modal-action">
             <button type="button" className="btn" onClick={() => confirmDialog.current?.close()} disabled={busy}>
-              Keep it
+              {messages.keepSubscription}
             </button>
             <button type="button" className="btn btn-error" onClick={onConfirmCancel} disabled={busy} aria-busy={busy}>
               {busy && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-              Yes, cancel
+              {messages.confirmCancel}
             </button>
           </div>
         </div>

@@ -5,6 +5,7 @@ import toast from 'react-hot-toast';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../app/api';
 import { paths } from '../../app/paths';
+import { usePageTitle } from '../../app/use-page-title';
 import { FormCard } from '../../components/FormCard';
 import { PasswordField } from '../../components/PasswordField';
 import { SubmitButton } from '../../components/SubmitButton';
@@ -16,11 +17,12 @@ export default function ResetPasswordPage() {
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [busy, setBusy] = useState(false);
+  usePageTitle(messages.resetPasswordTitle);
 
   // A link that cannot be a reset link is answered at once, without a form that would only fail.
   if (!ResetTokenParamsSchema.safeParse({ token }).success) {
     return (
-      <FormCard title="Reset password">
+      <FormCard title={messages.resetPasswordTitle}>
         <p role="alert" className="alert alert-error">
           {messages.resetLinkInvalid}
         </p>
@@ -54,7 +56,7 @@ export default function ResetPasswordPage() {
   }
 
   return (
-    <FormCard title="Reset password">
+    <FormCard title={messages.resetPasswordTitle}>
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-2">
         <PasswordField
           isNew

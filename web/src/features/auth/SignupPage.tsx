@@ -2,20 +2,31 @@ import { messages } from '@lms/contract/messages';
 import { AVATAR_ACCEPT, RegisterSchema } from '@lms/contract/users';
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import { Link, useNavigate } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { ApiError } from '../../app/api';
+import { nextPath } from '../../app/next-path';
+import { withNext } from '../../app/with-next';
 import { paths } from '../../app/paths';
-import { useAppDispatch } from '../../app/store';
+import { useAppDispatch, useAppSelector } from '../../app/store';
+import { usePageTitle } from '../../app/use-page-title';
 import { AvatarPicker } from '../../components/AvatarPicker';
 import { FormCard } from '../../components/FormCard';
 import { FormField } from '../../components/FormField';
+import { Notice } from '../../components/Notice';
 import { PasswordField } from '../../components/PasswordField';
 import { SubmitButton } from '../../components/SubmitButton';
 import { register } from './auth.api';
 
 export default function SignupPage() {
+  usePageTitle('Sign up');
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
+  const location = useLocation();
+  // Where to go once signed up (e.g. back to /checkout), if it is a path of ours.
+  const next = nextPath(location.search, location.state);
+  // Ours: a user already signed in when the page opens goes home. Read once: signing up signs in too.
+  const isLoggedIn = useAppSelector((state) => state.auth.isLoggedIn);
+  const [signedInAtOpen] = useState(isLoggedIn);
   const [avatar, setAvatar] = useState<File | null>(null);
   const [fullName, setFullName] = useState('');
   const [email, setEmail] = useState('');
@@ -42,7 +53,7 @@ export default function SignupPage() {
     setBusy(true);
     try {
       await dispatch(register(form));
-      navigate(paths.home, { replace: true });
+      navigate(next ?? paths.home, { replace: true });
     } catch (error) {
       // The API client has already shown the server's message or the fallback.
       if (!(error instanceof ApiError)) throw error;
@@ -50,8 +61,11 @@ export default function SignupPage() {
     }
   }
 
+  if (signedInAtOpen) return <Navigate to={paths.home} replace />;
+
   return (
     <FormCard title="Sign up">
+      {next?.startsWith(paths.checkout) && <Notice role="note">{messages.signupToSubscribe}</Notice>}
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-2">
         <AvatarPicker
           label="Profile picture"
@@ -74,7 +88,8 @@ export default function SignupPage() {
       </form>
       <p className="text-center">
         Already have an account?{' '}
-        <Link to={paths.login} className="link link-primary">
+        {/* In the middle of a journey (e.g. to /checkout), the other form takes this one's place and carries on to the same place. */}
+        <Link to={withNext(paths.login, next)} replace={Boolean(next)} className="link link-primary">
           Login
         </Link>
       </p>

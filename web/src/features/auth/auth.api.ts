@@ -1,62 +1,61 @@
+import { endpoints } from '@lms/contract/endpoints';
 import { messages } from '@lms/contract/messages';
-import type { User } from '@lms/contract/users';
-import { api } from '../../app/api';
+import type { ChangePassword, ForgotPassword, Login, ResetPassword } from '@lms/contract/users';
+import { call } from '../../app/api';
+import { refreshUser } from '../../app/session';
 import type { AppDispatch, RootState } from '../../app/store';
 import { loggedOut, userLoaded } from './auth.slice';
 
-type UserAnswer = { user: User };
+/*
+ * The session: calls that write the spec's `auth` area (kept in local storage), straight
+ * through the one client rather than the server-state cache, which the layout's chunk does
+ * not load. Changing the signed-in user drops the cached answers made for the previous one
+ * (app/server-state.ts).
+ */
 
-export const login = (input: { email: string; password: string }) => async (dispatch: AppDispatch) => {
-  const { user } = await api.post<UserAnswer>('/user/login', input, { fallback: messages.failedLogIn, toastSuccess: true });
+export const login = (input: Login) => async (dispatch: AppDispatch) => {
+  const { user } = await call(endpoints.user.login, { body: input }, { fallback: messages.failedLogIn, toastSuccess: true });
   dispatch(userLoaded(user));
   return user;
 };
 
 export const register = (form: FormData) => async (dispatch: AppDispatch) => {
-  const { user } = await api.post<UserAnswer>('/user/register', form, { fallback: messages.failedCreateAccount, toastSuccess: true });
+  const { user } = await call(endpoints.user.register, { body: form }, { fallback: messages.failedCreateAccount, toastSuccess: true });
   dispatch(userLoaded(user));
   return user;
 };
 
 export const logout = () => async (dispatch: AppDispatch) => {
-  await api.get('/user/logout', { fallback: messages.failedLogOut, toastSuccess: true });
+  await call(endpoints.user.logout, {}, { fallback: messages.failedLogOut, toastSuccess: true });
   dispatch(loggedOut());
 };
 
-/** Spec §4: the stored user is refreshed by the 'me' call. A 401 logs the client out (see store). */
-export const refreshUser = () => async (dispatch: AppDispatch) => {
-  const { user } = await api.get<UserAnswer>('/user/me', { fallback: messages.failedLoadData, quiet: true });
-  dispatch(userLoaded(user));
-  return user;
-};
-
 export const updateProfile = (userId: string, form: FormData) => async (dispatch: AppDispatch) => {
-  const { user } = await api.put<UserAnswer>(`/user/update/${userId}`, form, { fallback: messages.failedUpdateProfile, toastSuccess: true });
+  const { user } = await call(endpoints.user.update, { params: { id: userId }, body: form }, { fallback: messages.failedUpdateProfile, toastSuccess: true });
   dispatch(userLoaded(user));
   return user;
 };
 
-export const changePassword = (input: { oldPassword: string; newPassword: string }) =>
-  api.post('/user/change-password', input, { fallback: messages.operationFailed, toastSuccess: true });
+export const changePassword = (input: ChangePassword) =>
+  call(endpoints.user.changePassword, { body: input }, { fallback: messages.operationFailed, toastSuccess: true });
 
-export const requestPasswordReset = (input: { email: string }) =>
-  api.post('/user/reset', input, { fallback: messages.operationFailed });
+export const requestPasswordReset = (input: ForgotPassword) => call(endpoints.user.requestReset, { body: input }, { fallback: messages.operationFailed });
 
-export const resetPassword = (token: string, input: { password: string }) =>
-  api.post(`/user/reset/${encodeURIComponent(token)}`, input, { fallback: messages.operationFailed, toastSuccess: true });
+export const resetPassword = (token: string, input: ResetPassword) =>
+  call(endpoints.user.reset, { params: { token }, body: input }, { fallback: messages.operationFailed, toastSuccess: true });
 
 /**
- * Spec §4: cancelling the subscription, then reloading the user, makes it inactive.
- * The server's answer says whether the last payment was refunded.
+ * Spec §4: cancelling the subscription, then reloading the user. The server's answer says
+ * whether the last payment was refunded (access ends now: the user is inactive) or not (DESIGN §6:
+ * no renewals, access until the paid period ends: `stillActive`). The caller shows its message.
  */
 export const unsubscribe = () => async (dispatch: AppDispatch, getState: () => RootState) => {
-  const answer = await api.post<{ refunded: boolean }>('/payments/unsubscribe', undefined, { fallback: messages.failedUnsubscribe, toastSuccess: true });
-  try {
-    await dispatch(refreshUser());
-  } catch {
-    // The cancellation stands even when the reload fails: show it rather than a stale 'Active'.
-    const user = getState().auth.data;
-    if (user) dispatch(userLoaded({ ...user, subscription: { status: 'inactive' } }));
-  }
-  return answer;
+  const answer = await call(endpoints.payments.unsubscribe, {}, { fallback: messages.failedUnsubscribe });
+  // When the reload fails the cancellation still stands: show what the answer says rather than a stale subscription.
+  const accessEnded = answer.refunded || answer.message === messages.unsubscribedRefundFailed;
+  await dispatch(
+    refreshUser((user) => ({ ...user, subscription: accessEnded ? { status: 'inactive' } : { ...user.subscription, cancelAtPeriodEnd: true } })),
+  );
+  const stillActive = getState().auth.data?.subscription.status === 'active';
+  return { refunded: answer.refunded, message: answer.message, stillActive };
 };

@@ -37,6 +37,12 @@ const authSlice = createSlice({
       state.role = action.payload.role;
       state.data = action.payload;
     },
+    /** Ours: the server refused a call until this user chooses a new password (see app/api.ts). */
+    passwordChangeRequired(state) {
+      if (!state.data) return;
+      state.data.mustChangePassword = true;
+      persist(state.data);
+    },
     /** Spec §4: logout clears all stored data. */
     loggedOut(state) {
       localStorage.clear();
@@ -47,5 +53,5 @@ const authSlice = createSlice({
   },
 });
 
-export const { userLoaded, loggedOut } = authSlice.actions;
+export const { userLoaded, passwordChangeRequired, loggedOut } = authSlice.actions;
 export const authReducer = authSlice.reducer;

@@ -1,7 +1,7 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
-import { findToast, renderPage, sampleUser, stubApi } from '../../test/render';
+import { findToast, renderPage, sampleUser, storeLogin, stubApi } from '../../test/render';
 import LoginPage from './LoginPage';
 
 const user = sampleUser();
@@ -59,6 +59,14 @@ describe('login page', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/user/profile'));
   });
 
+  it('takes a user who must first choose a new password to the change-password page, wherever they were going', async () => {
+    stubApi({ 'POST /api/v1/user/login': { body: { success: true, message: messages.loggedIn, user: { ...user, role: 'ADMIN', mustChangePassword: true } } } });
+    const { fill, router } = renderLogin();
+    await act(() => router.navigate('/login', { state: { from: '/admin/dashboard' } }));
+    await fill('admin@lms.local', 'Handed#over12');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/changepassword'));
+  });
+
   it("shows the server's message when the login is refused, and stays", async () => {
     stubApi({ 'POST /api/v1/user/login': { status: 401, body: { success: false, message: messages.wrongCredentials } } });
     const { fill, router, store } = renderLogin();
@@ -85,5 +93,53 @@ describe('login page', () => {
     expect(button).toBeDisabled();
     await act(async () => answer(new Response(JSON.stringify({ success: false, message: messages.wrongCredentials }), { status: 401 })));
     await waitFor(() => expect(button).toBeEnabled());
+  });
+});
+
+describe('login page: where it leads (ours)', () => {
+  it('names the browser tab', () => {
+    renderLogin();
+    expect(document.title).toBe('Login · LMS');
+  });
+
+  it('sends a user who is already signed in when it opens to /, in place of /login', async () => {
+    storeLogin(user);
+    const calls = stubApi({});
+    const { router } = renderPage(<LoginPage />, { path: '/login' });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(router.state.historyAction).toBe('REPLACE');
+    expect(calls).toEqual([]);
+  });
+
+  it('a signed-in user on /login?next=/checkout goes to / as well (Back from the checkout must not bounce forward)', async () => {
+    storeLogin(user);
+    const { router } = renderPage(<LoginPage />, { path: '/login' });
+    await act(() => router.navigate('/login?next=%2Fcheckout'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+  });
+
+  it('goes to ?next= after logging in, says why it is there, and the signup link carries it on', async () => {
+    stubApi({ 'POST /api/v1/user/login': { body: { success: true, message: messages.loggedIn, user } } });
+    const { fill, router } = renderLogin();
+    await act(() => router.navigate('/login?next=%2Fcheckout'));
+    expect(screen.getByRole('note')).toHaveTextContent(messages.loginToSubscribe);
+    expect(screen.getByRole('link', { name: 'Create account' })).toHaveAttribute('href', '/Signup?next=%2Fcheckout');
+    await fill('asha@example.com', 'secret1!');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/checkout'));
+    expect(router.state.historyAction).toBe('REPLACE');
+  });
+
+  it.each([
+    ['an absolute URL', 'https://evil.example/checkout'],
+    ['a protocol-relative URL', '//evil.example'],
+    ['a backslash URL', '/\\evil.example'],
+  ])('ignores a ?next= that is %s and goes home', async (_case, next) => {
+    stubApi({ 'POST /api/v1/user/login': { body: { success: true, message: messages.loggedIn, user } } });
+    const { fill, router } = renderLogin();
+    await act(() => router.navigate(`/login?next=${encodeURIComponent(next)}`));
+    expect(screen.getByRole('link', { name: 'Create account' })).toHaveAttribute('href', '/Signup');
+    expect(screen.queryByRole('note')).not.toBeInTheDocument();
+    await fill('asha@example.com', 'secret1!');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
   });
 });

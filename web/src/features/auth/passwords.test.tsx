@@ -1,5 +1,5 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
 import { findToast, renderPage, sampleUser, storeLogin, stubApi } from '../../test/render';
 import ChangePasswordPage from './ChangePasswordPage';
@@ -7,6 +7,11 @@ import ForgotPasswordPage from './ForgotPasswordPage';
 import ResetPasswordPage from './ResetPasswordPage';
 
 const token = 'k3Yq9_Zr-4VnT8xWb2LmP7sD';
+
+// Each page sets its own tab title: none is left from the page before.
+beforeEach(() => {
+  document.title = '';
+});
 
 describe('forgot password page', () => {
   function renderForgot() {
@@ -21,6 +26,7 @@ describe('forgot password page', () => {
   it('has a heading, a labelled email field and a way back to login', () => {
     renderForgot();
     expect(screen.getByRole('heading', { level: 1, name: 'Forgot password' })).toBeInTheDocument();
+    expect(document.title).toBe('Forgot password · LMS');
     expect(screen.getByLabelText('Email')).toHaveAttribute('type', 'email');
     expect(screen.getByRole('link', { name: 'Back to login' })).toHaveAttribute('href', '/login');
   });
@@ -79,6 +85,7 @@ describe('reset password page', () => {
   it('has a heading and two labelled password fields', async () => {
     await renderReset();
     expect(screen.getByRole('heading', { level: 1, name: 'Reset password' })).toBeInTheDocument();
+    expect(document.title).toBe('Reset password · LMS');
     expect(screen.getByLabelText('New password')).toHaveAttribute('type', 'password');
     expect(screen.getByLabelText('Confirm new password')).toHaveAttribute('type', 'password');
   });
@@ -86,6 +93,7 @@ describe('reset password page', () => {
   it('says at once that a malformed link is invalid, with a way to ask for a new one', async () => {
     await renderReset('short');
     expect(screen.getByRole('alert')).toHaveTextContent(messages.resetLinkInvalid);
+    expect(document.title).toBe('Reset password · LMS');
     expect(screen.getByRole('link', { name: 'Ask for a new link' })).toHaveAttribute('href', '/forgot-password');
     expect(screen.queryByLabelText('New password')).not.toBeInTheDocument();
   });
@@ -149,6 +157,7 @@ describe('change password page', () => {
   it('has a heading, two labelled password fields and a way back to the profile', () => {
     renderChange();
     expect(screen.getByRole('heading', { level: 1, name: 'Change password' })).toBeInTheDocument();
+    expect(document.title).toBe('Change password · LMS');
     expect(screen.getByLabelText('Old password')).toHaveAttribute('type', 'password');
     expect(screen.getByLabelText('New password')).toHaveAttribute('type', 'password');
     expect(screen.getByRole('link', { name: 'Back to profile' })).toHaveAttribute('href', '/user/profile');

@@ -7,13 +7,18 @@ import EditProfilePage from './EditProfilePage';
 import ProfilePage from './ProfilePage';
 
 const inactiveUser = sampleUser();
-const activeUser: User = { ...inactiveUser, subscription: { status: 'active' } };
+// Midday UTC: the same calendar day in India, where the dates are shown.
+const periodEnd = '2026-12-23T06:30:00.000Z';
+const activeUser: User = { ...inactiveUser, subscription: { status: 'active', currentPeriodEnd: periodEnd, cancelAtPeriodEnd: false } };
+const endingUser: User = { ...inactiveUser, subscription: { status: 'active', currentPeriodEnd: periodEnd, cancelAtPeriodEnd: true } };
 
 const logIn = storeLogin;
 
 let urls = 0;
 beforeEach(() => {
   urls = 0;
+  // Each page sets its own tab title: none is left from the page before.
+  document.title = '';
   URL.createObjectURL = vi.fn(() => `blob:preview-${++urls}`);
   URL.revokeObjectURL = vi.fn();
 });
@@ -24,9 +29,10 @@ describe('profile page', () => {
     return renderPage(<ProfilePage />, { path: '/user/profile' });
   }
 
-  it("shows the user's avatar, name, email, role and links to change password and edit the profile", () => {
+  it("shows the user's avatar, name, email, role, its own tab title and links to change password and edit the profile", () => {
     renderProfile(inactiveUser);
     expect(screen.getByRole('heading', { level: 1, name: 'Asha Verma' })).toBeInTheDocument();
+    expect(document.title).toBe('Your profile · LMS');
     expect(screen.getByRole('img', { name: 'Asha Verma' })).toHaveAttribute('src', '/media/avatars/asha.png');
     expect(screen.getByText('asha@example.com')).toBeInTheDocument();
     expect(screen.getByText('USER')).toBeInTheDocument();
@@ -41,11 +47,40 @@ describe('profile page', () => {
     expect(screen.queryByRole('button', { name: messages.cancelSubscription })).not.toBeInTheDocument();
   });
 
-  it('shows an active subscription with the cancel button', () => {
+  it('shows an inactive subscription with neither a renewal date nor a way to resume', () => {
+    renderProfile(inactiveUser);
+    expect(screen.queryByText(/^Renews on/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/^Cancelled, access until/)).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: messages.resumeSubscription })).not.toBeInTheDocument();
+  });
+
+  it('shows an active subscription with its renewal date (in Indian format) and the cancel button', () => {
     renderProfile(activeUser);
     expect(screen.getByText('Active')).toBeInTheDocument();
     expect(screen.queryByText('Inactive')).not.toBeInTheDocument();
+    expect(screen.getByText('Renews on 23 Dec 2026')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: messages.cancelSubscription })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: messages.resumeSubscription })).not.toBeInTheDocument();
+  });
+
+  it('shows a subscription cancelled without a refund: still active, until when, and a way to resume it at checkout', () => {
+    renderProfile(endingUser);
+    expect(screen.getByText('Active')).toBeInTheDocument();
+    expect(screen.getByText('Cancelled, access until 23 Dec 2026')).toBeInTheDocument();
+    expect(screen.queryByText(/^Renews on/)).not.toBeInTheDocument();
+    const resume = screen.getByRole('link', { name: 'Resume subscription' });
+    expect(resume).toHaveAttribute('href', '/checkout');
+    expect(resume).toHaveClass('btn-primary');
+    // Nothing left to cancel.
+    expect(screen.queryByRole('button', { name: messages.cancelSubscription })).not.toBeInTheDocument();
+  });
+
+  it('says before cancelling what happens with and without a refund, with the date access would last to', async () => {
+    const { user } = renderProfile(activeUser);
+    await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
+    const dialog = screen.getByRole('dialog', { name: `${messages.cancelSubscription}?` });
+    expect(within(dialog).getByText(messages.cancelConfirmRefund)).toBeInTheDocument();
+    expect(within(dialog).getByText(messages.cancelConfirmKeep('23 Dec 2026'))).toBeInTheDocument();
   });
 
   it('asks before cancelling, and keeping the subscription sends nothing', async () => {
@@ -73,9 +108,28 @@ describe('profile page', () => {
     expect(await findToast(messages.unsubscribedRefunded)).toBeInTheDocument();
   });
 
-  it('still shows the subscription as cancelled when reloading the user fails', async () => {
+  it("cancels without a refund: stays on the profile with the server's message, access until the period's end and a way to resume", async () => {
+    const calls = stubApi({
+      'POST /api/v1/payments/unsubscribe': { body: { success: true, message: messages.unsubscribedRefundUsed, refunded: false } },
+      'GET /api/v1/user/me': { body: { success: true, message: messages.userDetailsFetched, user: endingUser } },
+    });
+    const { user, router, store } = renderProfile(activeUser);
+    await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Yes, cancel' }));
+    expect(await screen.findByRole('status')).toHaveTextContent(messages.unsubscribedRefundUsed);
+    expect(calls.map((call) => `${call.init.method ?? 'GET'} ${call.url}`)).toEqual(['POST /api/v1/payments/unsubscribe', 'GET /api/v1/user/me']);
+    expect(router.state.location.pathname).toBe('/user/profile');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByText('Active')).toBeInTheDocument();
+    expect(screen.getByText('Cancelled, access until 23 Dec 2026')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Resume subscription' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: messages.cancelSubscription })).not.toBeInTheDocument();
+    expect(store.getState().auth.data?.subscription).toEqual(endingUser.subscription);
+  });
+
+  it('still shows a refunded cancellation as inactive when reloading the user fails', async () => {
     stubApi({
-      'POST /api/v1/payments/unsubscribe': { body: { success: true, message: messages.unsubscribedNoRefund, refunded: false } },
+      'POST /api/v1/payments/unsubscribe': { body: { success: true, message: messages.unsubscribedRefunded, refunded: true } },
       'GET /api/v1/user/me': { status: 500, body: {} },
     });
     const { user, router, store } = renderProfile(activeUser);
@@ -83,6 +137,18 @@ describe('profile page', () => {
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Yes, cancel' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(store.getState().auth.data?.subscription.status).toBe('inactive');
+  });
+
+  it('still shows an unrefunded cancellation as ending when reloading the user fails', async () => {
+    stubApi({
+      'POST /api/v1/payments/unsubscribe': { body: { success: true, message: messages.unsubscribedNoRefund, refunded: false } },
+      'GET /api/v1/user/me': { status: 500, body: {} },
+    });
+    const { user, router } = renderProfile(activeUser);
+    await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Yes, cancel' }));
+    expect(await screen.findByText('Cancelled, access until 23 Dec 2026')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/user/profile');
   });
 
   it("shows the server's message when cancelling is refused, and stays active", async () => {
@@ -106,7 +172,7 @@ describe('profile page', () => {
 });
 
 describe('edit profile page', () => {
-  const picture = () => new File(['<png bytes>'], 'new.png', { type: 'image/png' });
+  const picture = () => new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])], 'new.png', { type: 'image/png' });
 
   function renderEdit() {
     logIn(inactiveUser);
@@ -122,19 +188,19 @@ describe('edit profile page', () => {
     return { ...view, save };
   }
 
-  it('has a heading, the name filled in, an avatar picker and a way back', () => {
+  it('has a heading, its own tab title, the name filled in, an avatar picker and a way back', () => {
     renderEdit();
     expect(screen.getByRole('heading', { level: 1, name: 'Edit profile' })).toBeInTheDocument();
+    expect(document.title).toBe('Edit profile · LMS');
     expect(screen.getByLabelText('Full name')).toHaveValue('Asha Verma');
     expect(screen.getByLabelText('Profile picture')).toHaveAttribute('accept', AVATAR_ACCEPT);
     expect(screen.getByRole('link', { name: 'Back to profile' })).toHaveAttribute('href', '/user/profile');
   });
 
   it.each([
-    ['no new avatar', messages.allFieldsMandatory, null, false],
     ['no name', messages.allFieldsMandatory, '', true],
     ['a blank name', messages.allFieldsMandatory, '   ', true],
-    ['no avatar and a short name', messages.allFieldsMandatory, 'Asha', false],
+    ['no new avatar and a 4-letter name', messages.editNameTooShort, 'Asha', false],
     ['a 4-letter name', messages.editNameTooShort, 'Asha', true],
   ])('with %s shows "%s" and sends nothing', async (_case, text, fullName, withAvatar) => {
     const calls = stubApi({});
@@ -144,10 +210,27 @@ describe('edit profile page', () => {
     expect(calls).toHaveLength(0);
   });
 
-  it('shows a preview of the chosen picture', async () => {
+  it('shows the current picture until a new one is chosen, then a preview of the new one instead', async () => {
     const { user } = renderEdit();
+    expect(screen.getByRole('img', { name: messages.currentAvatarAlt })).toHaveAttribute('src', inactiveUser.avatar.secure_url);
+    expect(screen.getByText(messages.avatarKeepHint)).toBeInTheDocument();
     await user.upload(screen.getByLabelText('Profile picture'), picture());
-    expect(await screen.findByRole('img', { name: 'Your new profile picture' })).toHaveAttribute('src', 'blob:preview-1');
+    expect(await screen.findByRole('img', { name: messages.newAvatarAlt })).toHaveAttribute('src', 'blob:preview-1');
+    expect(screen.queryByRole('img', { name: messages.currentAvatarAlt })).not.toBeInTheDocument();
+  });
+
+  it('saves a new name without a new picture: the current one counts, and only the name is sent', async () => {
+    const updated: User = { ...inactiveUser, fullName: 'Asha Verma Rao' };
+    const calls = stubApi({ [`PUT /api/v1/user/update/${inactiveUser._id}`]: { body: { success: true, message: messages.profileUpdated, user: updated } } });
+    const { save, router, store } = renderEdit();
+    await save('Asha Verma Rao', null);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/user/profile'));
+    expect(calls).toHaveLength(1);
+    const body = calls[0]!.init.body as FormData;
+    expect([...body.keys()]).toEqual(['fullName']);
+    expect(body.get('fullName')).toBe('Asha Verma Rao');
+    expect(store.getState().auth.data).toEqual(updated);
+    expect(await findToast(messages.profileUpdated)).toBeInTheDocument();
   });
 
   it('sends the multipart form to the user, keeps the new name and goes to the profile', async () => {

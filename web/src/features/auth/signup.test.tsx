@@ -1,12 +1,12 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '@lms/contract/messages';
 import { AVATAR_ACCEPT } from '@lms/contract/users';
-import { findToast, renderPage, sampleUser, stubApi } from '../../test/render';
+import { findToast, renderPage, sampleUser, storeLogin, stubApi } from '../../test/render';
 import SignupPage from './SignupPage';
 
 const user = sampleUser();
-const picture = () => new File(['<png bytes>'], 'asha.png', { type: 'image/png' });
+const picture = () => new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])], 'asha.png', { type: 'image/png' });
 const valid = { fullName: 'Asha Verma', email: 'asha@example.com', password: 'secret1!' };
 
 let urls = 0;
@@ -109,5 +109,41 @@ describe('signup page', () => {
     const { fill } = renderSignup();
     await fill(valid, picture());
     expect(await findToast(messages.failedCreateAccount)).toBeInTheDocument();
+  });
+});
+
+describe('signup page: where it leads (ours)', () => {
+  it('names the browser tab', () => {
+    renderSignup();
+    expect(document.title).toBe('Sign up · LMS');
+  });
+
+  it('sends a user who is already signed in when it opens to /, in place of /Signup', async () => {
+    storeLogin(user);
+    const calls = stubApi({});
+    const { router } = renderPage(<SignupPage />, { path: '/Signup' });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(router.state.historyAction).toBe('REPLACE');
+    expect(calls).toEqual([]);
+  });
+
+  it('goes to ?next= after signing up, says why it is there, and the login link carries it on', async () => {
+    stubApi({ 'POST /api/v1/user/register': { status: 201, body: { success: true, message: messages.accountCreated, user } } });
+    const { fill, router } = renderSignup();
+    await act(() => router.navigate('/Signup?next=%2Fcheckout'));
+    expect(screen.getByRole('note')).toHaveTextContent(messages.signupToSubscribe);
+    expect(screen.getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login?next=%2Fcheckout');
+    await fill(valid, picture());
+    await waitFor(() => expect(router.state.location.pathname).toBe('/checkout'));
+    expect(router.state.historyAction).toBe('REPLACE');
+  });
+
+  it('ignores a ?next= off the site and goes home after signing up', async () => {
+    stubApi({ 'POST /api/v1/user/register': { status: 201, body: { success: true, message: messages.accountCreated, user } } });
+    const { fill, router } = renderSignup();
+    await act(() => router.navigate(`/Signup?next=${encodeURIComponent('//evil.example/checkout')}`));
+    expect(screen.getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login');
+    await fill(valid, picture());
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
   });
 });

@@ -14,6 +14,11 @@ async function fillAndSend(user: ReturnType<typeof renderPage>['user'], fields: 
 }
 
 describe('contact page', () => {
+  it('names the browser tab', () => {
+    renderPage(<ContactPage />, { path: '/contact' });
+    expect(document.title).toBe('Contact us · LMS');
+  });
+
   it.each([
     { case: 'nothing filled in', fields: {}, text: messages.allFieldsMandatory },
     { case: 'no message', fields: { name: 'Asha Rao', email: 'asha@example.com' }, text: messages.allFieldsMandatory },

@@ -3,6 +3,7 @@ import { messages } from '@lms/contract/messages';
 import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { ApiError } from '../../app/api';
+import { usePageTitle } from '../../app/use-page-title';
 import { FormCard } from '../../components/FormCard';
 import { FormField } from '../../components/FormField';
 import { SubmitButton } from '../../components/SubmitButton';
@@ -11,6 +12,7 @@ import { sendContactMessage } from './contact.api';
 const empty: Contact = { name: '', email: '', message: '' };
 
 export default function ContactPage() {
+  usePageTitle('Contact us');
   const messageId = useId();
   const [form, setForm] = useState<Contact>(empty);
   const [busy, setBusy] = useState(false);

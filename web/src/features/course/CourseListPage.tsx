@@ -1,13 +1,10 @@
-import type { Course } from '@lms/contract/courses';
-import { useEffect, useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { messages } from '@lms/contract/messages';
-import { api } from '../../app/api';
 import { paths } from '../../app/paths';
-import { useAppDispatch, useAppSelector } from '../../app/store';
+import { useGetCategoriesQuery, useGetCoursesQuery } from '../../app/server-state';
+import { courseLink } from '../../app/use-course';
+import { usePageTitle } from '../../app/use-page-title';
 import { CourseCard, CourseCardPlaceholder } from '../../components/CourseCard';
-import { getAllCourses } from './course.api';
-import { courseLink } from './use-course';
 
 const PAGE_SIZE = 12;
 /** Enough to fill a screen while the first page loads. */
@@ -15,32 +12,17 @@ const PLACEHOLDERS = 6;
 
 /** The catalogue: search, category filter and pages live in the address, so a reload or a shared link shows the same. */
 export default function CourseListPage() {
-  const dispatch = useAppDispatch();
+  usePageTitle('All courses');
   const navigate = useNavigate();
-  const courses = useAppSelector((state) => state.course.courseData);
   const [params, setParams] = useSearchParams();
   const search = params.get('search') ?? '';
   const category = params.get('category') ?? '';
   const page = Math.max(1, Number(params.get('page')) || 1);
-  const [total, setTotal] = useState(0);
-  const [loading, setLoading] = useState(true);
-  const [categories, setCategories] = useState<string[]>([]);
-
-  useEffect(() => {
-    setLoading(true);
-    dispatch(getAllCourses({ search, category, page, limit: PAGE_SIZE }))
-      .then((answer) => setTotal(answer.total))
-      .catch(() => setTotal(0))
-      .finally(() => setLoading(false));
-  }, [dispatch, search, category, page]);
-
-  // The categories on offer: those of the catalogue's newest hundred courses.
-  useEffect(() => {
-    api
-      .get<{ courses: Course[] }>('/courses?limit=100', { fallback: messages.failedGetCourses, quiet: true })
-      .then((answer) => setCategories([...new Set(answer.courses.map((c) => c.category))].sort()))
-      .catch(() => undefined);
-  }, []);
+  // While another page loads, the cards of the last one stay (`data` is the latest answer, whatever its query).
+  const { data, isFetching: loading, isError } = useGetCoursesQuery({ search, category, page, limit: PAGE_SIZE });
+  const courses = data?.courses ?? [];
+  const total = isError ? 0 : (data?.total ?? 0);
+  const { data: categories = [] } = useGetCategoriesQuery();
 
   function update(next: Record<string, string>) {
     const merged = new URLSearchParams(params);
@@ -60,7 +42,7 @@ export default function CourseListPage() {
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   return (
     <section className="mx-auto max-w-6xl px-4 py-8">
-      <h1 className="mb-6 text-3xl font-bold">
+      <h1 className="mb-6 text-3xl font-bold wrap-anywhere">
         Explore the courses made by <span className="text-primary">industry experts</span>
       </h1>
       <div className="mb-6 flex flex-col gap-3 sm:flex-row sm:items-end">
@@ -83,7 +65,7 @@ export default function CourseListPage() {
       </div>
 
       <p className="sr-only" aria-live="polite">{loading ? 'Loading courses' : `${total} courses found`}</p>
-      {!loading && courses.length === 0 && <p className="py-12 text-center text-lg">No courses match your search.</p>}
+      {!loading && courses.length === 0 && <p className="py-12 text-center text-lg wrap-anywhere">No courses match your search.</p>}
       {loading && courses.length === 0 && (
         <ul aria-hidden="true" className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {Array.from({ length: PLACEHOLDERS }, (_, i) => (
@@ -94,9 +76,10 @@ export default function CourseListPage() {
         </ul>
       )}
       <ul className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
-        {courses.map((course) => (
+        {courses.map((course, index) => (
           <li key={course._id} className="relative">
-            <CourseCard course={course} onOpen={() => navigate(courseLink(paths.courseDescription, course), { state: course })} />
+            {/* The first row (one card on a phone, three on a desktop) is the first screen. */}
+            <CourseCard course={course} priority={index < 3} onOpen={() => navigate(courseLink(paths.courseDescription, course), { state: course })} />
           </li>
         ))}
       </ul>

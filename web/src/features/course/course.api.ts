@@ -1,38 +1,22 @@
-import type { Course } from '@lms/contract/courses';
+import { endpoints } from '@lms/contract/endpoints';
+import type { ResponseOf } from '@lms/contract/http';
 import { messages } from '@lms/contract/messages';
-import { api } from '../../app/api';
-import type { AppDispatch } from '../../app/store';
-import { coursesLoaded } from './course.slice';
+import { LIST, serverCall, serverState } from '../../app/server-state';
 
-export interface CourseQuery {
-  id?: string;
-  search?: string;
-  category?: string;
-  page?: number;
-  limit?: number;
-}
-export interface CoursePage {
-  courses: Course[];
-  total: number;
-  page: number;
-  limit: number;
-}
+/** Course writes of the admin's form; the catalogue's reads are shared (app/server-state.ts). */
+const courseApi = serverState.injectEndpoints({
+  endpoints: (build) => ({
+    /** Spec §7 `POST /courses` (multipart with the thumbnail): every list gains it. */
+    createCourse: build.mutation<ResponseOf<typeof endpoints.courses.create>, FormData>({
+      query: (form) => serverCall(endpoints.courses.create, { body: form }, { fallback: messages.failedCreateCourse, toastSuccess: true }),
+      invalidatesTags: (_answer, error) => (error ? [] : [{ type: 'Course', id: LIST }]),
+    }),
+    /** Ours: `PUT /courses/:id`, any of the fields and a new thumbnail. */
+    updateCourse: build.mutation<ResponseOf<typeof endpoints.courses.update>, { id: string; form: FormData }>({
+      query: ({ id, form }) => serverCall(endpoints.courses.update, { params: { id }, body: form }, { fallback: messages.failedCreateCourse, toastSuccess: true }),
+      invalidatesTags: (_answer, error, { id }) => (error ? [] : [{ type: 'Course', id: LIST }, { type: 'Course', id }, { type: 'Curriculum', id }]),
+    }),
+  }),
+});
 
-/** A page of the catalogue; it also becomes the course list of the store (spec §3). */
-export const getAllCourses = (query: CourseQuery = {}) => async (dispatch: AppDispatch) => {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(name, String(value));
-  const suffix = params.size > 0 ? `?${params}` : '';
-  const page = await api.get<CoursePage>(`/courses${suffix}`, { fallback: messages.failedGetCourses });
-  dispatch(coursesLoaded(page.courses));
-  return page;
-};
-
-export const createCourse = (form: FormData) =>
-  api.post<{ course: Course }>('/courses', form, { fallback: messages.failedCreateCourse, toastSuccess: true });
-
-export const updateCourse = (courseId: string, form: FormData) =>
-  api.put<{ course: Course }>(`/courses/${courseId}`, form, { fallback: messages.failedCreateCourse, toastSuccess: true });
-
-export const deleteCourse = (courseId: string) =>
-  api.delete(`/courses/${courseId}`, { fallback: messages.failedDeleteCourses, toastSuccess: true });
+export const { useCreateCourseMutation, useUpdateCourseMutation } = courseApi;

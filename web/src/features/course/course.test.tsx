@@ -1,10 +1,10 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import toast from 'react-hot-toast';
-import { describe, expect, it, vi } from 'vitest';
-import type { Course } from '@lms/contract/courses';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { TITLE_MAX, type Course } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
-import { userLoaded } from '../auth/auth.slice';
-import { renderPage, sampleUser, stubApi } from '../../test/render';
+import { findToast, renderPage, sampleUser, storeLogin, stubApi } from '../../test/render';
 import CourseDescriptionPage from './CourseDescriptionPage';
 import CourseListPage from './CourseListPage';
 import CreateCoursePage from './CreateCoursePage';
@@ -73,43 +73,159 @@ describe('/courses', () => {
 });
 
 describe('/course/description', () => {
+  const lessons = [
+    { _id: '20000000-0000-4000-8000-000000000001', title: 'Welcome', description: 'What the course holds.', duration: 8, preview: true, secure_url: '/media/videos/1.mp4?viewer=any&sig=x' },
+    { _id: '20000000-0000-4000-8000-000000000002', title: 'Closures', description: 'Functions that remember.', duration: 754, preview: false },
+    { _id: '20000000-0000-4000-8000-000000000003', title: 'Modules', description: 'Not measured yet.', duration: null, preview: false },
+  ];
+  const curriculumOf = (c: Course, lectures = lessons) => ({
+    body: { success: true, message: 'Course curriculum', course: c, lectures, lectureCount: lectures.length, totalDuration: 762 },
+  });
+  const plan = { body: { success: true, message: 'Subscription plan', price: 99, currency: 'INR', refundWindowDays: 14 } };
+  const curriculumUrl = (c: Course) => `GET /api/v1/courses/${c._id}/curriculum`;
+
   const open = (state: Course | null, search = '') => {
     const view = renderPage(<CourseDescriptionPage />, { path: '/course/description' });
-    view.router.navigate(`/course/description${search}`, { state });
+    void view.router.navigate(`/course/description${search}`, { state });
     return view;
   };
 
+  beforeEach(() => {
+    HTMLMediaElement.prototype.play = vi.fn(() => Promise.resolve());
+    HTMLMediaElement.prototype.pause = vi.fn();
+  });
+
+  it('opened by its link alone: placeholders, then the course, its curriculum with lengths and previews, and the price card', async () => {
+    let answer!: () => void;
+    const arrived = new Promise<void>((resolve) => (answer = resolve));
+    stubApi({ 'GET /api/v1/payments/plan': plan });
+    const stubbed = globalThis.fetch;
+    globalThis.fetch = (async (url: string, init?: RequestInit) => {
+      if (url !== `/api/v1/courses/${course(5)._id}/curriculum`) return stubbed(url, init);
+      await arrived;
+      return new Response(JSON.stringify(curriculumOf(course(5, { description: 'Line one.\nLine two.' })).body), { headers: { 'content-type': 'application/json' } });
+    }) as typeof fetch;
+    const { container } = open(null, `?id=${course(5)._id}`);
+    await vi.waitFor(() => expect(container.querySelector('article[aria-busy="true"] .skeleton')).toBeInTheDocument());
+    expect(screen.queryByRole('heading', { level: 1 })).not.toBeInTheDocument();
+    answer();
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Course 5' })).toBeInTheDocument();
+    await vi.waitFor(() => expect(document.title).toBe('Course 5 · LMS'));
+    expect(screen.getAllByText('Teacher 5').length).toBeGreaterThan(0);
+    expect(screen.getByRole('link', { name: 'Web' })).toHaveAttribute('href', '/courses?category=Web');
+    expect(screen.getByText(/Line one\.\s+Line two\./)).toBeInTheDocument();
+
+    const content = screen.getByRole('region', { name: messages.courseContent });
+    expect(within(content).getByText('3 lectures · 13m total length')).toBeInTheDocument();
+    const rows = within(content).getAllByRole('listitem');
+    expect(rows.map((row) => row.textContent)).toEqual([
+      `${messages.playPreview}: Welcome${messages.previewBadge}0:08`,
+      `Closures (${messages.forSubscribers})12:34`,
+      `Modules (${messages.forSubscribers})`,
+    ]);
+
+    const card = screen.getByRole('region', { name: 'Subscription Bundle' });
+    expect(await within(card).findByText('₹99')).toBeInTheDocument();
+    expect(within(card).getByText(messages.perMonth)).toBeInTheDocument();
+    expect(within(card).getByText(messages.refundPlain(14))).toBeInTheDocument();
+    expect(within(card).queryByRole('button', { name: messages.watchLectures })).not.toBeInTheDocument();
+    expect(container.querySelector('[aria-busy="true"]')).not.toBeInTheDocument();
+  });
+
   it("offers 'Subscribe' (to /checkout) to a visitor or an unsubscribed user", async () => {
-    const { user: clicker, router } = open(course(1));
+    stubApi({ [curriculumUrl(course(1))]: curriculumOf(course(1)), 'GET /api/v1/payments/plan': plan });
+    const { user: clicker, router } = open(course(1), `?id=${course(1)._id}`);
     expect(await screen.findByRole('heading', { name: 'Course 1' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: messages.watchLectures })).not.toBeInTheDocument();
     await clicker.click(screen.getByRole('button', { name: messages.subscribe }));
     expect(router.state.location.pathname).toBe('/checkout');
   });
 
-  it("offers 'watch lectures' to an active subscriber and to an admin", async () => {
+  it('shows a course passed by the catalogue at once, while its curriculum loads', async () => {
+    let answer!: (value: Response) => void;
+    globalThis.fetch = (() => new Promise<Response>((resolve) => (answer = resolve))) as typeof fetch;
+    open(course(2), `?id=${course(2)._id}`);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Course 2' })).toBeInTheDocument();
+    const content = screen.getByRole('region', { name: messages.courseContent });
+    expect(within(content).queryByRole('listitem')).not.toBeInTheDocument();
+    answer(new Response(JSON.stringify(curriculumOf(course(2)).body), { headers: { 'content-type': 'application/json' } }));
+    expect(await within(content).findByText('Closures')).toBeInTheDocument();
+  });
+
+  it("offers 'watch lectures' to an active subscriber and to an admin, without a price", async () => {
     for (const who of [sampleUser({ subscription: { status: 'active' } }), sampleUser({ role: 'ADMIN' })]) {
-      const view = open(course(1));
-      view.store.dispatch(userLoaded(who));
+      stubApi({ [curriculumUrl(course(1))]: curriculumOf(course(1)), 'GET /api/v1/payments/plan': plan });
+      storeLogin(who);
+      const view = open(course(1), `?id=${course(1)._id}`);
       await view.user.click(await screen.findByRole('button', { name: messages.watchLectures }));
       expect(view.router.state.location.pathname).toBe('/course/lecture');
+      expect(view.router.state.location.search).toBe(`?id=${course(1)._id}`);
       expect(view.router.state.location.state).toMatchObject({ _id: course(1)._id });
+      expect(screen.queryByRole('button', { name: messages.subscribe })).not.toBeInTheDocument();
+      expect(screen.queryByText('₹99')).not.toBeInTheDocument();
       view.unmount();
     }
   });
 
-  it('fetches the course by the id in the address when opened directly, and goes to /courses without one', async () => {
-    stubApi({ [`GET /api/v1/courses?id=${course(5)._id}`]: list([course(5)]) });
-    open(null, `?id=${course(5)._id}`);
-    expect(await screen.findByRole('heading', { name: 'Course 5' })).toBeInTheDocument();
+  it('plays a free preview in a dialog that Escape closes, stopping the video; other lectures do not play', async () => {
+    stubApi({ [curriculumUrl(course(1))]: curriculumOf(course(1)), 'GET /api/v1/payments/plan': plan });
+    const { user: clicker } = open(null, `?id=${course(1)._id}`);
+    await screen.findByRole('heading', { level: 1, name: 'Course 1' });
+    expect(screen.queryByRole('button', { name: /Closures/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Modules/ })).not.toBeInTheDocument();
 
+    await clicker.click(screen.getByRole('button', { name: `${messages.playPreview}: Welcome` }));
+    const dialog = screen.getByRole('dialog', { name: 'Course 1' });
+    const video = within(dialog).getByLabelText(messages.previewFor('Welcome'));
+    expect(video).toHaveAttribute('src', lessons[0]!.secure_url);
+    await vi.waitFor(() => expect(HTMLMediaElement.prototype.play).toHaveBeenCalled());
+
+    fireEvent(dialog, new Event('cancel', { cancelable: true }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(HTMLMediaElement.prototype.pause).toHaveBeenCalled();
+
+    // The cover plays the first preview too, and the close button closes it.
+    await clicker.click(screen.getByRole('button', { name: messages.previewThisCourse }));
+    expect(within(screen.getByRole('dialog')).getByLabelText(messages.previewFor('Welcome'))).toBeInTheDocument();
+    await clicker.click(screen.getByRole('button', { name: messages.closePreview }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('says plainly that an unknown course is not there, with the way to the catalogue, and no error toast', async () => {
+    const id = '00000000-0000-4000-8000-0000000000ff';
+    stubApi({ [`GET /api/v1/courses/${id}/curriculum`]: { status: 404, body: { success: false, message: messages.courseNotFound } }, 'GET /api/v1/payments/plan': plan });
+    const { router } = open(null, `?id=${id}`);
+    expect(await screen.findByRole('heading', { level: 1, name: messages.courseNotFound })).toBeInTheDocument();
+    expect(screen.getByText(messages.courseNotFoundText)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: messages.browseCourses })).toHaveAttribute('href', '/courses');
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+    expect(document.title).toBe(`${messages.courseNotFound} · LMS`);
+    expect(router.state.location.pathname).toBe('/course/description');
+  });
+
+  it('offers to try again when the server fails, and shows the course when it answers', async () => {
+    let fail = true;
+    stubApi({
+      [curriculumUrl(course(3))]: () => (fail ? { status: 500, body: {} } : curriculumOf(course(3))),
+      'GET /api/v1/payments/plan': plan,
+    });
+    const { user: clicker } = open(null, `?id=${course(3)._id}`);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(messages.courseLoadFailed);
+    fail = false;
+    await clicker.click(within(alert).getByRole('button', { name: messages.tryAgain }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Course 3' })).toBeInTheDocument();
+  });
+
+  it('goes to /courses without an id', async () => {
     const bare = open(null);
     await vi.waitFor(() => expect(bare.router.state.location.pathname).toBe('/courses'));
   });
 });
 
 describe('/course/create', () => {
-  const png = () => new File([new Uint8Array([137, 80, 78, 71])], 'cover.png', { type: 'image/png' });
+  const png = () => new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])], 'cover.png', { type: 'image/png' });
   async function fill(view: ReturnType<typeof renderPage>, values: Record<string, string>, thumbnail = true) {
     for (const [label, value] of Object.entries(values)) await view.user.type(await screen.findByLabelText(label), value);
     if (thumbnail) await view.user.upload(await screen.findByLabelText('Course thumbnail'), png());
@@ -138,7 +254,7 @@ describe('/course/create', () => {
     const calls = stubApi({ 'POST /api/v1/courses': { status: 201, body: { success: true, message: 'Course created successfully', course: course(9) } } });
     const view = renderPage(<CreateCoursePage />, { path: '/course/create' });
     await fill(view, all);
-    expect(screen.getByAltText('Preview of the thumbnail')).toHaveAttribute('src', 'blob:preview');
+    expect(await screen.findByAltText('Preview of the thumbnail')).toHaveAttribute('src', 'blob:preview');
     await view.user.click(screen.getByRole('button', { name: 'Create course' }));
     await vi.waitFor(() => expect(view.router.state.location.pathname).toBe('/courses'));
     const body = calls[0]!.init.body as FormData;
@@ -161,5 +277,60 @@ describe('/course/create', () => {
     await fill(again, all);
     await again.user.click(screen.getByRole('button', { name: 'Create course' }));
     expect(await screen.findByText(messages.failedCreateCourse)).toBeInTheDocument();
+  });
+
+  it('counts the title as it is typed, and says so clearly once it is longer than the limit, cutting nothing', async () => {
+    URL.createObjectURL = () => 'blob:preview';
+    URL.revokeObjectURL = () => undefined;
+    const calls = stubApi({});
+    const view = renderPage(<CreateCoursePage />, { path: '/course/create' });
+    const title = await screen.findByLabelText('Course title');
+    expect(title).toHaveAccessibleDescription(`0/${TITLE_MAX} characters`);
+    await view.user.type(title, 'Rust for people in a hurry');
+    expect(title).toHaveAccessibleDescription(`26/${TITLE_MAX} characters`);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+
+    await view.user.click(title);
+    await view.user.paste('x'.repeat(TITLE_MAX - 26 + 3));
+    expect(title).toHaveValue(`Rust for people in a hurry${'x'.repeat(TITLE_MAX - 26 + 3)}`);
+    expect(screen.getByRole('alert')).toHaveTextContent(`${messages.titleTooLong} (3 characters too many)`);
+    expect(title).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByText(`${TITLE_MAX + 3}/${TITLE_MAX}`)).toBeInTheDocument();
+
+    await fill(view, { 'Course instructor': 'Ravi', 'Course category': 'Systems', 'Course description': 'Fast.' });
+    await view.user.click(screen.getByRole('button', { name: 'Create course' }));
+    expect(await findToast(messages.titleTooLong)).toBeInTheDocument();
+    expect(calls).toHaveLength(0);
+
+    await view.user.type(title, '{Backspace}{Backspace}{Backspace}');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(title).toHaveAccessibleDescription(`${TITLE_MAX}/${TITLE_MAX} characters`);
+  });
+
+  it('refuses a picked file that is not a jpeg or png at once, under the input, and keeps the previous thumbnail', async () => {
+    let urls = 0;
+    URL.createObjectURL = () => `blob:preview-${++urls}`;
+    URL.revokeObjectURL = () => undefined;
+    const view = renderPage(<CreateCoursePage />, { path: '/course/create' });
+    const input = await screen.findByLabelText('Course thumbnail');
+    await view.user.upload(input, png());
+    expect(await screen.findByAltText('Preview of the thumbnail')).toHaveAttribute('src', 'blob:preview-1');
+
+    // A PDF named and typed as a picture: its first bytes give it away.
+    const disguised = new File([new TextEncoder().encode('%PDF-1.7 not a picture')], 'notes.png', { type: 'image/png' });
+    await view.user.upload(input, disguised);
+    const refusal = await screen.findByRole('alert');
+    expect(refusal).toHaveTextContent(messages.pickedFileRefused('notes.png', messages.thumbnailType));
+    expect(input).toHaveAccessibleDescription(messages.pickedFileRefused('notes.png', messages.thumbnailType));
+    expect(screen.getByAltText('Preview of the thumbnail')).toHaveAttribute('src', 'blob:preview-1');
+
+    // One whose type says what it is (picked with the file dialog showing all files), refused without reading it.
+    await userEvent.setup({ applyAccept: false }).upload(input, new File(['%PDF'], 'notes.pdf', { type: 'application/pdf' }));
+    await vi.waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('“notes.pdf” was not used'));
+
+    // A good picture clears the message.
+    await view.user.upload(input, png());
+    await vi.waitFor(() => expect(screen.getByAltText('Preview of the thumbnail')).toHaveAttribute('src', 'blob:preview-2'));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 });

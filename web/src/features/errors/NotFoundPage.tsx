@@ -1,6 +1,8 @@
 import { messages } from '@lms/contract/messages';
+import { usePageTitle } from '../../app/use-page-title';
 import { StatusScreen } from '../../components/StatusScreen';
 
 export default function NotFoundPage() {
+  usePageTitle(messages.pageNotFound);
   return <StatusScreen code={404} title={messages.pageNotFound} />;
 }

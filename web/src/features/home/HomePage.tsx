@@ -1,27 +1,65 @@
 import { messages } from '@lms/contract/messages';
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../app/paths';
+import { usePageTitle } from '../../app/use-page-title';
+import { NewestCoursesFrame } from './NewestCoursesFrame';
 
+// Below the hero, with the data it shows: loaded after the first paint (DESIGN §11's budget for `/`).
+const HomeSections = lazy(() => import('./HomeSections'));
+
+/** Spec §2: headline, intro text, 'Explore Courses' (to /courses) and 'Contact Us'; then the storefront below. */
 export default function HomePage() {
+  usePageTitle(messages.homeTitle);
   return (
-    <section className="hero min-h-[70vh] px-4">
-      <div className="hero-content flex-col text-center">
-        <h1 className="text-4xl font-bold sm:text-5xl">
-          Find out the best <span className="text-primary">online courses</span>
-        </h1>
-        <p className="max-w-2xl text-lg">
-          We have a large library of courses taught by highly skilled and qualified faculty, at a very affordable cost:
-          one monthly bundle opens every course.
-        </p>
-        <div className="flex flex-wrap justify-center gap-4">
-          <Link to={paths.courses} className="btn btn-primary btn-lg">
-            {messages.exploreCourses}
-          </Link>
-          <Link to={paths.contact} className="btn btn-outline btn-lg">
-            Contact Us
-          </Link>
+    <>
+      <section className="bg-gradient-to-b from-primary/5 to-base-100">
+        <div className="mx-auto grid w-full max-w-6xl items-center gap-8 px-4 pb-2 pt-10 sm:py-14 lg:grid-cols-[1.1fr_1fr] lg:gap-12 lg:py-16">
+          <div className="flex flex-col items-center gap-6 text-center lg:items-start lg:text-left">
+            <h1 className="text-4xl font-bold leading-tight sm:text-5xl">
+              Find out the best <span className="text-primary">online courses</span>
+            </h1>
+            <p className="max-w-2xl text-lg">
+              We have a large library of courses taught by highly skilled and qualified faculty, at a very affordable cost:
+              one monthly bundle opens every course.
+            </p>
+            <div className="flex flex-wrap justify-center gap-3 sm:gap-4">
+              <Link to={paths.courses} className="btn btn-primary sm:btn-lg">
+                {messages.exploreCourses}
+              </Link>
+              <Link to={paths.contact} className="btn btn-outline sm:btn-lg">
+                Contact Us
+              </Link>
+            </div>
+            <ul className="flex flex-wrap justify-center gap-x-6 gap-y-2 text-sm text-base-content/80 lg:justify-start">
+              {['Every course, one plan', 'Watch on any device', 'Cancel any time'].map((point) => (
+                <li key={point} className="flex items-center gap-2">
+                  <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="3" className="text-secondary" aria-hidden="true">
+                    <path d="M5 12l5 5L20 7" />
+                  </svg>
+                  {point}
+                </li>
+              ))}
+            </ul>
+          </div>
+          {/*
+            The hero's picture (public/hero.svg: a lecture playing, the course's lessons, a graduation badge), in the
+            brand's colours for light and dark. An image rather than inline SVG: no bytes in the page's JavaScript
+            (DESIGN §11), and its width and height hold its place, so nothing moves when it arrives.
+          */}
+          <img
+            src="/hero.svg"
+            width={560}
+            height={420}
+            alt=""
+            fetchPriority="high"
+            className="mx-auto h-auto w-full max-w-md lg:max-w-none"
+          />
         </div>
-      </div>
-    </section>
+      </section>
+      <Suspense fallback={<NewestCoursesFrame />}>
+        <HomeSections />
+      </Suspense>
+    </>
   );
 }

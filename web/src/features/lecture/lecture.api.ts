@@ -1,27 +1,99 @@
-import type { Course, Lecture } from '@lms/contract/courses';
+import { endpoints } from '@lms/contract/endpoints';
+import type { ResponseOf } from '@lms/contract/http';
 import { messages } from '@lms/contract/messages';
-import { api, uploadWithProgress } from '../../app/api';
-import type { AppDispatch } from '../../app/store';
+import { uploadWithProgress, urlFor } from '../../app/api';
+import { LIST, mirrorInto, serverCall, serverState, type CacheDispatch } from '../../app/server-state';
 import { lecturesLoaded } from './lecture.slice';
 
-/** The course's lectures, for a subscriber or an admin; the server refuses anyone else (403). */
-export const getLectures = (courseId: string) => async (dispatch: AppDispatch) => {
-  const { lectures } = await api.get<{ lectures: Lecture[] }>(`/courses/${courseId}`, { fallback: messages.failedLoadLectures, quiet: true });
-  dispatch(lecturesLoaded(lectures));
-  return lectures;
-};
+type CourseWithLectures = ResponseOf<typeof endpoints.lectures.add>['course'];
 
-export const addLecture = (courseId: string, form: FormData, options: { onProgress: (fraction: number) => void; signal: AbortSignal }) =>
-  uploadWithProgress<{ course: Course & { lectures: Lecture[] } }>(`/courses/${courseId}`, form, {
-    fallback: messages.failedAddLectures,
-    toastSuccess: true,
-    ...options,
-  });
+const lectureApi = serverState.injectEndpoints({
+  endpoints: (build) => ({
+    /**
+     * Spec §7 `GET /courses/:id`: the course's lectures with their video URLs, for a subscriber or
+     * an admin; anyone else is refused (403), which the lecture page shows in place, so no toast.
+     */
+    getLectures: build.query<ResponseOf<typeof endpoints.lectures.list>, string>({
+      query: (id) => serverCall(endpoints.lectures.list, { params: { id } }, { fallback: messages.failedLoadLectures, quiet: true }),
+      providesTags: (_answer, _error, id) => [{ type: 'Lecture', id }, 'Viewer'],
+      onQueryStarted: mirrorInto((answer: ResponseOf<typeof endpoints.lectures.list>) => lecturesLoaded(answer.lectures)),
+    }),
+    /** Spec §7: the admin deletes a lecture; the answer carries the lectures left. */
+    deleteLecture: build.mutation<ResponseOf<typeof endpoints.lectures.delete>, { courseId: string; lectureId: string }>({
+      query: (ids) => serverCall(endpoints.lectures.delete, { query: ids }, { fallback: messages.failedDeleteLectures, toastSuccess: true }),
+      async onQueryStarted({ courseId }, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(lecturesChanged(courseId, data.course));
+        } catch {
+          // The client has shown the failure; the list stays as it was.
+        }
+      },
+    }),
+    /** Ours (admin): makes a lecture a free preview, or no longer one; the course's curriculum changes with it. */
+    setLecturePreview: build.mutation<ResponseOf<typeof endpoints.lectures.update>, { courseId: string; lectureId: string; preview: boolean }>({
+      query: ({ courseId, lectureId, preview }) =>
+        serverCall(endpoints.lectures.update, { params: { courseId, lectureId }, body: { preview } }, { fallback: messages.operationFailed, toastSuccess: true }),
+      // Optimistic: the switch moves as it is clicked (as a switch does), and moves back if the server refuses.
+      async onQueryStarted({ courseId, lectureId, preview }, { dispatch, queryFulfilled }) {
+        const patch = dispatch(
+          lectureApi.util.updateQueryData('getLectures', courseId, (draft) => {
+            const lecture = draft.lectures.find((item) => item._id === lectureId);
+            if (lecture) lecture.preview = preview;
+          }),
+        );
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(
+            lectureApi.util.updateQueryData('getLectures', courseId, (draft) => {
+              const index = draft.lectures.findIndex((lecture) => lecture._id === lectureId);
+              if (index >= 0) draft.lectures[index] = data.lecture;
+            }),
+          );
+        } catch {
+          // The client has shown the failure; the list goes back to what the server holds.
+          patch.undo();
+        }
+      },
+      invalidatesTags: (_answer, error, { courseId }) => (error ? [] : [{ type: 'Curriculum', id: courseId }]),
+    }),
+  }),
+});
 
-export const deleteLecture = (courseId: string, lectureId: string) => async (dispatch: AppDispatch) => {
-  const { course } = await api.delete<{ course: Course & { lectures: Lecture[] } }>(
-    `/courses?courseId=${encodeURIComponent(courseId)}&lectureId=${encodeURIComponent(lectureId)}`,
-    { fallback: messages.failedDeleteLectures, toastSuccess: true },
+export const { useGetLecturesQuery, useDeleteLectureMutation, useSetLecturePreviewMutation } = lectureApi;
+
+/**
+ * After a lecture is added or deleted: the lecture list becomes the one the server answered
+ * with, and what counts or lists lectures (the course, the catalogue, the curriculum) goes stale.
+ */
+const lecturesChanged = (courseId: string, course: CourseWithLectures) => (dispatch: CacheDispatch) => {
+  dispatch(
+    lectureApi.util.updateQueryData('getLectures', courseId, (draft) => {
+      draft.lectures = course.lectures;
+    }),
   );
   dispatch(lecturesLoaded(course.lectures));
+  dispatch(
+    serverState.util.invalidateTags([
+      { type: 'Course', id: LIST },
+      { type: 'Course', id: courseId },
+      { type: 'Curriculum', id: courseId },
+    ]),
+  );
 };
+
+/**
+ * Spec §7 `POST /courses/:id` (multipart: title, description, the video as `lectures`). Sent with
+ * XMLHttpRequest, which reports upload progress, rather than as a mutation; aborting through
+ * `signal` cancels it.
+ */
+export const addLecture =
+  (courseId: string, form: FormData, options: { onProgress: (fraction: number) => void; signal: AbortSignal }) => async (dispatch: CacheDispatch) => {
+    const answer = await uploadWithProgress<ResponseOf<typeof endpoints.lectures.add>>(urlFor(endpoints.lectures.add, { params: { id: courseId }, body: form }), form, {
+      fallback: messages.failedAddLectures,
+      toastSuccess: true,
+      ...options,
+    });
+    dispatch(lecturesChanged(courseId, answer.course));
+    return answer;
+  };

@@ -1,11 +1,10 @@
-import { act, screen } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import toast from 'react-hot-toast';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Course, Lecture } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
 import type { User } from '@lms/contract/users';
-import { userLoaded } from '../auth/auth.slice';
-import { renderPage, stubApi } from '../../test/render';
+import { renderPage, storeLogin, stubApi } from '../../test/render';
 import AddLecturePage from './AddLecturePage';
 import LecturePage from './LecturePage';
 
@@ -18,13 +17,13 @@ const course: Course = {
   thumbnail: { secure_url: '/media/thumbnails/1.webp' },
   numbersOfLectures: 2,
 };
-const lecture = (n: number): Lecture => ({ _id: `20000000-0000-4000-8000-00000000000${n}`, title: `Lesson ${n}`, description: `Part ${n}`, secure_url: `/media/private/videos/${n}.mp4?sig=x`, duration: null });
+const lecture = (n: number): Lecture => ({ _id: `20000000-0000-4000-8000-00000000000${n}`, title: `Lesson ${n}`, description: `Part ${n}`, secure_url: `/media/private/videos/${n}.mp4?sig=x`, duration: null, preview: false });
 const admin: User = { _id: '10000000-0000-4000-8000-000000000000', fullName: 'Site Admin', email: 'a@b.co', avatar: { secure_url: '' }, role: 'ADMIN', subscription: { status: 'inactive' } };
 const lecturesAnswer = { body: { success: true, message: 'ok', course, lectures: [lecture(1), lecture(2)] } };
 
 function openLectures(who?: User) {
+  if (who) storeLogin(who);
   const view = renderPage(<LecturePage />, { path: '/course/lecture' });
-  if (who) view.store.dispatch(userLoaded(who));
   view.router.navigate(`/course/lecture?id=${course._id}`, { state: course });
   return view;
 }
@@ -84,6 +83,89 @@ describe('/course/lecture', () => {
     await user.click(screen.getByRole('button', { name: messages.addNewLecture }));
     expect(router.state.location.pathname).toBe('/course/addlecture');
     expect(router.state.location.state).toMatchObject({ _id: course._id });
+  });
+
+  it('shows an admin which lectures are free previews, and switches one on and off through the server', async () => {
+    const calls = stubApi({
+      [`GET /api/v1/courses/${course._id}`]: { body: { success: true, message: 'ok', course, lectures: [{ ...lecture(1), preview: true, duration: 75 }, lecture(2)] } },
+      [`PATCH /api/v1/courses/${course._id}/lectures/${lecture(2)._id}`]: (init) => ({
+        body: { success: true, message: messages.lecturePreviewOn, lecture: { ...lecture(2), preview: JSON.parse(String(init.body)).preview } },
+      }),
+    });
+    const { user } = openLectures(admin);
+    const first = await screen.findByRole('checkbox', { name: messages.previewOn('Lesson 1') });
+    const second = screen.getByRole('checkbox', { name: messages.previewOn('Lesson 2') });
+    expect(first).toBeChecked();
+    expect(second).not.toBeChecked();
+    expect(screen.getByRole('button', { name: '1. Lesson 1 1:15' })).toBeInTheDocument();
+    // The preview lecture's row carries the badge; the other row says the same words quietly.
+    const rows = within(screen.getByRole('complementary', { name: 'Lectures list' })).getAllByRole('listitem');
+    expect(within(rows[0]!).getByText(messages.freePreview)).toHaveClass('badge');
+    expect(within(rows[1]!).getByText(messages.freePreview)).not.toHaveClass('badge');
+
+    await user.click(second);
+    await vi.waitFor(() => expect(second).toBeChecked());
+    expect(within(rows[1]!).getByText(messages.freePreview)).toHaveClass('badge');
+    const patch = calls.find((c) => c.init.method === 'PATCH')!;
+    expect(JSON.parse(String(patch.init.body))).toEqual({ preview: true });
+    expect(await screen.findByText(messages.lecturePreviewOn)).toBeInTheDocument();
+
+    await user.click(second);
+    await vi.waitFor(() => expect(second).not.toBeChecked());
+    expect(calls.filter((c) => c.init.method === 'PATCH').map((c) => JSON.parse(String(c.init.body)))).toEqual([{ preview: true }, { preview: false }]);
+  });
+
+  it('keeps the switch as it was when the server refuses it', async () => {
+    stubApi({
+      [`GET /api/v1/courses/${course._id}`]: lecturesAnswer,
+      [`PATCH /api/v1/courses/${course._id}/lectures/${lecture(1)._id}`]: { status: 500, body: {} },
+    });
+    const { user } = openLectures(admin);
+    const toggle = await screen.findByRole('checkbox', { name: messages.previewOn('Lesson 1') });
+    await user.click(toggle);
+    expect(await screen.findByText(messages.operationFailed)).toBeInTheDocument();
+    expect(toggle).not.toBeChecked();
+    expect(toggle).toBeEnabled();
+  });
+
+  it('moves the switch as it is clicked, before the server answers, and keeps the lecture being watched', async () => {
+    stubApi({
+      [`GET /api/v1/courses/${course._id}`]: lecturesAnswer,
+      [`PATCH /api/v1/courses/${course._id}/lectures/${lecture(2)._id}`]: { body: { success: true, message: messages.lecturePreviewOn, lecture: { ...lecture(2), preview: true } } },
+    });
+    // The server takes its time over the switch.
+    const stubbed = globalThis.fetch;
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    globalThis.fetch = (async (url: string, init: RequestInit = {}) => {
+      if (init.method === 'PATCH') await answered;
+      return stubbed(url, init);
+    }) as typeof fetch;
+    const { user } = openLectures(admin);
+    await user.click(await screen.findByRole('button', { name: '2. Lesson 2' }));
+    expect(await screen.findByLabelText('Lecture 2: Lesson 2')).toBeInTheDocument();
+
+    const toggle = screen.getByRole('checkbox', { name: messages.previewOn('Lesson 2') });
+    await user.click(toggle);
+    await vi.waitFor(() => expect(toggle).toBeChecked());
+    expect(toggle).toBeDisabled();
+    expect(screen.queryByText(messages.lecturePreviewOn)).not.toBeInTheDocument();
+
+    act(() => answer());
+    expect(await screen.findByText(messages.lecturePreviewOn)).toBeInTheDocument();
+    await vi.waitFor(() => expect(toggle).toBeEnabled());
+    expect(toggle).toBeChecked();
+    // Still watching the second lecture: switching a preview is not a new list.
+    expect(screen.getByLabelText('Lecture 2: Lesson 2')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '2. Lesson 2' })).toHaveAttribute('aria-current', 'true');
+  });
+
+  it('shows learners no preview switches', async () => {
+    stubApi({ [`GET /api/v1/courses/${course._id}`]: lecturesAnswer });
+    openLectures({ ...admin, role: 'USER', subscription: { status: 'active' } });
+    await screen.findByLabelText('Lecture 1: Lesson 1');
+    expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: new RegExp(messages.deleteLecture) })).not.toBeInTheDocument();
   });
 
   it("shows 'failed to delete the lectures' when the server gives no reason", async () => {
@@ -181,7 +263,8 @@ describe('/course/addlecture', () => {
     const upload = FakeUpload.last;
     expect(upload.method).toBe('POST');
     expect(upload.url).toBe(`/api/v1/courses/${course._id}`);
-    expect([...upload.body!.keys()].sort()).toEqual(['description', 'lectures', 'title']);
+    expect([...upload.body!.keys()].sort()).toEqual(['description', 'lectures', 'preview', 'title']);
+    expect(upload.body!.get('preview')).toBe('false');
     act(() => upload.progress(0.42));
     expect(await screen.findByText('Uploading… 42%')).toBeInTheDocument();
     expect(screen.getByRole('progressbar', { name: 'Upload progress' })).toHaveAttribute('value', '42');
@@ -210,5 +293,65 @@ describe('/course/addlecture', () => {
     await view.user.click(screen.getByRole('button', { name: 'Add new lecture' }));
     act(() => FakeUpload.last.answer(500, null));
     expect(await screen.findByText(messages.failedAddLectures)).toBeInTheDocument();
+  });
+
+  it('sends a lecture marked as a free preview', async () => {
+    const view = openForm();
+    await view.user.type(await screen.findByLabelText('Title'), 'Intro');
+    await view.user.type(screen.getByLabelText('Description'), 'Start here');
+    await view.user.upload(screen.getByLabelText('Video'), mp4());
+    const preview = screen.getByRole('checkbox', { name: messages.freePreview });
+    expect(preview).toHaveAccessibleDescription(messages.previewHint);
+    expect(preview).not.toBeChecked();
+    await view.user.click(preview);
+    await view.user.click(screen.getByRole('button', { name: 'Add new lecture' }));
+    expect(FakeUpload.last.body!.get('preview')).toBe('true');
+    act(() => FakeUpload.last.answer(201, { success: true, message: 'Lecture added successfully', course: { ...course, lectures: [] } }));
+    await vi.waitFor(() => expect(view.router.state.location.pathname).toBe('/course/lecture'));
+  });
+
+  it('asks before leaving while the video uploads: Stay keeps it going, Leave stops it and goes', async () => {
+    const view = openForm();
+    const listeners = vi.spyOn(window, 'addEventListener');
+    await view.user.type(await screen.findByLabelText('Title'), 'Intro');
+    await view.user.type(screen.getByLabelText('Description'), 'Start here');
+    await view.user.upload(screen.getByLabelText('Video'), mp4());
+    await view.user.click(screen.getByRole('button', { name: 'Add new lecture' }));
+    act(() => FakeUpload.last.progress(0.3));
+
+    // Closing or reloading the tab: the browser asks.
+    expect(listeners).toHaveBeenCalledWith('beforeunload', expect.any(Function));
+    const unload = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(unload);
+    expect(unload.defaultPrevented).toBe(true);
+
+    // In the app: the page asks.
+    await view.user.click(screen.getByRole('button', { name: 'Go back' }));
+    const question = await screen.findByRole('dialog', { name: messages.leaveUploadTitle });
+    expect(question).toHaveAccessibleDescription(messages.leaveUploadText);
+    await view.user.click(within(question).getByRole('button', { name: messages.stayHere }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(view.router.state.location.pathname).toBe('/course/addlecture');
+    expect(FakeUpload.last.aborted).toBe(false);
+    expect(screen.getByText('Uploading… 30%')).toBeInTheDocument();
+
+    await act(() => view.router.navigate('/courses'));
+    await view.user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: messages.leaveAndCancel }));
+    await vi.waitFor(() => expect(view.router.state.location.pathname).toBe('/courses'));
+    expect(FakeUpload.last.aborted).toBe(true);
+
+    // Nothing uploads any more: leaving is free, and the tab closes without a question.
+    const later = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(later);
+    expect(later.defaultPrevented).toBe(false);
+    listeners.mockRestore();
+  });
+
+  it('lets the admin leave without a question when nothing uploads', async () => {
+    const view = openForm();
+    await screen.findByLabelText('Title');
+    await view.user.click(screen.getByRole('button', { name: 'Go back' }));
+    await vi.waitFor(() => expect(view.router.state.location.pathname).toBe('/course/lecture'));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 });

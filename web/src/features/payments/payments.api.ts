@@ -1,20 +1,23 @@
+import { endpoints } from '@lms/contract/endpoints';
 import { messages } from '@lms/contract/messages';
 import type { VerifyPayment } from '@lms/contract/payments';
-import { api } from '../../app/api';
-import type { AppDispatch, RootState } from '../../app/store';
-import { refreshUser } from '../auth/auth.api';
-import { userLoaded } from '../auth/auth.slice';
+import { ApiError, call } from '../../app/api';
+import { serverState } from '../../app/server-state';
+import { refreshUser } from '../../app/session';
+import type { AppDispatch } from '../../app/store';
 import { checkoutDetailsLoaded, keyLoaded, paymentVerified, subscriptionCreated } from './razorpay.slice';
 
-interface CheckoutDetails {
-  key: string;
-  checkoutScript: string;
-  price: number;
-}
+/*
+ * Spec §4's checkout, step by step, into the spec's `razorpay` area: the key (from the cache the
+ * storefront's price shares), then a subscription, then the verification of what Checkout paid.
+ */
+
+const aborted = () => new DOMException('The checkout was left', 'AbortError');
 
 /** Spec §4: the provider's public key, with the Checkout script to load and the bundle's price. */
 export const getRazorpayKey = (signal?: AbortSignal) => async (dispatch: AppDispatch) => {
-  const answer = await api.get<Partial<CheckoutDetails>>('/payments/razorpay-key', { fallback: messages.somethingWentWrong, signal });
+  const answer = await dispatch(serverState.endpoints.getCheckoutDetails.initiate(undefined, { subscribe: false })).unwrap();
+  if (signal?.aborted) throw aborted();
   const details = { key: answer.key ?? '', checkoutScript: answer.checkoutScript ?? '', price: answer.price ?? null };
   dispatch(keyLoaded(details.key));
   dispatch(checkoutDetailsLoaded({ checkoutScript: details.checkoutScript, price: details.price }));
@@ -24,10 +27,18 @@ export const getRazorpayKey = (signal?: AbortSignal) => async (dispatch: AppDisp
 /**
  * Spec §4: creates the subscription Checkout will pay (the server reuses an unpaid one).
  * The previous id is dropped first, so a refusal (an admin, an active subscriber) leaves none to pay.
+ * An active subscriber's refusal reloads the stored user, who then shows as subscribed.
  */
 export const createSubscription = (signal?: AbortSignal) => async (dispatch: AppDispatch) => {
   dispatch(subscriptionCreated(''));
-  const answer = await api.post<{ subscription_id?: string }>('/payments/subscribe', undefined, { fallback: messages.somethingWentWrong, signal });
+  let answer;
+  try {
+    answer = await call(endpoints.payments.subscribe, {}, { fallback: messages.somethingWentWrong, signal });
+  } catch (error) {
+    // Ours: a subscription the stored user did not know about yet (paid in another tab): reload the user.
+    if (error instanceof ApiError && error.message === messages.alreadySubscribed) await dispatch(refreshUser()).catch(() => undefined);
+    throw error;
+  }
   const subscriptionId = answer.subscription_id ?? '';
   dispatch(subscriptionCreated(subscriptionId));
   return subscriptionId;
@@ -37,21 +48,20 @@ export const createSubscription = (signal?: AbortSignal) => async (dispatch: App
  * Spec §4: verifies what Checkout reported; the subscription is then active, so the
  * stored user is reloaded. Throws (after the client's toast) when verification fails.
  */
-export const verifyPayment = (response: VerifyPayment) => async (dispatch: AppDispatch, getState: () => RootState) => {
+export const verifyPayment = (response: VerifyPayment) => async (dispatch: AppDispatch) => {
   // Only the three fields the server checks, whatever else Checkout adds.
   const { razorpay_payment_id, razorpay_subscription_id, razorpay_signature } = response;
   try {
-    await api.post('/payments/verify', { razorpay_payment_id, razorpay_subscription_id, razorpay_signature }, { fallback: messages.operationFailed, toastSuccess: true });
+    await call(
+      endpoints.payments.verify,
+      { body: { razorpay_payment_id, razorpay_subscription_id, razorpay_signature } },
+      { fallback: messages.operationFailed, toastSuccess: true },
+    );
   } catch (error) {
     dispatch(paymentVerified(false));
     throw error;
   }
   dispatch(paymentVerified(true));
-  try {
-    await dispatch(refreshUser());
-  } catch {
-    // The payment stands even when the reload fails: show the subscription as active rather than stale.
-    const user = getState().auth.data;
-    if (user) dispatch(userLoaded({ ...user, subscription: { status: 'active' } }));
-  }
+  // The payment stands even when the reload fails: show the subscription as active rather than stale.
+  await dispatch(refreshUser((user) => ({ ...user, subscription: { ...user.subscription, status: 'active', cancelAtPeriodEnd: false } })));
 };

@@ -1,5 +1,5 @@
-import { useEffect, useId, useState } from 'react';
-import { getContactMessages, type ContactInboxPage } from './stat.api';
+import { useId } from 'react';
+import { useGetContactMessagesQuery } from './stat.api';
 
 /** Ours: texts of the inbox, which the spec does not have. */
 const texts = {
@@ -14,23 +14,11 @@ export const INBOX_LIMIT = 20;
 
 const dateFormat = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short' });
 
-type Inbox = { state: 'loading' } | { state: 'failed' } | { state: 'ready'; page: ContactInboxPage };
-
 /** The newest contact messages (DESIGN §8: the contact form's fields are stored for the admin). */
 export function ContactInbox() {
   const headingId = useId();
-  const [inbox, setInbox] = useState<Inbox>({ state: 'loading' });
-
-  useEffect(() => {
-    const controller = new AbortController();
-    getContactMessages(INBOX_LIMIT, { signal: controller.signal })
-      .then((page) => setInbox({ state: 'ready', page }))
-      .catch((error: Error) => {
-        // The API client has already shown the toast; an abort means the page was left.
-        if (error.name !== 'AbortError') setInbox({ state: 'failed' });
-      });
-    return () => controller.abort();
-  }, []);
+  const answer = useGetContactMessagesQuery(INBOX_LIMIT);
+  const inbox = answer.currentData ? { state: 'ready' as const, page: answer.currentData } : { state: answer.isError ? ('failed' as const) : ('loading' as const) };
 
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-3">
@@ -48,7 +36,7 @@ export function ContactInbox() {
               <li key={item._id}>
                 <article className="rounded-box bg-base-200 p-4">
                   <header className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
-                    <h3 className="font-semibold">{item.name}</h3>
+                    <h3 className="min-w-0 font-semibold wrap-anywhere">{item.name}</h3>
                     <a href={`mailto:${item.email}`} className="link link-primary break-all">
                       {item.email}
                     </a>
@@ -56,7 +44,7 @@ export function ContactInbox() {
                       {dateFormat.format(new Date(item.createdAt))}
                     </time>
                   </header>
-                  <p className="mt-2 break-words whitespace-pre-line">{item.message}</p>
+                  <p className="mt-2 whitespace-pre-line wrap-anywhere">{item.message}</p>
                 </article>
               </li>
             ))}

@@ -2,9 +2,8 @@ import { useId, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { Course } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
-import { ApiError } from '../../app/api';
 import { paths } from '../../app/paths';
-import { deleteCourse } from '../course/course.api';
+import { useDeleteCourseMutation } from '../../app/server-state';
 
 export type LoadStatus = 'loading' | 'ready' | 'failed';
 
@@ -28,15 +27,14 @@ interface Props {
   /** Courses on the server, when more than the list holds. */
   total: number;
   status: LoadStatus;
-  /** Reloads the course list (spec §4: after a deletion). */
-  reload: () => Promise<unknown>;
 }
 
 /** Spec §2: 'Courses Overview', the course table with its actions. */
-export function CoursesOverview({ courses, total, status, reload }: Props) {
+export function CoursesOverview({ courses, total, status }: Props) {
   const headingId = useId();
   const navigate = useNavigate();
   const [deleting, setDeleting] = useState<string>();
+  const [deleteCourse] = useDeleteCourseMutation();
 
   // Spec §2: the course goes along; the id in the address lets the page find it again after a reload.
   const open = (path: string, course: Course) => navigate({ pathname: path, search: `?id=${course._id}` }, { state: { ...course } });
@@ -44,15 +42,10 @@ export function CoursesOverview({ courses, total, status, reload }: Props) {
   async function onDelete(course: Course) {
     if (!window.confirm(messages.confirmDeleteCourse)) return;
     setDeleting(course._id);
-    try {
-      await deleteCourse(course._id);
-      await reload();
-    } catch (error) {
-      // The API client has already shown the server's message or the spec's fallback.
-      if (!(error instanceof ApiError)) throw error;
-    } finally {
-      setDeleting(undefined);
-    }
+    // Spec §4: a deletion reloads the course list (the mutation invalidates it); a failure has
+    // already been shown by the API client, and the list stays.
+    await deleteCourse(course._id);
+    setDeleting(undefined);
   }
 
   return (
@@ -67,7 +60,8 @@ export function CoursesOverview({ courses, total, status, reload }: Props) {
       </div>
       {status === 'ready' && total > courses.length && <p className="text-sm text-base-content/70">{texts.shown(courses.length, total)}</p>}
       <div className="w-full overflow-x-auto rounded-box border border-base-300">
-        <table className="table table-zebra" aria-labelledby={headingId}>
+        {/* Phones: a little less padding, so the number, the title and the actions fit 360 px without scrolling. */}
+        <table className="table table-zebra max-md:[&_:is(th,td)]:px-3" aria-labelledby={headingId}>
           <thead>
             <tr>
               {texts.columns.map((name, index) => (
@@ -88,29 +82,30 @@ export function CoursesOverview({ courses, total, status, reload }: Props) {
               courses.map((course, index) => (
                 <tr key={course._id}>
                   <td>{index + 1}</td>
-                  <th scope="row" className="font-medium break-words">
+                  <th scope="row" className="min-w-32 font-medium wrap-anywhere">
                     {course.title}
                   </th>
-                  <td className={wide}>{course.category}</td>
-                  <td className={wide}>{course.createdBy}</td>
+                  <td className={`${wide} wrap-anywhere`}>{course.category}</td>
+                  <td className={`${wide} wrap-anywhere`}>{course.createdBy}</td>
                   <td className={wide}>{course.numbersOfLectures}</td>
                   <td className={`${wide} max-w-xs`}>
-                    <p className="line-clamp-2" title={course.description}>
+                    <p className="line-clamp-2 wrap-anywhere" title={course.description}>
                       {course.description}
                     </p>
                   </td>
                   <td>
                     <div className="flex gap-1">
-                      <IconButton label={texts.manageLectures(course.title)} onClick={() => open(paths.courseLecture, course)} className="btn-success">
+                      <IconButton label={texts.manageLectures(course.title)} onClick={() => open(paths.courseLecture, course)} className="btn-ghost">
                         <path d="M4 6h10M4 12h10M4 18h6M17 10l5 3-5 3z" />
                       </IconButton>
-                      <IconButton label={texts.edit(course.title)} onClick={() => open(paths.editCourse, course)} className="btn-warning">
+                      <IconButton label={texts.edit(course.title)} onClick={() => open(paths.editCourse, course)} className="btn-ghost">
                         <path d="M4 20h4L19 9l-4-4L4 16zM13 7l4 4" />
                       </IconButton>
                       <IconButton
                         label={texts.delete(course.title)}
                         onClick={() => onDelete(course)}
-                        className="btn-error"
+                        // Red only for what destroys (STYLE).
+                        className="btn-ghost btn-error"
                         busy={deleting === course._id}
                       >
                         <path d="M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13M10 11v6M14 11v6" />

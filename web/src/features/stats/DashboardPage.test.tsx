@@ -1,17 +1,30 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Course } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
 import { renderPage, stubApi } from '../../test/render';
 import DashboardPage from './DashboardPage';
 
-// chart.js draws on a canvas, which jsdom lacks: the charts become their inputs as text.
+// chart.js draws on a canvas, which jsdom lacks: the charts become their inputs as text, their colours as attributes.
 vi.mock('react-chartjs-2', () => {
-  type Props = { data: { labels: string[]; datasets: { label: string; data: number[] }[] }; role?: string; 'aria-label'?: string };
+  type Props = {
+    data: { labels: string[]; datasets: { label: string; data: number[]; backgroundColor?: unknown }[] };
+    options?: { plugins?: { legend?: { display?: boolean; labels?: { color?: string } } }; scales?: Record<string, { ticks?: { color?: string } }> };
+    role?: string;
+    'aria-label'?: string;
+  };
   const fake = (kind: string) =>
-    function FakeChart({ data, role, 'aria-label': label }: Props) {
+    function FakeChart({ data, options, role, 'aria-label': label }: Props) {
+      const legend = options?.plugins?.legend;
+      const texts = [legend?.display === false ? undefined : legend?.labels?.color, ...Object.values(options?.scales ?? {}).map((scale) => scale.ticks?.color)];
       return (
-        <div data-testid={kind} role={role} aria-label={label}>
+        <div
+          data-testid={kind}
+          role={role}
+          aria-label={label}
+          data-series-colours={JSON.stringify(data.datasets.map((set) => set.backgroundColor))}
+          data-text-colours={JSON.stringify(texts.filter(Boolean))}
+        >
           <p>labels: {data.labels.join(', ')}</p>
           {data.datasets.map((set) => (
             <p key={set.label}>
@@ -77,13 +90,23 @@ const renderDashboard = () => renderPage(<DashboardPage />, { path: '/admin/dash
 
 afterEach(() => {
   vi.restoreAllMocks();
+  document.documentElement.removeAttribute('style');
+  document.documentElement.removeAttribute('data-theme');
 });
 
+/** The daisyUI theme's variables on the page, as its stylesheet would set them. */
+function setTheme(colours: Record<string, string>) {
+  for (const [name, value] of Object.entries(colours)) document.documentElement.style.setProperty(name, value);
+}
+const colours = (chart: HTMLElement, kind: 'series' | 'text') => JSON.parse(chart.getAttribute(`data-${kind}-colours`)!) as unknown;
+
 describe('admin dashboard', () => {
-  it('shows the title and the four cards with the numbers from the server, revenue in rupees', async () => {
+  it('shows the title (its tab too) and the four cards with the numbers from the server, revenue in rupees', async () => {
+    document.title = '';
     stubApi(answers());
     renderDashboard();
     expect(screen.getByRole('heading', { level: 1, name: messages.adminDashboard })).toBeInTheDocument();
+    expect(document.title).toBe('Admin Dashboard · LMS');
     await waitFor(() => expect(card(messages.totalRevenue)).toHaveTextContent('₹1,23,456'));
     expect(card(messages.registeredUsers)).toHaveTextContent(/^42$/);
     expect(card(messages.subscribedUsers)).toHaveTextContent(/^17$/);
@@ -111,6 +134,73 @@ describe('admin dashboard', () => {
     const table = screen.getByRole('table', { name: messages.salesPerMonth });
     expect(within(table).getByRole('row', { name: 'Jun 9' })).toBeInTheDocument();
     expect(within(table).getAllByRole('row')).toHaveLength(13);
+  });
+
+  it("draws both charts in the theme's brand colours with labels in its text colour, and redraws them when the colour scheme changes", async () => {
+    // The system's dark preference, which daisyUI follows, as a query that can change.
+    const scheme = Object.assign(new EventTarget(), { matches: false, media: '(prefers-color-scheme: dark)' });
+    vi.spyOn(window, 'matchMedia').mockImplementation(() => scheme as unknown as MediaQueryList);
+    setTheme({ '--color-primary': 'oklch(45% 0.24 277.023)', '--color-secondary': 'oklch(62.8% 0.2577 29.23)', '--color-base-100': '#ffffff', '--color-base-content': 'oklch(0% 0 0)' });
+    stubApi(answers());
+    renderDashboard();
+    await waitFor(() => expect(card(messages.subscriptionCount)).toHaveTextContent('52'));
+    const pie = screen.getByTestId('pie');
+    const bar = screen.getByTestId('bar');
+    expect(colours(pie, 'series')).toEqual([['rgba(66, 42, 213, 1)', 'rgba(255, 0, 0, 1)']]);
+    expect(colours(pie, 'text')).toEqual(['rgba(0, 0, 0, 1)']);
+    expect(colours(bar, 'series')).toEqual(['rgba(66, 42, 213, 1)']);
+    expect(colours(bar, 'text')).toEqual(['rgba(0, 0, 0, 0.8)', 'rgba(0, 0, 0, 0.8)']);
+
+    // Dark: a lighter primary, light text.
+    setTheme({ '--color-primary': 'oklch(100% 0 0)', '--color-base-content': 'oklch(100% 0 0)' });
+    act(() => {
+      scheme.matches = true;
+      scheme.dispatchEvent(new Event('change'));
+    });
+    expect(colours(screen.getByTestId('pie'), 'series')).toEqual([['rgba(255, 255, 255, 1)', 'rgba(255, 0, 0, 1)']]);
+    expect(colours(screen.getByTestId('pie'), 'text')).toEqual(['rgba(255, 255, 255, 1)']);
+    expect(colours(screen.getByTestId('bar'), 'text')).toEqual(['rgba(255, 255, 255, 0.8)', 'rgba(255, 255, 255, 0.8)']);
+
+    // A theme set on the page itself counts too.
+    setTheme({ '--color-primary': 'oklch(0% 0 0)' });
+    document.documentElement.setAttribute('data-theme', 'light');
+    await waitFor(() => expect(colours(screen.getByTestId('bar'), 'series')).toEqual(['rgba(0, 0, 0, 1)']));
+  });
+
+  it("holds the charts' places while their numbers load, then draws them", async () => {
+    stubApi(answers());
+    const stubbed = globalThis.fetch;
+    let releaseStats!: () => void;
+    const statsHeld = new Promise<void>((resolve) => (releaseStats = resolve));
+    globalThis.fetch = (async (url: string, init: RequestInit = {}) => {
+      if (url.endsWith('/admin/status/users')) await statsHeld;
+      return stubbed(url, init);
+    }) as typeof fetch;
+    renderDashboard();
+    expect(await screen.findAllByRole('status', { name: messages.chartLoading })).toHaveLength(2);
+    expect(screen.queryByTestId('pie')).not.toBeInTheDocument();
+    expect(screen.queryByRole('table', { name: messages.salesPerMonth })).not.toBeInTheDocument();
+    releaseStats();
+    expect(await screen.findByTestId('bar')).toBeInTheDocument();
+    expect(screen.getByTestId('pie')).toBeInTheDocument();
+    expect(screen.queryByRole('status', { name: messages.chartLoading })).not.toBeInTheDocument();
+  });
+
+  it('says there are no users yet where the pie of two zeros would draw nothing', async () => {
+    stubApi(answers({ [STATS]: { body: { success: true, message: 'User statistics', allUsersCount: 0, subscribedUsersCount: 0 } } }));
+    renderDashboard();
+    expect(await screen.findByText(messages.noUsersYet)).toBeInTheDocument();
+    expect(screen.queryByTestId('pie')).not.toBeInTheDocument();
+    expect(card(messages.registeredUsers)).toHaveTextContent(/^0$/);
+  });
+
+  it('keeps the row actions quiet: only Delete is red', async () => {
+    stubApi(answers());
+    renderDashboard();
+    const row = (await screen.findByRole('rowheader', { name: 'React basics' })).closest('tr')!;
+    const actions = within(row).getAllByRole('button');
+    expect(actions.map((button) => button.getAttribute('aria-label'))).toEqual(['Manage lectures of React basics', 'Edit React basics', 'Delete React basics']);
+    expect(actions.map((button) => /\bbtn-(error|success|warning|primary|secondary|accent|info)\b/.exec(button.className)?.[1] ?? 'quiet')).toEqual(['quiet', 'quiet', 'error']);
   });
 
   it('lists the courses under seven columns, four of them hidden on small screens', async () => {
@@ -238,8 +328,9 @@ describe('admin dashboard', () => {
     expect(await screen.findByText(messages.failedLoadStats)).toBeInTheDocument();
     expect(await screen.findByText(messages.failedPaymentRecord)).toBeInTheDocument();
     expect(calls.map(key).filter((call) => call !== INBOX)).toEqual([COURSES, STATS, PAYMENTS]);
+    // The toast comes from the API client as the answer arrives; the cards follow once the cache has it.
+    await waitFor(() => expect(card(messages.totalRevenue)).toHaveTextContent('—'));
     expect(card(messages.registeredUsers)).toHaveTextContent('—');
-    expect(card(messages.totalRevenue)).toHaveTextContent('—');
     expect(screen.queryByTestId('pie')).not.toBeInTheDocument();
     expect(screen.queryByTestId('bar')).not.toBeInTheDocument();
   });

@@ -1,11 +1,11 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { messages } from '@lms/contract/messages';
-import { useAppDispatch, useAppSelector } from '../../app/store';
-import { getAllCourses } from '../course/course.api';
+import { useGetCoursesQuery, useGetPaymentRecordsQuery } from '../../app/server-state';
+import { usePageTitle } from '../../app/use-page-title';
 import { ContactInbox } from './ContactInbox';
 import { CoursesOverview, type LoadStatus } from './CoursesOverview';
 import { SalesChart } from './SalesChart';
-import { getPaymentRecords, getStatsData } from './stat.api';
+import { PAYMENT_RECORDS_COUNT, useGetUserStatsQuery } from './stat.api';
 import { UsersPie } from './UsersPie';
 
 /** The dashboard shows up to this many courses (the server's page limit). */
@@ -21,52 +21,25 @@ const texts = {
 const countFormat = new Intl.NumberFormat('en-IN');
 const rupeeFormat = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR', minimumFractionDigits: 0, maximumFractionDigits: 2 });
 
-interface Status {
-  courses: LoadStatus;
-  stats: LoadStatus;
-  payments: LoadStatus;
-}
+const NO_SALES: number[] = Array<number>(12).fill(0);
+
+/** A query's state as the cards show it. */
+const statusOf = (query: { isError: boolean; currentData?: unknown }): LoadStatus => (query.isError ? 'failed' : query.currentData ? 'ready' : 'loading');
+/** Answered, well or not: the next step may start. */
+const settled = (query: { isSuccess: boolean; isError: boolean }) => query.isSuccess || query.isError;
 
 /** Spec §2: the admin dashboard (ADMIN only; the router guards it). */
 export default function DashboardPage() {
-  const dispatch = useAppDispatch();
-  const { allUsersCount, subscribedCount } = useAppSelector((state) => state.stat);
-  const { monthlySalesRecord, subscriptionCount, totalRevenue } = useAppSelector((state) => state.razorpay);
-  const courses = useAppSelector((state) => state.course.courseData);
-  const [coursesTotal, setCoursesTotal] = useState(0);
-  const [status, setStatus] = useState<Status>({ courses: 'loading', stats: 'loading', payments: 'loading' });
-
-  const loadCourses = useCallback(async () => {
-    const page = await dispatch(getAllCourses({ limit: COURSES_LIMIT }));
-    setCoursesTotal(page.total);
-  }, [dispatch]);
-
-  // Spec §4: the course list, then user statistics, then payment records, one after the other.
-  // A failure shows its toast (in the API client) and the next step still runs.
-  useEffect(() => {
-    const controller = new AbortController();
-    const { signal } = controller;
-    const step = async (name: keyof Status, load: () => Promise<unknown>) => {
-      if (signal.aborted) return;
-      try {
-        await load();
-        if (!signal.aborted) setStatus((current) => ({ ...current, [name]: 'ready' }));
-      } catch {
-        if (!signal.aborted) setStatus((current) => ({ ...current, [name]: 'failed' }));
-      }
-    };
-    (async () => {
-      await step('courses', loadCourses);
-      await step('stats', () => dispatch(getStatsData({ signal })));
-      await step('payments', () => dispatch(getPaymentRecords({ signal })));
-    })();
-    return () => controller.abort();
-  }, [dispatch, loadCourses]);
-
-  const reloadCourses = useCallback(async () => {
-    await loadCourses();
-    setStatus((current) => ({ ...current, courses: 'ready' }));
-  }, [loadCourses]);
+  usePageTitle(messages.adminDashboard);
+  // Spec §4: the course list, then user statistics, then payment records, each once the one before
+  // has answered. A failure shows its toast (in the API client) and the next step still runs.
+  // After a deletion the course list is reloaded (the mutation invalidates it).
+  const courses = useGetCoursesQuery({ limit: COURSES_LIMIT });
+  const stats = useGetUserStatsQuery(undefined, { skip: !settled(courses) });
+  const payments = useGetPaymentRecordsQuery(PAYMENT_RECORDS_COUNT, { skip: !settled(stats) });
+  const status = { courses: statusOf(courses), stats: statusOf(stats), payments: statusOf(payments) };
+  const { allUsersCount = 0, subscribedUsersCount: subscribedCount = 0 } = stats.currentData ?? {};
+  const { monthlySalesRecord = NO_SALES, subscriptionCount = 0, totalRevenue = 0 } = payments.currentData ?? {};
 
   const show = (source: LoadStatus, value: string) =>
     source === 'ready' ? value : source === 'loading' ? (
@@ -83,25 +56,25 @@ export default function DashboardPage() {
 
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-10 px-4 py-8">
-      <h1 className="text-center text-3xl font-bold text-primary">{messages.adminDashboard}</h1>
+      <h1 className="text-3xl font-bold">{messages.adminDashboard}</h1>
 
       <section aria-label={texts.statistics} className="grid gap-6 lg:grid-cols-2">
-        <div className="flex flex-col gap-4 rounded-box bg-base-100 p-4 shadow-md">
+        <div className="flex min-w-0 flex-col gap-4 rounded-box border border-base-300 bg-base-100 p-4 shadow-sm">
           {status.stats === 'failed' ? (
             <ChartUnavailable title={messages.userDetails} />
           ) : (
-            <UsersPie allUsersCount={allUsersCount} subscribedCount={subscribedCount} />
+            <UsersPie allUsersCount={allUsersCount} subscribedCount={subscribedCount} loading={status.stats === 'loading'} />
           )}
           <dl className="grid grid-cols-1 gap-3 min-[26rem]:grid-cols-2">
             <StatCard label={messages.registeredUsers} value={show(status.stats, countFormat.format(allUsersCount))} />
             <StatCard label={messages.subscribedUsers} value={show(status.stats, countFormat.format(subscribedCount))} />
           </dl>
         </div>
-        <div className="flex flex-col gap-4 rounded-box bg-base-100 p-4 shadow-md">
+        <div className="flex min-w-0 flex-col gap-4 rounded-box border border-base-300 bg-base-100 p-4 shadow-sm">
           {status.payments === 'failed' ? (
             <ChartUnavailable title={messages.salesPerMonth} />
           ) : (
-            <SalesChart monthlySalesRecord={monthlySalesRecord} />
+            <SalesChart monthlySalesRecord={monthlySalesRecord} loading={status.payments === 'loading'} />
           )}
           <dl className="grid grid-cols-1 gap-3 min-[26rem]:grid-cols-2">
             <StatCard label={messages.subscriptionCount} value={show(status.payments, countFormat.format(subscriptionCount))} />
@@ -111,7 +84,7 @@ export default function DashboardPage() {
         </div>
       </section>
 
-      <CoursesOverview courses={courses} total={coursesTotal} status={status.courses} reload={reloadCourses} />
+      <CoursesOverview courses={courses.data?.courses ?? []} total={courses.data?.total ?? 0} status={status.courses} />
 
       <ContactInbox />
     </div>

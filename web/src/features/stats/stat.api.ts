@@ -1,43 +1,29 @@
-import type { z } from 'zod';
-import type { ContactMessagesResponseSchema } from '@lms/contract/contact';
+import { endpoints } from '@lms/contract/endpoints';
+import type { ResponseOf } from '@lms/contract/http';
 import { messages } from '@lms/contract/messages';
-import type { PaymentRecordsResponseSchema } from '@lms/contract/payments';
-import type { UserStatsResponseSchema } from '@lms/contract/stats';
-import { api } from '../../app/api';
-import type { AppDispatch } from '../../app/store';
-import { paymentRecordsLoaded } from '../payments/razorpay.slice';
+import { mirrorInto, serverCall, serverState } from '../../app/server-state';
 import { statsLoaded } from './stat.slice';
 
-type UserStats = z.infer<typeof UserStatsResponseSchema>;
-type PaymentRecordsAnswer = z.infer<typeof PaymentRecordsResponseSchema>;
-export type ContactInboxPage = z.infer<typeof ContactMessagesResponseSchema>;
-
-/** Spec §9: the dashboard reads the latest 100 payment records. */
+/** Spec §9: the dashboard reads the latest 100 payment records (`useGetPaymentRecordsQuery`, app/server-state.ts). */
 export const PAYMENT_RECORDS_COUNT = 100;
 
-interface LoadOptions {
-  signal?: AbortSignal;
-}
+export type ContactInboxPage = ResponseOf<typeof endpoints.contact.list>;
 
-/** Spec §7: registered and subscribed users, into the stat state. */
-export const getStatsData =
-  ({ signal }: LoadOptions = {}) =>
-  async (dispatch: AppDispatch) => {
-    const { allUsersCount, subscribedUsersCount } = await api.get<UserStats>('/admin/status/users', { fallback: messages.failedLoadStats, signal });
-    dispatch(statsLoaded({ allUsersCount, subscribedUsersCount }));
-  };
+/** The dashboard's own reads (admin only; dropped when the viewer changes). */
+const statApi = serverState.injectEndpoints({
+  endpoints: (build) => ({
+    /** Spec §7: registered and subscribed users. */
+    getUserStats: build.query<ResponseOf<typeof endpoints.stats.users>, void>({
+      query: () => serverCall(endpoints.stats.users, {}, { fallback: messages.failedLoadStats }),
+      providesTags: ['Viewer'],
+      onQueryStarted: mirrorInto((answer: ResponseOf<typeof endpoints.stats.users>) => statsLoaded(answer)),
+    }),
+    /** Ours: the newest `limit` contact messages, for the dashboard's inbox. */
+    getContactMessages: build.query<ContactInboxPage, number>({
+      query: (limit) => serverCall(endpoints.contact.list, { query: { limit } }, { fallback: messages.failedLoadData }),
+      providesTags: ['Viewer'],
+    }),
+  }),
+});
 
-/** Spec §7: the latest payments and this year's sales by month, into the razorpay state. */
-export const getPaymentRecords =
-  ({ signal }: LoadOptions = {}) =>
-  async (dispatch: AppDispatch) => {
-    const { allPayments, finalMonths, monthlySalesRecord, subscriptionCount, totalRevenue } = await api.get<PaymentRecordsAnswer>(
-      `/payments?count=${PAYMENT_RECORDS_COUNT}`,
-      { fallback: messages.failedPaymentRecord, signal },
-    );
-    dispatch(paymentRecordsLoaded({ allPayments, finalMonths, monthlySalesRecord, subscriptionCount, totalRevenue }));
-  };
-
-/** Ours: the newest contact messages, for the dashboard's inbox (not kept in the store). */
-export const getContactMessages = (limit: number, { signal }: LoadOptions = {}) =>
-  api.get<ContactInboxPage>(`/contact?limit=${limit}`, { fallback: messages.failedLoadData, signal });
+export const { useGetUserStatsQuery, useGetContactMessagesQuery } = statApi;
