@@ -66,6 +66,29 @@ test('edits the profile: the new name and picture show on the profile', async ({
   await expect(page.getByRole('heading', { name: newName })).toBeVisible();
 });
 
+test('edits only the name: edit profile shows the current picture, which stays', async ({ page, request }) => {
+  const person = newPerson('rename');
+  await registerByApi(request, person);
+  await logInAs(page, person.email, person.password);
+  await page.goto('/user/profile');
+  const oldSrc = await page.getByRole('img', { name: person.fullName }).getAttribute('src');
+
+  await page.getByRole('link', { name: /edit profile/i }).click();
+  await expect(page).toHaveTitle('Edit profile · LMS');
+  const current = page.getByRole('img', { name: 'Your current profile picture' });
+  await expect(current).toHaveAttribute('src', oldSrc!);
+  await expect.poll(() => current.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+  const newName = `${person.fullName} Renamed`;
+  await page.getByLabel(/full name|^name/i).fill(newName);
+  await page.getByRole('button', { name: /update|save/i }).click();
+
+  await expect(page).toHaveURL(/\/user\/profile$/);
+  await expect(page.getByRole('heading', { name: newName })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('heading', { name: newName })).toBeVisible();
+  await expect(page.getByRole('img', { name: newName })).toHaveAttribute('src', oldSrc!);
+});
+
 test('changes the password: the old one stops working, the new one logs in', async ({ page, request }) => {
   const person = newPerson('change');
   const newPassword = 'Better#2025';

@@ -14,7 +14,7 @@ test('a visitor subscribes, watches a lecture play, cancels and is refused the l
   await card.click();
   await expect(page).toHaveURL(/\/course\/description\?id=/);
   await expect(page.getByRole('heading', { level: 1, name: DEMO_COURSE.title })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Subscribe' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Subscribe', exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: 'watch lectures' })).toHaveCount(0);
   const descriptionUrl = page.url();
 
@@ -22,7 +22,7 @@ test('a visitor subscribes, watches a lecture play, cancels and is refused the l
   await signUp(page, newPerson('subscriber'));
   await page.goto(descriptionUrl);
   await expect(page.getByRole('heading', { level: 1, name: DEMO_COURSE.title })).toBeVisible();
-  await page.getByRole('button', { name: 'Subscribe' }).click();
+  await page.getByRole('button', { name: 'Subscribe', exact: true }).click();
   await expectBundleCard(page);
 
   await exclusively('payments', async () => {

@@ -13,6 +13,9 @@ export const DEMO_COURSE = {
 
 /** The sandbox's test cards (server/src/features/sandbox). */
 export const CARDS = { pays: '4111 1111 1111 1111', declined: '4000 0000 0000 0002' };
+/** A good expiry (MM/YY, December five years on) and CVC for the sandbox's Checkout, which checks both. */
+export const CARD_EXPIRY = `12/${String((new Date().getFullYear() + 5) % 100).padStart(2, '0')}`;
+export const CARD_CVC = '123';
 
 /** The bundle's price (SUBSCRIPTION_PRICE's default), as the checkout page shows it. */
 export const BUNDLE_PRICE = 99;
@@ -69,22 +72,25 @@ export function releaseLocks() {
   for (const lock of [...held]) release(lock);
 }
 
-/** A lecture in the lecture page's list ('2. Values, variables and types'), not its delete button. */
+/** A lecture in the lecture page's list ('2. Values, variables and types', then its length once known), not its delete button. */
 export const lectureInList = (page: Page, title: string) =>
   page
     .getByRole('complementary', { name: 'Lectures list' })
-    .getByRole('button', { name: new RegExp(`^\\d+\\. ${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
+    .getByRole('button', { name: new RegExp(`^\\d+\\. ${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\d+(:\\d{2}){1,2})?$`) });
 
-/** On /checkout: Buy now, then the sandbox's Checkout modal, paying with `card`. */
-export async function payWithCard(page: Page, card: string) {
-  const buy = page.getByRole('button', { name: 'Buy now' });
+/** On /checkout: Buy now (or Resume subscription), then the sandbox's Checkout modal, paying with `card`. */
+export async function payWithCard(page: Page, card: string, button: 'Buy now' | 'Resume subscription' = 'Buy now') {
+  const buy = page.getByRole('button', { name: button });
   // Enabled once the key and a subscription are there (spec §4).
   await expect(buy).toBeEnabled();
   await buy.click();
   const modal = page.getByRole('dialog', { name: 'LMS' });
   await expect(modal).toBeVisible();
   await modal.getByLabel('Card number').fill(card);
-  await modal.getByRole('button', { name: 'Pay' }).click();
+  await modal.getByLabel('Expiry (MM/YY)').fill(CARD_EXPIRY);
+  await modal.getByLabel('CVC').fill(CARD_CVC);
+  // "Pay ₹99" once Checkout has read the subscription's amount.
+  await modal.getByRole('button', { name: /^Pay\b/ }).click();
 }
 
 /** The bundle card of /checkout, as spec §9 describes it. */
@@ -119,6 +125,16 @@ const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 /** axe-core's serious and critical violations in the page, readably (as e2e/a11y.spec.ts does). Needs bypassCSP. */
 export async function seriousViolations(page: Page) {
+  // A theme switch starts colour transitions (daisyUI's buttons fade theirs); axe must read the colours they end on,
+  // not one halfway. Endless animations (spinners) are left running.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   await page.addScriptTag({ path: axePath });
   const violations = await page.evaluate(async () => {
     const { axe } = window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<AxeResults> } };

@@ -1,4 +1,4 @@
-import { adminCredentials, expect, logInAs, newestMail, newPerson, openMenu, registerByApi, test } from './fixtures.ts';
+import { adminCredentials, expect, logInAs, newestMail, newPerson, openMenu, registerByApi, test, type Page } from './fixtures.ts';
 
 test('the contact form validates, sends, thanks the visitor and mails the administrators', async ({ page }) => {
   const token = `note-${Date.now().toString(36)}`;
@@ -112,4 +112,51 @@ test('the about page: quotes move with the buttons and the arrow keys, and by th
   await page.mouse.move(0, 0);
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   await expect(carousel.getByRole('group', { name: '1 of 5' })).toBeVisible({ timeout: 8000 });
+});
+
+test.describe('the test-mode ribbon (sandbox payments)', () => {
+  const ribbonOf = (page: Page) => page.getByRole('note').filter({ hasText: 'Test mode — payments are simulated' });
+
+  /** On top of the page, above the navbar and never over it. */
+  async function expectRibbonOnTop(page: Page) {
+    const ribbon = ribbonOf(page);
+    await expect(ribbon).toBeVisible();
+    const [ribbonBox, headerBox] = [await ribbon.boundingBox(), await page.getByRole('banner').boundingBox()];
+    expect(ribbonBox!.y).toBe(0);
+    expect(ribbonBox!.width).toBe(page.viewportSize()!.width);
+    expect(ribbonBox!.y + ribbonBox!.height).toBeLessThanOrEqual(headerBox!.y + 0.5);
+  }
+
+  test('shows on every page, visitors and subscribers alike', async ({ page, request }) => {
+    for (const url of ['/', '/courses', '/login']) {
+      await page.goto(url);
+      await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+      await expectRibbonOnTop(page);
+    }
+    const person = newPerson('ribbon');
+    await registerByApi(request, person);
+    await logInAs(page, person.email, person.password);
+    for (const [url, heading] of [['/user/profile', person.fullName], ['/checkout', 'Subscription Bundle']] as const) {
+      await page.goto(url);
+      await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+      await expectRibbonOnTop(page);
+    }
+  });
+
+  test('a short page still fits the window, and the side menu opens over the ribbon', async ({ page }) => {
+    for (const size of [{ width: 1280, height: 720 }, { width: 360, height: 740 }]) {
+      await page.setViewportSize(size);
+      await page.goto('/denied');
+      await expect(page.getByRole('heading', { name: 'Access denied' })).toBeVisible();
+      await expectRibbonOnTop(page);
+      // The footer ends at the window's bottom edge: nothing to scroll, sideways or down.
+      const footer = (await page.getByRole('contentinfo').boundingBox())!;
+      expect(Math.round(footer.y + footer.height)).toBe(size.height);
+      expect(await page.evaluate(() => [document.documentElement.scrollHeight, document.documentElement.scrollWidth])).toEqual([size.height, size.width]);
+    }
+    const menu = await openMenu(page);
+    expect((await menu.boundingBox())!.y).toBe(0);
+    // The menu, not the ribbon, is what shows at its top corner.
+    expect(await page.evaluate(() => document.elementFromPoint(20, 8)?.closest('nav')?.getAttribute('aria-label'))).toBe('Main');
+  });
 });
