@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only=api,video,upload,scale,weight,start,lighthouse]`
+// `npm run bench [-- --quick] [-- --only=api,video,upload,scale,weight,start,lighthouse,abuse]`
 // Measures the product against reference servers started in the same run, prints one
 // markdown table per section, and writes them to bench/results/<date>.md. Not a test: see README.md.
 import fs from 'node:fs/promises';
@@ -12,6 +12,7 @@ import { recreateDatabase } from './src/postgres.ts';
 import { run } from './src/processes.ts';
 import { buildIfStale, firstCourse, latestLectureUrl, loginAsAdmin, startProduct, uploadLecture, writeVideo, type Product } from './src/product.ts';
 import { sectionMarkdown, type SectionResult } from './src/report.ts';
+import { measureAbuse } from './src/sections/abuse.ts';
 import { measureApi, type RunningProduct } from './src/sections/api.ts';
 import { measureLighthouse } from './src/sections/lighthouse.ts';
 import { measureScale } from './src/sections/scale.ts';
@@ -20,7 +21,7 @@ import { measureUpload } from './src/sections/upload.ts';
 import { measureVideo, type Lecture } from './src/sections/video.ts';
 import { measureWeight } from './src/sections/weight.ts';
 
-const SECTIONS = ['api', 'video', 'upload', 'lighthouse', 'start', 'scale', 'weight'] as const;
+const SECTIONS = ['api', 'video', 'upload', 'lighthouse', 'start', 'scale', 'weight', 'abuse'] as const;
 type SectionName = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
@@ -115,12 +116,17 @@ try {
     log('Front-end weight');
     report(await measureWeight(bench));
   }
+  if (wanted('abuse')) {
+    log('Abuse: hostile avatar, forged reset links, forgot password');
+    report(await measureAbuse(bench));
+  }
 } finally {
   await fs.rm(bench.workDir, { recursive: true, force: true });
 }
 
 const date = new Date().toISOString().slice(0, 10);
-const file = path.join(benchDir, 'results', `${date}${quick ? '-quick' : ''}.md`);
+// A run of some sections only is kept beside the full run of the day, not over it.
+const file = path.join(benchDir, 'results', `${date}${only ? `-${only.join('-')}` : ''}${quick ? '-quick' : ''}.md`);
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 const header = [
   `# Bench ${date}${quick ? ' (--quick)' : ''}`,

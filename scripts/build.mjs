@@ -1,11 +1,11 @@
 // Builds what is older than its sources: the web app with Vite, and the server into one
 // file with esbuild, which starts faster than compiling TypeScript on the fly.
-// Used by `npm start` and by the benchmarks, which run the server exactly as `npm start` does.
+// Used by `npm start` and by the benchmarks, which run the server exactly as `npm start` does;
+// `node scripts/build.mjs` builds without starting (a deployment whose service may not write here).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const at = (...parts) => path.join(root, ...parts);
@@ -23,12 +23,16 @@ const isStale = (output, sources) =>
 export async function buildIfStale() {
   if (isStale(at('web/dist/index.html'), ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'contract/src'])) {
     console.log('Building the web app…');
-    const vite = spawnSync('npm', ['run', 'build', '--workspace', 'web'], { cwd: root, stdio: 'inherit' });
+    // Always a production build: started from a test runner (NODE_ENV=test), Vite would otherwise
+    // ship React's development JSX runtime, and every later start, e2e run and bench would use it.
+    const vite = spawnSync('npm', ['run', 'build', '--workspace', 'web'], { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
     if (vite.status !== 0) throw new Error('The web app did not build.');
   }
   if (isStale(serverBundle, ['server/src', 'contract/src', 'package-lock.json'])) {
     console.log('Building the server…');
-    await build({
+    // Loaded only to build, and stopped after: its service process would otherwise live as long as the server.
+    const esbuild = await import('esbuild');
+    await esbuild.build({
       entryPoints: [at('server/src/main.ts')],
       outfile: serverBundle,
       bundle: true,
@@ -41,5 +45,15 @@ export async function buildIfStale() {
       sourcemap: true,
       logLevel: 'warning',
     });
+    await esbuild.stop();
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    await buildIfStale();
+  } catch (error) {
+    console.error(error.message);
+    process.exit(1);
   }
 }

@@ -36,19 +36,38 @@ export async function startProduct(options: { name: string; dataDir: string; dat
   return { ...service, url, dataDir: options.dataDir, databaseUrl: options.databaseUrl };
 }
 
-/** Logs in as the administrator the server created on its first start; answers the Cookie header. */
+/** Where the bench keeps the password it chose for the initial administrator (the server deletes its own file then). */
+const BENCH_ADMIN_FILE = 'bench-admin-password.txt';
+const BENCH_ADMIN_PASSWORD = 'Bench#2026!';
+
+/**
+ * Logs in as the administrator the server created on its first start; answers the Cookie header.
+ * That administrator must choose a password before anything else works: the first login does,
+ * and later logins (the bench restarts servers on the same data folder) use it.
+ */
 export async function loginAsAdmin(product: Product): Promise<string> {
-  const file = await fs.readFile(path.join(product.dataDir, 'initial-admin.txt'), 'utf8');
-  const [, email] = /^email: (.+)$/m.exec(file) ?? [];
-  const [, password] = /^password: (.+)$/m.exec(file) ?? [];
-  const response = await fetch(`${product.url}/api/v1/user/login`, {
+  const chosen = path.join(product.dataDir, BENCH_ADMIN_FILE);
+  const alreadyChosen = await fs.access(chosen).then(() => true, () => false);
+  const file = alreadyChosen ? '' : await fs.readFile(path.join(product.dataDir, 'initial-admin.txt'), 'utf8');
+  const email = alreadyChosen ? 'admin@lms.local' : /^email: (.+)$/m.exec(file)?.[1];
+  const password = alreadyChosen ? BENCH_ADMIN_PASSWORD : /^password: (.+)$/m.exec(file)?.[1];
+  const login = await postJson(product, '/user/login', { email, password });
+  if (alreadyChosen) return login;
+  const changed = await postJson(product, '/user/change-password', { oldPassword: password, newPassword: BENCH_ADMIN_PASSWORD }, login);
+  await fs.writeFile(chosen, BENCH_ADMIN_PASSWORD, { mode: 0o600 });
+  return changed;
+}
+
+/** POSTs JSON to an API path; answers the session cookie the answer set (or the one sent). */
+async function postJson(product: Product, apiPath: string, body: object, cookie?: string): Promise<string> {
+  const response = await fetch(`${product.url}/api/v1${apiPath}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password }),
+    headers: { 'content-type': 'application/json', ...(cookie && { cookie }) },
+    body: JSON.stringify(body),
   });
-  const cookie = response.headers.get('set-cookie')?.split(';')[0];
-  if (!response.ok || !cookie) throw new Error(`admin login failed: ${response.status} ${await response.text()}`);
-  return cookie;
+  const session = response.headers.get('set-cookie')?.split(';')[0] ?? cookie;
+  if (!response.ok || !session) throw new Error(`POST ${apiPath} failed: ${response.status} ${await response.text()}`);
+  return session;
 }
 
 /** GET of an API path as JSON, failing loudly on anything but 200. */

@@ -8,7 +8,10 @@ import { kb, type Measurement, type SectionResult } from '../report.ts';
 
 const WEB = path.join(root, 'web');
 const DIST = path.join(WEB, 'dist');
-const BUDGET_BYTES = 80 * 1024;
+/** DESIGN §11: the JS a visitor of `/` downloads, as Chromium gets it (Brotli, which the server pre-compresses). */
+const HOME_BUDGET_BYTES = 110 * 1024;
+/** DESIGN §11: no page's own chunk over 30 KB, except the dashboard's (its charts). */
+const PAGE_CHUNK_BUDGET_BYTES = 30 * 1024;
 
 interface ManifestChunk {
   file: string;
@@ -41,10 +44,10 @@ function closure(manifest: Manifest, key: string, files = new Set<string>()): Se
 }
 
 /**
- * Gzipped (level 9) JavaScript and CSS that a first visit to each route downloads,
- * from the production build: the entry with its imports, then the route's page
- * chunk with its imports. Pages under a route guard are weighed as the permitted
- * visitor gets them.
+ * JavaScript and CSS that a first visit to each route downloads, from the production build: the
+ * entry with its imports, then the route's page chunk with its imports. Weighed as the server sends
+ * them to Chromium (the build's `.br` files), with `gzip -9` beside them for comparison with older
+ * results. Pages under a route guard are weighed as the permitted visitor gets them.
  */
 export async function measureWeight(_bench: Bench): Promise<SectionResult> {
   const manifest = JSON.parse(await fs.readFile(path.join(DIST, '.vite/manifest.json'), 'utf8')) as Manifest;
@@ -52,34 +55,45 @@ export async function measureWeight(_bench: Bench): Promise<SectionResult> {
   if (!entryKey) throw new Error('no entry in the build manifest');
   const entryFiles = closure(manifest, entryKey);
 
-  const gzipped = new Map<string, number>();
+  const sizes = new Map<string, { br: number; gzip: number }>();
   const sizeOf = async (file: string) => {
-    if (!gzipped.has(file)) gzipped.set(file, zlib.gzipSync(await fs.readFile(path.join(DIST, file)), { level: 9 }).length);
-    return gzipped.get(file)!;
+    if (!sizes.has(file)) {
+      const full = path.join(DIST, file);
+      // The build writes a .br beside every text file it can shrink; a file too small to gain has none.
+      const br = await fs.stat(`${full}.br`).then((stat) => stat.size, async () => (await fs.stat(full)).size);
+      sizes.set(file, { br, gzip: zlib.gzipSync(await fs.readFile(full), { level: 9 }).length });
+    }
+    return sizes.get(file)!;
   };
   const weigh = async (files: Iterable<string>) => {
-    let js = 0;
-    let css = 0;
+    const total = { js: 0, css: 0, jsGzip: 0 };
     for (const file of files) {
-      if (file.endsWith('.css')) css += await sizeOf(file);
-      else js += await sizeOf(file);
+      const { br, gzip } = await sizeOf(file);
+      if (file.endsWith('.css')) total.css += br;
+      else {
+        total.js += br;
+        total.jsGzip += gzip;
+      }
     }
-    return { js, css };
+    return total;
   };
 
   const rows: Measurement[] = [];
   const entry = await weigh(entryFiles);
   for (const { route, source } of await routePages()) {
-    const { js, css } = await weigh(closure(manifest, source, new Set(entryFiles)));
+    const { js, css, jsGzip } = await weigh(closure(manifest, source, new Set(entryFiles)));
+    const pageChunk = (await sizeOf(manifest[source]!.file)).br;
     rows.push({
       what: `\`${route}\``,
-      measured: `JS ${kb(js)} · CSS ${kb(css)} (page chunk ${kb(js - entry.js)})`,
-      ...(route === paths.home && { budget: '≤ 80 KB JS', met: js <= BUDGET_BYTES }),
+      measured: `JS ${kb(js)} (gzip -9 ${kb(jsGzip)}) · CSS ${kb(css)} · beyond the entry ${kb(js - entry.js)}, its own chunk ${kb(pageChunk)}`,
+      ...(route === paths.home
+        ? { budget: '≤ 110 KB JS (Brotli)', met: js <= HOME_BUDGET_BYTES }
+        : route !== paths.dashboard && { budget: 'own chunk ≤ 30 KB', met: pageChunk <= PAGE_CHUNK_BUDGET_BYTES }),
     });
   }
-  const entryDetail = await Promise.all([...entryFiles].map(async (file) => `\`${file}\` ${kb(await sizeOf(file))}`));
+  const entryDetail = await Promise.all([...entryFiles].map(async (file) => `\`${file}\` ${kb((await sizeOf(file)).br)}`));
   return {
-    title: 'Front-end weight (gzip -9, first visit)',
+    title: 'Front-end weight (Brotli as sent, first visit)',
     rows,
     notes: [`Every route loads the entry first: ${entryDetail.join(', ')}.`],
   };
