@@ -72,6 +72,22 @@ export const DeleteLectureQuerySchema = z.object({
   lectureId: z.uuid(messages.invalidId),
 });
 
+/**
+ * Where a lecture's video is in the processing pipeline (DESIGN §5): `waiting` for a worker
+ * (or for an ffmpeg, when processing is off), `processing` with a percent, `ready` (HLS, poster
+ * and duration made), or `failed` with the reason. The MP4 plays in every state.
+ */
+export const VIDEO_STATES = ['waiting', 'processing', 'ready', 'failed'] as const;
+export type VideoState = (typeof VIDEO_STATES)[number];
+export const VideoProcessingSchema = z.object({
+  state: z.enum(VIDEO_STATES),
+  /** 0–100 while processing; null otherwise. */
+  percent: z.number().int().min(0).max(100).nullable(),
+  /** Why it failed, in words an admin can act on; null unless failed. */
+  reason: z.string().nullable(),
+});
+export type VideoProcessing = z.infer<typeof VideoProcessingSchema>;
+
 export const LectureSchema = z.object({
   _id: z.uuid(),
   title: z.string(),
@@ -82,6 +98,11 @@ export const LectureSchema = z.object({
   duration: z.number().nullable(),
   /** A free preview: anyone may watch it from the course page, without a subscription. */
   preview: z.boolean(),
+  processing: VideoProcessingSchema,
+  /** A frame of the video (WebP), once processed. */
+  poster_url: z.string().nullable(),
+  /** The HLS master playlist, signed like secure_url, once the ladder is ready; the player prefers it. */
+  hls_url: z.string().nullable(),
 });
 export type Lecture = z.infer<typeof LectureSchema>;
 
@@ -122,6 +143,10 @@ export const CurriculumLectureSchema = z.object({
   preview: z.boolean(),
   /** Only on a preview. */
   secure_url: z.string().optional(),
+  /** Only on a preview, once its HLS ladder is ready. */
+  hls_url: z.string().optional(),
+  /** Only on a preview, once processed. */
+  poster_url: z.string().optional(),
 });
 export type CurriculumLecture = z.infer<typeof CurriculumLectureSchema>;
 
@@ -138,3 +163,13 @@ export const CurriculumResponseSchema = Reply.extend({
 export type Curriculum = z.infer<typeof CurriculumResponseSchema>;
 
 export const LectureResponseSchema = Reply.extend({ lecture: LectureSchema });
+
+/** Whether this server can process videos (admin): when it cannot, why, and what it uses when it can. */
+export const VideoStatusResponseSchema = Reply.extend({
+  available: z.boolean(),
+  /** Why processing is off (no ffmpeg could run); null when it is on. */
+  reason: z.string().nullable(),
+  /** The ffmpeg in use, e.g. "ffmpeg 5.1.6 (/usr/bin/ffmpeg)"; null when off. */
+  ffmpeg: z.string().nullable(),
+});
+export type VideoStatusResponse = z.infer<typeof VideoStatusResponseSchema>;

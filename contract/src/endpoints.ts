@@ -11,6 +11,7 @@ import type {
   LecturesResponseSchema,
   ListCoursesQuerySchema,
   UpdateLectureSchema,
+  VideoStatusResponseSchema,
 } from './courses.ts';
 import { endpoint } from './http.ts';
 import type {
@@ -71,6 +72,15 @@ export const endpoints = {
       'PATCH',
       '/courses/:courseId/lectures/:lectureId',
     ),
+    /** Ours (admin): process a lecture's video again after its processing failed. */
+    retryProcessing: endpoint<{ params: typeof LectureParamsSchema; response: typeof LectureResponseSchema }>(
+      'POST',
+      '/courses/:courseId/lectures/:lectureId/processing',
+    ),
+  },
+  video: {
+    /** Ours (admin): whether this server can process videos, and if not, why. */
+    status: endpoint<{ response: typeof VideoStatusResponseSchema }>('GET', '/video/status'),
   },
   payments: {
     /** The provider's public key, the Checkout script to load and the bundle's price. */

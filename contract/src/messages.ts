@@ -247,6 +247,16 @@ export const messages = {
   charactersOver: (over: number) => `${over} ${over === 1 ? 'character' : 'characters'} too many`,
   thumbnailHint: 'jpg, jpeg or png, shown at 16:9',
   pickedFileRefused: (name: string, rule: string) => `“${name}” was not used: ${rule}`,
+
+  // Ours: video pipeline (issue 13): processing states, the admin's retry, the server's ffmpeg
+  videoStatus: 'Video processing status',
+  videoRetryStarted: 'The video is being processed again',
+  videoRetryNotFailed: 'Only a video whose processing failed can be processed again',
+  videoUnreadable: (detail: string) => `This file could not be read as a video (${detail}). Upload it again, or export it as MP4 (H.264).`,
+  videoNoPicture: 'This file has no video picture to play. Upload a video with a picture track.',
+  videoTranscodeFailed: (detail: string) => `The video could not be converted for streaming (${detail}). It still plays as uploaded.`,
+  videoProcessingOff: (why: string) =>
+    `Video processing is off: ${why}. Lectures play as uploaded (MP4), without quality levels, posters or durations. Install ffmpeg, or set FFMPEG_PATH and FFPROBE_PATH, then restart the server.`,
 } as const;
 
 export type MessageKey = keyof typeof messages;

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, date, index, integer, jsonb, pgEnum, pgTable, real, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { VIDEO_STATES } from '@lms/contract/courses';
+import { bigint, boolean, check, date, index, integer, jsonb, pgEnum, pgTable, real, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const roleEnum = pgEnum('role', ['USER', 'ADMIN']);
 
@@ -99,9 +100,33 @@ export const lectures = pgTable(
     durationSeconds: real(),
     /** A free preview: its video is issued to anyone, logged in or not. */
     isPreview: boolean().notNull().default(false),
+    /** The video pipeline's state (VIDEO_STATES): waiting, processing, ready or failed; see features/video. */
+    videoState: text({ enum: VIDEO_STATES }).notNull().default('waiting'),
+    /** 0–100 while processing. */
+    processingPercent: integer(),
+    /** Why processing failed, for the admin. */
+    processingError: text(),
+    /** Which run of the job holds the lecture: a run that finds another's id here has been replaced, and stops. */
+    processingRun: uuid(),
+    /** Written by the run every few seconds; a run silent for longer than the stall limit died with its process, and is started again. */
+    processingHeartbeatAt: timestamp({ withTimezone: true }),
+    videoWidth: integer(),
+    videoHeight: integer(),
+    /** A frame of the video (public, WebP), once processed. */
+    posterKey: text(),
+    /** The folder of the HLS ladder (`hls/<hex>`: master playlist, rendition playlists, segments), once processed. */
+    hlsKey: text(),
     createdAt: createdAt(),
   },
-  (table) => [index().on(table.courseId, table.createdAt), index().on(table.videoKey)],
+  (table) => [
+    index().on(table.courseId, table.createdAt),
+    index().on(table.videoKey),
+    index().on(table.posterKey),
+    index().on(table.hlsKey),
+    // The stall check looks for lectures still waiting or processing: few, among many ready ones.
+    index().on(table.videoState).where(sql`${table.videoState} in ('waiting', 'processing')`),
+    check('lectures_video_state', sql`${table.videoState} in ('waiting', 'processing', 'ready', 'failed')`),
+  ],
 );
 
 // ── Payments ───────────────────────────────────────────────────────────────

@@ -4,6 +4,7 @@ import { messages } from '@lms/contract/messages';
 import type { Context } from '../../context.ts';
 import { courses, lectures } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { LECTURE_MEDIA, lectureMediaKeys } from '../lectures/lecture-media.ts';
 import { reencodeImage } from '../media/images.ts';
 import { saveThumbnail } from '../media/storage.ts';
 
@@ -118,10 +119,10 @@ export async function updateCourse(ctx: Context, id: string, input: UpdateCourse
 /** Removes the course, its lectures (by cascade) and then all their media. */
 export async function deleteCourse(ctx: Context, id: string): Promise<void> {
   const keys = await ctx.db.transaction(async (tx) => {
-    const videos = await tx.select({ key: lectures.videoKey }).from(lectures).where(eq(lectures.courseId, id));
+    const media = await tx.select(LECTURE_MEDIA).from(lectures).where(eq(lectures.courseId, id));
     const [deleted] = await tx.delete(courses).where(eq(courses.id, id)).returning({ key: courses.thumbnailKey });
     if (!deleted) throw new AppError(404, messages.courseNotFound);
-    return [deleted.key, ...videos.map((video) => video.key)];
+    return [deleted.key, ...media.flatMap(lectureMediaKeys)];
   });
   ctx.catalogue.invalidate();
   for (const key of keys) ctx.previewVideos.forget(key);

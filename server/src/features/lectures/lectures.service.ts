@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { AddLectureSchema, type Curriculum, type CurriculumLecture, type Lecture } from '@lms/contract/courses';
+import { AddLectureSchema, type Curriculum, type CurriculumLecture, type Lecture, type VideoProcessing } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
 import type { Context } from '../../context.ts';
 import { courses, lectures } from '../../db/schema.ts';
@@ -8,8 +8,10 @@ import { AppError } from '../../errors.ts';
 import { parseInput } from '../../validation.ts';
 import type { UserRow } from '../auth/sessions.ts';
 import { findCourse, toCourseJson } from '../courses/courses.service.ts';
+import { LECTURE_MEDIA, lectureMediaKeys } from './lecture-media.ts';
+import { hlsMasterUrl } from '../media/hls-urls.ts';
 import { ANY_VIEWER } from '../media/signed-urls.ts';
-import { saveLectureVideo } from '../media/storage.ts';
+import { isHlsFolderKey, saveLectureVideo } from '../media/storage.ts';
 
 export type LectureRow = typeof lectures.$inferSelect;
 /** A video already in storage, not yet attached to a lecture. */
@@ -38,7 +40,20 @@ async function lectureRows(ctx: Context, courseId: string): Promise<LectureRow[]
   return ctx.db.select().from(lectures).where(eq(lectures.courseId, courseId)).orderBy(asc(lectures.createdAt), asc(lectures.id));
 }
 
-/** A lecture as the spec's lecture list shows it, with a video URL for `viewer`. */
+/** Where the lecture's video is in the pipeline, as the admin sees it. */
+const processingOf = (lecture: LectureRow): VideoProcessing => ({
+  state: lecture.videoState,
+  percent: lecture.videoState === 'processing' ? (lecture.processingPercent ?? 0) : null,
+  reason: lecture.videoState === 'failed' ? lecture.processingError : null,
+});
+
+/** The master playlist's URL for `viewerId` once the ladder is ready; null before. */
+const hlsUrlOf = (ctx: Context, lecture: LectureRow, viewerId: string, expiresAt: Date) =>
+  lecture.videoState === 'ready' && lecture.hlsKey ? hlsMasterUrl(ctx.config.sessionSecret, { key: lecture.hlsKey, viewerId, expiresAt }) : null;
+
+const posterUrlOf = (ctx: Context, lecture: LectureRow) => (lecture.posterKey ? ctx.media.publicUrl(lecture.posterKey) : null);
+
+/** A lecture as the spec's lecture list shows it, with video URLs for `viewer`. */
 async function toLectureJson(ctx: Context, lecture: LectureRow, viewer: UserRow, expiresAt = viewerUrlExpiry(ctx)): Promise<Lecture> {
   return {
     _id: lecture.id,
@@ -47,6 +62,9 @@ async function toLectureJson(ctx: Context, lecture: LectureRow, viewer: UserRow,
     secure_url: await ctx.media.privateUrl({ key: lecture.videoKey, viewerId: viewer.id, expiresAt }),
     duration: lecture.durationSeconds,
     preview: lecture.isPreview,
+    processing: processingOf(lecture),
+    poster_url: posterUrlOf(ctx, lecture),
+    hls_url: hlsUrlOf(ctx, lecture, viewer.id, expiresAt),
   };
 }
 
@@ -68,14 +86,24 @@ export async function getCurriculum(ctx: Context, courseId: string): Promise<Cur
   const rows = await lectureRows(ctx, course.id);
   const expiresAt = previewUrlExpiry(ctx);
   const curriculum = await Promise.all(
-    rows.map(async (lecture): Promise<CurriculumLecture> => ({
-      _id: lecture.id,
-      title: lecture.title,
-      description: lecture.description,
-      duration: lecture.durationSeconds,
-      preview: lecture.isPreview,
-      ...(lecture.isPreview && { secure_url: await ctx.media.privateUrl({ key: lecture.videoKey, viewerId: ANY_VIEWER, expiresAt }) }),
-    })),
+    rows.map(async (lecture): Promise<CurriculumLecture> => {
+      const json: CurriculumLecture = {
+        _id: lecture.id,
+        title: lecture.title,
+        description: lecture.description,
+        duration: lecture.durationSeconds,
+        preview: lecture.isPreview,
+      };
+      if (!lecture.isPreview) return json;
+      const hls = hlsUrlOf(ctx, lecture, ANY_VIEWER, expiresAt);
+      const poster = posterUrlOf(ctx, lecture);
+      return {
+        ...json,
+        secure_url: await ctx.media.privateUrl({ key: lecture.videoKey, viewerId: ANY_VIEWER, expiresAt }),
+        ...(hls && { hls_url: hls }),
+        ...(poster && { poster_url: poster }),
+      };
+    }),
   );
   const known = rows.map((lecture) => lecture.durationSeconds).filter((seconds) => seconds !== null);
   return {
@@ -88,12 +116,13 @@ export async function getCurriculum(ctx: Context, courseId: string): Promise<Cur
   };
 }
 
-/** Whether the video at `key` belongs to a lecture that is a free preview now. */
+/** Whether the video at `key` (the upload, or the HLS folder `hls/<hex>`) belongs to a lecture that is a free preview now. */
 export async function isPreviewVideo(ctx: Context, key: string): Promise<boolean> {
+  const column = isHlsFolderKey(key) ? lectures.hlsKey : lectures.videoKey;
   const [found] = await ctx.db
     .select({ one: sql`1` })
     .from(lectures)
-    .where(and(eq(lectures.videoKey, key), eq(lectures.isPreview, true)))
+    .where(and(eq(column, key), eq(lectures.isPreview, true)))
     .limit(1);
   return found !== undefined;
 }
@@ -194,23 +223,28 @@ export async function setLecturePreview(
     return updated;
   });
   // After the commit: the old preview URLs stop working here at once.
-  if (!preview) ctx.previewVideos.forget(lecture.videoKey);
+  if (!preview) for (const key of lectureMediaKeys(lecture)) ctx.previewVideos.forget(key);
   ctx.catalogue.invalidate();
   return toLectureJson(ctx, lecture, viewer);
 }
 
+/**
+ * Removes the lecture and then its media. A processing run still working on it finds the row
+ * gone when it next reports, stops, and removes what it made (features/video).
+ */
 export async function deleteLecture(ctx: Context, courseId: string, lectureId: string): Promise<void> {
   const deleted = await ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .delete(lectures)
       .where(and(eq(lectures.id, lectureId), eq(lectures.courseId, courseId)))
-      .returning({ key: lectures.videoKey });
+      .returning(LECTURE_MEDIA);
     if (!row) throw new AppError(404, messages.lectureNotFound);
     const touch = touchCourse(courseId);
     await tx.update(courses).set(touch.set).where(touch.where);
     return row;
   });
-  ctx.previewVideos.forget(deleted.key);
+  const keys = lectureMediaKeys(deleted);
+  for (const key of keys) ctx.previewVideos.forget(key);
   ctx.catalogue.invalidate();
-  await ctx.media.remove(deleted.key);
+  await Promise.all(keys.map((key) => ctx.media.remove(key)));
 }

@@ -2,14 +2,14 @@ import { inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Context } from '../../context.ts';
 import { courses, lectures, users } from '../../db/schema.ts';
-import { StorageCannotList } from './storage.ts';
+import { ownerKeyOf, StorageCannotList } from './storage.ts';
 
 /**
  * Every column that holds a media key. A file no row names here is deleted by the sweep once
  * it is old enough, so a new column that keeps a key must be added (leftovers.test.ts checks
  * the schema for columns named `…Key`).
  */
-export const MEDIA_KEY_COLUMNS = [users.avatarKey, courses.thumbnailKey, lectures.videoKey];
+export const MEDIA_KEY_COLUMNS = [users.avatarKey, courses.thumbnailKey, lectures.videoKey, lectures.posterKey, lectures.hlsKey];
 
 /** The age past which a file nobody refers to is a leftover: an upload sends data at least this often, and a stored file is referred to at once. */
 export const LEFTOVER_AGE_MS = 60 * 60 * 1000;
@@ -53,8 +53,11 @@ export async function sweepMediaLeftovers(
   for await (const batch of oldInBatches(ctx.media.listStored(), cutoff, batchSize)) {
     if (signal?.aborted) break;
     // Asked per batch, right before deleting: never the whole table into memory, never a stale answer.
-    const referenced = await referencedAmong(ctx, batch.map((file) => file.key));
-    const removed = await removeEach(batch.filter((file) => !referenced.has(file.key)), (file) => ctx.media.remove(file.key), log);
+    // A playlist or segment belongs to its HLS folder, which is what a lecture row names.
+    const referenced = await referencedAmong(ctx, [...new Set(batch.map((file) => ownerKeyOf(file.key)))]);
+    // An HLS folder nobody names goes whole, folder and all, rather than a file at a time.
+    const unreferenced = [...new Set(batch.map((file) => ownerKeyOf(file.key)).filter((key) => !referenced.has(key)))];
+    const removed = await removeEach(unreferenced.map((key) => ({ key })), (file) => ctx.media.remove(file.key), log);
     stored += report(log, removed, 'removed media files no row refers to');
   }
   return { temporary, stored };

@@ -1,6 +1,6 @@
 import { PassThrough, Readable, pipeline } from 'node:stream';
 import type { Config } from '../../config.ts';
-import { isMediaKey, MEDIA_FOLDERS, StorageCannotList, type MediaStorage } from './storage.ts';
+import { isHlsFolderKey, isMediaKey, MEDIA_FOLDERS, StorageCannotList, type MediaStorage } from './storage.ts';
 
 export type S3Settings = Extract<Config['storage'], { kind: 's3' }>;
 
@@ -64,7 +64,16 @@ export async function createS3Storage(settings: S3Settings): Promise<MediaStorag
     return key;
   };
   const remove = async (key: string) => {
-    await client.send(new DeleteObjectCommand({ Bucket, Key: checked(key) }));
+    if (!isHlsFolderKey(key)) {
+      await client.send(new DeleteObjectCommand({ Bucket, Key: checked(key) }));
+      return;
+    }
+    // A folder is its objects: each is deleted (a ladder is a few hundred segments).
+    for await (const page of paginateListObjectsV2({ client }, { Bucket, Prefix: `${key}/` })) {
+      for (const object of page.Contents ?? []) {
+        if (object.Key && isMediaKey(object.Key)) await client.send(new DeleteObjectCommand({ Bucket, Key: object.Key }));
+      }
+    }
   };
 
   return {
@@ -90,6 +99,7 @@ export async function createS3Storage(settings: S3Settings): Promise<MediaStorag
       }
     },
     remove,
+    localFile: () => undefined,
     async stat(key) {
       try {
         const head = await client.send(new HeadObjectCommand({ Bucket, Key: checked(key) }));

@@ -17,7 +17,10 @@ import { signMediaGrant, type MediaGrant } from './signed-urls.ts';
 export interface MediaStorage {
   /** Stores `body` (a buffer, or a stream of any length) at `key`. On any failure nothing is left at `key`. */
   put(key: string, body: Buffer | Readable, contentType: string): Promise<void>;
+  /** Removes the object at `key`, or, for an HLS folder key (`hls/<hex>`), every object in the folder. */
   remove(key: string): Promise<void>;
+  /** The object's path on this machine's disk when storage is local (ffmpeg reads it in place); undefined on S3. */
+  localFile(key: string): string | undefined;
   /** Size of the stored object, or undefined when there is none. */
   stat(key: string): Promise<{ bytes: number } | undefined>;
   /** The object's bytes (tests, and serving local private media). */
@@ -55,16 +58,33 @@ export class StorageCannotList extends Error {}
 
 export const PUBLIC_MEDIA_PREFIX = '/media/';
 export const PRIVATE_MEDIA_PREFIX = '/media/private/';
-/** Folders of public media, served with long cache headers; keys are never reused, so a URL never changes. */
-export const PUBLIC_MEDIA_FOLDERS = ['avatars', 'thumbnails'] as const;
-/** Every folder a key may be in: the public ones and the private videos. */
-export const MEDIA_FOLDERS = [...PUBLIC_MEDIA_FOLDERS, 'videos'] as const;
-type Folder = (typeof MEDIA_FOLDERS)[number];
+/**
+ * Folders of public media, served with long cache headers; keys are never reused, so a URL never changes.
+ * Posters (a frame of a lecture, cut by the video pipeline) are public like thumbnails: random keys,
+ * handed only to those shown the lecture.
+ */
+export const PUBLIC_MEDIA_FOLDERS = ['avatars', 'thumbnails', 'posters'] as const;
+/** Folders of single files: the public ones and the private videos. */
+const FILE_FOLDERS = [...PUBLIC_MEDIA_FOLDERS, 'videos'] as const;
+/** Every folder a key may be in; `hls` holds one private folder of playlists and segments per lecture. */
+export const MEDIA_FOLDERS = [...FILE_FOLDERS, 'hls'] as const;
+type FileFolder = (typeof FILE_FOLDERS)[number];
 
-const newKey = (folder: Folder, extension: string) => `${folder}/${randomBytes(16).toString('hex')}.${extension}`;
-const MEDIA_KEY = new RegExp(`^(${MEDIA_FOLDERS.join('|')})/[0-9a-f]{32}\\.[a-z0-9]{2,5}$`);
-/** Keys as this module makes them: a known folder, 32 hex digits, a short extension. */
-export const isMediaKey = (key: string) => MEDIA_KEY.test(key);
+const newKey = (folder: FileFolder, extension: string) => `${folder}/${randomBytes(16).toString('hex')}.${extension}`;
+const FILE_KEY = new RegExp(`^(${FILE_FOLDERS.join('|')})/[0-9a-f]{32}\\.[a-z0-9]{2,5}$`);
+const HLS_FOLDER_KEY = /^hls\/[0-9a-f]{32}$/;
+/** A file of an HLS folder: playlists (`master.m3u8`, `0.m3u8`…) and segments (`0_00001.ts`…). */
+const HLS_FILE_KEY = /^hls\/[0-9a-f]{32}\/[a-z0-9_]{1,40}\.(m3u8|ts)$/;
+/** Keys of stored objects as this module makes them: a known folder, 32 hex digits, a short extension; or a file of an HLS folder. */
+export const isMediaKey = (key: string) => FILE_KEY.test(key) || HLS_FILE_KEY.test(key);
+/** The key a lecture row keeps for its HLS ladder: `hls/<32 hex digits>`, a folder of files. */
+export const isHlsFolderKey = (key: string) => HLS_FOLDER_KEY.test(key);
+/** A new, empty HLS folder's key. */
+export const newHlsFolderKey = () => `hls/${randomBytes(16).toString('hex')}`;
+/** The key of the file `name` (e.g. `master.m3u8`) in the HLS folder `folderKey`. */
+export const hlsFileKey = (folderKey: string, name: string) => `${folderKey}/${name}`;
+/** The key a row keeps for a stored object: its HLS folder for a playlist or segment, else the key itself. */
+export const ownerKeyOf = (key: string) => (HLS_FILE_KEY.test(key) ? key.slice(0, key.lastIndexOf('/')) : key);
 
 /** A local upload in progress is written to `<key>.<8 hex digits>.part`, then renamed to its key. */
 const temporaryFileName = (file: string, id: string) => `${file}.${id}.part`;
@@ -76,6 +96,10 @@ export const mediaRoot = (dataDir: string) => path.join(dataDir, 'media');
 export function createLocalStorage(root: string, secret: string): MediaStorage {
   const fileOf = (key: string) => {
     if (!isMediaKey(key)) throw new Error(`Not a media key: ${key}`);
+    return path.join(root, key);
+  };
+  const folderOf = (key: string) => {
+    if (!isHlsFolderKey(key)) throw new Error(`Not an HLS folder key: ${key}`);
     return path.join(root, key);
   };
   return {
@@ -91,7 +115,8 @@ export function createLocalStorage(root: string, secret: string): MediaStorage {
         throw error;
       }
     },
-    remove: async (key) => fs.rm(fileOf(key), { force: true }),
+    remove: async (key) => fs.rm(isHlsFolderKey(key) ? folderOf(key) : fileOf(key), { force: true, recursive: isHlsFolderKey(key) }),
+    localFile: (key) => fileOf(key),
     async stat(key) {
       const stat = await fs.stat(fileOf(key)).catch(() => undefined);
       return stat?.isFile() ? { bytes: stat.size } : undefined;
@@ -125,21 +150,33 @@ export function createLocalStorage(root: string, secret: string): MediaStorage {
   };
 }
 
-/** The files in each media folder, one at a time (a folder may hold a million avatars), as `folder/name`. */
+/**
+ * The files in each media folder, one at a time (a folder may hold a million avatars), as `folder/name`;
+ * in `hls`, the files of each lecture's folder, as `hls/<hex>/name`.
+ */
 async function* filesIn(root: string): AsyncGenerator<{ key: string; modifiedAt: Date }> {
-  for (const folder of MEDIA_FOLDERS) {
-    const entries = await fs.opendir(path.join(root, folder)).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
-      throw error;
-    });
-    if (!entries) continue;
-    for await (const entry of entries) {
-      if (!entry.isFile()) continue;
-      // Gone since the folder was read: renamed into place, or removed.
-      const stat = await fs.lstat(path.join(root, folder, entry.name)).catch(() => undefined);
-      if (stat) yield { key: `${folder}/${entry.name}`, modifiedAt: stat.mtime };
-    }
+  for (const folder of FILE_FOLDERS) yield* filesOf(root, folder);
+  for await (const sub of entriesOf(root, 'hls')) {
+    if (sub.isDirectory() && isHlsFolderKey(`hls/${sub.name}`)) yield* filesOf(root, `hls/${sub.name}`);
   }
+}
+
+async function* filesOf(root: string, folder: string): AsyncGenerator<{ key: string; modifiedAt: Date }> {
+  for await (const entry of entriesOf(root, folder)) {
+    if (!entry.isFile()) continue;
+    // Gone since the folder was read: renamed into place, or removed.
+    const stat = await fs.lstat(path.join(root, folder, entry.name)).catch(() => undefined);
+    if (stat) yield { key: `${folder}/${entry.name}`, modifiedAt: stat.mtime };
+  }
+}
+
+async function* entriesOf(root: string, folder: string): AsyncGenerator<import('node:fs').Dirent> {
+  const entries = await fs.opendir(path.join(root, folder)).catch((error: NodeJS.ErrnoException) => {
+    // Missing, or removed while being listed (a lecture deleted during a sweep).
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (entries) yield* entries;
 }
 
 /** The storage the configuration asks for. */
@@ -161,6 +198,13 @@ export async function saveAvatar(storage: MediaStorage, webp: Buffer): Promise<s
 /** Stores a re-encoded course thumbnail and answers its key. */
 export async function saveThumbnail(storage: MediaStorage, webp: Buffer): Promise<string> {
   const key = newKey('thumbnails', 'webp');
+  await storage.put(key, webp, 'image/webp');
+  return key;
+}
+
+/** Stores a lecture's poster frame (re-encoded WebP) and answers its key. */
+export async function savePoster(storage: MediaStorage, webp: Buffer): Promise<string> {
+  const key = newKey('posters', 'webp');
   await storage.put(key, webp, 'image/webp');
   return key;
 }
