@@ -114,6 +114,8 @@ export const CourseSchema = z.object({
   createdBy: z.string(),
   thumbnail: z.object({ secure_url: z.string() }),
   numbersOfLectures: z.number().int(),
+  /** Ours: seconds, the sum of the lecture durations measured so far; null while none is. */
+  totalDuration: z.number().nullable(),
 });
 export type Course = z.infer<typeof CourseSchema>;
 

@@ -9,13 +9,15 @@ import { reencodeImage } from '../media/images.ts';
 import { saveThumbnail } from '../media/storage.ts';
 
 export type CourseRow = typeof courses.$inferSelect;
-export type CourseWithCount = CourseRow & { numbersOfLectures: number };
+export type CourseWithCount = CourseRow & { numbersOfLectures: number; totalDuration?: number | null };
 
 export const THUMBNAIL_SIZE = { width: 640, height: 360 };
 
 // Counted per row through the (course_id, created_at) index: a page of 50 courses is 50 index look-ups.
 // Spelled out in SQL because the outer column must be qualified inside the subquery.
 const numbersOfLectures = sql<number>`(select count(*)::int from lectures where lectures.course_id = courses.id)`;
+/** Seconds: the sum of the lecture durations measured so far (the video pipeline measures them); null while none is. */
+const totalDuration = sql<number | null>`(select sum(duration_seconds)::float8 from lectures where lectures.course_id = courses.id)`;
 const courseColumns = {
   id: courses.id,
   title: courses.title,
@@ -26,6 +28,7 @@ const courseColumns = {
   createdAt: courses.createdAt,
   updatedAt: courses.updatedAt,
   numbersOfLectures,
+  totalDuration,
 };
 
 export function toCourseJson(ctx: Context, course: CourseWithCount): Course {
@@ -37,6 +40,7 @@ export function toCourseJson(ctx: Context, course: CourseWithCount): Course {
     createdBy: course.createdBy,
     thumbnail: { secure_url: ctx.media.publicUrl(course.thumbnailKey) },
     numbersOfLectures: course.numbersOfLectures,
+    totalDuration: course.totalDuration ?? null,
   };
 }
 
@@ -108,7 +112,7 @@ export async function updateCourse(ctx: Context, id: string, input: UpdateCourse
       .returning();
     if (!course) throw new AppError(404, messages.courseNotFound);
     ctx.catalogue.invalidate();
-    return { ...course, numbersOfLectures: existing.numbersOfLectures };
+    return { ...course, numbersOfLectures: existing.numbersOfLectures, totalDuration: existing.totalDuration };
   };
   if (!thumbnail) return update();
   const updated = await withNewThumbnail(ctx, thumbnail, update);
