@@ -126,14 +126,17 @@ const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 /** axe-core's serious and critical violations in the page, readably (as e2e/a11y.spec.ts does). Needs bypassCSP. */
 export async function seriousViolations(page: Page) {
   // A theme switch starts colour transitions (daisyUI's buttons fade theirs); axe must read the colours they end on,
-  // not one halfway. Endless animations (spinners) are left running.
+  // not one halfway. Only transitions are awaited (animations may loop or sit paused), and for a second at most.
   await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
+    Promise.race([
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((animation) => animation instanceof CSSTransition)
+          .map((animation) => animation.finished.catch(() => undefined)),
+      ),
+      new Promise((resolve) => setTimeout(resolve, 1000)),
+    ]),
   );
   await page.addScriptTag({ path: axePath });
   const violations = await page.evaluate(async () => {
