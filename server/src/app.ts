@@ -29,7 +29,8 @@ import { createStorage, mediaRoot, PUBLIC_MEDIA_FOLDERS, PUBLIC_MEDIA_PREFIX } f
 import { createRazorpayClient, inProcessFetch } from './features/payments/razorpay-client.ts';
 import { sandboxRoutes } from './features/sandbox/sandbox.routes.ts';
 import { startJobQueue, type JobQueueOptions } from './job-queue.ts';
-import { startWorkers, type Jobs } from './jobs.ts';
+import { QUEUE_RULES, startWorkers, type Jobs } from './jobs.ts';
+import { findVideoTools } from './features/video/ffmpeg.ts';
 import { refuseForeignOrigins } from './cross-site.ts';
 import { createMailer } from './mail.ts';
 import { createRateLimits } from './rate-limit.ts';
@@ -53,7 +54,7 @@ export interface AppOptions {
   /** Keeps the rate-limit counters of parallel test runs apart in a shared Redis. */
   rateLimitPrefix?: string;
   /** Retry timing of the job queue (tests shorten it). */
-  jobs?: Pick<JobQueueOptions, 'retryDelaySeconds' | 'pollingIntervalSeconds'>;
+  jobs?: Pick<JobQueueOptions, 'retryDelaySeconds' | 'pollingIntervalSeconds' | 'rules'>;
   /** The built web app; defaults to web/dist of this checkout. */
   webRoot?: string;
 }
@@ -98,7 +99,7 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
   const ctx: Context = {
     config,
     db: database.db,
-    jobs: await startJobQueue<Jobs>(database, { log: app.log, ...options.jobs }),
+    jobs: await startJobQueue<Jobs>(database, { log: app.log, rules: QUEUE_RULES, ...options.jobs }),
     mailer: createMailer(config),
     media: await createStorage(config),
     passwords: createPasswordHasher(config.passwordCost),
@@ -114,6 +115,7 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
     catalogue: createCatalogueCache(),
     recentViewers: createRecentViewers(),
     previewVideos: createPreviewVideos(),
+    video: config.video.processing ? await findVideoTools(config.video) : { available: false, reason: 'it is turned off (VIDEO_PROCESSING=off)' },
   };
   app.decorate('ctx', ctx);
   await startWorkers(ctx, app.log);

@@ -29,6 +29,14 @@ const EnvSchema = z
   IMAGE_MAX_BYTES: positiveInt.default(5 * 1024 * 1024),
   VIDEO_MAX_BYTES: positiveInt.default(2 * 1024 * 1024 * 1024),
   VIDEO_URL_HOURS: z.coerce.number().positive().default(6),
+  /** The video pipeline (DESIGN §5): off leaves every upload playing as it was uploaded. */
+  VIDEO_PROCESSING: z.enum(['on', 'off']).default('on'),
+  FFMPEG_PATH: z.string().min(1).optional(),
+  FFPROBE_PATH: z.string().min(1).optional(),
+  /** Videos one instance processes at once; each transcode keeps every core busy. */
+  VIDEO_JOBS_PER_INSTANCE: positiveInt.default(1),
+  /** A processing run silent this long died with its process; it is started again. */
+  VIDEO_STALL_SECONDS: positiveInt.default(60),
   STORAGE: z.enum(['local', 's3']).default('local'),
   S3_ENDPOINT: optionalUrl,
   S3_BUCKET: z.string().min(3).optional(),
@@ -98,6 +106,14 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     videoMaxBytes: env.VIDEO_MAX_BYTES,
     /** How long a lecture's signed video URL stays valid. */
     videoUrlHours: env.VIDEO_URL_HOURS,
+    video: {
+      processing: env.VIDEO_PROCESSING === 'on',
+      /** Explicit tools; otherwise ffmpeg and ffprobe on PATH, then the ones shipped in npm packages. */
+      ffmpegPath: env.FFMPEG_PATH,
+      ffprobePath: env.FFPROBE_PATH,
+      jobsPerInstance: env.VIDEO_JOBS_PER_INSTANCE,
+      stallSeconds: env.VIDEO_STALL_SECONDS,
+    },
     storage:
       env.STORAGE === 's3'
         ? {

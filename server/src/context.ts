@@ -9,6 +9,7 @@ import type { RazorpayClient } from './features/payments/razorpay-client.ts';
 import type { JobQueue } from './job-queue.ts';
 import type { Jobs } from './jobs.ts';
 import type { Mailer } from './mail.ts';
+import type { VideoToolsStatus } from './features/video/ffmpeg.ts';
 import type { RateLimits } from './rate-limit.ts';
 
 /** What services need from the outside world, built once in buildApp and handed to each service call. */
@@ -29,4 +30,6 @@ export interface Context {
   recentViewers: RecentViewers;
   /** Videos recently found to be free previews; turning a preview off forgets it. */
   previewVideos: PreviewVideos;
+  /** The ffmpeg this instance processes videos with, or why it cannot (features/video). */
+  video: VideoToolsStatus;
 }

@@ -9,14 +9,33 @@ import type { Database } from './db/client.ts';
  * database as failed, logged with its reason. See docs/decisions/0010.
  */
 export interface JobQueue<Jobs> {
-  /** Stores a job; this instance's worker is woken at once, any other instance's on its next poll. */
-  send<N extends keyof Jobs & string>(name: N, data: Jobs[N]): Promise<void>;
-  /** Runs `handler` for each job of `name`, one at a time on this instance. */
-  work<N extends keyof Jobs & string>(name: N, handler: (data: Jobs[N]) => Promise<void>): Promise<void>;
+  /**
+   * Stores a job; this instance's worker is woken at once, any other instance's on its next poll.
+   * With an `id`, a job of that id already stored makes this a no-op: sending twice queues once.
+   */
+  send<N extends keyof Jobs & string>(name: N, data: Jobs[N], options?: { id?: string }): Promise<void>;
+  /** Runs `handler` for each job of `name`, `concurrency` (default 1) at a time on this instance. */
+  work<N extends keyof Jobs & string>(name: N, handler: (data: Jobs[N], attempt: Attempt) => Promise<void>, options?: { concurrency?: number }): Promise<void>;
   /** Sends `name` on a cron schedule (UTC); one instance sends each occurrence. */
   schedule<N extends keyof Jobs & string>(name: N, cron: string, data: Jobs[N]): Promise<void>;
   /** Lets running jobs finish (a few seconds at most), then stops polling. */
   stop(): Promise<void>;
+}
+
+/** What a handler knows about the try it is running. */
+export interface Attempt {
+  /** No retry follows if this one fails. */
+  finalAttempt: boolean;
+  /** Aborted when the queue stops (the server shuts down): a long job should stop and throw, to be retried later. */
+  signal: AbortSignal;
+}
+
+/** A queue's own retry and expiry rules, where the defaults do not suit its jobs. */
+export interface QueueRules {
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+  /** How long a job may run before the queue takes it for dead and retries it (pg-boss's default: 15 minutes). */
+  expireInSeconds?: number;
 }
 
 export interface JobQueueOptions {
@@ -27,12 +46,15 @@ export interface JobQueueOptions {
   retryLimit?: number;
   /** How often an idle worker looks for jobs sent by other instances or due for a retry. */
   pollingIntervalSeconds?: number;
+  /** Per queue name. */
+  rules?: Record<string, QueueRules>;
 }
 
 const STOP_TIMEOUT_MS = 5000;
 
 export async function startJobQueue<Jobs>(database: Database, options: JobQueueOptions): Promise<JobQueue<Jobs>> {
-  const { log, retryDelaySeconds = 15, retryLimit = 8, pollingIntervalSeconds = 2 } = options;
+  const { log, retryDelaySeconds = 15, retryLimit = 8, pollingIntervalSeconds = 2, rules = {} } = options;
+  const stopping = new AbortController();
   const { default: PgBoss } = await import('pg-boss');
   // pg-boss marks a finished job complete without awaiting it, so its stop() can resolve while that
   // query still runs: stop() below waits for every query in flight before the database may close.
@@ -58,14 +80,21 @@ export async function startJobQueue<Jobs>(database: Database, options: JobQueueO
   boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
   await boss.start();
 
-  const workers = new Map<string, string>();
+  const workers = new Map<string, string[]>();
   // One creation per queue name in this process, even when two first sends race (on PostgreSQL,
   // two concurrent pgboss.create_queue calls of one name can deadlock).
   const queues = new Map<string, Promise<void>>();
   const ensureQueue = (name: string) => {
     let created = queues.get(name);
     if (!created) {
-      created = boss.createQueue(name, { name, retryLimit, retryDelay: retryDelaySeconds, retryBackoff: true });
+      const rule = rules[name] ?? {};
+      created = boss.createQueue(name, {
+        name,
+        retryLimit: rule.retryLimit ?? retryLimit,
+        retryDelay: rule.retryDelaySeconds ?? retryDelaySeconds,
+        retryBackoff: true,
+        ...(rule.expireInSeconds && { expireInSeconds: rule.expireInSeconds }),
+      });
       created.catch(() => queues.delete(name));
       queues.set(name, created);
     }
@@ -73,35 +102,41 @@ export async function startJobQueue<Jobs>(database: Database, options: JobQueueO
   };
 
   return {
-    async send(name, data) {
+    async send(name, data, sendOptions = {}) {
       // Never left hanging on a dropped query: a send during shutdown fails, and its caller with it.
       if (stopped) throw new Error(`the job queue has stopped; ${name} was not sent`);
       await ensureQueue(name);
-      await boss.send(name, data as object);
-      const worker = workers.get(name);
+      // pg-boss inserts with ON CONFLICT DO NOTHING: a known id stores nothing.
+      await boss.send(name, data as object, sendOptions.id ? { id: sendOptions.id } : {});
+      // One free worker is enough to take it.
+      const worker = workers.get(name)?.[0];
       if (worker) boss.notifyWorker(worker);
     },
-    async work(name, handler) {
+    async work(name, handler, { concurrency = 1 } = {}) {
       await ensureQueue(name);
-      const id = await boss.work<Jobs[typeof name]>(name, { pollingIntervalSeconds, batchSize: 1, includeMetadata: true }, async ([job]) => {
-        if (!job) return;
-        try {
-          await handler(job.data);
-        } catch (error) {
-          const final = job.retryCount >= job.retryLimit;
-          const entry = { err: error, job: name, jobId: job.id, attempt: job.retryCount + 1 };
-          if (final) log.error(entry, 'job failed for good; it stays in the queue as failed');
-          else log.warn(entry, 'job failed; it will be retried');
-          throw error;
-        }
-      });
-      workers.set(name, id);
+      // pg-boss 10 runs one job at a time per worker: `concurrency` workers run that many.
+      for (let index = 0; index < concurrency; index++) {
+        const id = await boss.work<Jobs[typeof name]>(name, { pollingIntervalSeconds, batchSize: 1, includeMetadata: true }, async ([job]) => {
+          if (!job) return;
+          const finalAttempt = job.retryCount >= job.retryLimit;
+          try {
+            await handler(job.data, { finalAttempt, signal: stopping.signal });
+          } catch (error) {
+            const entry = { err: error, job: name, jobId: job.id, attempt: job.retryCount + 1 };
+            if (finalAttempt) log.error(entry, 'job failed for good; it stays in the queue as failed');
+            else log.warn(entry, 'job failed; it will be retried');
+            throw error;
+          }
+        });
+        workers.set(name, [...(workers.get(name) ?? []), id]);
+      }
     },
     async schedule(name, cron, data) {
       await ensureQueue(name);
       await boss.schedule(name, cron, data as object, { tz: 'UTC' });
     },
     async stop() {
+      stopping.abort(new Error('the job queue is stopping'));
       await boss.stop({ graceful: true, wait: true, timeout: STOP_TIMEOUT_MS });
       await Promise.allSettled([...inFlight]);
       stopped = true;

@@ -3,6 +3,8 @@ import type { Context } from './context.ts';
 import { mailPasswordReset } from './features/auth/auth.service.ts';
 import { LEFTOVER_AGE_MS, sweepMediaLeftovers } from './features/media/leftovers.ts';
 import type { Mail } from './mail.ts';
+import { removeStaleWorkFolders, processLectureVideo, restartStalledVideos, type VideoProcessingJob } from './features/video/video-processing.ts';
+import type { QueueRules } from './job-queue.ts';
 
 /**
  * Every job the queue (job-queue.ts) runs, with what it carries, and the service
@@ -15,14 +17,46 @@ export interface Jobs {
   'password-reset': { email: string };
   /** Unfinished uploads and files no row refers to, removed from media storage; hourly, on one instance. */
   'media-leftovers': Record<string, never>;
+  /** A lecture's video probed, given a poster and an HLS ladder (features/video). */
+  'video-processing': VideoProcessingJob;
+  /** Lectures whose processing stalled (a killed process) or never got queued, queued again; every minute. */
+  'video-stalled': Record<string, never>;
 }
+
+/**
+ * Queues whose jobs need other rules than the default (8 retries from 15 s): a transcode that
+ * failed three times will fail a fourth, and one may run for hours (a 2 GB lecture).
+ */
+export const QUEUE_RULES: Partial<Record<keyof Jobs, QueueRules>> = {
+  'video-processing': { retryLimit: 3, retryDelaySeconds: 30, expireInSeconds: 6 * 3600 },
+};
 
 /** Minute 17 of every hour, UTC: away from the top of the hour, when other cron work tends to run. */
 const HOURLY = '17 * * * *';
+const EVERY_MINUTE = '* * * * *';
 
 export async function startWorkers(ctx: Context, log: FastifyBaseLogger): Promise<void> {
   await ctx.jobs.work('mail', (mail) => ctx.mailer.send(mail));
   await ctx.jobs.work('password-reset', (request) => mailPasswordReset(ctx, request));
-  await ctx.jobs.work('media-leftovers', async () => void (await sweepMediaLeftovers(ctx, { olderThanMs: LEFTOVER_AGE_MS, log })));
+  await ctx.jobs.work('media-leftovers', async () => {
+    await sweepMediaLeftovers(ctx, { olderThanMs: LEFTOVER_AGE_MS, log });
+    await removeStaleWorkFolders(ctx.config.dataDir, LEFTOVER_AGE_MS);
+  });
   await ctx.jobs.schedule('media-leftovers', HOURLY, {});
+
+  // Without a working ffmpeg, uploads stay `waiting` and play as MP4; their jobs wait in the queue
+  // for an instance that has one (and restartStalledVideos queues them again if they were lost).
+  if (!ctx.video.available) {
+    if (ctx.config.video.processing) log.warn(`video processing is off: ${ctx.video.reason}`);
+    return;
+  }
+  const { tools } = ctx.video;
+  await ctx.jobs.work(
+    'video-processing',
+    (job, { finalAttempt, signal }) => processLectureVideo(ctx, tools, job, { finalAttempt, log, signal }),
+    { concurrency: ctx.config.video.jobsPerInstance },
+  );
+  await ctx.jobs.work('video-stalled', () => restartStalledVideos(ctx, log));
+  await ctx.jobs.schedule('video-stalled', EVERY_MINUTE, {});
+  await restartStalledVideos(ctx, log);
 }

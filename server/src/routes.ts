@@ -7,6 +7,7 @@ import { paymentRoutes } from './features/payments/payments.routes.ts';
 import { statsRoutes } from './features/stats/stats.routes.ts';
 import { storefrontRoutes } from './features/storefront/storefront.routes.ts';
 import { userRoutes } from './features/users/users.routes.ts';
+import { videoRoutes } from './features/video/video.routes.ts';
 import type { WebAppPage } from './web-app.ts';
 
 /**
@@ -14,7 +15,9 @@ import type { WebAppPage } from './web-app.ts';
  *   /api/v1/user      register, login, logout, me, update/:id, change-password, reset, reset/:token
  *   /api/v1/courses   list, create; /:id edit, delete                                          (courses)
  *                     /:id lectures, add lecture; /:id/curriculum (public);
- *                     PATCH /:courseId/lectures/:lectureId (preview on/off); ?courseId&lectureId delete lecture   (lectures)
+ *                     PATCH /:courseId/lectures/:lectureId (preview on/off); ?courseId&lectureId delete lecture;
+ *                     POST /:courseId/lectures/:lectureId/processing (retry a failed video)      (lectures)
+ *   /api/v1/video     status: whether this server processes videos, and with which ffmpeg
  *   /api/v1/contact   send a message; the admin inbox
  *   /api/v1           (stats, no prefix of its own) admin/status/users; payments?count=N, the payment records
  *   /api/v1/payments  plan (public), razorpay-key, subscribe, verify, unsubscribe, webhook
@@ -24,6 +27,7 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(userRoutes, { prefix: '/user' });
   await api.register(courseRoutes, { prefix: '/courses' });
   await api.register(lectureRoutes, { prefix: '/courses' });
+  await api.register(videoRoutes, { prefix: '/video' });
   await api.register(contactRoutes, { prefix: '/contact' });
   await api.register(statsRoutes);
   await api.register(paymentRoutes, { prefix: '/payments' });

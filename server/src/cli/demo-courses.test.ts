@@ -31,7 +31,7 @@ async function storedFiles() {
 }
 
 describe('the shipped demo video', () => {
-  it('is a small MP4 that starts playing before it has loaded, as long as the lectures say', async () => {
+  it('is a small MP4, 8 s long, that starts playing before it has loaded', async () => {
     const bytes = await fs.readFile(DEMO_VIDEO.file);
     expect(bytes.length).toBeLessThan(1024 * 1024);
     expect(bytes.subarray(4, 8).toString('latin1')).toBe('ftyp');
@@ -43,7 +43,7 @@ describe('the shipped demo video', () => {
     const version = bytes[mvhd + 4];
     const timescale = version === 1 ? bytes.readUInt32BE(mvhd + 24) : bytes.readUInt32BE(mvhd + 16);
     const duration = version === 1 ? Number(bytes.readBigUInt64BE(mvhd + 28)) : bytes.readUInt32BE(mvhd + 20);
-    expect(duration / timescale).toBeCloseTo(DEMO_VIDEO.durationSeconds, 1);
+    expect(duration / timescale).toBeCloseTo(8, 1);
   });
 });
 
@@ -79,7 +79,8 @@ describe('seedDemoCourses', () => {
       // The first lecture of each course is a free preview, the rest for subscribers.
       expect(rows.map((lecture) => lecture.isPreview)).toEqual(rows.map((_, index) => index === 0));
       for (const lecture of rows) {
-        expect(lecture).toMatchObject({ videoType: 'video/mp4', videoBytes, durationSeconds: DEMO_VIDEO.durationSeconds });
+        // Queued for the video pipeline, which measures the duration (video-processing.test.ts).
+        expect(lecture).toMatchObject({ videoType: 'video/mp4', videoBytes, videoState: 'waiting', durationSeconds: null });
         expect(await t.app.ctx.media.stat(lecture.videoKey)).toEqual({ bytes: videoBytes });
       }
     }

@@ -8,7 +8,7 @@ import { createLecture, storeLectureVideo } from '../features/lectures/lectures.
 import { paths } from '../paths.ts';
 
 /** The one shipped lecture video (see server/assets/demo/README.md); every demo lecture plays it. */
-export const DEMO_VIDEO = { file: path.join(paths.demoAssets, 'lecture-intro.mp4'), durationSeconds: 8 };
+export const DEMO_VIDEO = { file: path.join(paths.demoAssets, 'lecture-intro.mp4') };
 
 export interface DemoCourse {
   title: string;
@@ -89,7 +89,8 @@ export async function seedDemoCourses(ctx: Context, log: (line: string) => void)
       for (const [index, lecture] of demo.lectures.entries()) {
         const video = await storeLectureVideo(ctx, createReadStream(DEMO_VIDEO.file));
         // Each course's first lecture is a free preview, so a newcomer sees one on every course page.
-        await createLecture(ctx, course.id, { ...lecture, isPreview: index === 0, durationSeconds: DEMO_VIDEO.durationSeconds }, video);
+        // Durations, the poster and the HLS ladder come from the video pipeline, as for any upload.
+        await createLecture(ctx, course.id, { ...lecture, isPreview: index === 0 }, video);
       }
     }
   } catch (error) {

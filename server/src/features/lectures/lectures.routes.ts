@@ -18,7 +18,8 @@ import { sendCataloguePage } from '../courses/catalogue-cache.ts';
 import { findCourse, toCourseJson } from '../courses/courses.service.ts';
 import { readForm } from '../media/upload.ts';
 import { canWatchLectures } from '../users/users.service.ts';
-import { addLecture, deleteLecture, getCurriculum, listLectures, setLecturePreview, storeLectureVideo } from './lectures.service.ts';
+import { retryVideoProcessing } from '../video/video-processing.ts';
+import { addLecture, deleteLecture, getCurriculum, listLectures, setLecturePreview, storeLectureVideo, toLectureJson } from './lectures.service.ts';
 
 const adminOnly = requireRole('ADMIN');
 
@@ -97,6 +98,20 @@ export const lectureRoutes: FastifyPluginAsyncZod = async (app) => {
       const { preview } = request.body;
       const lecture = await setLecturePreview(ctx, { courseId, lectureId, preview, viewer: currentUser(request) });
       return { success: true, message: preview ? messages.lecturePreviewOn : messages.lecturePreviewOff, lecture };
+    },
+  });
+
+  app.post('/:courseId/lectures/:lectureId/processing', {
+    schema: {
+      summary: "Process a lecture's video again after its processing failed (409 in any other state)",
+      params: LectureParamsSchema,
+      response: { 200: LectureResponseSchema },
+    },
+    preHandler: adminOnly,
+    handler: async (request) => {
+      const { courseId, lectureId } = request.params;
+      const lecture = await retryVideoProcessing(ctx, courseId, lectureId);
+      return { success: true, message: messages.videoRetryStarted, lecture: await toLectureJson(ctx, lecture, currentUser(request)) };
     },
   });
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { AddLectureSchema, type Curriculum, type CurriculumLecture, type Lecture, type VideoProcessing } from '@lms/contract/courses';
@@ -12,6 +13,7 @@ import { LECTURE_MEDIA, lectureMediaKeys } from './lecture-media.ts';
 import { hlsMasterUrl } from '../media/hls-urls.ts';
 import { ANY_VIEWER } from '../media/signed-urls.ts';
 import { isHlsFolderKey, saveLectureVideo } from '../media/storage.ts';
+import { queueVideoProcessing } from '../video/video-processing.ts';
 
 export type LectureRow = typeof lectures.$inferSelect;
 /** A video already in storage, not yet attached to a lecture. */
@@ -54,7 +56,7 @@ const hlsUrlOf = (ctx: Context, lecture: LectureRow, viewerId: string, expiresAt
 const posterUrlOf = (ctx: Context, lecture: LectureRow) => (lecture.posterKey ? ctx.media.publicUrl(lecture.posterKey) : null);
 
 /** A lecture as the spec's lecture list shows it, with video URLs for `viewer`. */
-async function toLectureJson(ctx: Context, lecture: LectureRow, viewer: UserRow, expiresAt = viewerUrlExpiry(ctx)): Promise<Lecture> {
+export async function toLectureJson(ctx: Context, lecture: LectureRow, viewer: UserRow, expiresAt = viewerUrlExpiry(ctx)): Promise<Lecture> {
   return {
     _id: lecture.id,
     title: lecture.title,
@@ -183,27 +185,32 @@ export async function addLecture(ctx: Context, courseId: string, fields: unknown
 export async function createLecture(
   ctx: Context,
   courseId: string,
-  input: { title: string; description: string; isPreview?: boolean; durationSeconds?: number | null },
+  input: { title: string; description: string; isPreview?: boolean },
   video: StoredVideo,
 ): Promise<LectureRow> {
+  const run = randomUUID();
+  let lecture: LectureRow;
   try {
-    const lecture = await ctx.db.transaction(async (tx) => {
+    lecture = await ctx.db.transaction(async (tx) => {
       const [created] = await tx
         .insert(lectures)
-        .values({ courseId, ...input, videoKey: video.key, videoType: video.mime, videoBytes: video.bytes })
+        .values({ courseId, ...input, videoKey: video.key, videoType: video.mime, videoBytes: video.bytes, processingRun: run })
         .returning();
       const touch = touchCourse(courseId);
       await tx.update(courses).set(touch.set).where(touch.where);
       return created!;
     });
-    ctx.catalogue.invalidate();
-    return lecture;
   } catch (error) {
     await ctx.media.remove(video.key);
     // The course was deleted while its lecture was uploading.
     if ((error as { cause?: { code?: string } }).cause?.code === '23503') throw new AppError(404, messages.courseNotFound);
     throw error;
   }
+  ctx.catalogue.invalidate();
+  // The lecture plays as uploaded from now on. Should this send fail, the lecture stays `waiting`
+  // and restartStalledVideos queues it within a minute: the upload is never lost for it.
+  await queueVideoProcessing(ctx, { lectureId: lecture.id, run }).catch(() => undefined);
+  return lecture;
 }
 
 /** Makes a lecture of the course a free preview, or private again; answers it as `viewer` sees it. */

@@ -1,0 +1,123 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeClip, testVideoTools } from '../../test/video.ts';
+import { findVideoTools, grabFrame, ladderFor, probeVideo, transcodeToHls, UnreadableVideo, type VideoTools } from './ffmpeg.ts';
+
+let tools: VideoTools;
+let dir: string;
+let clip: string;
+
+beforeAll(async () => {
+  tools = await testVideoTools();
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'lms-ffmpeg-'));
+  clip = await makeClip(tools, path.join(dir, 'clip.mp4'), { seconds: 3, width: 640, height: 360 });
+});
+afterAll(() => fs.rm(dir, { recursive: true, force: true }));
+
+describe('findVideoTools', () => {
+  it('uses the binaries shipped in the npm packages, which a fresh machine without ffmpeg has', async () => {
+    const require = createRequire(import.meta.url);
+    const ffmpeg = (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
+    const ffprobe = (require('@ffprobe-installer/ffprobe') as { path: string }).path;
+    const found = await findVideoTools({ ffmpegPath: ffmpeg, ffprobePath: ffprobe });
+    expect(found).toMatchObject({ available: true, tools: { ffmpeg, ffprobe } });
+    expect(found.available && found.tools.description).toMatch(/^ffmpeg \S+ \(.*ffmpeg\)$/);
+    // And they do the work: the shipped ffprobe reads the clip.
+    expect(found.available && (await probeVideo(found.tools, clip)).height).toBe(360);
+  });
+
+  it('reports an explicit FFMPEG_PATH that cannot run, rather than quietly using another', async () => {
+    const found = await findVideoTools({ ffmpegPath: '/nowhere/ffmpeg', ffprobePath: '/nowhere/ffprobe' });
+    expect(found.available).toBe(false);
+    expect(!found.available && found.reason).toContain('/nowhere/ffmpeg could not run');
+  });
+});
+
+describe('probeVideo', () => {
+  it('reads the duration, size and codecs', async () => {
+    const video = await probeVideo(tools, clip);
+    expect(video.durationSeconds).toBeCloseTo(3, 0);
+    expect(video).toMatchObject({ width: 640, height: 360, videoCodec: 'h264', audioCodec: 'aac' });
+  });
+
+  it('says a file is no video it can read, with ffprobe’s words', async () => {
+    const junk = path.join(dir, 'junk.mp4');
+    // An MP4's first bytes (as the upload check sees them), then noise.
+    await fs.writeFile(junk, Buffer.concat([Buffer.from('000000206674797069736f6d', 'hex'), randomBytes(5000)]));
+    const error = await probeVideo(tools, junk).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UnreadableVideo);
+    expect((error as UnreadableVideo).detail.length).toBeGreaterThan(0);
+  });
+
+  it('refuses sound without a picture', async () => {
+    const sound = path.join(dir, 'sound.m4a');
+    await fs.copyFile(await makeClip(tools, path.join(dir, 'with-sound.mp4'), { seconds: 1 }), path.join(dir, 'copy.mp4'));
+    const { execFile } = await import('node:child_process');
+    await new Promise<void>((resolve, reject) =>
+      execFile(tools.ffmpeg, ['-v', 'error', '-y', '-i', path.join(dir, 'copy.mp4'), '-vn', '-c:a', 'copy', sound], (error) => (error ? reject(error) : resolve())),
+    );
+    await expect(probeVideo(tools, sound)).rejects.toMatchObject({ detail: 'no video stream' });
+  });
+});
+
+describe('grabFrame', () => {
+  it('cuts a frame as a PNG no wider than asked', async () => {
+    const png = await grabFrame(tools, clip, 1, 320);
+    expect(await sharp(png).metadata()).toMatchObject({ format: 'png', width: 320, height: 180 });
+  });
+});
+
+describe('ladderFor', () => {
+  it('never goes above the source, and gives a small video one step of its own height', () => {
+    expect(ladderFor(1080).map((step) => step.height)).toEqual([360, 720, 1080]);
+    expect(ladderFor(2160).map((step) => step.height)).toEqual([360, 720, 1080]);
+    expect(ladderFor(719).map((step) => step.height)).toEqual([360]);
+    expect(ladderFor(240).map((step) => step.height)).toEqual([240]);
+    expect(ladderFor(241).map((step) => step.height)).toEqual([240]);
+  });
+});
+
+describe('transcodeToHls', () => {
+  it('makes a master playlist naming each rendition with its size, playlists of ≤ 6 s segments, and reports progress to the end', async () => {
+    const source = await makeClip(tools, path.join(dir, 'tall.mp4'), { seconds: 8, width: 1280, height: 720 });
+    const outDir = path.join(dir, 'hls');
+    await fs.mkdir(outDir);
+    const progress: number[] = [];
+    const video = await probeVideo(tools, source);
+    await transcodeToHls(tools, { file: source, outDir, video, renditions: ladderFor(video.height), onProgress: (done) => progress.push(done) });
+
+    const master = await fs.readFile(path.join(outDir, 'master.m3u8'), 'utf8');
+    expect(master).toContain('#EXTM3U');
+    expect(master.match(/RESOLUTION=\d+x\d+/g)).toEqual(['RESOLUTION=640x360', 'RESOLUTION=1280x720']);
+    expect(master.split('\n').filter((line) => line.endsWith('.m3u8'))).toEqual(['0.m3u8', '1.m3u8']);
+
+    for (const rendition of ['0', '1']) {
+      const playlist = await fs.readFile(path.join(outDir, `${rendition}.m3u8`), 'utf8');
+      expect(playlist).toContain('#EXT-X-PLAYLIST-TYPE:VOD');
+      expect(playlist).toContain('#EXT-X-ENDLIST');
+      const segments = playlist.split('\n').filter((line) => line.endsWith('.ts'));
+      // 8 s in 6 s segments: two.
+      expect(segments).toEqual([`${rendition}_00000.ts`, `${rendition}_00001.ts`]);
+      const lengths = [...playlist.matchAll(/#EXTINF:([\d.]+)/g)].map((match) => Number(match[1]));
+      expect(Math.max(...lengths)).toBeLessThanOrEqual(6.1);
+      for (const segment of segments) expect((await fs.stat(path.join(outDir, segment))).size).toBeGreaterThan(1000);
+    }
+    expect(progress.at(-1)).toBeGreaterThan(0.9);
+  });
+
+  it('stops ffmpeg when asked to', async () => {
+    const outDir = path.join(dir, 'stopped');
+    await fs.mkdir(outDir);
+    const video = await probeVideo(tools, clip);
+    const controller = new AbortController();
+    controller.abort(new Error('stop now'));
+    await expect(
+      transcodeToHls(tools, { file: clip, outDir, video, renditions: ladderFor(360), onProgress: () => undefined, signal: controller.signal }),
+    ).rejects.toThrow();
+  });
+});

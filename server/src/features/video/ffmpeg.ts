@@ -1,0 +1,271 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import { createRequire } from 'node:module';
+
+/**
+ * ffmpeg and ffprobe, run as child processes: a transcode keeps every core busy for minutes,
+ * and none of it may run on the event loop. The children run at a lower priority (nice 10),
+ * so requests keep their turn on the CPU while a video is processed.
+ */
+export interface VideoTools {
+  ffmpeg: string;
+  ffprobe: string;
+  /** For the admin: which ffmpeg, e.g. "ffmpeg 5.1.6 (/usr/bin/ffmpeg)". */
+  description: string;
+}
+
+export type VideoToolsStatus = { available: true; tools: VideoTools } | { available: false; reason: string };
+
+/** What ffprobe found in a video. */
+export interface ProbedVideo {
+  durationSeconds: number;
+  width: number;
+  height: number;
+  videoCodec: string;
+  /** Null for a video without sound. */
+  audioCodec: string | null;
+}
+
+/** One step of the HLS ladder. */
+export interface Rendition {
+  height: number;
+  videoKbps: number;
+  audioKbps: number;
+}
+
+/** The file is not a video ffprobe can read, or has no picture: retrying will not help. */
+export class UnreadableVideo extends Error {
+  constructor(
+    message: string,
+    /** ffprobe's own words, for the admin's reason. */
+    readonly detail: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The ladder's steps, lowest first; a video gets those not above its own height (DESIGN §5). */
+export const LADDER: readonly Rendition[] = [
+  { height: 360, videoKbps: 800, audioKbps: 96 },
+  { height: 720, videoKbps: 2800, audioKbps: 128 },
+  { height: 1080, videoKbps: 5000, audioKbps: 128 },
+];
+export const SEGMENT_SECONDS = 6;
+/**
+ * x264's speed/size trade-off. veryfast keeps a 1080p ladder under half the video's length on
+ * 2 cores (bench: `npm run bench -- --only=transcode`); slower presets save ~10 % of the bytes.
+ */
+export const X264_PRESET = 'veryfast';
+const CHILD_PRIORITY = 10;
+/** What is kept of a child's stderr for an error message. */
+const STDERR_KEEP = 4096;
+const VERSION_TIMEOUT_MS = 10_000;
+
+/**
+ * The tools to use: FFMPEG_PATH/FFPROBE_PATH when set (and nothing else: an explicit choice that
+ * does not run is reported, not replaced), else ffmpeg and ffprobe on PATH, else the binaries
+ * shipped in the @ffmpeg-installer/@ffprobe-installer packages (DESIGN §10). Each is run once
+ * (`-version`) to prove it works here.
+ */
+export async function findVideoTools(settings: { ffmpegPath?: string; ffprobePath?: string }): Promise<VideoToolsStatus> {
+  if (settings.ffmpegPath || settings.ffprobePath) {
+    const pair = { ffmpeg: settings.ffmpegPath ?? 'ffmpeg', ffprobe: settings.ffprobePath ?? 'ffprobe' };
+    const checked = await check(pair);
+    return typeof checked === 'string' ? { available: false, reason: checked } : { available: true, tools: checked };
+  }
+  const reasons: string[] = [];
+  for (const candidate of [{ ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' }, shippedTools()]) {
+    if (!candidate) continue;
+    const checked = await check(candidate);
+    if (typeof checked !== 'string') return { available: true, tools: checked };
+    reasons.push(checked);
+  }
+  return { available: false, reason: reasons.join('; ') || 'no ffmpeg found' };
+}
+
+/** The paths inside the npm packages, when they are installed for this platform. */
+function shippedTools(): { ffmpeg: string; ffprobe: string } | undefined {
+  const require = createRequire(import.meta.url);
+  try {
+    const ffmpeg = (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
+    const ffprobe = (require('@ffprobe-installer/ffprobe') as { path: string }).path;
+    return { ffmpeg, ffprobe };
+  } catch {
+    // No binary for this platform (the packages throw), or not installed.
+    return undefined;
+  }
+}
+
+/** The pair as VideoTools if both run; otherwise why not. */
+async function check(pair: { ffmpeg: string; ffprobe: string }): Promise<VideoTools | string> {
+  const versions: string[] = [];
+  for (const binary of [pair.ffmpeg, pair.ffprobe]) {
+    // npm 11 skips the packages' `chmod u+x` install scripts; the files may need it still.
+    if (binary.includes('/')) await fs.chmod(binary, 0o755).catch(() => undefined);
+    const run = await runChild(binary, ['-hide_banner', '-version'], { timeoutMs: VERSION_TIMEOUT_MS }).catch((error: Error) => error);
+    if (run instanceof Error) return `${binary} could not run (${run.message})`;
+    versions.push(run.stdout.split('\n', 1)[0] ?? '');
+  }
+  const version = /version (\S+)/.exec(versions[0]!)?.[1] ?? 'unknown version';
+  return { ...pair, description: `ffmpeg ${version} (${pair.ffmpeg})` };
+}
+
+/** Duration, size and codecs of the video at `file`; UnreadableVideo when it is not one. */
+export async function probeVideo(tools: VideoTools, file: string, signal?: AbortSignal): Promise<ProbedVideo> {
+  const run = await runChild(tools.ffprobe, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file], { signal }).catch(
+    (error: ChildFailed | Error) => {
+      if (error instanceof ChildFailed) throw new UnreadableVideo(`ffprobe could not read ${file}`, lastLine(error.stderr) || `exit code ${error.code}`);
+      throw error;
+    },
+  );
+  const found = JSON.parse(run.stdout) as {
+    format?: { duration?: string };
+    streams?: { codec_type?: string; codec_name?: string; width?: number; height?: number; duration?: string; disposition?: { attached_pic?: number } }[];
+  };
+  const streams = found.streams ?? [];
+  // A cover image in an audio file is a "video" stream too; it is not a picture to play.
+  const picture = streams.find((stream) => stream.codec_type === 'video' && !stream.disposition?.attached_pic && stream.width && stream.height);
+  if (!picture) throw new UnreadableVideo('no picture', 'no video stream');
+  const audio = streams.find((stream) => stream.codec_type === 'audio');
+  const durationSeconds = Number(found.format?.duration ?? picture.duration);
+  if (!(durationSeconds > 0)) throw new UnreadableVideo('no duration', 'the length of the video is unknown');
+  return {
+    durationSeconds,
+    width: picture.width!,
+    height: picture.height!,
+    videoCodec: picture.codec_name ?? 'unknown',
+    audioCodec: audio?.codec_name ?? null,
+  };
+}
+
+/** A PNG of the frame at `atSeconds`, at most `maxWidth` wide (the caller re-encodes it to WebP). */
+export async function grabFrame(tools: VideoTools, file: string, atSeconds: number, maxWidth: number, signal?: AbortSignal): Promise<Buffer> {
+  const run = await runChild(
+    tools.ffmpeg,
+    [
+      ...['-hide_banner', '-v', 'error', '-nostdin', '-ss', atSeconds.toFixed(3), '-i', file],
+      ...['-frames:v', '1', '-vf', `scale='min(${maxWidth},iw)':-2`, '-f', 'image2pipe', '-c:v', 'png', '-'],
+    ],
+    { signal, binary: true },
+  );
+  if (run.stdoutBytes.length === 0) throw new Error(`ffmpeg made no frame at ${atSeconds} s`);
+  return run.stdoutBytes;
+}
+
+/** The steps of LADDER for a video `height` tall: never above it; a video below the lowest gets one step at its own height. */
+export function ladderFor(height: number): Rendition[] {
+  const steps = LADDER.filter((step) => step.height <= height);
+  if (steps.length > 0) return steps;
+  const even = Math.max(2, height - (height % 2));
+  return [{ ...LADDER[0]!, height: even }];
+}
+
+/**
+ * Transcodes `file` into an HLS ladder in `outDir`: `master.m3u8`, a playlist per rendition
+ * (`0.m3u8`, lowest first) and SEGMENT_SECONDS-long H.264/AAC segments (`0_00000.ts`…). The
+ * picture is decoded once and scaled for every rendition in the same run. `onProgress` gets
+ * the share done (0–1) as ffmpeg reports it.
+ */
+export async function transcodeToHls(
+  tools: VideoTools,
+  { file, outDir, video, renditions, onProgress, signal }: {
+    file: string;
+    outDir: string;
+    video: ProbedVideo;
+    renditions: Rendition[];
+    onProgress: (done: number) => void;
+    signal?: AbortSignal;
+  },
+): Promise<void> {
+  const split = `[0:v]split=${renditions.length}${renditions.map((_, index) => `[s${index}]`).join('')}`;
+  const scales = renditions.map((step, index) => `[s${index}]scale=-2:${step.height}[v${index}]`);
+  const args = ['-hide_banner', '-v', 'error', '-nostdin', '-y', '-i', file, '-filter_complex', [split, ...scales].join(';')];
+  renditions.forEach((step, index) => {
+    args.push('-map', `[v${index}]`, `-c:v:${index}`, 'libx264', `-b:v:${index}`, `${step.videoKbps}k`);
+    args.push(`-maxrate:v:${index}`, `${Math.round(step.videoKbps * 1.07)}k`, `-bufsize:v:${index}`, `${step.videoKbps * 1.5}k`);
+  });
+  if (video.audioCodec) {
+    renditions.forEach((step, index) => args.push('-map', '0:a:0', `-c:a:${index}`, 'aac', `-b:a:${index}`, `${step.audioKbps}k`));
+    args.push('-ac', '2');
+  }
+  const streamMap = renditions.map((_, index) => (video.audioCodec ? `v:${index},a:${index}` : `v:${index}`)).join(' ');
+  args.push(
+    ...['-preset', X264_PRESET, '-pix_fmt', 'yuv420p', '-sc_threshold', '0'],
+    // A key frame every SEGMENT_SECONDS, whatever the frame rate: every segment starts with one, and all renditions switch at the same points.
+    ...['-force_key_frames', `expr:gte(t,n_forced*${SEGMENT_SECONDS})`],
+    ...['-f', 'hls', '-hls_time', String(SEGMENT_SECONDS), '-hls_playlist_type', 'vod', '-hls_flags', 'independent_segments'],
+    ...['-hls_segment_filename', `${outDir}/%v_%05d.ts`, '-master_pl_name', 'master.m3u8', '-var_stream_map', streamMap],
+    ...['-progress', 'pipe:1', '-nostats'],
+    `${outDir}/%v.m3u8`,
+  );
+  await runChild(tools.ffmpeg, args, {
+    signal,
+    onStdoutLine(line) {
+      // `out_time_us` (ffmpeg ≥ 4.2) and `out_time_ms` (older, but also microseconds) are how far it has got.
+      const [name, value] = line.split('=', 2);
+      if ((name === 'out_time_us' || name === 'out_time_ms') && value && /^\d+$/.test(value)) {
+        onProgress(Math.min(1, Number(value) / 1e6 / video.durationSeconds));
+      }
+    },
+  }).catch((error: ChildFailed | Error) => {
+    if (error instanceof ChildFailed) throw new Error(`ffmpeg failed: ${lastLine(error.stderr) || `exit code ${error.code}`}`);
+    throw error;
+  });
+}
+
+/** A child that exited with an error. */
+class ChildFailed extends Error {
+  constructor(
+    readonly code: number | null,
+    readonly stderr: string,
+  ) {
+    super(`exited with ${code}: ${lastLine(stderr)}`);
+  }
+}
+
+const lastLine = (text: string) => text.trim().split('\n').at(-1)?.trim().slice(0, 300) ?? '';
+
+interface ChildOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /** Keep stdout as bytes (a frame), rather than text. */
+  binary?: boolean;
+  /** Called per line of stdout as it arrives, instead of keeping it. */
+  onStdoutLine?: (line: string) => void;
+}
+
+/** Runs `binary` with `args` (no shell) at a lower priority; resolves with its output, rejects with ChildFailed on a non-zero exit. */
+function runChild(binary: string, args: string[], options: ChildOptions = {}): Promise<{ stdout: string; stdoutBytes: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], signal: options.signal, timeout: options.timeoutMs, killSignal: 'SIGKILL' });
+    if (child.pid) {
+      try {
+        os.setPriority(child.pid, CHILD_PRIORITY);
+      } catch {
+        // Not allowed here: it runs at the server's priority.
+      }
+    }
+    const chunks: Buffer[] = [];
+    let pending = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (!options.onStdoutLine) return void chunks.push(chunk);
+      const lines = (pending + chunk.toString('utf8')).split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) options.onStdoutLine(line.trim());
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_KEEP);
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (code === 0) {
+        const bytes = Buffer.concat(chunks);
+        return resolve({ stdout: options.binary ? '' : bytes.toString('utf8'), stdoutBytes: bytes });
+      }
+      if (options.signal?.aborted) return reject(options.signal.reason instanceof Error ? options.signal.reason : new Error('aborted'));
+      reject(signal ? new Error(`killed by ${signal}`) : new ChildFailed(code, stderr));
+    });
+  });
+}

@@ -1,0 +1,269 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { messages } from '@lms/contract/messages';
+import type { Context } from '../../context.ts';
+import { lectures } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import { hlsFileKey, newHlsFolderKey, savePoster } from '../media/storage.ts';
+import { grabFrame, ladderFor, probeVideo, transcodeToHls, UnreadableVideo, type ProbedVideo, type VideoTools } from './ffmpeg.ts';
+
+/**
+ * The video pipeline (DESIGN §5): after an upload, a job on the queue probes the video (its
+ * duration and size go to the lecture at once), cuts a poster frame and transcodes the HLS
+ * ladder in a work folder, then stores the ladder beside the upload and marks the lecture ready.
+ *
+ * A lecture is held by one run at a time: `processingRun` is the id of the job that may work on
+ * it (the job is sent with that id, so sending it twice queues it once). A run writes a heartbeat
+ * with its progress every few seconds; one silent for longer than the stall limit died with its
+ * process (kill -9, a lost machine), and `restartStalledVideos` hands the lecture to a new run.
+ * A run that finds the lecture gone (deleted) or held by another run stops and removes what it made.
+ */
+export interface VideoProcessingJob {
+  lectureId: string;
+  /** The run this job is; it works only while the lecture names it. */
+  run: string;
+}
+
+const HEARTBEAT_MS = 3000;
+const POSTER_MAX_WIDTH = 1280;
+
+/** Where ffmpeg writes a run's files before they are stored: private to the server, under DATA_DIR. */
+export const workRoot = (dataDir: string) => path.join(dataDir, 'work');
+
+/** Queues the first processing of a lecture just added; `run` is the one createLecture stored. */
+export async function queueVideoProcessing(ctx: Pick<Context, 'jobs'>, job: VideoProcessingJob): Promise<void> {
+  await ctx.jobs.send('video-processing', job, { id: job.run });
+}
+
+/**
+ * Processes the lecture's video, if this run still holds it. Throws on a failure worth retrying
+ * (the queue retries with backoff); on the last try, or for a file that is no video, the lecture
+ * is marked failed with the reason.
+ */
+export async function processLectureVideo(
+  ctx: Context,
+  tools: VideoTools,
+  job: VideoProcessingJob,
+  { finalAttempt, log, signal }: { finalAttempt: boolean; log: FastifyBaseLogger; signal?: AbortSignal },
+): Promise<void> {
+  const lecture = await claim(ctx, job);
+  if (!lecture) return;
+  const made: string[] = [];
+  const workDir = path.join(workRoot(ctx.config.dataDir), `video-${job.run}`);
+  const stop = new AbortController();
+  const abort = () => stop.abort(new Error('the server is stopping'));
+  signal?.addEventListener('abort', abort, { once: true });
+  try {
+    await fs.mkdir(workDir, { recursive: true, mode: 0o700 });
+    const source = await localCopy(ctx, lecture.videoKey, workDir);
+    const video = await probeVideo(tools, source, stop.signal);
+    await report(ctx, job, { durationSeconds: video.durationSeconds, videoWidth: video.width, videoHeight: video.height, processingPercent: 0 });
+    // Durations show on the course page as soon as they are known.
+    ctx.catalogue.invalidate();
+
+    const poster = await posterOf(ctx, tools, source, video, stop.signal);
+    made.push(poster);
+    const hlsKey = await transcodeAndStore(ctx, tools, { job, source, video, workDir, made, signal: stop.signal });
+
+    const [done] = await ctx.db
+      .update(lectures)
+      .set({ videoState: 'ready', processingPercent: 100, processingError: null, processingHeartbeatAt: null, posterKey: poster, hlsKey })
+      .where(and(eq(lectures.id, job.lectureId), eq(lectures.processingRun, job.run)))
+      .returning({ id: lectures.id });
+    if (!done) throw new LostLecture();
+    made.length = 0;
+    ctx.catalogue.invalidate();
+    log.info({ lectureId: job.lectureId, seconds: video.durationSeconds, height: video.height }, 'lecture video processed');
+  } catch (error) {
+    await Promise.all(made.map((key) => ctx.media.remove(key).catch(() => undefined)));
+    if (error instanceof LostLecture) return void log.info({ lectureId: job.lectureId }, 'lecture deleted or taken over while processing; its files are removed');
+    if (error instanceof UnreadableVideo) return markFailed(ctx, job, messages.videoUnreadable(error.detail));
+    if (signal?.aborted) {
+      // Shutting down: the next try (after the queue's retry delay) starts it again.
+      await release(ctx, job);
+      throw error;
+    }
+    if (finalAttempt) await markFailed(ctx, job, messages.videoTranscodeFailed((error as Error).message));
+    else await release(ctx, job);
+    throw error;
+  } finally {
+    signal?.removeEventListener('abort', abort);
+    await fs.rm(workDir, { recursive: true, force: true });
+  }
+}
+
+/** The run's lost its lecture: deleted, or handed to another run after a stall. */
+class LostLecture extends Error {}
+
+/**
+ * Takes the lecture for this run: it must name the run, be waiting or processing, and have no
+ * fresh heartbeat (another worker holding the same job id cannot happen, but a stalled run's
+ * heartbeat may still be young).
+ */
+async function claim(ctx: Context, job: VideoProcessingJob) {
+  const stalled = new Date(Date.now() - ctx.config.video.stallSeconds * 1000);
+  const [lecture] = await ctx.db
+    .update(lectures)
+    .set({ videoState: 'processing', processingPercent: 0, processingError: null, processingHeartbeatAt: new Date() })
+    .where(
+      and(
+        eq(lectures.id, job.lectureId),
+        eq(lectures.processingRun, job.run),
+        inArray(lectures.videoState, ['waiting', 'processing']),
+        or(isNull(lectures.processingHeartbeatAt), lt(lectures.processingHeartbeatAt, stalled)),
+      ),
+    )
+    .returning();
+  return lecture;
+}
+
+/** Writes the run's heartbeat (and whatever else changed); LostLecture when the lecture is no longer this run's. */
+async function report(ctx: Context, job: VideoProcessingJob, changes: Partial<typeof lectures.$inferInsert>): Promise<void> {
+  const [held] = await ctx.db
+    .update(lectures)
+    .set({ ...changes, processingHeartbeatAt: new Date() })
+    .where(and(eq(lectures.id, job.lectureId), eq(lectures.processingRun, job.run)))
+    .returning({ id: lectures.id });
+  if (!held) throw new LostLecture();
+}
+
+/** Lets the next try of this job claim the lecture at once. */
+async function release(ctx: Context, job: VideoProcessingJob): Promise<void> {
+  await ctx.db
+    .update(lectures)
+    .set({ processingHeartbeatAt: null, processingPercent: 0 })
+    .where(and(eq(lectures.id, job.lectureId), eq(lectures.processingRun, job.run)));
+}
+
+async function markFailed(ctx: Context, job: VideoProcessingJob, reason: string): Promise<void> {
+  await ctx.db
+    .update(lectures)
+    .set({ videoState: 'failed', processingError: reason, processingPercent: null, processingHeartbeatAt: null })
+    .where(and(eq(lectures.id, job.lectureId), eq(lectures.processingRun, job.run)));
+}
+
+/** The upload as a file ffmpeg can read: in place on local disk, downloaded into the work folder from S3. */
+async function localCopy(ctx: Context, key: string, workDir: string): Promise<string> {
+  const local = ctx.media.localFile(key);
+  if (local) return local;
+  const file = path.join(workDir, `source${path.extname(key)}`);
+  await pipeline(ctx.media.read(key), createWriteStream(file, { mode: 0o600 }));
+  return file;
+}
+
+/** A frame a tenth of the way in (past a black opening), at most 5 s, as a stored WebP. */
+async function posterOf(ctx: Context, tools: VideoTools, source: string, video: ProbedVideo, signal: AbortSignal): Promise<string> {
+  const png = await grabFrame(tools, source, Math.min(5, video.durationSeconds / 10), POSTER_MAX_WIDTH, signal);
+  const { default: sharp } = await import('sharp');
+  return savePoster(ctx.media, await sharp(png).webp({ quality: 80 }).toBuffer());
+}
+
+/** Transcodes the ladder into the work folder, reporting progress, then stores it under a new HLS folder key. */
+async function transcodeAndStore(
+  ctx: Context,
+  tools: VideoTools,
+  { job, source, video, workDir, made, signal }: { job: VideoProcessingJob; source: string; video: ProbedVideo; workDir: string; made: string[]; signal: AbortSignal },
+): Promise<string> {
+  const outDir = path.join(workDir, 'hls');
+  await fs.mkdir(outDir);
+  let done = 0;
+  let lost: unknown;
+  const controller = new AbortController();
+  signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+  const heartbeat = setInterval(() => {
+    report(ctx, job, { processingPercent: Math.min(99, Math.floor(done * 100)) }).catch((error: unknown) => {
+      // Deleted or taken over: stop ffmpeg now rather than finish work nobody wants.
+      lost = error;
+      controller.abort(error);
+    });
+  }, HEARTBEAT_MS);
+  try {
+    await transcodeToHls(tools, { file: source, outDir, video, renditions: ladderFor(video.height), onProgress: (share) => (done = share), signal: controller.signal });
+  } catch (error) {
+    throw lost ?? error;
+  } finally {
+    clearInterval(heartbeat);
+  }
+  const hlsKey = newHlsFolderKey();
+  made.push(hlsKey);
+  for (const name of await fs.readdir(outDir)) {
+    const type = name.endsWith('.m3u8') ? 'application/vnd.apple.mpegurl' : 'video/mp2t';
+    await ctx.media.put(hlsFileKey(hlsKey, name), createReadStream(path.join(outDir, name)), type);
+  }
+  return hlsKey;
+}
+
+/**
+ * Hands every lecture whose processing stalled (its run silent past the stall limit) to a new
+ * run, and queues again each lecture still waiting (the job of its run is queued once, however
+ * often this asks). Runs at start and every minute.
+ */
+export async function restartStalledVideos(ctx: Context, log: FastifyBaseLogger): Promise<void> {
+  const stalled = new Date(Date.now() - ctx.config.video.stallSeconds * 1000);
+  const handedOver = await ctx.db
+    .update(lectures)
+    .set({ processingRun: sql`gen_random_uuid()`, processingHeartbeatAt: null, processingPercent: 0 })
+    .where(and(eq(lectures.videoState, 'processing'), lt(lectures.processingHeartbeatAt, stalled)))
+    .returning({ lectureId: lectures.id, run: lectures.processingRun });
+  if (handedOver.length > 0) log.warn({ lectures: handedOver.map((row) => row.lectureId) }, 'video processing stalled; starting it again');
+  const waiting = await ctx.db
+    .select({ lectureId: lectures.id, run: lectures.processingRun })
+    .from(lectures)
+    .where(or(eq(lectures.videoState, 'waiting'), and(eq(lectures.videoState, 'processing'), isNull(lectures.processingHeartbeatAt))));
+  for (const { lectureId, run } of [...handedOver, ...waiting]) {
+    if (run) await queueVideoProcessing(ctx, { lectureId, run });
+  }
+}
+
+/** The admin's Retry: a failed lecture goes back to waiting, with a new run queued. */
+export async function retryVideoProcessing(ctx: Context, courseId: string, lectureId: string) {
+  const run = randomUUID();
+  const [lecture] = await ctx.db
+    .update(lectures)
+    .set({ videoState: 'waiting', processingRun: run, processingError: null, processingPercent: null, processingHeartbeatAt: null })
+    .where(and(eq(lectures.id, lectureId), eq(lectures.courseId, courseId), eq(lectures.videoState, 'failed')))
+    .returning();
+  if (!lecture) {
+    const [exists] = await ctx.db
+      .select({ id: lectures.id })
+      .from(lectures)
+      .where(and(eq(lectures.id, lectureId), eq(lectures.courseId, courseId)));
+    throw exists ? new AppError(409, messages.videoRetryNotFailed) : new AppError(404, messages.lectureNotFound);
+  }
+  await queueVideoProcessing(ctx, { lectureId, run });
+  return lecture;
+}
+
+/** Removes work folders no run has written to for `olderThanMs`: what a killed process left. */
+export async function removeStaleWorkFolders(dataDir: string, olderThanMs: number): Promise<number> {
+  const root = workRoot(dataDir);
+  const entries = await fs.readdir(root, { withFileTypes: true }).catch(() => []);
+  let removed = 0;
+  for (const entry of entries) {
+    if (!entry.isDirectory() || !entry.name.startsWith('video-')) continue;
+    const folder = path.join(root, entry.name);
+    const newest = await newestChange(folder);
+    if (newest !== undefined && newest < Date.now() - olderThanMs) {
+      await fs.rm(folder, { recursive: true, force: true });
+      removed++;
+    }
+  }
+  return removed;
+}
+
+/** When anything in `folder` (one level of subfolders deep, as a run's are) last changed. */
+async function newestChange(folder: string): Promise<number | undefined> {
+  const stat = await fs.stat(folder).catch(() => undefined);
+  if (!stat) return undefined;
+  let newest = stat.mtimeMs;
+  for (const entry of await fs.readdir(folder, { withFileTypes: true }).catch(() => [])) {
+    const child = await fs.stat(path.join(folder, entry.name)).catch(() => undefined);
+    if (child) newest = Math.max(newest, child.mtimeMs);
+  }
+  return newest;
+}
