@@ -8,6 +8,7 @@ import pg from 'pg';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { migrationsFolder, openDatabase, type Database } from '../db/client.ts';
+import type { JobQueueOptions } from '../job-queue.ts';
 import { withSecrets } from '../secrets.ts';
 
 /**
@@ -97,7 +98,8 @@ export async function createTestApp({
   env = {},
   logStream,
   rateLimitPrefix = `lms-test-${randomBytes(6).toString('hex')}`,
-}: { env?: Record<string, string>; logStream?: Writable; rateLimitPrefix?: string } = {}) {
+  jobRules,
+}: { env?: Record<string, string>; logStream?: Writable; rateLimitPrefix?: string; jobRules?: JobQueueOptions['rules'] } = {}) {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'lms-test-'));
   const config = withSecrets(loadConfig({ ...TEST_ENV, DATA_DIR: dataDir, ...env }));
   const database = await openTestDatabase();
@@ -106,7 +108,7 @@ export async function createTestApp({
     logStream,
     rateLimitPrefix,
     // Retries a second apart, and other instances' jobs found within half a second.
-    jobs: { retryDelaySeconds: 1, pollingIntervalSeconds: 0.5 },
+    jobs: { retryDelaySeconds: 1, pollingIntervalSeconds: 0.5, ...(jobRules && { rules: jobRules }) },
   });
   return {
     app,

@@ -1,0 +1,304 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Lecture } from '@lms/contract/courses';
+import { messages } from '@lms/contract/messages';
+import { buildApp } from '../../app.ts';
+import { loadConfig } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import { lectures } from '../../db/schema.ts';
+import { withSecrets } from '../../secrets.ts';
+import { createTestApp, openTestDatabase, TEST_ENV, type TestApp } from '../../test/app.ts';
+import { mediaFiles } from '../../test/db.ts';
+import { mp4Video, multipart, pngImage, signUp, signUpAdmin } from '../../test/http.ts';
+import { makeClip, testVideoTools } from '../../test/video.ts';
+import { mediaRoot } from '../media/storage.ts';
+import type { VideoTools } from './ffmpeg.ts';
+import { removeStaleWorkFolders, restartStalledVideos, workRoot } from './video-processing.ts';
+
+let tools: VideoTools;
+let clipDir: string;
+/** A 3 s, 640×360 clip with sound. */
+let clip: Buffer;
+
+beforeAll(async () => {
+  tools = await testVideoTools();
+  clipDir = await fs.mkdtemp(path.join(os.tmpdir(), 'lms-clip-'));
+  clip = await fs.readFile(await makeClip(tools, path.join(clipDir, 'clip.mp4'), { seconds: 3 }));
+});
+afterAll(() => fs.rm(clipDir, { recursive: true, force: true }));
+
+/** Processing on, jobs picked up and retried within a second or two. */
+const PROCESSING_ON = { VIDEO_PROCESSING: 'on', VIDEO_STALL_SECONDS: '2' };
+
+async function newCourse(t: TestApp | { app: TestApp['app'] }, admin: string): Promise<string> {
+  const form = await multipart({
+    title: 'Pipeline course',
+    description: 'Lectures that go through the video pipeline.',
+    category: 'Video',
+    createdBy: 'Asha Verma',
+    thumbnail: { bytes: await pngImage(), filename: 'cover.png', type: 'image/png' },
+  });
+  const response = await t.app.inject({ method: 'POST', url: '/api/v1/courses', payload: form.payload, headers: { ...form.headers, cookie: admin } });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json().course._id;
+}
+
+async function upload(t: { app: TestApp['app'] }, admin: string, courseId: string, bytes: Buffer, title = 'Lesson'): Promise<Lecture> {
+  const form = await multipart({ title, description: 'A part of the course.', lectures: { bytes, filename: 'lesson.mp4', type: 'video/mp4' } });
+  const response = await t.app.inject({ method: 'POST', url: `/api/v1/courses/${courseId}`, payload: form.payload, headers: { ...form.headers, cookie: admin } });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json().course.lectures.find((lecture: Lecture) => lecture.title === title);
+}
+
+async function lectureAsAdmin(t: { app: TestApp['app'] }, admin: string, courseId: string, lectureId: string): Promise<Lecture> {
+  const response = await t.app.inject({ url: `/api/v1/courses/${courseId}`, headers: { cookie: admin } });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().lectures.find((lecture: Lecture) => lecture._id === lectureId);
+}
+
+/** Asks for the lecture until `done` says so (the job runs in the background), for up to a minute. */
+async function until(read: () => Promise<Lecture>, done: (lecture: Lecture) => boolean): Promise<Lecture> {
+  const seen: string[] = [];
+  for (let tries = 0; tries < 240; tries++) {
+    const lecture = await read();
+    seen.push(lecture.processing.state);
+    if (done(lecture)) return lecture;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`never reached the state; saw ${[...new Set(seen)].join(' → ')}`);
+}
+const settled = (lecture: Lecture) => lecture.processing.state === 'ready' || lecture.processing.state === 'failed';
+
+/** A script standing in for ffmpeg that runs the real one, except that it fails (or first waits) when asked to make HLS. */
+async function ffmpegThat(dir: string, onHls: string): Promise<string> {
+  const script = path.join(dir, `ffmpeg-${Math.random().toString(36).slice(2)}`);
+  await fs.writeFile(script, `#!/bin/sh\ncase " $* " in *" hls "*) echo x >> "${script}.runs"; ${onHls};; esac\nexec "${tools.ffmpeg}" "$@"\n`, { mode: 0o755 });
+  return script;
+}
+const runsOf = async (script: string) => (await fs.readFile(`${script}.runs`, 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
+
+describe('a lecture uploaded with processing on', () => {
+  let t: TestApp;
+  let admin: string;
+  let courseId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: PROCESSING_ON });
+    admin = (await signUpAdmin(t.app)).cookie;
+    courseId = await newCourse(t, admin);
+  });
+  afterAll(() => t?.close());
+
+  it('plays as uploaded at once, then gets its duration, a poster and an HLS ladder, and the course its total', async () => {
+    const added = await upload(t, admin, courseId, clip);
+    // The MP4 is there from the first answer, whatever the pipeline's state.
+    expect(added.secure_url).toMatch(/^\/media\/private\/videos\//);
+    expect(['waiting', 'processing']).toContain(added.processing.state);
+    expect(added.hls_url).toBeNull();
+
+    const ready = await until(() => lectureAsAdmin(t, admin, courseId, added._id), settled);
+    expect(ready.processing).toEqual({ state: 'ready', percent: null, reason: null });
+    expect(ready.duration).toBeCloseTo(3, 0);
+    expect(ready.hls_url).toMatch(/^\/media\/hls\/[0-9a-f-]{36}\.\d+\.[\w-]{43}\/[0-9a-f]{32}\/master\.m3u8$/);
+
+    // The poster: a public WebP frame of the video.
+    expect(ready.poster_url).toMatch(/^\/media\/posters\/[0-9a-f]{32}\.webp$/);
+    const poster = await t.app.inject({ url: ready.poster_url! });
+    expect(poster.statusCode).toBe(200);
+    expect(await sharp(poster.rawPayload).metadata()).toMatchObject({ format: 'webp', width: 640, height: 360 });
+
+    // The ladder is stored beside the upload: one rendition for a 360p video, in 6 s segments.
+    const [row] = await t.app.ctx.db.select().from(lectures).where(eq(lectures.id, added._id));
+    const stored = await fs.readdir(path.join(mediaRoot(t.dataDir), row!.hlsKey!));
+    expect(stored.sort()).toEqual(['0.m3u8', '0_00000.ts', 'master.m3u8']);
+    expect(row).toMatchObject({ videoWidth: 640, videoHeight: 360 });
+    // Nothing is left in the work folder.
+    expect(await fs.readdir(workRoot(t.dataDir))).toEqual([]);
+
+    const curriculum = (await t.app.inject({ url: `/api/v1/courses/${courseId}/curriculum` })).json();
+    expect(curriculum.totalDuration).toBeCloseTo(3, 0);
+    expect(curriculum.lectures[0].duration).toBeCloseTo(3, 0);
+    const listed = (await t.app.inject({ url: `/api/v1/courses?id=${courseId}` })).json();
+    expect(listed.courses[0].totalDuration).toBeCloseTo(3, 0);
+  });
+
+  it('marks a file ffprobe cannot read as failed with a readable reason, at once and without retrying; the upload stays playable', async () => {
+    const added = await upload(t, admin, courseId, mp4Video(40_000), 'Not really a video');
+    const failed = await until(() => lectureAsAdmin(t, admin, courseId, added._id), settled);
+    expect(failed.processing.state).toBe('failed');
+    expect(failed.processing.reason).toMatch(/^This file could not be read as a video \(.+\)\. Upload it again, or export it as MP4 \(H\.264\)\.$/);
+    expect(failed.secure_url).toMatch(/^\/media\/private\/videos\//);
+    expect(failed.hls_url).toBeNull();
+    expect(failed.duration).toBeNull();
+  });
+
+  it('lets the admin retry a failed video, and only a failed one', async () => {
+    const added = await upload(t, admin, courseId, mp4Video(40_000), 'Retried');
+    await until(() => lectureAsAdmin(t, admin, courseId, added._id), settled);
+    const retryUrl = `/api/v1/courses/${courseId}/lectures/${added._id}/processing`;
+
+    const learner = (await signUp(t.app)).cookie;
+    expect((await t.app.inject({ method: 'POST', url: retryUrl, headers: { cookie: learner } })).statusCode).toBe(403);
+
+    const retried = await t.app.inject({ method: 'POST', url: retryUrl, headers: { cookie: admin } });
+    expect(retried.statusCode, retried.body).toBe(200);
+    expect(retried.json()).toMatchObject({ success: true, message: messages.videoRetryStarted, lecture: { processing: { state: 'waiting' } } });
+    // The same bytes fail the same way again.
+    expect((await until(() => lectureAsAdmin(t, admin, courseId, added._id), settled)).processing.state).toBe('failed');
+
+    const good = await upload(t, admin, courseId, clip, 'Good one');
+    await until(() => lectureAsAdmin(t, admin, courseId, good._id), settled);
+    const refused = await t.app.inject({ method: 'POST', url: `/api/v1/courses/${courseId}/lectures/${good._id}/processing`, headers: { cookie: admin } });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual({ success: false, message: messages.videoRetryNotFailed });
+
+    const unknown = await t.app.inject({ method: 'POST', url: `/api/v1/courses/${courseId}/lectures/${crypto.randomUUID()}/processing`, headers: { cookie: admin } });
+    expect(unknown.json()).toEqual({ success: false, message: messages.lectureNotFound });
+  });
+
+  it('tells the admin which ffmpeg it uses', async () => {
+    const response = await t.app.inject({ url: '/api/v1/video/status', headers: { cookie: admin } });
+    expect(response.json()).toMatchObject({ success: true, available: true, reason: null, ffmpeg: expect.stringMatching(/^ffmpeg /) });
+    const learner = (await signUp(t.app)).cookie;
+    expect((await t.app.inject({ url: '/api/v1/video/status', headers: { cookie: learner } })).statusCode).toBe(403);
+  });
+});
+
+describe('when no ffmpeg can run', () => {
+  it('still takes uploads, which play as MP4 and wait; the admin is told why processing is off', async () => {
+    const t = await createTestApp({ env: { VIDEO_PROCESSING: 'on', FFMPEG_PATH: '/nowhere/ffmpeg', FFPROBE_PATH: '/nowhere/ffprobe' } });
+    try {
+      const admin = (await signUpAdmin(t.app)).cookie;
+      const courseId = await newCourse(t, admin);
+      const added = await upload(t, admin, courseId, clip);
+      expect(added.processing).toEqual({ state: 'waiting', percent: null, reason: null });
+      expect((await t.app.inject({ url: added.secure_url, headers: { cookie: admin } })).statusCode).toBe(200);
+
+      const status = (await t.app.inject({ url: '/api/v1/video/status', headers: { cookie: admin } })).json();
+      expect(status).toMatchObject({ available: false, ffmpeg: null });
+      expect(status.reason).toBe(messages.videoProcessingOff('/nowhere/ffmpeg could not run (spawn /nowhere/ffmpeg ENOENT)'));
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('faults', () => {
+  it('retries a transcode that fails, then marks the lecture failed with ffmpeg’s words; no files are left', async () => {
+    const t = await createTestApp({
+      env: { ...PROCESSING_ON, FFMPEG_PATH: await ffmpegThat(clipDir, 'echo "simulated encoder crash" >&2; exit 1'), FFPROBE_PATH: tools.ffprobe },
+      jobRules: { 'video-processing': { retryLimit: 1, retryDelaySeconds: 1 } },
+    });
+    try {
+      const admin = (await signUpAdmin(t.app)).cookie;
+      const courseId = await newCourse(t, admin);
+      const added = await upload(t, admin, courseId, clip);
+      const failed = await until(() => lectureAsAdmin(t, admin, courseId, added._id), settled);
+      expect(failed.processing.state).toBe('failed');
+      expect(failed.processing.reason).toBe(messages.videoTranscodeFailed('ffmpeg failed: simulated encoder crash'));
+      // The first try and one retry.
+      expect(await runsOf(t.config.video.ffmpegPath!)).toBe(2);
+      // The poster each try cut was removed with it, and no HLS folder was stored.
+      expect(await mediaFiles(t.dataDir, 'posters')).toEqual([]);
+      expect(await fs.readdir(path.join(mediaRoot(t.dataDir), 'hls')).catch(() => [])).toEqual([]);
+      // Durations are measured before the transcode, and stay.
+      expect(failed.duration).toBeCloseTo(3, 0);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('deleting a lecture while its video is transcoded stops the run and leaves no files', async () => {
+    const t = await createTestApp({ env: { ...PROCESSING_ON, FFMPEG_PATH: await ffmpegThat(clipDir, 'sleep 4'), FFPROBE_PATH: tools.ffprobe } });
+    try {
+      const admin = (await signUpAdmin(t.app)).cookie;
+      const courseId = await newCourse(t, admin);
+      const added = await upload(t, admin, courseId, clip);
+      await until(() => lectureAsAdmin(t, admin, courseId, added._id), (lecture) => lecture.processing.state === 'processing' && lecture.duration !== null);
+      const deleted = await t.app.inject({ method: 'DELETE', url: `/api/v1/courses?courseId=${courseId}&lectureId=${added._id}`, headers: { cookie: admin } });
+      expect(deleted.statusCode, deleted.body).toBe(200);
+
+      // The run notices at its next heartbeat (or when ffmpeg ends), and removes its poster and work folder.
+      for (let tries = 0; tries < 60; tries++) {
+        const left = [...(await mediaFiles(t.dataDir, 'posters')), ...(await fs.readdir(workRoot(t.dataDir)).catch(() => []))];
+        if (left.length === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+      expect(await mediaFiles(t.dataDir, 'posters')).toEqual([]);
+      expect(await mediaFiles(t.dataDir, 'videos')).toEqual([]);
+      expect(await fs.readdir(path.join(mediaRoot(t.dataDir), 'hls')).catch(() => [])).toEqual([]);
+      expect(await fs.readdir(workRoot(t.dataDir))).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('restarts', () => {
+  /** Two servers, one after the other, on one database and one data folder: a restart. */
+  async function serverOn(database: Database, dataDir: string, env: Record<string, string>) {
+    const config = withSecrets(loadConfig({ ...TEST_ENV, DATA_DIR: dataDir, ...env }));
+    return buildApp(config, { database, jobs: { retryDelaySeconds: 1, pollingIntervalSeconds: 0.5 } });
+  }
+
+  it('a job queued before a restart runs after it', async () => {
+    const database = await openTestDatabase();
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'lms-test-'));
+    try {
+      // Stopped before it could process: the upload's job waits in the queue.
+      const first = await serverOn(database, dataDir, { VIDEO_PROCESSING: 'off' });
+      const admin = (await signUpAdmin(first)).cookie;
+      const courseId = await newCourse({ app: first }, admin);
+      const added = await upload({ app: first }, admin, courseId, clip);
+      expect(added.processing.state).toBe('waiting');
+      await first.close();
+
+      const second = await serverOn(database, dataDir, PROCESSING_ON);
+      try {
+        const ready = await until(() => lectureAsAdmin({ app: second }, admin, courseId, added._id), settled);
+        expect(ready.processing.state).toBe('ready');
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await database.close();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('a run that died with its process (kill -9) is handed to a new run once its heartbeat is stale, and completes', async () => {
+    const t = await createTestApp({ env: PROCESSING_ON });
+    try {
+      const admin = (await signUpAdmin(t.app)).cookie;
+      const courseId = await newCourse(t, admin);
+      const added = await upload(t, admin, courseId, clip);
+      await until(() => lectureAsAdmin(t, admin, courseId, added._id), settled);
+      // As a process killed mid-transcode leaves it: processing, held by a run that will never write again, and its work folder.
+      await t.app.ctx.db
+        .update(lectures)
+        .set({ videoState: 'processing', processingPercent: 40, processingRun: crypto.randomUUID(), processingHeartbeatAt: new Date(Date.now() - 60_000), hlsKey: null })
+        .where(eq(lectures.id, added._id));
+      const deadWork = path.join(workRoot(t.dataDir), `video-${crypto.randomUUID()}`);
+      await fs.mkdir(path.join(deadWork, 'hls'), { recursive: true });
+      await fs.writeFile(path.join(deadWork, 'hls', '0_00000.ts'), 'half a segment');
+
+      await restartStalledVideos(t.app.ctx, t.app.log);
+      const ready = await until(() => lectureAsAdmin(t, admin, courseId, added._id), settled);
+      expect(ready.processing.state).toBe('ready');
+      expect(ready.hls_url).not.toBeNull();
+
+      // The dead run's folder goes once it has been untouched for the leftover age (here: at once).
+      const old = new Date(Date.now() - 2 * 3600 * 1000);
+      for (const file of [path.join(deadWork, 'hls', '0_00000.ts'), path.join(deadWork, 'hls'), deadWork]) await fs.utimes(file, old, old);
+      expect(await removeStaleWorkFolders(t.dataDir, 3600 * 1000)).toBe(1);
+      expect(await fs.readdir(workRoot(t.dataDir))).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+});
