@@ -14,7 +14,9 @@ import { withSecrets } from '../../secrets.ts';
 import { createTestApp, openTestDatabase, TEST_ENV, type TestApp } from '../../test/app.ts';
 import { mediaFiles } from '../../test/db.ts';
 import { mp4Video, multipart, pngImage, signUp, signUpAdmin } from '../../test/http.ts';
+import { startTestS3 } from '../../test/s3.ts';
 import { makeClip, testVideoTools } from '../../test/video.ts';
+import { seedDemoCourses } from '../../cli/demo-courses.ts';
 import { mediaRoot } from '../media/storage.ts';
 import type { VideoTools } from './ffmpeg.ts';
 import { removeStaleWorkFolders, restartStalledVideos, workRoot } from './video-processing.ts';
@@ -301,4 +303,57 @@ describe('restarts', () => {
       await t.close();
     }
   });
+});
+
+describe('with S3 storage', () => {
+  it('downloads the upload to process it, and stores the poster and the ladder in the bucket', async () => {
+    const s3 = await startTestS3();
+    const t = await createTestApp({ env: { ...s3.env, ...PROCESSING_ON } });
+    try {
+      const admin = (await signUpAdmin(t.app)).cookie;
+      const courseId = await newCourse(t, admin);
+      const added = await upload(t, admin, courseId, clip);
+      const ready = await until(() => lectureAsAdmin(t, admin, courseId, added._id), settled);
+      expect(ready.processing.state).toBe('ready');
+      expect(ready.duration).toBeCloseTo(3, 0);
+      const [row] = await t.app.ctx.db.select().from(lectures).where(eq(lectures.id, added._id));
+      for (const key of [row!.posterKey!, `${row!.hlsKey}/master.m3u8`, `${row!.hlsKey}/0.m3u8`, `${row!.hlsKey}/0_00000.ts`]) {
+        expect(await t.app.ctx.media.stat(key), key).toBeDefined();
+      }
+      // Nothing stays on local disk: the download was in the run's work folder.
+      expect(await fs.readdir(workRoot(t.dataDir))).toEqual([]);
+
+      // Deleting the lecture empties the bucket of its ladder too.
+      await t.app.inject({ method: 'DELETE', url: `/api/v1/courses?courseId=${courseId}&lectureId=${added._id}`, headers: { cookie: admin } });
+      expect(await t.app.ctx.media.stat(`${row!.hlsKey}/0_00000.ts`)).toBeUndefined();
+      expect(await t.app.ctx.media.stat(row!.posterKey!)).toBeUndefined();
+    } finally {
+      await t.close();
+      await s3.close();
+    }
+  });
+});
+
+describe('the demo courses', () => {
+  it('go through the same pipeline on first start: every demo lecture gets its duration, poster and ladder', async () => {
+    const t = await createTestApp({ env: PROCESSING_ON });
+    try {
+      await seedDemoCourses(t.app.ctx, () => undefined);
+      for (let tries = 0; tries < 480; tries++) {
+        const states = await t.app.ctx.db.select({ state: lectures.videoState }).from(lectures);
+        if (states.every(({ state }) => state === 'ready' || state === 'failed')) break;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      const rows = await t.app.ctx.db.select().from(lectures);
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) {
+        expect(row).toMatchObject({ videoState: 'ready', videoWidth: 640, videoHeight: 360 });
+        expect(row.durationSeconds).toBeCloseTo(8, 0);
+        expect(row.posterKey).not.toBeNull();
+        expect(row.hlsKey).not.toBeNull();
+      }
+    } finally {
+      await t.close();
+    }
+  }, 180_000);
 });
