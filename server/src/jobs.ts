@@ -3,7 +3,7 @@ import type { Context } from './context.ts';
 import { mailPasswordReset } from './features/auth/auth.service.ts';
 import { LEFTOVER_AGE_MS, sweepMediaLeftovers } from './features/media/leftovers.ts';
 import type { Mail } from './mail.ts';
-import { removeStaleWorkFolders, processLectureVideo, restartStalledVideos, type VideoProcessingJob } from './features/video/video-processing.ts';
+import { processLectureVideo, restartStalledVideos, type VideoProcessingJob } from './features/video/video-processing.ts';
 import type { QueueRules } from './job-queue.ts';
 
 /**
@@ -38,10 +38,7 @@ const EVERY_MINUTE = '* * * * *';
 export async function startWorkers(ctx: Context, log: FastifyBaseLogger): Promise<void> {
   await ctx.jobs.work('mail', (mail) => ctx.mailer.send(mail));
   await ctx.jobs.work('password-reset', (request) => mailPasswordReset(ctx, request));
-  await ctx.jobs.work('media-leftovers', async () => {
-    await sweepMediaLeftovers(ctx, { olderThanMs: LEFTOVER_AGE_MS, log });
-    await removeStaleWorkFolders(ctx.config.dataDir, LEFTOVER_AGE_MS);
-  });
+  await ctx.jobs.work('media-leftovers', async () => void (await sweepMediaLeftovers(ctx, { olderThanMs: LEFTOVER_AGE_MS, log })));
   await ctx.jobs.schedule('media-leftovers', HOURLY, {});
 
   // Without a working ffmpeg, uploads stay `waiting` and play as MP4; their jobs wait in the queue

@@ -47,7 +47,7 @@ interface Started {
 }
 
 /** The real `npm start` on `dataDir` and a free port, in a process group of its own; answers once /healthz does. */
-async function npmStart(dataDir: string): Promise<Started> {
+async function npmStart(dataDir: string, env: Record<string, string> = {}): Promise<Started> {
   const port = await freePort();
   const output: string[] = [];
   const npm = spawn('npm', ['start'], {
@@ -68,6 +68,7 @@ async function npmStart(dataDir: string): Promise<Started> {
       SMTP_URL: '',
       STORAGE: '',
       PAYMENTS_MODE: '',
+      ...env,
     },
   });
   for (const stream of [npm.stdout!, npm.stderr!]) stream.on('data', (chunk: Buffer) => output.push(chunk.toString()));
@@ -139,4 +140,58 @@ describe.skipIf(testDatabaseKind === 'postgres')('npm start', () => {
     expect(await refusesConnections(port)).toBe(true);
     expect(await closedCleanly(dataDir)).toBe(true);
   }, START_TIMEOUT_MS + 30_000);
+
+  it(
+    'kill -9 while the demo videos are transcoded, then start again: every lecture is processed, and nothing is left over',
+    async () => {
+      const crashDir = await fs.mkdtemp(path.join(os.tmpdir(), 'lms-npm-start-crash-'));
+      try {
+        // A dead run is handed over once it has been silent for 2 s.
+        const env = { VIDEO_STALL_SECONDS: '2' };
+        const first = await npmStart(crashDir, env);
+        const work = path.join(crashDir, 'work');
+        const transcoding = async () => (await fs.readdir(work).catch(() => [])).some((name) => name.startsWith('video-'));
+        for (let tries = 0; tries < 600 && !(await transcoding()); tries++) await sleep(50);
+        expect(await transcoding(), 'a demo video being transcoded').toBe(true);
+        // The whole group at once, ffmpeg included: as a machine that loses power, or `kill -9` of the service.
+        process.kill(-first.npm.pid!, 'SIGKILL');
+        expect(await stopsWithin10s(first.npm)).toBe(true);
+        await sleep(2500);
+
+        const second = await npmStart(crashDir, env);
+        const api = (url: string) => fetch(`http://127.0.0.1:${second.port}/api/v1${url}`).then((response) => response.json());
+        const allProcessed = async () => {
+          const { courses } = (await api('/courses?limit=100')) as { courses: { _id: string }[] };
+          for (const course of courses) {
+            const curriculum = (await api(`/courses/${course._id}/curriculum`)) as { lectures: { duration: number | null; preview: boolean; hls_url?: string }[] };
+            // Durations come first; a preview's HLS URL shows once its ladder is ready.
+            if (curriculum.lectures.some((lecture) => lecture.duration === null || (lecture.preview && !lecture.hls_url))) return false;
+          }
+          return courses.length > 0 && !(await transcoding());
+        };
+        for (let tries = 0; tries < 1200 && !(await allProcessed()); tries++) await sleep(100);
+        expect(await allProcessed(), `lectures still unprocessed:\n${second.output.join('')}`).toBe(true);
+        process.kill(second.npm.pid!, 'SIGTERM');
+        expect(await stopsWithin10s(second.npm)).toBe(true);
+
+        // Read the database now that the server is gone: every lecture ready, one ladder and one poster each, nothing else.
+        const { openDatabase } = await import('./db/client.ts');
+        const { lectures } = await import('./db/schema.ts');
+        const database = await openDatabase({ dir: path.join(crashDir, 'db') });
+        try {
+          const rows = await database.db.select().from(lectures);
+          expect(rows.map((row) => row.videoState)).toEqual(rows.map(() => 'ready'));
+          const media = path.join(crashDir, 'media');
+          expect((await fs.readdir(path.join(media, 'hls'))).sort()).toEqual(rows.map((row) => row.hlsKey!.slice('hls/'.length)).sort());
+          expect((await fs.readdir(path.join(media, 'posters'))).sort()).toEqual(rows.map((row) => row.posterKey!.slice('posters/'.length)).sort());
+          expect(await fs.readdir(work)).toEqual([]);
+        } finally {
+          await database.close();
+        }
+      } finally {
+        await fs.rm(crashDir, { recursive: true, force: true });
+      }
+    },
+    2 * START_TIMEOUT_MS + 60_000,
+  );
 });

@@ -128,7 +128,7 @@ describe('GET /api/v1/courses', () => {
     expect(Object.keys(body).sort()).toEqual(['courses', 'limit', 'message', 'page', 'success', 'total']);
     expect(body.total).toBeGreaterThanOrEqual(4);
     expect(body.courses.slice(0, 4).map((c: { _id: string }) => c._id)).toEqual([...ids].reverse());
-    expect(Object.keys(body.courses[0]).sort()).toEqual(['_id', 'category', 'createdBy', 'description', 'numbersOfLectures', 'thumbnail', 'title']);
+    expect(Object.keys(body.courses[0]).sort()).toEqual(['_id', 'category', 'createdBy', 'description', 'numbersOfLectures', 'thumbnail', 'title', 'totalDuration']);
     expect(response.body).not.toContain('/media/private/');
   });
 

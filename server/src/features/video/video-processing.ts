@@ -66,9 +66,10 @@ export async function processLectureVideo(
     // Durations show on the course page as soon as they are known.
     ctx.catalogue.invalidate();
 
+    // Nothing is stored until the transcode is done: a process killed during it leaves only its work folder.
+    const hlsKey = await transcodeAndStore(ctx, tools, { job, source, video, workDir, made, signal: stop.signal });
     const poster = await posterOf(ctx, tools, source, video, stop.signal);
     made.push(poster);
-    const hlsKey = await transcodeAndStore(ctx, tools, { job, source, video, workDir, made, signal: stop.signal });
 
     const [done] = await ctx.db
       .update(lectures)
@@ -200,8 +201,8 @@ async function transcodeAndStore(
 
 /**
  * Hands every lecture whose processing stalled (its run silent past the stall limit) to a new
- * run, and queues again each lecture still waiting (the job of its run is queued once, however
- * often this asks). Runs at start and every minute.
+ * run, queues again each lecture still waiting (the job of its run is queued once, however
+ * often this asks), and removes the work folders dead runs left. Runs at start and every minute.
  */
 export async function restartStalledVideos(ctx: Context, log: FastifyBaseLogger): Promise<void> {
   const stalled = new Date(Date.now() - ctx.config.video.stallSeconds * 1000);
@@ -218,6 +219,8 @@ export async function restartStalledVideos(ctx: Context, log: FastifyBaseLogger)
   for (const { lectureId, run } of [...handedOver, ...waiting]) {
     if (run) await queueVideoProcessing(ctx, { lectureId, run });
   }
+  const removed = await removeOrphanWorkFolders(ctx);
+  if (removed > 0) log.info({ count: removed }, 'removed work folders of video processing runs that died');
 }
 
 /** The admin's Retry: a failed lecture goes back to waiting, with a new run queued. */
@@ -239,31 +242,24 @@ export async function retryVideoProcessing(ctx: Context, courseId: string, lectu
   return lecture;
 }
 
-/** Removes work folders no run has written to for `olderThanMs`: what a killed process left. */
-export async function removeStaleWorkFolders(dataDir: string, olderThanMs: number): Promise<number> {
-  const root = workRoot(dataDir);
-  const entries = await fs.readdir(root, { withFileTypes: true }).catch(() => []);
-  let removed = 0;
-  for (const entry of entries) {
-    if (!entry.isDirectory() || !entry.name.startsWith('video-')) continue;
-    const folder = path.join(root, entry.name);
-    const newest = await newestChange(folder);
-    if (newest !== undefined && newest < Date.now() - olderThanMs) {
-      await fs.rm(folder, { recursive: true, force: true });
-      removed++;
-    }
+/**
+ * Removes work folders of runs that no longer hold their lecture: what a killed process left
+ * (its lecture has since been handed to a new run, or finished), or a run of a deleted lecture.
+ * A run holds its lecture (processing, its id in processingRun) before it makes its folder.
+ */
+export async function removeOrphanWorkFolders(ctx: Pick<Context, 'db' | 'config'>): Promise<number> {
+  const root = workRoot(ctx.config.dataDir);
+  const runs = new Map<string, string>();
+  for (const entry of await fs.readdir(root, { withFileTypes: true }).catch(() => [])) {
+    const run = /^video-([0-9a-f-]{36})$/.exec(entry.name)?.[1];
+    if (entry.isDirectory() && run) runs.set(run, path.join(root, entry.name));
   }
-  return removed;
-}
-
-/** When anything in `folder` (one level of subfolders deep, as a run's are) last changed. */
-async function newestChange(folder: string): Promise<number | undefined> {
-  const stat = await fs.stat(folder).catch(() => undefined);
-  if (!stat) return undefined;
-  let newest = stat.mtimeMs;
-  for (const entry of await fs.readdir(folder, { withFileTypes: true }).catch(() => [])) {
-    const child = await fs.stat(path.join(folder, entry.name)).catch(() => undefined);
-    if (child) newest = Math.max(newest, child.mtimeMs);
-  }
-  return newest;
+  if (runs.size === 0) return 0;
+  const held = await ctx.db
+    .select({ run: lectures.processingRun })
+    .from(lectures)
+    .where(and(eq(lectures.videoState, 'processing'), inArray(lectures.processingRun, [...runs.keys()])));
+  for (const { run } of held) if (run) runs.delete(run);
+  for (const folder of runs.values()) await fs.rm(folder, { recursive: true, force: true });
+  return runs.size;
 }
