@@ -8,10 +8,10 @@ import { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
-import { pngImage, signUp } from '../../test/http.ts';
+import { multipart, pngImage, signUp, signUpAdmin } from '../../test/http.ts';
 import { startTestS3 } from '../../test/s3.ts';
 import { MEDIA_KEY_COLUMNS, sweepMediaLeftovers, type SweepOptions } from './leftovers.ts';
-import { mediaRoot, saveLectureVideo, saveThumbnail } from './storage.ts';
+import { hlsFileKey, mediaRoot, newHlsFolderKey, saveLectureVideo, savePoster, saveThumbnail } from './storage.ts';
 
 /** What the sweep logged, line by line. */
 function recordingLog() {
@@ -116,6 +116,38 @@ describe.each(['local', 's3'] as const)('media leftovers with %s storage', (kind
     // Nothing more to do the second time.
     const again = recordingLog();
     expect(await sweepMediaLeftovers(t.app.ctx, { olderThanMs: OLDER_THAN_MS, log: again.log })).toEqual({ temporary: 0, stored: 0 });
+  });
+
+  it('removes an HLS folder and a poster no lecture names, whole; keeps the ones a lecture names', async () => {
+    const media = t.app.ctx.media;
+    const ladder = async () => {
+      const folder = newHlsFolderKey();
+      for (const name of ['master.m3u8', '0.m3u8', '0_00000.ts', '0_00001.ts']) await media.put(hlsFileKey(folder, name), Buffer.from(name), 'application/octet-stream');
+      return folder;
+    };
+    const kept = { hlsKey: await ladder(), posterKey: await savePoster(media, Buffer.from('webp')) };
+    const orphan = { hlsKey: await ladder(), posterKey: await savePoster(media, Buffer.from('webp')) };
+    const admin = await signUpAdmin(t.app);
+    const form = await multipart({ title: 'Swept', description: 'd', category: 'c', createdBy: 'i', thumbnail: { bytes: await pngImage(), filename: 'c.png', type: 'image/png' } });
+    const course = (await t.app.inject({ method: 'POST', url: '/api/v1/courses', payload: form.payload, headers: { ...form.headers, cookie: admin.cookie } })).json().course;
+    const video = await saveLectureVideo(media, Readable.from([Buffer.alloc(2048)]), { ext: 'mp4', mime: 'video/mp4' });
+    await t.database.db.insert(schema.lectures).values({ courseId: course._id, title: 't', description: 'd', videoKey: video, videoType: 'video/mp4', videoBytes: 2048, videoState: 'ready', ...kept });
+
+    await sleep(AGEING_MS);
+    const { lines, log } = recordingLog();
+    await sweepMediaLeftovers(t.app.ctx, { olderThanMs: OLDER_THAN_MS, log, batchSize: 3 });
+
+    // The orphan ladder is removed once, as the folder it is, though its files came in two batches.
+    const removedKeys = lines.flatMap((line) => (line.fields.keys as string[] | undefined) ?? []);
+    expect(removedKeys.filter((key) => key === orphan.hlsKey || key === orphan.posterKey).sort()).toEqual([orphan.hlsKey, orphan.posterKey].sort());
+    expect(removedKeys).not.toContain(kept.hlsKey);
+    for (const name of ['master.m3u8', '0.m3u8', '0_00000.ts', '0_00001.ts']) {
+      expect(await media.stat(hlsFileKey(orphan.hlsKey, name)), name).toBeUndefined();
+      expect(await media.stat(hlsFileKey(kept.hlsKey, name)), name).toBeDefined();
+    }
+    expect(await media.stat(orphan.posterKey)).toBeUndefined();
+    expect(await media.stat(kept.posterKey)).toBeDefined();
+    if (kind === 'local') await expect(fs.access(path.join(mediaRoot(t.dataDir), orphan.hlsKey))).rejects.toThrow();
   });
 });
 

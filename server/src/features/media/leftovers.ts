@@ -2,7 +2,7 @@ import { inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Context } from '../../context.ts';
 import { courses, lectures, users } from '../../db/schema.ts';
-import { ownerKeyOf, StorageCannotList } from './storage.ts';
+import { isHlsFolderKey, ownerKeyOf, StorageCannotList } from './storage.ts';
 
 /**
  * Every column that holds a media key. A file no row names here is deleted by the sweep once
@@ -50,14 +50,17 @@ export async function sweepMediaLeftovers(
     // Not worth stopping for: the files are still swept, and a bucket rule can do the rest.
     log.info(`${error.message} Let the bucket abort them instead: a lifecycle rule with AbortIncompleteMultipartUpload (DaysAfterInitiation: 1).`);
   }
+  const removedFolders = new Set<string>();
   for await (const batch of oldInBatches(ctx.media.listStored(), cutoff, batchSize)) {
     if (signal?.aborted) break;
     // Asked per batch, right before deleting: never the whole table into memory, never a stale answer.
     // A playlist or segment belongs to its HLS folder, which is what a lecture row names.
     const referenced = await referencedAmong(ctx, [...new Set(batch.map((file) => ownerKeyOf(file.key)))]);
-    // An HLS folder nobody names goes whole, folder and all, rather than a file at a time.
-    const unreferenced = [...new Set(batch.map((file) => ownerKeyOf(file.key)).filter((key) => !referenced.has(key)))];
+    // An HLS folder nobody names goes whole, folder and all, rather than a file at a time (and once,
+    // though its files may come in several batches).
+    const unreferenced = [...new Set(batch.map((file) => ownerKeyOf(file.key)))].filter((key) => !referenced.has(key) && !removedFolders.has(key));
     const removed = await removeEach(unreferenced.map((key) => ({ key })), (file) => ctx.media.remove(file.key), log);
+    for (const key of removed) if (isHlsFolderKey(key)) removedFolders.add(key);
     stored += report(log, removed, 'removed media files no row refers to');
   }
   return { temporary, stored };
