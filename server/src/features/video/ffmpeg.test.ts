@@ -94,6 +94,11 @@ describe('transcodeToHls', () => {
     const master = await fs.readFile(path.join(outDir, 'master.m3u8'), 'utf8');
     expect(master).toContain('#EXTM3U');
     expect(master.match(/RESOLUTION=\d+x\d+/g)).toEqual(['RESOLUTION=640x360', 'RESOLUTION=1280x720']);
+    // The peak bit rate of each rendition's segments: the higher rendition needs more.
+    const bandwidths = [...master.matchAll(/[^-]BANDWIDTH=(\d+)/g)].map((match) => Number(match[1]));
+    expect(bandwidths).toHaveLength(2);
+    expect(bandwidths[0]).toBeGreaterThan(100_000);
+    expect(bandwidths[1]).toBeGreaterThan(bandwidths[0]!);
     expect(master.split('\n').filter((line) => line.endsWith('.m3u8'))).toEqual(['0.m3u8', '1.m3u8']);
 
     for (const rendition of ['0', '1']) {

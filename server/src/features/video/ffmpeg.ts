@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 
 /**
@@ -162,8 +163,8 @@ export function ladderFor(height: number): Rendition[] {
 }
 
 /**
- * Transcodes `file` into an HLS ladder in `outDir`: `master.m3u8`, a playlist per rendition
- * (`0.m3u8`, lowest first) and SEGMENT_SECONDS-long H.264/AAC segments (`0_00000.ts`…). The
+ * Transcodes `file` into an HLS ladder in `outDir`: a playlist per rendition (`0.m3u8`, lowest
+ * first) of SEGMENT_SECONDS-long H.264/AAC segments (`0_00000.ts`…) and `master.m3u8`. The
  * picture is decoded once and scaled for every rendition in the same run. `onProgress` gets
  * the share done (0–1) as ffmpeg reports it.
  */
@@ -195,7 +196,8 @@ export async function transcodeToHls(
     // A key frame every SEGMENT_SECONDS, whatever the frame rate: every segment starts with one, and all renditions switch at the same points.
     ...['-force_key_frames', `expr:gte(t,n_forced*${SEGMENT_SECONDS})`],
     ...['-f', 'hls', '-hls_time', String(SEGMENT_SECONDS), '-hls_playlist_type', 'vod', '-hls_flags', 'independent_segments'],
-    ...['-hls_segment_filename', `${outDir}/%v_%05d.ts`, '-master_pl_name', 'master.m3u8', '-var_stream_map', streamMap],
+    // No -master_pl_name: the static ffmpeg 4.1 of the npm package crashes (SIGSEGV) writing it; writeMasterPlaylist does.
+    ...['-hls_segment_filename', `${outDir}/%v_%05d.ts`, '-var_stream_map', streamMap],
     ...['-progress', 'pipe:1', '-nostats'],
     `${outDir}/%v.m3u8`,
   );
@@ -212,6 +214,39 @@ export async function transcodeToHls(
     if (error instanceof ChildFailed) throw new Error(`ffmpeg failed: ${lastLine(error.stderr) || `exit code ${error.code}`}`);
     throw error;
   });
+  await writeMasterPlaylist(outDir, video, renditions);
+}
+
+/**
+ * `master.m3u8`: one entry per rendition playlist (`0.m3u8`, lowest first) with its size and its
+ * BANDWIDTH as HLS defines it, the peak bit rate of its segments (AVERAGE-BANDWIDTH beside it),
+ * measured from the segments written.
+ */
+async function writeMasterPlaylist(outDir: string, video: ProbedVideo, renditions: Rendition[]): Promise<void> {
+  const lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-INDEPENDENT-SEGMENTS'];
+  for (const [index, step] of renditions.entries()) {
+    const playlist = await fs.readFile(path.join(outDir, `${index}.m3u8`), 'utf8');
+    let seconds = 0;
+    let peak = 0;
+    let bits = 0;
+    let total = 0;
+    for (const line of playlist.split('\n')) {
+      if (line.startsWith('#EXTINF:')) seconds = Number.parseFloat(line.slice('#EXTINF:'.length));
+      else if (line.endsWith('.ts') && seconds > 0) {
+        const segmentBits = (await fs.stat(path.join(outDir, line.trim()))).size * 8;
+        peak = Math.max(peak, segmentBits / seconds);
+        bits += segmentBits;
+        total += seconds;
+      }
+    }
+    // As scale=-2:<height> makes it: the source's shape, rounded to an even width.
+    const width = 2 * Math.round((video.width * step.height) / video.height / 2);
+    lines.push(
+      `#EXT-X-STREAM-INF:BANDWIDTH=${Math.ceil(peak)},AVERAGE-BANDWIDTH=${Math.ceil(total > 0 ? bits / total : 0)},RESOLUTION=${width}x${step.height}`,
+      `${index}.m3u8`,
+    );
+  }
+  await fs.writeFile(path.join(outDir, 'master.m3u8'), `${lines.join('\n')}\n`);
 }
 
 /** A child that exited with an error. */
