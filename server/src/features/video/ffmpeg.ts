@@ -54,10 +54,12 @@ export const LADDER: readonly Rendition[] = [
 ];
 export const SEGMENT_SECONDS = 6;
 /**
- * x264's speed/size trade-off. veryfast keeps a 1080p ladder under half the video's length on
- * 2 cores (bench: `npm run bench -- --only=transcode`); slower presets save ~10 % of the bytes.
+ * x264's speed against quality per bit. A 20 s 1080p clip's three-step ladder took 8.5 s with
+ * superfast and 13.0 s with veryfast on this 2-core machine (busy): only superfast keeps within
+ * DESIGN §11's 0.5 × the video's length. At these bit rates the difference is hard to see;
+ * ultrafast (no CABAC) would be. `npm run bench -- --only=video` measures it.
  */
-export const X264_PRESET = 'veryfast';
+export const X264_PRESET = 'superfast';
 const CHILD_PRIORITY = 10;
 /** What is kept of a child's stderr for an error message. */
 const STDERR_KEEP = 4096;
