@@ -151,7 +151,9 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', ...mediaOrigins],
         mediaSrc: ["'self'", 'blob:', ...mediaOrigins],
-        connectSrc: ["'self'", ...razorpay.connect],
+        // hls.js fetches playlists and segments itself (from the bucket too, with S3) and may parse them in a blob: worker.
+        connectSrc: ["'self'", ...razorpay.connect, ...mediaOrigins],
+        workerSrc: ["'self'", 'blob:'],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
         formAction: ["'self'"],

@@ -48,6 +48,9 @@ describe('courses with STORAGE=s3', () => {
 
     const csp = (await t.app.inject({ url: '/healthz' })).headers['content-security-policy'] as string;
     expect(csp).toContain(`media-src 'self' blob: ${new URL(s3.settings.endpoint!).origin}`);
+    // hls.js fetches presigned segments from the bucket itself.
+    expect(csp).toContain(`connect-src 'self' ${new URL(s3.settings.endpoint!).origin}`);
+    expect(csp).toContain("worker-src 'self' blob:");
 
     const deleted = await t.app.inject({ method: 'DELETE', url: `/api/v1/courses/${courseId}`, headers: { cookie: admin } });
     expect(deleted.statusCode).toBe(200);
