@@ -22,6 +22,7 @@ import { databaseTargetOf, openDatabase, type Database } from './db/client.ts';
 import { AppError } from './errors.ts';
 import { createPasswordHasher } from './features/auth/password.ts';
 import { createCatalogueCache } from './features/courses/catalogue-cache.ts';
+import { hlsRoutes } from './features/media/hls.routes.ts';
 import { privateMediaRoutes } from './features/media/media.routes.ts';
 import { createPreviewVideos } from './features/media/preview-videos.ts';
 import { createRecentViewers } from './features/media/recent-viewers.ts';
@@ -213,6 +214,8 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
   fs.mkdirSync(mediaRoot(config.dataDir), { recursive: true });
   // Lecture videos (local storage): signed, expiring URLs bound to the viewer; registered before /media/*.
   await app.register(privateMediaRoutes);
+  // Lectures' HLS ladders: the grant in the path, bound to the viewer as the MP4's is.
+  await app.register(hlsRoutes);
   // Public media: every key is random and never reused, so a file at a URL never changes.
   await app.register(fastifyStatic, {
     root: mediaRoot(config.dataDir),

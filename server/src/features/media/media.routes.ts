@@ -7,17 +7,14 @@ import { z } from 'zod';
 import { messages } from '@lms/contract/messages';
 import { ErrorSchema } from '@lms/contract/users';
 import { AppError } from '../../errors.ts';
-import { loadUser } from '../auth/guards.ts';
-import { SESSION_COOKIE } from '../auth/sessions.ts';
-import { isPreviewVideo } from '../lectures/lectures.service.ts';
-import { canWatchLectures } from '../users/users.service.ts';
-import { ANY_VIEWER, isValidMediaSignature } from './signed-urls.ts';
+import { isValidMediaSignature } from './signed-urls.ts';
 import { isMediaKey, mediaRoot, PRIVATE_MEDIA_PREFIX } from './storage.ts';
+import { checkViewer } from './viewer-access.ts';
 
 /** A cached response may be reused for at most this long, and never past the link's expiry. */
-const MAX_CACHE_SECONDS = 3600;
+export const MAX_CACHE_SECONDS = 3600;
 /** Big reads: a 1 MiB range is read in two syscalls instead of sixteen (the default is 64 KiB). */
-const READ_CHUNK_BYTES = 512 * 1024;
+export const READ_CHUNK_BYTES = 512 * 1024;
 
 /** Types browsers play; `send` would say video/x-m4v for .m4v, which Chrome and Firefox do not recognise. */
 const VIDEO_TYPES: Record<string, string> = {
@@ -121,26 +118,12 @@ async function authorizeVideoRequest(
   if (!isValidMediaSignature(ctx.config.sessionSecret, grant, query.signature)) throw invalid();
   if (expiresAt < Date.now()) throw invalid();
 
-  // A free preview: anyone, logged in or not, while the lecture is still a preview.
-  if (query.viewer === ANY_VIEWER) {
-    if (ctx.previewVideos.isTrusted(key)) return { expiresAt };
-    if (!(await isPreviewVideo(ctx, key))) throw invalid();
-    ctx.previewVideos.remember(key);
-    return { expiresAt };
-  }
-
-  // Bound to the viewer: a copied link is useless to anyone else, and stops working when access ends.
-  const token = request.cookies[SESSION_COOKIE];
-  if (token && ctx.recentViewers.viewerOf(token) === query.viewer) return { expiresAt };
-  const user = await loadUser(request);
-  if (!user || user.id !== query.viewer) throw invalid();
-  if (!canWatchLectures(user)) throw new AppError(403, messages.notAllowed);
-  ctx.recentViewers.remember(token!, user.id);
+  await checkViewer(request, key, query.viewer);
   return { expiresAt };
 }
 
 /** send's error headers describe its HTML page; our body is JSON. */
-function withoutBodyHeaders(headers: Record<string, string>): Record<string, string> {
+export function withoutBodyHeaders(headers: Record<string, string>): Record<string, string> {
   const kept: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (!/^(content-type|content-length|content-security-policy)$/i.test(name)) kept[name] = value;

@@ -1,0 +1,92 @@
+import type { Readable } from 'node:stream';
+import send from '@fastify/send';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { messages } from '@lms/contract/messages';
+import { ErrorSchema } from '@lms/contract/users';
+import { AppError } from '../../errors.ts';
+import { HLS_PREFIX, readHlsPath } from './hls-urls.ts';
+import { MAX_CACHE_SECONDS, READ_CHUNK_BYTES, withoutBodyHeaders } from './media.routes.ts';
+import { mediaRoot } from './storage.ts';
+import { checkViewer } from './viewer-access.ts';
+
+const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
+const SEGMENT_TYPE = 'video/mp2t';
+/** A rendition playlist of a 10-hour lecture in 6 s segments is ~150 KB; anything far bigger is not ours. */
+const PLAYLIST_MAX_BYTES = 1024 * 1024;
+
+const Bytes = z.custom<Readable | string>();
+
+/**
+ * A lecture's HLS ladder at the URLs hls-urls.ts makes: `/media/hls/<viewer>.<expires>.<signature>/<hex>/<file>`.
+ * The same rules as the MP4 (media.routes.ts): a genuine, unexpired grant, then the viewer's session
+ * and right to watch, or a free preview (viewer-access.ts); every refusal a 403.
+ *
+ * Local disk: playlists and segments are sent from disk unchanged (their relative URIs keep the
+ * grant in the path), with Range and conditional requests, cacheable by the browser only.
+ * S3: a playlist is read from the bucket and each segment line replaced by a presigned URL (the
+ * rendition playlists stay relative, so they come back here); a segment asked for here is
+ * redirected to its presigned URL.
+ */
+export const hlsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+  const root = mediaRoot(ctx.config.dataDir);
+
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: `${HLS_PREFIX}*`,
+    schema: {
+      hide: true,
+      params: z.object({ '*': z.string() }),
+      response: { 200: Bytes, 206: Bytes, 302: Bytes, 304: Bytes, 403: ErrorSchema, 404: ErrorSchema, 412: ErrorSchema, 416: ErrorSchema },
+    },
+    handler: async (request, reply) => {
+      const asked = readHlsPath(ctx.config.sessionSecret, request.params['*']);
+      if (!asked || asked.grant.expiresAt.getTime() < Date.now()) throw new AppError(403, messages.videoLinkInvalid);
+      await checkViewer(request, asked.grant.key, asked.grant.viewerId);
+
+      const { fileKey, grant } = asked;
+      const secondsLeft = Math.floor((grant.expiresAt.getTime() - Date.now()) / 1000);
+      const cacheControl = `private, max-age=${Math.max(0, Math.min(MAX_CACHE_SECONDS, secondsLeft))}`;
+      const isPlaylist = fileKey.endsWith('.m3u8');
+
+      if (ctx.config.storage.kind === 's3') {
+        if (!isPlaylist) {
+          const url = await ctx.media.privateUrl({ key: fileKey, viewerId: grant.viewerId, expiresAt: grant.expiresAt });
+          return reply.code(302).header('cache-control', 'private, no-store').header('location', url).send('');
+        }
+        const stat = await ctx.media.stat(fileKey);
+        if (!stat || stat.bytes > PLAYLIST_MAX_BYTES) throw new AppError(404, messages.notFound);
+        const text = await readText(ctx.media.read(fileKey));
+        const folder = grant.key;
+        const lines = await Promise.all(
+          text.split('\n').map(async (line) => {
+            const uri = line.trim();
+            // Only a bare segment name of this folder becomes a presigned URL; tags and playlists stay.
+            if (uri.startsWith('#') || !uri.endsWith('.ts') || uri.includes('/')) return line;
+            return ctx.media.privateUrl({ key: `${folder}/${uri}`, viewerId: grant.viewerId, expiresAt: grant.expiresAt });
+          }),
+        );
+        return reply.code(200).header('content-type', PLAYLIST_TYPE).header('cache-control', 'private, no-store').send(lines.join('\n'));
+      }
+
+      const result = await send(request.raw, fileKey, { root, dotfiles: 'deny', index: false, cacheControl: false, contentType: false, highWaterMark: READ_CHUNK_BYTES });
+      if (result.type !== 'file') {
+        result.stream.destroy();
+        if (result.statusCode === 416 || result.statusCode === 412) {
+          return reply.code(result.statusCode).headers(withoutBodyHeaders(result.headers)).send({ success: false, message: messages.invalidRequest });
+        }
+        throw new AppError(404, messages.notFound);
+      }
+      reply.code(result.statusCode as 200 | 206 | 304).headers(result.headers).header('cache-control', cacheControl);
+      if (result.statusCode !== 304) reply.header('content-type', isPlaylist ? PLAYLIST_TYPE : SEGMENT_TYPE);
+      return reply.send(result.stream);
+    },
+  });
+};
+
+async function readText(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,34 @@
+import type { FastifyRequest } from 'fastify';
+import { messages } from '@lms/contract/messages';
+import { AppError } from '../../errors.ts';
+import { loadUser } from '../auth/guards.ts';
+import { SESSION_COOKIE } from '../auth/sessions.ts';
+import { isPreviewVideo } from '../lectures/lectures.service.ts';
+import { canWatchLectures } from '../users/users.service.ts';
+import { ANY_VIEWER } from './signed-urls.ts';
+
+/**
+ * The second half of every private media check, after the link's signature and expiry: may this
+ * request watch the video at `key` (an upload, or an HLS folder) through a link made for `viewerId`?
+ *
+ * - ANY_VIEWER (a free preview): anyone, logged in or not, while the lecture is still a preview.
+ * - Otherwise the link is bound to the viewer: the request's session must be theirs, and they must
+ *   still be allowed to watch. A copied link is useless to anyone else, and stops when access ends.
+ *
+ * Every refusal is a 403: it is the link that is no good for this request.
+ */
+export async function checkViewer(request: FastifyRequest, key: string, viewerId: string): Promise<void> {
+  const { ctx } = request.server;
+  if (viewerId === ANY_VIEWER) {
+    if (ctx.previewVideos.isTrusted(key)) return;
+    if (!(await isPreviewVideo(ctx, key))) throw new AppError(403, messages.videoLinkInvalid);
+    ctx.previewVideos.remember(key);
+    return;
+  }
+  const token = request.cookies[SESSION_COOKIE];
+  if (token && ctx.recentViewers.viewerOf(token) === viewerId) return;
+  const user = await loadUser(request);
+  if (!user || user.id !== viewerId) throw new AppError(403, messages.videoLinkInvalid);
+  if (!canWatchLectures(user)) throw new AppError(403, messages.notAllowed);
+  ctx.recentViewers.remember(token!, user.id);
+}
