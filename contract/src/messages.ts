@@ -255,6 +255,16 @@ export const messages = {
   videoUnreadable: (detail: string) => `This file could not be read as a video (${detail}). Upload it again, or export it as MP4 (H.264).`,
   videoNoPicture: 'This file has no video picture to play. Upload a video with a picture track.',
   videoTranscodeFailed: (detail: string) => `The video could not be converted for streaming (${detail}). It still plays as uploaded.`,
+  videoWaiting: 'Waiting to be processed',
+  videoProcessing: (percent: number) => `Processing ${percent}%`,
+  videoReady: 'Ready for streaming',
+  videoFailed: 'Processing failed',
+  videoRetry: 'Retry',
+  videoRetryFor: (title: string) => `Process “${title}” again`,
+  videoQuality: 'Quality',
+  videoQualityAuto: 'Auto',
+  videoQualityAutoNow: (height: number) => `Auto (${height}p)`,
+  videoShortcuts: 'Keys: Space plays or pauses, ← and → move 5 s, F full screen, M mute',
   videoProcessingOff: (why: string) =>
     `Video processing is off: ${why}. Lectures play as uploaded (MP4), without quality levels, posters or durations. Install ffmpeg, or set FFMPEG_PATH and FFPROBE_PATH, then restart the server.`,
 } as const;

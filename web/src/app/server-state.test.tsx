@@ -17,6 +17,7 @@ const course = (n: number): Course => ({
   createdBy: `Teacher ${n}`,
   thumbnail: { secure_url: `/media/thumbnails/${n}.webp` },
   numbersOfLectures: n,
+  totalDuration: null,
 });
 const list = (courses: Course[]) => ({ body: { success: true, message: 'ok', courses, total: courses.length, page: 1, limit: 12 } });
 const key = (call: { url: string; init: RequestInit }) => `${call.init.method ?? 'GET'} ${call.url}`;
@@ -71,7 +72,7 @@ describe('the server-state cache', () => {
   });
 
   it('drops the lectures a subscriber was given once the session ends, and shows the refusal instead', async () => {
-    const lecture: Lecture = { _id: '20000000-0000-4000-8000-000000000001', title: 'Lesson 1', description: 'Part 1', secure_url: '/media/private/1.mp4?sig=x', duration: 60, preview: false };
+    const lecture: Lecture = { _id: '20000000-0000-4000-8000-000000000001', title: 'Lesson 1', description: 'Part 1', secure_url: '/media/private/1.mp4?sig=x', duration: 60, preview: false, processing: { state: 'ready', percent: null, reason: null }, poster_url: null, hls_url: null };
     let signedIn = true;
     stubApi({
       [`GET /api/v1/courses/${course(1)._id}`]: () =>

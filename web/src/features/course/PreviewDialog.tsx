@@ -1,5 +1,6 @@
 import type { CurriculumLecture } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
+import { VideoPlayer } from '../../components/VideoPlayer';
 import { useEffect, useId, useRef } from 'react';
 import { clockDuration } from '../../app/format';
 
@@ -68,18 +69,16 @@ export function PreviewDialog({ courseTitle, previews, playing, onSelect, onClos
             </svg>
           </button>
         </div>
-        <video
+        <VideoPlayer
           key={playing._id}
-          ref={video}
+          videoRef={video}
           src={playing.secure_url}
-          controls
-          playsInline
-          controlsList="nodownload"
-          className="aspect-video w-full bg-black"
-          aria-label={messages.previewFor(playing.title)}
-        >
-          Your browser cannot play this video.
-        </video>
+          hlsSrc={playing.hls_url}
+          poster={playing.poster_url}
+          label={messages.previewFor(playing.title)}
+          className=""
+          barClassName="px-4 pt-2 sm:px-6"
+        />
         <div className="space-y-2 p-4 sm:px-6">
           <h3 className="font-semibold wrap-anywhere">{playing.title}</h3>
           {playing.description && <p className="text-sm whitespace-pre-line text-base-content/80 wrap-anywhere">{playing.description}</p>}

@@ -17,6 +17,7 @@ const course = (n: number, overrides: Partial<Course> = {}): Course => ({
   createdBy: `Teacher ${n}`,
   thumbnail: { secure_url: `/media/thumbnails/${n}.webp` },
   numbersOfLectures: n,
+  totalDuration: null,
   ...overrides,
 });
 const list = (courses: Course[], total = courses.length) => ({ body: { success: true, message: 'ok', courses, total, page: 1, limit: 12 } });

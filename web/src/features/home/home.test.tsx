@@ -13,6 +13,7 @@ const course = (n: number): Course => ({
   createdBy: `Teacher ${n}`,
   thumbnail: { secure_url: `/media/thumbnails/${n}.webp` },
   numbersOfLectures: n,
+  totalDuration: null,
 });
 const newest = (courses: Course[]) => ({ body: { success: true, message: messages.coursesFetched, courses, total: courses.length, page: 1, limit: 3 } });
 const plan = { body: { success: true, message: messages.subscriptionPlan, price: 149, currency: 'INR', refundWindowDays: 14 } };

@@ -8,7 +8,9 @@ import { useAppSelector } from '../../app/store';
 import { courseLink, useCourse } from '../../app/use-course';
 import { usePageTitle } from '../../app/use-page-title';
 import { withNext } from '../../app/with-next';
-import { useDeleteLectureMutation, useGetLecturesQuery, useSetLecturePreviewMutation } from './lecture.api';
+import { VideoPlayer } from '../../components/VideoPlayer';
+import { useDeleteLectureMutation, useGetLecturesQuery, useGetVideoStatusQuery, useRetryProcessingMutation, useSetLecturePreviewMutation } from './lecture.api';
+import { ProcessingState } from './ProcessingState';
 
 const SPEEDS = [0.5, 0.75, 1, 1.25, 1.5, 2];
 
@@ -24,6 +26,9 @@ export default function LecturePage() {
   const answer = useGetLecturesQuery(courseId ?? '', { skip: !courseId });
   const [deleteLecture] = useDeleteLectureMutation();
   const [setPreview] = useSetLecturePreviewMutation();
+  const [retryProcessing] = useRetryProcessingMutation();
+  const isAdmin = role === 'ADMIN';
+  const videoStatus = useGetVideoStatusQuery(undefined, { skip: !isAdmin });
   /** Lectures whose preview switch is on its way to the server. */
   const [switching, setSwitching] = useState<ReadonlySet<string>>(new Set());
   usePageTitle(course ? `Lectures: ${course.title}` : undefined);
@@ -41,9 +46,18 @@ export default function LecturePage() {
     if (video.current) video.current.playbackRate = speed;
   }, [speed, current]);
 
+  // The admin watches a video being processed: the list is asked for again every few seconds until none is.
+  const inProgress = isAdmin && lectures.some((item) => item.processing.state === 'waiting' || item.processing.state === 'processing');
+  const { refetch } = answer;
+  useEffect(() => {
+    if (!inProgress) return;
+    const timer = setInterval(() => void refetch(), 3000);
+    return () => clearInterval(timer);
+  }, [inProgress, refetch]);
+
   if (!course) return <p className="p-8 text-center" aria-live="polite">Loading the course…</p>;
   const lecture = lectures[current];
-  const isAdmin = role === 'ADMIN';
+  const processingOff = isAdmin && videoStatus.data && !videoStatus.data.available ? videoStatus.data.reason : null;
 
   async function onDelete(lectureId: string, title: string) {
     if (!window.confirm(`Delete the lecture "${title}"?`)) return;
@@ -76,6 +90,12 @@ export default function LecturePage() {
         Course: <span className="text-primary">{course.title}</span>
       </h1>
 
+      {processingOff && (
+        <div role="status" className="alert alert-info alert-soft mb-6">
+          <span className="wrap-anywhere">{processingOff}</span>
+        </div>
+      )}
+
       {refusal && !loading && (
         <div role="alert" className="alert alert-warning mb-6 flex flex-col items-start gap-3 sm:flex-row sm:items-center">
           <span className="wrap-anywhere">{refusal}</span>
@@ -103,18 +123,14 @@ export default function LecturePage() {
           <div className="min-w-0 space-y-3">
             {lecture ? (
               <>
-                <video
-                  ref={video}
+                <VideoPlayer
                   key={lecture._id}
+                  videoRef={video}
                   src={lecture.secure_url}
-                  controls
-                  controlsList="nodownload"
-                  disablePictureInPicture={false}
-                  className="aspect-video w-full rounded-xl bg-black"
-                  aria-label={`Lecture ${current + 1}: ${lecture.title}`}
-                >
-                  Your browser cannot play this video.
-                </video>
+                  hlsSrc={lecture.hls_url}
+                  poster={lecture.poster_url}
+                  label={`Lecture ${current + 1}: ${lecture.title}`}
+                />
                 <div className="flex flex-wrap items-center justify-between gap-3">
                   <h2 className="min-w-0 text-xl font-semibold wrap-anywhere">{lecture.title}</h2>
                   <label className="flex items-center gap-2 text-sm">
@@ -160,6 +176,13 @@ export default function LecturePage() {
                       </time>
                     )}
                   </button>
+                  {isAdmin && (
+                    <ProcessingState
+                      processing={item.processing}
+                      title={item.title}
+                      onRetry={() => void retryProcessing({ courseId: course._id, lectureId: item._id })}
+                    />
+                  )}
                   {isAdmin && (
                     <div className="flex flex-wrap items-center justify-between gap-2 px-3 pb-2">
                       <label className="flex cursor-pointer items-center gap-2 text-sm">

@@ -57,10 +57,32 @@ const lectureApi = serverState.injectEndpoints({
       },
       invalidatesTags: (_answer, error, { courseId }) => (error ? [] : [{ type: 'Curriculum', id: courseId }]),
     }),
+    /** Ours (admin): process a lecture's video again after its processing failed. */
+    retryProcessing: build.mutation<ResponseOf<typeof endpoints.lectures.retryProcessing>, { courseId: string; lectureId: string }>({
+      query: ({ courseId, lectureId }) =>
+        serverCall(endpoints.lectures.retryProcessing, { params: { courseId, lectureId } }, { fallback: messages.operationFailed, toastSuccess: true }),
+      async onQueryStarted({ courseId, lectureId }, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(
+            lectureApi.util.updateQueryData('getLectures', courseId, (draft) => {
+              const index = draft.lectures.findIndex((lecture) => lecture._id === lectureId);
+              if (index >= 0) draft.lectures[index] = data.lecture;
+            }),
+          );
+        } catch {
+          // The client has shown the failure.
+        }
+      },
+    }),
+    /** Ours (admin): whether this server processes videos, and if not, why. */
+    getVideoStatus: build.query<ResponseOf<typeof endpoints.video.status>, void>({
+      query: () => serverCall(endpoints.video.status, {}, { fallback: messages.operationFailed, quiet: true }),
+    }),
   }),
 });
 
-export const { useGetLecturesQuery, useDeleteLectureMutation, useSetLecturePreviewMutation } = lectureApi;
+export const { useGetLecturesQuery, useDeleteLectureMutation, useSetLecturePreviewMutation, useRetryProcessingMutation, useGetVideoStatusQuery } = lectureApi;
 
 /**
  * After a lecture is added or deleted: the lecture list becomes the one the server answered

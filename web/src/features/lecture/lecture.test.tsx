@@ -16,8 +16,9 @@ const course: Course = {
   createdBy: 'Ravi Kumar',
   thumbnail: { secure_url: '/media/thumbnails/1.webp' },
   numbersOfLectures: 2,
+  totalDuration: null,
 };
-const lecture = (n: number): Lecture => ({ _id: `20000000-0000-4000-8000-00000000000${n}`, title: `Lesson ${n}`, description: `Part ${n}`, secure_url: `/media/private/videos/${n}.mp4?sig=x`, duration: null, preview: false });
+const lecture = (n: number): Lecture => ({ _id: `20000000-0000-4000-8000-00000000000${n}`, title: `Lesson ${n}`, description: `Part ${n}`, secure_url: `/media/private/videos/${n}.mp4?sig=x`, duration: null, preview: false, processing: { state: 'ready', percent: null, reason: null }, poster_url: null, hls_url: null });
 const admin: User = { _id: '10000000-0000-4000-8000-000000000000', fullName: 'Site Admin', email: 'a@b.co', avatar: { secure_url: '' }, role: 'ADMIN', subscription: { status: 'inactive' } };
 const lecturesAnswer = { body: { success: true, message: 'ok', course, lectures: [lecture(1), lecture(2)] } };
 
@@ -353,5 +354,46 @@ describe('/course/addlecture', () => {
     await view.user.click(screen.getByRole('button', { name: 'Go back' }));
     await vi.waitFor(() => expect(view.router.state.location.pathname).toBe('/course/lecture'));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+});
+
+describe('/course/lecture: the video pipeline, as the admin sees it', () => {
+  const withState = (n: number, processing: Lecture['processing']): Lecture => ({ ...lecture(n), processing });
+  const statusAnswer = (available: boolean) => ({
+    body: { success: true, message: 'ok', available, reason: available ? null : messages.videoProcessingOff('no ffmpeg found'), ffmpeg: available ? 'ffmpeg 5.1' : null },
+  });
+
+  it('shows each lecture’s state, with a progress bar while processing, and retries a failed one', async () => {
+    const failed = withState(2, { state: 'failed', percent: null, reason: 'This file could not be read as a video (moov atom not found).' });
+    let retried = false;
+    stubApi({
+      [`GET /api/v1/courses/${course._id}`]: () => ({
+        body: { success: true, message: 'ok', course, lectures: [withState(1, { state: 'processing', percent: 42, reason: null }), retried ? withState(2, { state: 'waiting', percent: null, reason: null }) : failed] },
+      }),
+      'GET /api/v1/video/status': statusAnswer(true),
+      [`POST /api/v1/courses/${course._id}/lectures/${failed._id}/processing`]: () => {
+        retried = true;
+        return { body: { success: true, message: messages.videoRetryStarted, lecture: withState(2, { state: 'waiting', percent: null, reason: null }) } };
+      },
+    });
+    const { user } = openLectures(admin);
+    expect(await screen.findByRole('progressbar', { name: messages.videoProcessing(42) })).toHaveAttribute('value', '42');
+    expect(screen.getByRole('alert')).toHaveTextContent(`${messages.videoFailed}: This file could not be read as a video (moov atom not found).`);
+    await user.click(screen.getByRole('button', { name: messages.videoRetryFor('Lesson 2') }));
+    expect(await screen.findByText(messages.videoWaiting)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: messages.videoRetryFor('Lesson 2') })).not.toBeInTheDocument();
+  });
+
+  it('tells the admin why processing is off', async () => {
+    stubApi({ [`GET /api/v1/courses/${course._id}`]: lecturesAnswer, 'GET /api/v1/video/status': statusAnswer(false) });
+    openLectures(admin);
+    expect(await screen.findByText(messages.videoProcessingOff('no ffmpeg found'))).toBeInTheDocument();
+  });
+
+  it('shows a subscriber neither states nor the notice', async () => {
+    stubApi({ [`GET /api/v1/courses/${course._id}`]: lecturesAnswer });
+    openLectures({ ...admin, role: 'USER' });
+    await screen.findByLabelText('Lecture 1: Lesson 1');
+    expect(screen.queryByText(messages.videoReady)).not.toBeInTheDocument();
   });
 });

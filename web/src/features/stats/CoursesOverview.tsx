@@ -2,6 +2,7 @@ import { useId, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { Course } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
+import { isoDuration, spokenDuration } from '../../app/format';
 import { paths } from '../../app/paths';
 import { useDeleteCourseMutation } from '../../app/server-state';
 
@@ -87,7 +88,15 @@ export function CoursesOverview({ courses, total, status }: Props) {
                   </th>
                   <td className={`${wide} wrap-anywhere`}>{course.category}</td>
                   <td className={`${wide} wrap-anywhere`}>{course.createdBy}</td>
-                  <td className={wide}>{course.numbersOfLectures}</td>
+                  <td className={wide}>
+                    {course.numbersOfLectures}
+                    {/* Ours: how long the course runs, once its videos are measured. */}
+                    {course.totalDuration !== null && (
+                      <time dateTime={isoDuration(course.totalDuration)} className="block text-xs whitespace-nowrap text-base-content/70">
+                        {spokenDuration(course.totalDuration)}
+                      </time>
+                    )}
+                  </td>
                   <td className={`${wide} max-w-xs`}>
                     <p className="line-clamp-2 wrap-anywhere" title={course.description}>
                       {course.description}

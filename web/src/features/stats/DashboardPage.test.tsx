@@ -45,6 +45,7 @@ const course = (n: number, title: string): Course => ({
   createdBy: `Instructor ${n}`,
   thumbnail: { secure_url: `/media/${n}.png` },
   numbersOfLectures: n * 3,
+  totalDuration: null,
 });
 const react = course(1, 'React basics');
 const sql = course(2, 'SQL in depth');
