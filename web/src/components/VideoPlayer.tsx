@@ -126,7 +126,8 @@ export function VideoPlayer({ src, hlsSrc, poster, label, videoRef, className = 
         Your browser cannot play this video.
       </video>
       <div className={`flex flex-wrap items-center justify-between gap-2 text-sm ${barClassName}`}>
-        <p id={hintId} className="text-base-content/70">{messages.videoShortcuts}</p>
+        {/* Phones have no keyboard: the hint shows from the sm breakpoint, and stays the video's description. */}
+        <p id={hintId} className="hidden text-base-content/70 sm:block">{messages.videoShortcuts}</p>
         {levels.length > 0 && (
           <span className="flex items-center gap-2">
             <label htmlFor={qualityId}>{messages.videoQuality}</label>
