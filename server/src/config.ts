@@ -62,6 +62,8 @@ const EnvSchema = z
   SUBSCRIPTION_PRICE: z.coerce.number().positive().multipleOf(0.01).default(99),
   REFUND_WINDOW_DAYS: z.coerce.number().int().min(0).default(14),
   CONTACT_EMAIL: z.email().optional(),
+  /** For `npm run bench`: where to write the event loop's delay each second. */
+  EVENT_LOOP_STATS_FILE: z.string().min(1).optional(),
   })
   .superRefine((env, problems) => {
     const require = (names: readonly (keyof typeof env)[], when: string) => {
@@ -151,6 +153,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     /** Where contact messages are mailed; by default to every administrator. */
     contactEmail: env.CONTACT_EMAIL,
     logLevel: env.LOG_LEVEL,
+    eventLoopStatsFile: env.EVENT_LOOP_STATS_FILE,
   };
 }
 

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { buildApp } from './app.ts';
 import { seedDemoCourses } from './cli/demo-courses.ts';
 import { ensureInitialAdmin } from './cli/initial-admin.ts';
@@ -57,6 +59,7 @@ try {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
+  if (config.eventLoopStatsFile) writeEventLoopStats(config.eventLoopStatsFile);
   // Not awaited: the server serves while the sweep walks the media.
   sweepMediaLeftovers(app.ctx, { olderThanMs: LEFTOVER_AGE_MS, log: app.log, signal: sweeping.signal }).catch((error: unknown) => {
     if (!closing) app.log.error({ err: error }, 'sweeping media leftovers failed');
@@ -67,4 +70,19 @@ try {
     process.exit(1);
   }
   throw error;
+}
+
+/**
+ * For the bench (DESIGN §11: the event loop's delay while a video is transcoded): every second,
+ * the last second's delay percentiles in milliseconds, appended to `file` as a JSON line.
+ */
+function writeEventLoopStats(file: string) {
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  setInterval(() => {
+    const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+    const line = { at: Date.now(), p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max) };
+    histogram.reset();
+    fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
+  }, 1000).unref();
 }
