@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only=api,video,upload,scale,weight,start,lighthouse,abuse]`
+// `npm run bench [-- --quick] [-- --only=api,video,hls,upload,scale,weight,start,lighthouse,abuse]`
 // Measures the product against reference servers started in the same run, prints one
 // markdown table per section, and writes them to bench/results/<date>.md. Not a test: see README.md.
 import fs from 'node:fs/promises';
@@ -14,6 +14,7 @@ import { buildIfStale, firstCourse, latestLectureUrl, loginAsAdmin, startProduct
 import { sectionMarkdown, type SectionResult } from './src/report.ts';
 import { measureAbuse } from './src/sections/abuse.ts';
 import { measureApi, type RunningProduct } from './src/sections/api.ts';
+import { measureHls } from './src/sections/hls.ts';
 import { measureLighthouse } from './src/sections/lighthouse.ts';
 import { measureScale } from './src/sections/scale.ts';
 import { measureStart } from './src/sections/start.ts';
@@ -21,7 +22,7 @@ import { measureUpload } from './src/sections/upload.ts';
 import { measureVideo, type Lecture } from './src/sections/video.ts';
 import { measureWeight } from './src/sections/weight.ts';
 
-const SECTIONS = ['api', 'video', 'upload', 'lighthouse', 'start', 'scale', 'weight', 'abuse'] as const;
+const SECTIONS = ['api', 'video', 'hls', 'upload', 'lighthouse', 'start', 'scale', 'weight', 'abuse'] as const;
 type SectionName = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
@@ -103,6 +104,10 @@ try {
     }
   } finally {
     for (const server of servers) await server.product.stop();
+  }
+  if (wanted('hls')) {
+    log('Video pipeline and HLS');
+    report(await measureHls(bench));
   }
   if (wanted('start')) {
     log('Start time');

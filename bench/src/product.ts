@@ -15,11 +15,12 @@ export interface Product extends Service {
 /** The configuration comes only from these variables, never from the shell the bench was started in. */
 const INHERITED = ['PATH', 'HOME', 'LANG', 'TZ'];
 
-export async function startProduct(options: { name: string; dataDir: string; databaseUrl?: string; logDir: string }): Promise<Product> {
+export async function startProduct(options: { name: string; dataDir: string; databaseUrl?: string; logDir: string; env?: Record<string, string> }): Promise<Product> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = Object.fromEntries(INHERITED.filter((name) => process.env[name]).map((name) => [name, process.env[name]]));
   Object.assign(env, { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: options.dataDir });
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
+  Object.assign(env, options.env);
   const service = startService(options.name, process.execPath, ['--enable-source-maps', serverBundle], {
     cwd: root,
     env,
