@@ -44,12 +44,7 @@ const lectureApi = serverState.injectEndpoints({
         );
         try {
           const { data } = await queryFulfilled;
-          dispatch(
-            lectureApi.util.updateQueryData('getLectures', courseId, (draft) => {
-              const index = draft.lectures.findIndex((lecture) => lecture._id === lectureId);
-              if (index >= 0) draft.lectures[index] = data.lecture;
-            }),
-          );
+          dispatch(lectureReplaced(courseId, data.lecture));
         } catch {
           // The client has shown the failure; the list goes back to what the server holds.
           patch.undo();
@@ -61,15 +56,10 @@ const lectureApi = serverState.injectEndpoints({
     retryProcessing: build.mutation<ResponseOf<typeof endpoints.lectures.retryProcessing>, { courseId: string; lectureId: string }>({
       query: ({ courseId, lectureId }) =>
         serverCall(endpoints.lectures.retryProcessing, { params: { courseId, lectureId } }, { fallback: messages.operationFailed, toastSuccess: true }),
-      async onQueryStarted({ courseId, lectureId }, { dispatch, queryFulfilled }) {
+      async onQueryStarted({ courseId }, { dispatch, queryFulfilled }) {
         try {
           const { data } = await queryFulfilled;
-          dispatch(
-            lectureApi.util.updateQueryData('getLectures', courseId, (draft) => {
-              const index = draft.lectures.findIndex((lecture) => lecture._id === lectureId);
-              if (index >= 0) draft.lectures[index] = data.lecture;
-            }),
-          );
+          dispatch(lectureReplaced(courseId, data.lecture));
         } catch {
           // The client has shown the failure.
         }
@@ -83,6 +73,13 @@ const lectureApi = serverState.injectEndpoints({
 });
 
 export const { useGetLecturesQuery, useDeleteLectureMutation, useSetLecturePreviewMutation, useRetryProcessingMutation, useGetVideoStatusQuery } = lectureApi;
+
+/** One lecture of the course's list becomes the one the server answered with (its switch, its processing state). */
+const lectureReplaced = (courseId: string, lecture: ResponseOf<typeof endpoints.lectures.update>['lecture']) =>
+  lectureApi.util.updateQueryData('getLectures', courseId, (draft) => {
+    const index = draft.lectures.findIndex((item) => item._id === lecture._id);
+    if (index >= 0) draft.lectures[index] = lecture;
+  });
 
 /**
  * After a lecture is added or deleted: the lecture list becomes the one the server answered
