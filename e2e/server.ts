@@ -113,6 +113,7 @@ export async function startServer({ preferredPort = 0, echoErrors = true, timeou
     if (!home.includes('<div id="root">')) {
       throw new Error(`The server does not serve the web app (was web/dist being rebuilt while it started?). GET / answered:\n${home.slice(0, 300)}`);
     }
+    await demoVideosProcessed(baseUrl, timeoutMs);
   } catch (error) {
     stopGroup(server, 'SIGKILL');
     await stop();
@@ -148,4 +149,24 @@ export async function chooseAdminPassword(baseUrl: string, dataDir: string, newP
   });
   if (!change.ok) throw new Error(`Changing the initial admin's password answered ${change.status}: ${await change.text()}`);
   return { email, password: newPassword };
+}
+
+/**
+ * Waits until the video pipeline has processed the demo lectures of the first start (every
+ * duration known, every free preview streaming): the journeys then meet them in one state,
+ * and do not share the two cores with a dozen transcodes.
+ */
+async function demoVideosProcessed(baseUrl: string, timeoutMs: number): Promise<void> {
+  const api = async <T>(url: string) => (await (await fetch(`${baseUrl}/api/v1${url}`)).json()) as T;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { courses } = await api<{ courses: { _id: string }[] }>('/courses?limit=100');
+    const curricula = await Promise.all(
+      courses.map((course) => api<{ lectures: { duration: number | null; preview: boolean; hls_url?: string }[] }>(`/courses/${course._id}/curriculum`)),
+    );
+    const waiting = curricula.flatMap((curriculum) => curriculum.lectures).filter((lecture) => lecture.duration === null || (lecture.preview && !lecture.hls_url));
+    if (waiting.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`${waiting.length} demo lectures still unprocessed after ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }

@@ -15,6 +15,8 @@ interface Props {
   className?: string;
   /** The row under it: the shortcuts and the quality menu. */
   barClassName?: string;
+  /** Start playing as soon as there is something to play (a lecture chosen from the list). */
+  autoPlay?: boolean;
 }
 
 const SEEK_SECONDS = 5;
@@ -25,7 +27,7 @@ const SEEK_SECONDS = 5;
  * own HLS where there is no Media Source; the MP4 when there is no ladder or hls.js gives up.
  * A quality menu (Auto and each rendition) and keyboard shortcuts (space, ←/→, f, m).
  */
-export function VideoPlayer({ src, hlsSrc, poster, label, videoRef, className = 'rounded-xl', barClassName = '' }: Props) {
+export function VideoPlayer({ src, hlsSrc, poster, label, videoRef, className = 'rounded-xl', barClassName = '', autoPlay = false }: Props) {
   const video = useRef<HTMLVideoElement | null>(null);
   const hls = useRef<HlsType | null>(null);
   /** Heights of the renditions, in hls.js's level order (lowest first). */
@@ -40,8 +42,11 @@ export function VideoPlayer({ src, hlsSrc, poster, label, videoRef, className = 
     if (!element) return;
     setLevels([]);
     setChosen(-1);
+    // Played once its source is attached: hls.js attaches after its import, later than a play() asked for now.
+    const start = () => void (autoPlay && element.play().catch(() => undefined));
     if (!hlsSrc) {
       element.src = src;
+      start();
       return;
     }
     let cancelled = false;
@@ -50,6 +55,7 @@ export function VideoPlayer({ src, hlsSrc, poster, label, videoRef, className = 
       hls.current = null;
       setLevels([]);
       element.src = src;
+      start();
     };
     import('hls.js')
       .then(({ default: Hls }) => {
@@ -57,11 +63,15 @@ export function VideoPlayer({ src, hlsSrc, poster, label, videoRef, className = 
         if (!Hls.isSupported()) {
           // No Media Source (iPhones before iOS 17): the browser's own HLS, else the MP4.
           element.src = element.canPlayType('application/vnd.apple.mpegurl') ? hlsSrc : src;
+          start();
           return;
         }
         const player = new Hls({ capLevelToPlayerSize: true });
         hls.current = player;
-        player.on(Hls.Events.MANIFEST_PARSED, (_event, data) => setLevels(data.levels.map((level) => level.height)));
+        player.on(Hls.Events.MANIFEST_PARSED, (_event, data) => {
+          setLevels(data.levels.map((level) => level.height));
+          start();
+        });
         player.on(Hls.Events.LEVEL_SWITCHED, (_event, data) => setPlaying(data.level));
         player.on(Hls.Events.ERROR, (_event, data) => {
           if (data.fatal) fallBackToMp4();
@@ -77,7 +87,7 @@ export function VideoPlayer({ src, hlsSrc, poster, label, videoRef, className = 
       hls.current?.destroy();
       hls.current = null;
     };
-  }, [src, hlsSrc]);
+  }, [src, hlsSrc, autoPlay]);
 
   function choose(level: number) {
     setChosen(level);

@@ -21,6 +21,8 @@ export default function LecturePage() {
   const { role, isLoggedIn } = useAppSelector((state) => state.auth);
   const [current, setCurrent] = useState(0);
   const [speed, setSpeed] = useState(1);
+  /** A lecture picked from the list plays at once; the first one, shown on arrival, waits for the viewer. */
+  const [chosenByViewer, setChosenByViewer] = useState(false);
   const video = useRef<HTMLVideoElement>(null);
   const courseId = course?._id;
   const answer = useGetLecturesQuery(courseId ?? '', { skip: !courseId });
@@ -80,8 +82,8 @@ export default function LecturePage() {
 
   function play(index: number) {
     setCurrent(index);
-    // Selecting a lecture plays it (spec §2); the new source loads first.
-    requestAnimationFrame(() => video.current?.play().catch(() => undefined));
+    // Selecting a lecture plays it (spec §2), once the player has its source.
+    setChosenByViewer(true);
   }
 
   return (
@@ -130,6 +132,7 @@ export default function LecturePage() {
                   hlsSrc={lecture.hls_url}
                   poster={lecture.poster_url}
                   label={`Lecture ${current + 1}: ${lecture.title}`}
+                  autoPlay={chosenByViewer}
                 />
                 <div className="flex flex-wrap items-center justify-between gap-3">
                   <h2 className="min-w-0 text-xl font-semibold wrap-anywhere">{lecture.title}</h2>
