@@ -4,7 +4,13 @@ import { messages } from '@lms/contract/messages';
 /** For the admin, under each lecture: where its video is in the pipeline, with Retry when it failed. */
 export function ProcessingState({ processing, title, onRetry }: { processing: VideoProcessing; title: string; onRetry: () => void }) {
   if (processing.state === 'ready') {
-    return <p className="px-3 pb-1 text-xs text-success">{messages.videoReady}</p>;
+    // The green is the dot's only: green text this small is too faint on white (axe: 1.95:1).
+    return (
+      <p className="flex items-center gap-1.5 px-3 pb-1 text-xs text-base-content/70">
+        <span aria-hidden="true" className="size-2 rounded-full bg-success" />
+        {messages.videoReady}
+      </p>
+    );
   }
   if (processing.state === 'waiting') {
     return <p className="px-3 pb-1 text-xs text-base-content/70">{messages.videoWaiting}</p>;
