@@ -23,6 +23,17 @@ import type {
   UnsubscribeResponseSchema,
   VerifyPaymentSchema,
 } from './payments.ts';
+import type {
+  CompletionSchema,
+  CourseProgressResponseSchema,
+  EngagementResponseSchema,
+  LectureProgressParamsSchema,
+  MyProgressResponseSchema,
+  ProgressSettingsResponseSchema,
+  ProgressSettingsSchema,
+  SaveProgressResponseSchema,
+  SaveProgressSchema,
+} from './progress.ts';
 import type { UserStatsResponseSchema } from './stats.ts';
 import type {
   ChangePasswordSchema,
@@ -95,6 +106,25 @@ export const endpoints = {
   },
   stats: {
     users: endpoint<{ response: typeof UserStatsResponseSchema }>('GET', '/admin/status/users'),
+    /** Ours (admin): active learners this week, subscribers who stopped watching, each course's starters and completions. */
+    engagement: endpoint<{ response: typeof EngagementResponseSchema }>('GET', '/admin/engagement'),
+  },
+  /** Ours: the signed-in learner's progress (issue 14). Saves are throttled per session. */
+  progress: {
+    /** Every course the learner has started, most recent first, and their settings. */
+    mine: endpoint<{ response: typeof MyProgressResponseSchema }>('GET', '/progress'),
+    course: endpoint<{ params: typeof CourseIdParamsSchema; response: typeof CourseProgressResponseSchema }>('GET', '/progress/courses/:id'),
+    /** POST, so that the page's last save can go with navigator.sendBeacon. */
+    save: endpoint<{ params: typeof LectureProgressParamsSchema; body: typeof SaveProgressSchema; response: typeof SaveProgressResponseSchema }>(
+      'POST',
+      '/progress/lectures/:lectureId',
+    ),
+    /** Mark a lecture as completed, or not. */
+    complete: endpoint<{ params: typeof LectureProgressParamsSchema; body: typeof CompletionSchema; response: typeof SaveProgressResponseSchema }>(
+      'PUT',
+      '/progress/lectures/:lectureId/completed',
+    ),
+    settings: endpoint<{ body: typeof ProgressSettingsSchema; response: typeof ProgressSettingsResponseSchema }>('PUT', '/progress/settings'),
   },
   contact: {
     send: endpoint<{ body: typeof ContactSchema; response: typeof MessageSchema }>('POST', '/contact'),

@@ -267,6 +267,20 @@ export const messages = {
   videoShortcuts: 'Keys: Space plays or pauses, ← and → move 5 s, F full screen, M mute',
   videoProcessingOff: (why: string) =>
     `Video processing is off: ${why}. Lectures play as uploaded (MP4), without quality levels, posters or durations. Install ffmpeg, or set FFMPEG_PATH and FFPROBE_PATH, then restart the server.`,
+  // Ours: learner progress (issue 14), the server's answers. The pages' own words are with them
+  // (app/progress-texts.ts, features/stats/Engagement.tsx): this catalogue ships in every page's first chunk.
+  progressSaved: 'Progress saved',
+  progressFetched: 'Progress fetched',
+  progressSettingsSaved: 'Settings saved',
+  progressPositionInvalid: 'The position must be within the video',
+  progressDurationInvalid: 'The video length must be positive',
+  progressTimeInvalid: 'The save time must not be in the future',
+  progressWatchedInvalid: 'Time watched must be 0 to 120 s a save',
+  progressCompletedInvalid: 'Completed must be true or false',
+  progressAutoplayInvalid: 'Autoplay must be true or false',
+  lectureMarkedDone: 'Lecture marked as completed',
+  lectureMarkedNotDone: 'Lecture marked as not completed',
+  engagementFetched: 'Engagement fetched',
 } as const;
 
 export type MessageKey = keyof typeof messages;

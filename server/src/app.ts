@@ -24,6 +24,7 @@ import { createPasswordHasher } from './features/auth/password.ts';
 import { createCatalogueCache } from './features/courses/catalogue-cache.ts';
 import { hlsRoutes } from './features/media/hls.routes.ts';
 import { privateMediaRoutes } from './features/media/media.routes.ts';
+import { createHeldSaves } from './features/progress/held-saves.ts';
 import { createPreviewVideos } from './features/media/preview-videos.ts';
 import { createRecentViewers } from './features/media/recent-viewers.ts';
 import { createStorage, mediaRoot, PUBLIC_MEDIA_FOLDERS, PUBLIC_MEDIA_PREFIX } from './features/media/storage.ts';
@@ -58,6 +59,8 @@ export interface AppOptions {
   jobs?: Pick<JobQueueOptions, 'retryDelaySeconds' | 'pollingIntervalSeconds' | 'rules'>;
   /** The built web app; defaults to web/dist of this checkout. */
   webRoot?: string;
+  /** How often held progress saves are written (tests lengthen it to see them held). */
+  heldSavesFlushMs?: number;
 }
 
 export const API_PREFIX = '/api/v1';
@@ -116,6 +119,11 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
     catalogue: createCatalogueCache(),
     recentViewers: createRecentViewers(),
     previewVideos: createPreviewVideos(),
+    // A held save the rules refuse (its lecture deleted, a position past the end) is dropped quietly.
+    heldSaves: createHeldSaves({
+      onError: (error) => void (error instanceof AppError || app.log.error({ err: error }, 'a held progress save failed')),
+      flushMs: options.heldSavesFlushMs,
+    }),
     video: config.video.processing ? await findVideoTools(config.video) : { available: false, reason: 'it is turned off (VIDEO_PROCESSING=off)' },
   };
   app.decorate('ctx', ctx);
@@ -124,6 +132,7 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
   app.addHook('onClose', async () => {
     // Jobs in hand finish (or go back to the queue) before the database closes under them.
     await ctx.jobs.stop();
+    await ctx.heldSaves.close();
     ctx.mailer.close();
     await ctx.limits.close();
     if (!options.database) await database.close();

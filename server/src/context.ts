@@ -2,6 +2,7 @@ import type { RuntimeConfig } from './secrets.ts';
 import type { Db } from './db/client.ts';
 import type { PasswordHasher } from './features/auth/password.ts';
 import type { CatalogueCache } from './features/courses/catalogue-cache.ts';
+import type { HeldSaves } from './features/progress/held-saves.ts';
 import type { PreviewVideos } from './features/media/preview-videos.ts';
 import type { RecentViewers } from './features/media/recent-viewers.ts';
 import type { MediaStorage } from './features/media/storage.ts';
@@ -30,6 +31,8 @@ export interface Context {
   recentViewers: RecentViewers;
   /** Videos recently found to be free previews; turning a preview off forgets it. */
   previewVideos: PreviewVideos;
+  /** Progress saves held back from sessions over their rate, the latest of each kept (features/progress). */
+  heldSaves: HeldSaves;
   /** The ffmpeg this instance processes videos with, or why it cannot (features/video). */
   video: VideoToolsStatus;
 }

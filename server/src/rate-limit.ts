@@ -3,6 +3,8 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import type { Config } from './config.ts';
 
 const WINDOW_SECONDS = 15 * 60;
+/** Six saves a minute while playing, the rest for pauses, seeks and marks. */
+export const PROGRESS_WRITES_PER_MINUTE = 30;
 
 export interface RateLimits {
   /** Every login attempt from one address. */
@@ -25,6 +27,11 @@ export interface RateLimits {
   passwordChangePerUser: RateLimiterAbstract;
   /** Contact-form messages sent from one address: each one is stored and mailed. */
   contactPerIp: RateLimiterAbstract;
+  /**
+   * Progress writes from one session (saves, marks, settings), a minute at a time: a player saves
+   * every ~10 s plus pauses and seeks. Saves beyond it are held back, the latest kept (features/progress).
+   */
+  progressPerSession: RateLimiterAbstract;
   close(): Promise<void>;
 }
 
@@ -41,8 +48,8 @@ export async function createRateLimits(
     const { Redis } = await import('ioredis');
     redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
   }
-  const limiter = (name: string, points: number) => {
-    const options = { keyPrefix: `${keyPrefix}:${name}`, points, duration: WINDOW_SECONDS };
+  const limiter = (name: string, points: number, duration = WINDOW_SECONDS) => {
+    const options = { keyPrefix: `${keyPrefix}:${name}`, points, duration };
     return redis ? new RateLimiterRedis({ storeClient: redis, ...options }) : new RateLimiterMemory(options);
   };
   return {
@@ -55,6 +62,7 @@ export async function createRateLimits(
     signupPerIp: limiter('signup-ip', config.signupMaxPerIp),
     passwordChangePerUser: limiter('password-change-user', 10),
     contactPerIp: limiter('contact-ip', 5),
+    progressPerSession: limiter('progress-session', PROGRESS_WRITES_PER_MINUTE, 60),
     close: async () => void (await redis?.quit()),
   };
 }

@@ -3,6 +3,7 @@ import { authRoutes } from './features/auth/auth.routes.ts';
 import { contactRoutes } from './features/contact/contact.routes.ts';
 import { courseRoutes } from './features/courses/courses.routes.ts';
 import { lectureRoutes } from './features/lectures/lectures.routes.ts';
+import { progressRoutes } from './features/progress/progress.routes.ts';
 import { paymentRoutes } from './features/payments/payments.routes.ts';
 import { statsRoutes } from './features/stats/stats.routes.ts';
 import { storefrontRoutes } from './features/storefront/storefront.routes.ts';
@@ -19,8 +20,9 @@ import type { WebAppPage } from './web-app.ts';
  *                     POST /:courseId/lectures/:lectureId/processing (retry a failed video)      (lectures)
  *   /api/v1/video     status: whether this server processes videos, and with which ffmpeg
  *   /api/v1/contact   send a message; the admin inbox
- *   /api/v1           (stats, no prefix of its own) admin/status/users; payments?count=N, the payment records
+ *   /api/v1           (stats, no prefix of its own) admin/status/users; admin/engagement; payments?count=N, the payment records
  *   /api/v1/payments  plan (public), razorpay-key, subscribe, verify, unsubscribe, webhook
+ *   /api/v1/progress  mine; courses/:id; lectures/:lectureId (save), lectures/:lectureId/completed; settings
  */
 export async function apiRoutes(api: FastifyInstance) {
   await api.register(authRoutes, { prefix: '/user' });
@@ -31,6 +33,7 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(contactRoutes, { prefix: '/contact' });
   await api.register(statsRoutes);
   await api.register(paymentRoutes, { prefix: '/payments' });
+  await api.register(progressRoutes, { prefix: '/progress' });
 }
 
 /**

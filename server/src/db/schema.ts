@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { VIDEO_STATES } from '@lms/contract/courses';
-import { bigint, boolean, check, date, index, integer, jsonb, pgEnum, pgTable, real, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, date, index, integer, jsonb, pgEnum, pgTable, primaryKey, real, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const roleEnum = pgEnum('role', ['USER', 'ADMIN']);
 
@@ -24,6 +24,8 @@ export const users = pgTable('users', {
   subscriptionCancelledAt: timestamp({ withTimezone: true }),
   /** Set for the initial administrator, whose password was printed: nothing works until they choose their own. */
   mustChangePassword: boolean().notNull().default(false),
+  /** The learner's choice: at the end of a lecture, the next one starts after a short countdown. */
+  autoplayNext: boolean().notNull().default(true),
   createdAt: createdAt(),
   updatedAt: createdAt(),
 }, (table) => [
@@ -127,6 +129,85 @@ export const lectures = pgTable(
     index().on(table.videoState).where(sql`${table.videoState} in ('waiting', 'processing')`),
     check('lectures_video_state', sql`${table.videoState} in ('waiting', 'processing', 'ready', 'failed')`),
   ],
+);
+
+// ── Learner progress (features/progress, decision 0015) ─────────────────────
+
+/**
+ * Where each learner is in each lecture: the most frequent write of the product (a viewer saves
+ * every ~10 s), so nothing on it is indexed that a save changes, and updates stay HOT.
+ */
+export const lectureProgress = pgTable(
+  'lecture_progress',
+  {
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    lectureId: uuid()
+      .notNull()
+      .references(() => lectures.id, { onDelete: 'cascade' }),
+    courseId: uuid()
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    /** Seconds from the start, where the learner stopped. */
+    positionSeconds: real().notNull(),
+    /** The browser's clock when that position was read: a save read earlier never replaces it. */
+    positionAt: timestamp({ withTimezone: true }).notNull(),
+    /** Seconds played in all, capped at the lecture's length. */
+    watchedSeconds: real().notNull().default(0),
+    completedAt: timestamp({ withTimezone: true }),
+    /** When the learner last marked or unmarked it: saves read before then do not complete it again. */
+    completionSetAt: timestamp({ withTimezone: true }),
+    updatedAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.lectureId] }), index().on(table.lectureId), index().on(table.courseId)],
+);
+
+/**
+ * One row per learner and course they started, kept in step with lecture_progress by the same
+ * transactions: the home page, the cards and the dashboard read a row per course, not per lecture.
+ */
+export const courseProgress = pgTable(
+  'course_progress',
+  {
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    courseId: uuid()
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    /** Lectures of the course with completedAt set. */
+    completedLectures: integer().notNull().default(0),
+    lastLectureId: uuid().references(() => lectures.id, { onDelete: 'set null' }),
+    /** Moved at most once a minute by saves, so steady playback does not rewrite the row. */
+    lastWatchedAt: timestamp({ withTimezone: true }).notNull(),
+    startedAt: createdAt(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.courseId] }),
+    // Per-course starters and completions, from the index alone.
+    index().on(table.courseId, table.completedLectures),
+    // Active learners this week, and who has not watched for a while.
+    index().on(table.lastWatchedAt, table.userId),
+    index().on(table.lastLectureId),
+  ],
+);
+
+/**
+ * How many learners of each course have completed how many of its lectures: a row per course and
+ * count, kept in step with course_progress by triggers (migration 0007). The dashboard's per-course
+ * figures read a dozen rows a course instead of a row per learner.
+ */
+export const courseCompletionCounts = pgTable(
+  'course_completion_counts',
+  {
+    courseId: uuid()
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    completedLectures: integer().notNull(),
+    learners: integer().notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.courseId, table.completedLectures] })],
 );
 
 // ── Payments ───────────────────────────────────────────────────────────────

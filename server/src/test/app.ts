@@ -99,7 +99,8 @@ export async function createTestApp({
   logStream,
   rateLimitPrefix = `lms-test-${randomBytes(6).toString('hex')}`,
   jobRules,
-}: { env?: Record<string, string>; logStream?: Writable; rateLimitPrefix?: string; jobRules?: JobQueueOptions['rules'] } = {}) {
+  heldSavesFlushMs,
+}: { env?: Record<string, string>; logStream?: Writable; rateLimitPrefix?: string; jobRules?: JobQueueOptions['rules']; heldSavesFlushMs?: number } = {}) {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'lms-test-'));
   const config = withSecrets(loadConfig({ ...TEST_ENV, DATA_DIR: dataDir, ...env }));
   const database = await openTestDatabase();
@@ -107,6 +108,7 @@ export async function createTestApp({
     database,
     logStream,
     rateLimitPrefix,
+    heldSavesFlushMs,
     // Retries a second apart, and other instances' jobs found within half a second.
     jobs: { retryDelaySeconds: 1, pollingIntervalSeconds: 0.5, ...(jobRules && { rules: jobRules }) },
   });

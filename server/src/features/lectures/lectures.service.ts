@@ -13,6 +13,7 @@ import { LECTURE_MEDIA, lectureMediaKeys } from './lecture-media.ts';
 import { hlsMasterUrl } from '../media/hls-urls.ts';
 import { ANY_VIEWER } from '../media/signed-urls.ts';
 import { isHlsFolderKey, saveLectureVideo } from '../media/storage.ts';
+import { recountCourseProgress } from '../progress/progress.service.ts';
 import { queueVideoProcessing } from '../video/video-processing.ts';
 
 export type LectureRow = typeof lectures.$inferSelect;
@@ -246,6 +247,8 @@ export async function deleteLecture(ctx: Context, courseId: string, lectureId: s
       .where(and(eq(lectures.id, lectureId), eq(lectures.courseId, courseId)))
       .returning(LECTURE_MEDIA);
     if (!row) throw new AppError(404, messages.lectureNotFound);
+    // Its progress went with it (foreign key); the learners' course figures follow.
+    await recountCourseProgress(tx, courseId);
     const touch = touchCourse(courseId);
     await tx.update(courses).set(touch.set).where(touch.where);
     return row;

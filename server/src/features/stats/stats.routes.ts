@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { messages } from '@lms/contract/messages';
 import { PaymentRecordsQuerySchema, PaymentRecordsResponseSchema } from '@lms/contract/payments';
+import { EngagementResponseSchema } from '@lms/contract/progress';
 import { UserStatsResponseSchema } from '@lms/contract/stats';
 import { requireRole } from '../auth/guards.ts';
-import { getPaymentRecords, getUserStats } from './stats.service.ts';
+import { getEngagement, getPaymentRecords, getUserStats } from './stats.service.ts';
 
 const adminOnly = requireRole('ADMIN');
 
@@ -15,6 +16,15 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: { summary: 'Registered users, and those with an active subscription', response: { 200: UserStatsResponseSchema } },
     preHandler: adminOnly,
     handler: async () => ({ success: true, message: messages.userStats, ...(await getUserStats(ctx)) }),
+  });
+
+  app.get('/admin/engagement', {
+    schema: {
+      summary: 'Active learners this week, active subscribers who stopped watching (14 days), and per course: started, completed, average completion',
+      response: { 200: EngagementResponseSchema },
+    },
+    preHandler: adminOnly,
+    handler: async () => ({ success: true, message: messages.engagementFetched, ...(await getEngagement(ctx)) }),
   });
 
   app.get('/payments', {

@@ -1,7 +1,8 @@
-import { and, count, desc, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { MONTH_NAMES, type PaymentRecord } from '@lms/contract/payments';
+import { ACTIVE_DAYS, CHURN_RISK_DAYS, type EngagementResponse } from '@lms/contract/progress';
 import type { Context } from '../../context.ts';
-import { paymentMonths, payments, subscriptions, users } from '../../db/schema.ts';
+import { courseCompletionCounts, courseProgress, courses, lectures, paymentMonths, payments, subscriptions, users } from '../../db/schema.ts';
 
 /** The calendar year of the sales chart is India's, whatever the server's time zone (as the months of payment_months). */
 const SALES_TIME_ZONE = 'Asia/Kolkata';
@@ -91,3 +92,81 @@ export async function getPaymentRecords(ctx: Context, { count: latest, now = new
 }
 
 const toRupees = (paise: number) => paise / 100;
+
+// ── Engagement (issue 14, decision 0015): what learner progress tells the admin ──
+
+/** How many at-risk subscribers the dashboard lists (their total is given beside). */
+const CHURN_RISK_LISTED = 20;
+/** Courses in the engagement table, newest first (the dashboard's courses overview shows as many). */
+const ENGAGEMENT_COURSES_MAX = 500;
+
+/** Admins watch to check their courses: their progress counts for no figure. */
+const notAnAdmin = (userId: SQL) => sql`${userId} not in (select ${users.id} from ${users} where ${users.role} = 'ADMIN')`;
+
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
+
+/**
+ * Active learners in the last ACTIVE_DAYS days; active subscribers (renewing, not cancelled) with
+ * no progress saved in CHURN_RISK_DAYS, soonest renewal first; each course's starters, finishers
+ * and mean completion. Learner figures read course_progress (a row per learner and course), the
+ * per-course ones its summary, course_completion_counts.
+ */
+export async function getEngagement(ctx: Context): Promise<Omit<EngagementResponse, 'success' | 'message'>> {
+  const [active, atRisk, perCourse] = await Promise.all([
+    ctx.db.execute(sql`
+      select count(distinct ${courseProgress.userId})::int as n from ${courseProgress}
+      where ${courseProgress.lastWatchedAt} >= now() - make_interval(days => ${ACTIVE_DAYS}) and ${notAnAdmin(sql`${courseProgress.userId}`)}`),
+    ctx.db.execute(sql`
+      select u.id, u.full_name, u.email, u.subscription_ends_at as renews_at,
+             (select max(cp.last_watched_at) from ${courseProgress} cp where cp.user_id = u.id) as last_watched_at,
+             count(*) over ()::int as total
+      from ${users} u
+      where u.role = 'USER' and u.subscription_ends_at > now() and u.subscription_cancelled_at is null
+        and not exists (select 1 from ${courseProgress} cp where cp.user_id = u.id and cp.last_watched_at >= now() - make_interval(days => ${CHURN_RISK_DAYS}))
+      order by u.subscription_ends_at, u.id
+      limit ${CHURN_RISK_LISTED}`),
+    // Per course, from course_completion_counts (a row per course and number of lectures completed,
+    // kept by triggers), less the admins' own rows, which are few.
+    ctx.db.execute(sql`
+      with shown as (
+        select id, title, created_at from ${courses} order by created_at desc, id desc limit ${ENGAGEMENT_COURSES_MAX}
+      ), counts as (
+        select k.course_id, k.completed_lectures, k.learners from ${courseCompletionCounts} k where k.course_id in (select id from shown)
+        union all
+        select cp.course_id, cp.completed_lectures, -1 from ${courseProgress} cp
+        where cp.user_id in (select ${users.id} from ${users} where ${users.role} = 'ADMIN') and cp.course_id in (select id from shown)
+      )
+      select s.id, s.title, lc.n::int as lecture_count,
+             coalesce(sum(k.learners), 0)::int as started,
+             coalesce(sum(k.learners) filter (where lc.n > 0 and k.completed_lectures >= lc.n), 0)::int as completed,
+             coalesce(sum(least(k.completed_lectures, lc.n)::float8 * k.learners) / nullif(sum(k.learners), 0) / nullif(lc.n, 0), 0) * 100 as average
+      from shown s
+      cross join lateral (select count(*) as n from ${lectures} l where l.course_id = s.id) lc
+      left join counts k on k.course_id = s.id
+      group by s.id, s.title, s.created_at, lc.n
+      order by s.created_at desc, s.id desc`),
+  ]);
+  const riskRows = rowsOf<{ id: string; full_name: string; email: string; renews_at: Date | string; last_watched_at: Date | string | null; total: number }>(atRisk);
+  const iso = (value: Date | string) => new Date(value).toISOString();
+  return {
+    activeLearnersThisWeek: Number(rowsOf<{ n: number }>(active)[0]!.n),
+    churnRisk: {
+      total: Number(riskRows[0]?.total ?? 0),
+      learners: riskRows.map((row) => ({
+        _id: row.id,
+        fullName: row.full_name,
+        email: row.email,
+        renewsAt: iso(row.renews_at),
+        lastWatchedAt: row.last_watched_at === null ? null : iso(row.last_watched_at),
+      })),
+    },
+    courses: rowsOf<{ id: string; title: string; lecture_count: number; started: number; completed: number; average: number | string }>(perCourse).map((row) => ({
+      courseId: row.id,
+      title: row.title,
+      lectureCount: Number(row.lecture_count),
+      started: Number(row.started),
+      completed: Number(row.completed),
+      averageCompletion: Math.round(Number(row.average) * 10) / 10,
+    })),
+  };
+}
