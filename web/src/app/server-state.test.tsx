@@ -83,7 +83,7 @@ describe('the server-state cache', () => {
     storeLogin(sampleUser({ subscription: { status: 'active' } }));
     const view = renderPage(<LecturePage />, { path: '/course/lecture' });
     await act(() => view.router.navigate(`/course/lecture?id=${course(1)._id}`, { state: course(1) }));
-    expect(await screen.findByLabelText('Lecture 1: Lesson 1')).toHaveAttribute('src', lecture.secure_url);
+    await waitFor(() => expect(screen.getByLabelText('Lecture 1: Lesson 1')).toHaveAttribute('src', lecture.secure_url));
 
     signedIn = false;
     act(() => {

@@ -26,5 +26,11 @@ export function useCourse(): Course | undefined {
   return passed ?? fetched.currentData ?? undefined;
 }
 
-/** Where a page about `course` lives, with the id in the address so a reload finds it again. */
-export const courseLink = (path: string, course: Course) => ({ pathname: path, search: `?id=${course._id}` });
+/**
+ * Where a page about `course` lives, with the id in the address so a reload finds it again; `lectureId`
+ * opens the lecture page at that lecture (where the learner stopped).
+ */
+export const courseLink = (path: string, course: Pick<Course, '_id'>, lectureId?: string) => ({
+  pathname: path,
+  search: `?id=${course._id}${lectureId ? `&lecture=${lectureId}` : ''}`,
+});

@@ -1,11 +1,23 @@
 import type { Course } from '@lms/contract/courses';
+import { CourseProgressBar } from './CourseProgressBar';
 
 /**
  * A course in the catalogue: thumbnail, title, description, category, lectures, instructor (spec §2).
  * `priority`: the card is in the first screen (the page's largest paint, likely): its picture is
  * fetched at once and first, not lazily.
  */
-export function CourseCard({ course, onOpen, priority = false }: { course: Course; onOpen: () => void; priority?: boolean }) {
+export function CourseCard({
+  course,
+  onOpen,
+  priority = false,
+  progress,
+}: {
+  course: Course;
+  onOpen: () => void;
+  priority?: boolean;
+  /** The signed-in learner's progress in it, once started: a bar at the foot of the card. */
+  progress?: { percent: number; label: string };
+}) {
   return (
     <article className="card h-full overflow-hidden bg-base-100 shadow-md ring-1 ring-base-content/10 transition hover:shadow-xl has-focus-visible:ring-3 has-focus-visible:ring-primary">
       <figure className="aspect-video bg-base-300">
@@ -42,6 +54,7 @@ export function CourseCard({ course, onOpen, priority = false }: { course: Cours
           <dt className="text-base-content/70">Instructor</dt>
           <dd className="wrap-anywhere">{course.createdBy}</dd>
         </dl>
+        {progress && <CourseProgressBar percent={progress.percent} label={progress.label} />}
       </div>
     </article>
   );

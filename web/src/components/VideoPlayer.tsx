@@ -1,6 +1,6 @@
 import { messages } from '@lms/contract/messages';
 import type HlsType from 'hls.js';
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type Ref } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode, type Ref } from 'react';
 
 interface Props {
   /** The uploaded MP4: plays in every state, and is the fallback when HLS cannot. */
@@ -17,6 +17,10 @@ interface Props {
   barClassName?: string;
   /** Start playing as soon as there is something to play (a lecture chosen from the list). */
   autoPlay?: boolean;
+  /** Seconds: where to start (the learner's saved position). Read when the source is set. */
+  startAt?: number;
+  /** Shown over the picture (the next lecture's countdown). */
+  overlay?: ReactNode;
 }
 
 const SEEK_SECONDS = 5;
@@ -27,7 +31,7 @@ const SEEK_SECONDS = 5;
  * own HLS where there is no Media Source; the MP4 when there is no ladder or hls.js gives up.
  * A quality menu (Auto and each rendition) and keyboard shortcuts (space, ←/→, f, m).
  */
-export function VideoPlayer({ src, hlsSrc, poster, label, videoRef, className = 'rounded-xl', barClassName = '', autoPlay = false }: Props) {
+export function VideoPlayer({ src, hlsSrc, poster, label, videoRef, className = 'rounded-xl', barClassName = '', autoPlay = false, startAt = 0, overlay }: Props) {
   const video = useRef<HTMLVideoElement | null>(null);
   const hls = useRef<HlsType | null>(null);
   /** Heights of the renditions, in hls.js's level order (lowest first). */
@@ -44,7 +48,12 @@ export function VideoPlayer({ src, hlsSrc, poster, label, videoRef, className = 
     setChosen(-1);
     // Played once its source is attached: hls.js attaches after its import, later than a play() asked for now.
     const start = () => void (autoPlay && element.play().catch(() => undefined));
+    // The saved position, once the browser knows the video's length (hls.js is told directly, below).
+    const seekToStart = () => {
+      if (startAt > 0) element.addEventListener('loadedmetadata', () => (element.currentTime = startAt), { once: true });
+    };
     if (!hlsSrc) {
+      seekToStart();
       element.src = src;
       start();
       return;
@@ -54,6 +63,7 @@ export function VideoPlayer({ src, hlsSrc, poster, label, videoRef, className = 
       hls.current?.destroy();
       hls.current = null;
       setLevels([]);
+      seekToStart();
       element.src = src;
       start();
     };
@@ -62,11 +72,12 @@ export function VideoPlayer({ src, hlsSrc, poster, label, videoRef, className = 
         if (cancelled) return;
         if (!Hls.isSupported()) {
           // No Media Source (iPhones before iOS 17): the browser's own HLS, else the MP4.
+          seekToStart();
           element.src = element.canPlayType('application/vnd.apple.mpegurl') ? hlsSrc : src;
           start();
           return;
         }
-        const player = new Hls({ capLevelToPlayerSize: true });
+        const player = new Hls({ capLevelToPlayerSize: true, ...(startAt > 0 && { startPosition: startAt }) });
         hls.current = player;
         player.on(Hls.Events.MANIFEST_PARSED, (_event, data) => {
           setLevels(data.levels.map((level) => level.height));
@@ -87,7 +98,7 @@ export function VideoPlayer({ src, hlsSrc, poster, label, videoRef, className = 
       hls.current?.destroy();
       hls.current = null;
     };
-  }, [src, hlsSrc, autoPlay]);
+  }, [src, hlsSrc, autoPlay, startAt]);
 
   function choose(level: number) {
     setChosen(level);
@@ -122,19 +133,22 @@ export function VideoPlayer({ src, hlsSrc, poster, label, videoRef, className = 
 
   return (
     <div className="space-y-2" onKeyDown={onKeyDown}>
-      <video
-        ref={setRefs}
-        poster={poster ?? undefined}
-        controls
-        controlsList="nodownload"
-        preload="metadata"
-        className={`aspect-video w-full bg-black ${className}`}
-        playsInline
-        aria-label={label}
-        aria-describedby={hintId}
-      >
-        Your browser cannot play this video.
-      </video>
+      <div className="relative">
+        <video
+          ref={setRefs}
+          poster={poster ?? undefined}
+          controls
+          controlsList="nodownload"
+          preload="metadata"
+          className={`aspect-video w-full bg-black ${className}`}
+          playsInline
+          aria-label={label}
+          aria-describedby={hintId}
+        >
+          Your browser cannot play this video.
+        </video>
+        {overlay}
+      </div>
       <div className={`flex flex-wrap items-center justify-between gap-2 text-sm ${barClassName}`}>
         {/* Phones have no keyboard: the hint shows from the sm breakpoint, and stays the video's description. */}
         <p id={hintId} className="hidden text-base-content/70 sm:block">{messages.videoShortcuts}</p>

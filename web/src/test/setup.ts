@@ -1,7 +1,11 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import toast from 'react-hot-toast';
 import { afterEach } from 'vitest';
+
+// A page's first render imports its lazy parts; on a busy two-core CI machine that can pass the default 1 s
+// that findBy… waits. What the user would see is still asserted; only the wait is longer.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom has no matchMedia; react-hot-toast and theme code ask it about user preferences.
 window.matchMedia ??= (query: string) =>

@@ -3,6 +3,7 @@ import { useId, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../app/api';
+import { ContinueWatching } from '../../app/ContinueWatching';
 import { formatDate } from '../../app/format';
 import { paths } from '../../app/paths';
 import { usePageTitle } from '../../app/use-page-title';
@@ -57,7 +58,7 @@ export default function ProfilePage() {
   }
 
   return (
-    <section className="flex justify-center px-4 py-8">
+    <section className="flex flex-col items-center gap-10 px-4 py-8">
       <div className="card w-full max-w-md bg-base-100 shadow-xl">
         <div className="card-body items-center gap-4 p-5 text-center sm:p-8">
           <div className="avatar">
@@ -105,6 +106,8 @@ export default function ProfilePage() {
           )}
         </div>
       </div>
+
+      <ContinueWatching limit={100} showEmpty className="w-full max-w-6xl" />
 
       <dialog ref={confirmDialog} className="modal modal-bottom sm:modal-middle" aria-labelledby={confirmTitleId}>
         <div className="modal-box">

@@ -5,6 +5,7 @@ import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react
 import { paths } from '../../app/paths';
 import { useGetCurriculumQuery, useGetPlanQuery } from '../../app/server-state';
 import { useAppSelector } from '../../app/store';
+import { cardProgress, useMyCourses } from '../../app/progress.api';
 import { courseLink } from '../../app/use-course';
 import { usePageTitle } from '../../app/use-page-title';
 import { initialsOf } from '../../components/initials';
@@ -28,6 +29,7 @@ export default function CourseDescriptionPage() {
   const answer = useGetCurriculumQuery(id ?? '', { skip: !id });
   const plan = useGetPlanQuery();
   const [playing, setPlaying] = useState<PlayablePreview>();
+  const mine = useMyCourses().byCourse.get(id ?? '');
 
   const curriculum = answer.currentData;
   const course = curriculum?.course ?? (passed?._id === id ? passed : undefined);
@@ -62,7 +64,9 @@ export default function CourseDescriptionPage() {
             access={access}
             summary={failure ? null : summary}
             onSubscribe={() => navigate(paths.checkout)}
-            onWatch={() => course && navigate(courseLink(paths.courseLecture, course), { state: course })}
+            progress={cardProgress(mine)}
+            // Ours (issue 14): a course the learner started opens where they stopped.
+            onWatch={() => course && navigate(courseLink(paths.courseLecture, course, mine?.resume?.lectureId), { state: course })}
             onPreview={previews[0] ? () => setPlaying(previews[0]) : undefined}
           />
         </div>
@@ -81,7 +85,7 @@ export default function CourseDescriptionPage() {
       </div>
 
       {playing && course && (
-        <PreviewDialog courseTitle={course.title} previews={previews} playing={playing} onSelect={setPlaying} onClose={() => setPlaying(undefined)} />
+        <PreviewDialog courseId={course._id} courseTitle={course.title} previews={previews} playing={playing} onSelect={setPlaying} onClose={() => setPlaying(undefined)} />
       )}
     </article>
   );

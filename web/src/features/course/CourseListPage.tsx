@@ -1,6 +1,7 @@
 import type { FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../app/paths';
+import { cardProgress, useMyCourses } from '../../app/progress.api';
 import { useGetCategoriesQuery, useGetCoursesQuery } from '../../app/server-state';
 import { courseLink } from '../../app/use-course';
 import { usePageTitle } from '../../app/use-page-title';
@@ -23,6 +24,7 @@ export default function CourseListPage() {
   const courses = data?.courses ?? [];
   const total = isError ? 0 : (data?.total ?? 0);
   const { data: categories = [] } = useGetCategoriesQuery();
+  const { byCourse } = useMyCourses();
 
   function update(next: Record<string, string>) {
     const merged = new URLSearchParams(params);
@@ -79,7 +81,7 @@ export default function CourseListPage() {
         {courses.map((course, index) => (
           <li key={course._id} className="relative">
             {/* The first row (one card on a phone, three on a desktop) is the first screen. */}
-            <CourseCard course={course} priority={index < 3} onOpen={() => navigate(courseLink(paths.courseDescription, course), { state: course })} />
+            <CourseCard course={course} priority={index < 3} progress={cardProgress(byCourse.get(course._id))} onOpen={() => navigate(courseLink(paths.courseDescription, course), { state: course })} />
           </li>
         ))}
       </ul>

@@ -1,13 +1,17 @@
 import type { CurriculumLecture } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
 import { VideoPlayer } from '../../components/VideoPlayer';
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { clockDuration } from '../../app/format';
+import { resumePosition, useGetCourseProgressQuery } from '../../app/progress.api';
+import { useProgressTracking } from '../../app/use-progress-tracking';
+import { useAppSelector } from '../../app/store';
 
 /** A free preview lecture, with the video URL the curriculum gives anyone. */
 export type PlayablePreview = CurriculumLecture & { secure_url: string };
 
 interface PreviewDialogProps {
+  courseId: string;
   courseTitle: string;
   /** Every free preview of the course, to switch between them. */
   previews: PlayablePreview[];
@@ -21,22 +25,29 @@ interface PreviewDialogProps {
  * Escape, the close button or a click outside closes it, and the video stops: it is paused and
  * taken out of the page, so no sound plays on behind the course page.
  */
-export function PreviewDialog({ courseTitle, previews, playing, onSelect, onClose }: PreviewDialogProps) {
+export function PreviewDialog({ courseId, courseTitle, previews, playing, onSelect, onClose }: PreviewDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const video = useRef<HTMLVideoElement>(null);
   const titleId = useId();
+  // Ours (issue 14): a signed-in viewer's place in a preview is kept, and resumed, as on the lecture page.
+  const signedIn = useAppSelector((state) => state.auth.isLoggedIn);
+  const progress = useGetCourseProgressQuery(courseId, { skip: !signedIn });
+  const progressSettled = !signedIn || progress.isSuccess || progress.isError;
+  const saved = progress.currentData?.lectures.find((row) => row.lectureId === playing._id);
+  // Fixed once the progress is known, so that saves while it plays never restart the player.
+  const [startAt, setStartAt] = useState<{ lectureId: string; at: number }>();
+  useEffect(() => {
+    if (!progressSettled) return;
+    setStartAt((before) => (before?.lectureId === playing._id ? before : { lectureId: playing._id, at: resumePosition(playing.duration, saved) }));
+  }, [progressSettled, playing._id, playing.duration, saved]);
+  const openedAt = startAt?.lectureId === playing._id ? startAt.at : undefined;
+  useProgressTracking({ video, lectureId: playing._id, courseId, enabled: signedIn && openedAt !== undefined });
 
   useEffect(() => {
     const element = dialog.current;
     if (element && !element.open) element.showModal();
     return () => element?.querySelector('video')?.pause();
   }, []);
-
-  useEffect(() => {
-    video.current?.play().catch(() => {
-      // Autoplay refused (no user gesture): the controls are there to start it.
-    });
-  }, [playing._id]);
 
   function close() {
     video.current?.pause();
@@ -69,16 +80,22 @@ export function PreviewDialog({ courseTitle, previews, playing, onSelect, onClos
             </svg>
           </button>
         </div>
-        <VideoPlayer
-          key={playing._id}
-          videoRef={video}
-          src={playing.secure_url}
-          hlsSrc={playing.hls_url}
-          poster={playing.poster_url}
-          label={messages.previewFor(playing.title)}
-          className=""
-          barClassName="px-4 pt-2 sm:px-6"
-        />
+        {openedAt === undefined ? (
+          <div className="skeleton aspect-video w-full rounded-none" aria-hidden="true" />
+        ) : (
+          <VideoPlayer
+            key={playing._id}
+            startAt={openedAt}
+            autoPlay
+            videoRef={video}
+            src={playing.secure_url}
+            hlsSrc={playing.hls_url}
+            poster={playing.poster_url}
+            label={messages.previewFor(playing.title)}
+            className=""
+            barClassName="px-4 pt-2 sm:px-6"
+          />
+        )}
         <div className="space-y-2 p-4 sm:px-6">
           <h3 className="font-semibold wrap-anywhere">{playing.title}</h3>
           {playing.description && <p className="text-sm whitespace-pre-line text-base-content/80 wrap-anywhere">{playing.description}</p>}

@@ -2,6 +2,7 @@ import type { Course } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
 import { useId } from 'react';
 import { rupees } from '../../app/format';
+import { CourseProgressBar } from '../../components/CourseProgressBar';
 import { Tick } from '../../components/Tick';
 import { PlayIcon } from './PreviewDialog';
 
@@ -16,6 +17,8 @@ interface PriceCardProps {
   summary: string | undefined | null;
   onSubscribe: () => void;
   onWatch: () => void;
+  /** Ours: the signed-in learner's progress in the course, once started. */
+  progress?: { percent: number; label: string };
   /** Plays the course's first free preview, when it has one. */
   onPreview?: () => void;
 }
@@ -25,7 +28,7 @@ interface PriceCardProps {
  * the server, the spec's button, what the subscription includes and the refund rule in plain words
  * (DESIGN §6). On a desktop the page keeps it in view; on a phone it follows the course's header.
  */
-export function PriceCard({ course, plan, planLoading, access, summary, onSubscribe, onWatch, onPreview }: PriceCardProps) {
+export function PriceCard({ course, plan, planLoading, access, summary, onSubscribe, onWatch, onPreview, progress }: PriceCardProps) {
   const headingId = useId();
   const watching = access !== 'none';
   return (
@@ -75,6 +78,7 @@ export function PriceCard({ course, plan, planLoading, access, summary, onSubscr
             <p className="text-sm text-base-content/80">{messages.priceCardIncludes}</p>
           </>
         )}
+        {progress && <CourseProgressBar percent={progress.percent} label={progress.label} />}
         {watching ? (
           <button type="button" className="btn btn-block btn-lg btn-primary" onClick={onWatch}>
             <PlayIcon />

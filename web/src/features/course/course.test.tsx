@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import toast from 'react-hot-toast';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -144,8 +144,10 @@ describe('/course/description', () => {
   });
 
   it('shows a course passed by the catalogue at once, while its curriculum loads', async () => {
+    // The curriculum is held until the test lets it go; any other call (the plan) gets no answer at all.
     let answer!: (value: Response) => void;
-    globalThis.fetch = (() => new Promise<Response>((resolve) => (answer = resolve))) as typeof fetch;
+    const held = new Promise<Response>((resolve) => (answer = resolve));
+    globalThis.fetch = ((url: string) => (url.endsWith('/curriculum') ? held : new Promise<Response>(() => undefined))) as typeof fetch;
     open(course(2), `?id=${course(2)._id}`);
     expect(await screen.findByRole('heading', { level: 1, name: 'Course 2' })).toBeInTheDocument();
     const content = screen.getByRole('region', { name: messages.courseContent });
@@ -191,6 +193,38 @@ describe('/course/description', () => {
     expect(within(screen.getByRole('dialog')).getByLabelText(messages.previewFor('Welcome'))).toBeInTheDocument();
     await clicker.click(screen.getByRole('button', { name: messages.closePreview }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it("keeps a signed-in visitor's place in a free preview: resumed where they stopped, saved when they pause", async () => {
+    storeLogin(sampleUser());
+    const welcome = lessons[0]!;
+    const calls = stubApi({
+      [curriculumUrl(course(1))]: curriculumOf(course(1), [{ ...welcome, duration: 600 }, ...lessons.slice(1)]),
+      'GET /api/v1/payments/plan': plan,
+      'GET /api/v1/progress': { body: { success: true, message: 'ok', courses: [], settings: { autoplayNext: true } } },
+      [`GET /api/v1/progress/courses/${course(1)._id}`]: {
+        body: {
+          success: true,
+          message: 'ok',
+          course: null,
+          lectures: [{ lectureId: welcome._id, position: 125, watched: 125, completed: false, completedAt: null, updatedAt: '2026-11-20T10:00:00.000Z' }],
+          settings: { autoplayNext: true },
+        },
+      },
+      [`POST /api/v1/progress/lectures/${welcome._id}`]: { body: { success: true, message: messages.progressSaved } },
+    });
+    const { user: clicker } = open(null, `?id=${course(1)._id}`);
+    await screen.findByRole('heading', { level: 1, name: 'Course 1' });
+    await clicker.click(screen.getByRole('button', { name: `${messages.playPreview}: Welcome` }));
+    const video = (await within(screen.getByRole('dialog')).findByLabelText(messages.previewFor('Welcome'))) as HTMLVideoElement;
+    act(() => void video.dispatchEvent(new Event('loadedmetadata')));
+    expect(video.currentTime).toBe(125);
+
+    video.currentTime = 140;
+    act(() => void video.dispatchEvent(new Event('seeked')));
+    act(() => void video.dispatchEvent(new Event('pause')));
+    await vi.waitFor(() => expect(calls.some((call) => call.init.method === 'POST')).toBe(true));
+    expect(JSON.parse(calls.find((call) => call.init.method === 'POST')!.init.body as string)).toMatchObject({ position: 140 });
   });
 
   it('says plainly that an unknown course is not there, with the way to the catalogue, and no error toast', async () => {

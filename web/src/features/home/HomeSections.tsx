@@ -1,6 +1,8 @@
 import { messages } from '@lms/contract/messages';
 import { Link, useNavigate } from 'react-router';
+import { ContinueWatching } from '../../app/ContinueWatching';
 import { paths } from '../../app/paths';
+import { cardProgress, useMyCourses } from '../../app/progress.api';
 import { useGetCoursesQuery, useGetPlanQuery } from '../../app/server-state';
 import { useAppSelector } from '../../app/store';
 import { courseLink } from '../../app/use-course';
@@ -22,6 +24,7 @@ export default function HomeSections() {
   const canWatch = role === 'ADMIN' || user?.subscription.status === 'active';
   return (
     <>
+      <ContinueWatching className="mx-auto w-full max-w-6xl px-4 pt-12 sm:pt-16" />
       <NewestCourses />
       <HowItWorks />
       <BundleOffer price={plan.data?.price} loading={plan.isLoading} canWatch={canWatch} />
@@ -36,6 +39,7 @@ function NewestCourses() {
   const navigate = useNavigate();
   const isAdmin = useAppSelector((state) => state.auth.role === 'ADMIN');
   const { data, isLoading, isError, refetch } = useGetCoursesQuery({ page: 1, limit: NEWEST_COUNT });
+  const { byCourse } = useMyCourses();
   const courses = data?.courses ?? [];
 
   let content;
@@ -73,7 +77,7 @@ function NewestCourses() {
       <ul className={courseGridClass}>
         {courses.slice(0, NEWEST_COUNT).map((course, index) => (
           <li key={course._id} className={index === NEWEST_COUNT - 1 ? 'sm:max-lg:hidden' : undefined}>
-            <CourseCard course={course} onOpen={() => navigate(courseLink(paths.courseDescription, course), { state: course })} />
+            <CourseCard course={course} progress={cardProgress(byCourse.get(course._id))} onOpen={() => navigate(courseLink(paths.courseDescription, course), { state: course })} />
           </li>
         ))}
       </ul>

@@ -1,20 +1,29 @@
 import { messages } from '@lms/contract/messages';
 import { useEffect, useRef, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
-import { clockDuration, isoDuration } from '../../app/format';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { clockDuration } from '../../app/format';
 import { paths } from '../../app/paths';
+import { resumePosition, useGetCourseProgressQuery, useMarkCompletedMutation, useSetAutoplayNextMutation } from '../../app/progress.api';
+import { useProgressTracking } from '../../app/use-progress-tracking';
 import { messageOf } from '../../app/server-state';
 import { useAppSelector } from '../../app/store';
 import { courseLink, useCourse } from '../../app/use-course';
 import { usePageTitle } from '../../app/use-page-title';
 import { withNext } from '../../app/with-next';
 import { VideoPlayer } from '../../components/VideoPlayer';
-import { useDeleteLectureMutation, useGetLecturesQuery, useGetVideoStatusQuery, useRetryProcessingMutation, useSetLecturePreviewMutation } from './lecture.api';
-import { ProcessingState } from './ProcessingState';
+import { useGetLecturesQuery, useGetVideoStatusQuery } from './lecture.api';
+import { LectureAdminTools } from './LectureAdminTools';
+import { LectureList } from './LectureList';
+import { NextLecture } from './NextLecture';
+import { progressTexts } from '../../app/progress-texts';
 
 const SPEEDS = [0.5, 0.75, 1, 1.25, 1.5, 2];
-
-/** Spec §2: the player and the lecture list; selecting a lecture plays it; admins add and delete lectures. */
+/**
+ * Spec §2: the player and the lecture list; selecting a lecture plays it; admins add and delete lectures.
+ * Ours (issue 14): the learner's place is saved as they watch and resumed when they come back; completed
+ * lectures get a check; at the end the next lecture starts after a countdown. `?lecture=` opens a given
+ * lecture (from "Continue watching").
+ */
 export default function LecturePage() {
   const course = useCourse();
   const navigate = useNavigate();
@@ -26,13 +35,16 @@ export default function LecturePage() {
   const video = useRef<HTMLVideoElement>(null);
   const courseId = course?._id;
   const answer = useGetLecturesQuery(courseId ?? '', { skip: !courseId });
-  const [deleteLecture] = useDeleteLectureMutation();
-  const [setPreview] = useSetLecturePreviewMutation();
-  const [retryProcessing] = useRetryProcessingMutation();
+  const [search] = useSearchParams();
+  const progress = useGetCourseProgressQuery(courseId ?? '', { skip: !courseId || !isLoggedIn });
+  const [markCompleted] = useMarkCompletedMutation();
+  const [setAutoplayNext] = useSetAutoplayNextMutation();
+  /** The position the lecture on show opened at, fixed once per lecture (later saves do not move the player). */
+  const [opened, setOpened] = useState<{ lectureId: string; at: number } | null>(null);
+  const [resumeNoticeHidden, setResumeNoticeHidden] = useState(false);
+  const [upNext, setUpNext] = useState(false);
   const isAdmin = role === 'ADMIN';
   const videoStatus = useGetVideoStatusQuery(undefined, { skip: !isAdmin });
-  /** Lectures whose preview switch is on its way to the server. */
-  const [switching, setSwitching] = useState<ReadonlySet<string>>(new Set());
   usePageTitle(course ? `Lectures: ${course.title}` : undefined);
   // This course's answer only (never the last course's), once it has come.
   const lectures = answer.currentData?.lectures ?? [];
@@ -42,7 +54,32 @@ export default function LecturePage() {
   // Spec §4: the selection starts at the first lecture, whenever the list arrives or changes: a lecture
   // added or deleted, not a lecture's preview switched (the admin keeps watching the one selected).
   const lectureIds = lectures.map((item) => item._id).join();
-  useEffect(() => setCurrent(0), [courseId, lectureIds]);
+  const wanted = lectures.findIndex((item) => item._id === search.get('lecture'));
+  useEffect(() => setCurrent(Math.max(wanted, 0)), [courseId, lectureIds, wanted]);
+
+  const lecture = lectures[current];
+  const progressReady = !isLoggedIn || progress.isSuccess || progress.isError;
+  const progressRows = progress.currentData?.lectures;
+  const progressOf = (lectureId: string) => progressRows?.find((row) => row.lectureId === lectureId);
+  useEffect(() => {
+    if (!lecture || !progressReady) return;
+    const saved = progressRows?.find((row) => row.lectureId === lecture._id);
+    setOpened((before) => (before?.lectureId === lecture._id ? before : { lectureId: lecture._id, at: resumePosition(lecture.duration, saved) }));
+  }, [lecture, progressReady, progressRows]);
+  const lectureId = lecture?._id;
+  useEffect(() => {
+    setUpNext(false);
+    setResumeNoticeHidden(false);
+  }, [lectureId]);
+  const openedAt = lecture && opened?.lectureId === lecture._id ? opened.at : undefined;
+  const next = lectures[current + 1];
+  useProgressTracking({
+    video,
+    lectureId: lecture?._id,
+    courseId,
+    enabled: isLoggedIn && openedAt !== undefined,
+    onEnded: () => setUpNext(next !== undefined),
+  });
 
   useEffect(() => {
     if (video.current) video.current.playbackRate = speed;
@@ -58,27 +95,9 @@ export default function LecturePage() {
   }, [inProgress, refetch]);
 
   if (!course) return <p className="p-8 text-center" aria-live="polite">Loading the course…</p>;
-  const lecture = lectures[current];
+  const lectureProgress = lecture && progressOf(lecture._id);
+  const autoplayNext = progress.currentData?.settings.autoplayNext ?? true;
   const processingOff = isAdmin && videoStatus.data && !videoStatus.data.available ? videoStatus.data.reason : null;
-
-  async function onDelete(lectureId: string, title: string) {
-    if (!window.confirm(`Delete the lecture "${title}"?`)) return;
-    await deleteLecture({ courseId: course!._id, lectureId });
-    setCurrent(0);
-  }
-
-  async function onTogglePreview(lectureId: string, preview: boolean) {
-    setSwitching((ids) => new Set(ids).add(lectureId));
-    try {
-      await setPreview({ courseId: course!._id, lectureId, preview });
-    } finally {
-      setSwitching((ids) => {
-        const next = new Set(ids);
-        next.delete(lectureId);
-        return next;
-      });
-    }
-  }
 
   function play(index: number) {
     setCurrent(index);
@@ -125,25 +144,75 @@ export default function LecturePage() {
           <div className="min-w-0 space-y-3">
             {lecture ? (
               <>
-                <VideoPlayer
-                  key={lecture._id}
-                  videoRef={video}
-                  src={lecture.secure_url}
-                  hlsSrc={lecture.hls_url}
-                  poster={lecture.poster_url}
-                  label={`Lecture ${current + 1}: ${lecture.title}`}
-                  autoPlay={chosenByViewer}
-                />
+                {openedAt === undefined ? (
+                  <div className="skeleton aspect-video w-full rounded-xl" aria-hidden="true" />
+                ) : (
+                  <VideoPlayer
+                    key={lecture._id}
+                    videoRef={video}
+                    src={lecture.secure_url}
+                    hlsSrc={lecture.hls_url}
+                    poster={lecture.poster_url}
+                    label={`Lecture ${current + 1}: ${lecture.title}`}
+                    autoPlay={chosenByViewer}
+                    startAt={openedAt}
+                    overlay={
+                      upNext && next ? (
+                        <NextLecture
+                          title={next.title}
+                          autoplay={autoplayNext}
+                          onAutoplayChange={(value) => void setAutoplayNext({ courseId: course._id, autoplayNext: value })}
+                          onPlay={() => play(current + 1)}
+                          onCancel={() => setUpNext(false)}
+                        />
+                      ) : null
+                    }
+                  />
+                )}
+                {openedAt !== undefined && openedAt > 0 && !resumeNoticeHidden && (
+                  <p role="status" className="flex flex-wrap items-center gap-x-2 text-sm text-base-content/80">
+                    {progressTexts.resumedAt(clockDuration(openedAt))}
+                    <span aria-hidden="true">·</span>
+                    <button
+                      type="button"
+                      className="link link-primary"
+                      onClick={() => {
+                        if (video.current) video.current.currentTime = 0;
+                        setResumeNoticeHidden(true);
+                      }}
+                    >
+                      {progressTexts.startOver}
+                    </button>
+                  </p>
+                )}
                 <div className="flex flex-wrap items-center justify-between gap-3">
                   <h2 className="min-w-0 text-xl font-semibold wrap-anywhere">{lecture.title}</h2>
-                  <label className="flex items-center gap-2 text-sm">
-                    Speed
-                    <select className="select select-sm" value={speed} onChange={(event) => setSpeed(Number(event.target.value))}>
-                      {SPEEDS.map((value) => (
-                        <option key={value} value={value}>{value}×</option>
-                      ))}
-                    </select>
-                  </label>
+                  <div className="flex flex-wrap items-center gap-3">
+                    {isLoggedIn && (
+                      <button
+                        type="button"
+                        className="btn btn-sm btn-outline"
+                        aria-pressed={lectureProgress?.completed ?? false}
+                        onClick={() => void markCompleted({ courseId: course._id, lectureId: lecture._id, completed: !lectureProgress?.completed })}
+                      >
+                        {/* Green text on a light button fails contrast: the check carries the colour, the words stay neutral. */}
+                        {lectureProgress?.completed && (
+                          <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="3" className="text-success" aria-hidden="true">
+                            <path d="M5 12l5 5L20 7" />
+                          </svg>
+                        )}
+                        {lectureProgress?.completed ? progressTexts.markNotDone : progressTexts.markDone}
+                      </button>
+                    )}
+                    <label className="flex items-center gap-2 text-sm">
+                      Speed
+                      <select className="select select-sm" value={speed} onChange={(event) => setSpeed(Number(event.target.value))}>
+                        {SPEEDS.map((value) => (
+                          <option key={value} value={value}>{value}×</option>
+                        ))}
+                      </select>
+                    </label>
+                  </div>
                 </div>
                 <p className="max-w-prose leading-7 whitespace-pre-line text-base-content/90 wrap-anywhere">{lecture.description}</p>
               </>
@@ -152,68 +221,21 @@ export default function LecturePage() {
             )}
           </div>
 
-          <aside aria-labelledby="lecture-list" className="min-w-0 self-start rounded-box border border-base-content/15 bg-base-100 p-3 sm:p-4">
-            <div className="mb-3 flex flex-wrap items-center justify-between gap-2 px-1">
-              <h2 id="lecture-list" className="text-lg font-semibold">Lectures list</h2>
-              {isAdmin && (
+          <LectureList
+            lectures={lectures}
+            current={current}
+            onPick={play}
+            progressOf={progressOf}
+            course={progress.currentData?.course}
+            action={
+              isAdmin && (
                 <button type="button" className="btn btn-primary btn-sm" onClick={() => navigate(courseLink(paths.addLecture, course), { state: course })}>
                   {messages.addNewLecture}
                 </button>
-              )}
-            </div>
-            <ol className={isAdmin ? 'divide-y divide-base-content/10' : 'space-y-1'}>
-              {lectures.map((item, index) => (
-                <li key={item._id} className={isAdmin ? 'py-1' : undefined}>
-                  <button
-                    type="button"
-                    className={`flex w-full cursor-pointer items-start gap-2 rounded-field px-3 py-2.5 text-left ${index === current ? 'bg-primary/10 font-semibold text-primary' : 'hover:bg-base-200'}`}
-                    aria-current={index === current ? 'true' : undefined}
-                    onClick={() => play(index)}
-                  >
-                    <span className="text-base-content/70 tabular-nums">{index + 1}.</span>{' '}
-                    <span className="min-w-0 flex-1 wrap-anywhere">{item.title}</span>
-                    {item.duration !== null && ' '}
-                    {item.duration !== null && (
-                      <time dateTime={isoDuration(item.duration)} className="shrink-0 text-sm font-normal text-base-content/70 tabular-nums">
-                        {clockDuration(item.duration)}
-                      </time>
-                    )}
-                  </button>
-                  {isAdmin && (
-                    <ProcessingState
-                      processing={item.processing}
-                      title={item.title}
-                      onRetry={() => void retryProcessing({ courseId: course._id, lectureId: item._id })}
-                    />
-                  )}
-                  {isAdmin && (
-                    <div className="flex flex-wrap items-center justify-between gap-2 px-3 pb-2">
-                      <label className="flex cursor-pointer items-center gap-2 text-sm">
-                        <input
-                          type="checkbox"
-                          className="toggle toggle-sm toggle-primary"
-                          checked={item.preview}
-                          disabled={switching.has(item._id)}
-                          aria-label={messages.previewOn(item.title)}
-                          onChange={(event) => void onTogglePreview(item._id, event.target.checked)}
-                        />
-                        {/* The switch's own words: a badge, as on the course page, when the lecture is a free preview. */}
-                        <span className={item.preview ? 'badge badge-sm badge-soft badge-primary' : 'text-base-content/70'}>{messages.freePreview}</span>
-                      </label>
-                      <button
-                        type="button"
-                        className="btn btn-ghost btn-sm text-error"
-                        onClick={() => onDelete(item._id, item.title)}
-                        aria-label={`${messages.deleteLecture}: ${item.title}`}
-                      >
-                        {messages.deleteLecture}
-                      </button>
-                    </div>
-                  )}
-                </li>
-              ))}
-            </ol>
-          </aside>
+              )
+            }
+            adminTools={isAdmin ? (item) => <LectureAdminTools courseId={course._id} lecture={item} onDeleted={() => setCurrent(0)} /> : undefined}
+          />
         </div>
       )}
     </section>

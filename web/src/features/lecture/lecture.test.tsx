@@ -1,4 +1,4 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import toast from 'react-hot-toast';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Course, Lecture } from '@lms/contract/courses';
@@ -7,6 +7,7 @@ import type { User } from '@lms/contract/users';
 import { renderPage, storeLogin, stubApi } from '../../test/render';
 import AddLecturePage from './AddLecturePage';
 import LecturePage from './LecturePage';
+import { progressTexts } from '../../app/progress-texts';
 
 const course: Course = {
   _id: '00000000-0000-4000-8000-000000000001',
@@ -37,10 +38,10 @@ describe('/course/lecture', () => {
   it('plays the first lecture, and the one selected from the list', async () => {
     stubApi({ [`GET /api/v1/courses/${course._id}`]: lecturesAnswer });
     const { user } = openLectures();
-    const player = await screen.findByLabelText('Lecture 1: Lesson 1');
-    expect(player).toHaveAttribute('src', lecture(1).secure_url);
+    // The player gets its source just after it appears (in its effect): waited for, not raced.
+    await waitFor(() => expect(screen.getByLabelText('Lecture 1: Lesson 1')).toHaveAttribute('src', lecture(1).secure_url));
     await user.click(screen.getByRole('button', { name: /Lesson 2/ }));
-    expect(await screen.findByLabelText('Lecture 2: Lesson 2')).toHaveAttribute('src', lecture(2).secure_url);
+    await waitFor(() => expect(screen.getByLabelText('Lecture 2: Lesson 2')).toHaveAttribute('src', lecture(2).secure_url));
     expect(screen.getByRole('button', { name: /Lesson 2/ })).toHaveAttribute('aria-current', 'true');
     await vi.waitFor(() => expect(HTMLMediaElement.prototype.play).toHaveBeenCalled());
     expect(screen.queryByRole('button', { name: messages.addNewLecture })).not.toBeInTheDocument();
@@ -395,5 +396,101 @@ describe('/course/lecture: the video pipeline, as the admin sees it', () => {
     openLectures({ ...admin, role: 'USER' });
     await screen.findByLabelText('Lecture 1: Lesson 1');
     expect(screen.queryByText(messages.videoReady)).not.toBeInTheDocument();
+  });
+});
+
+describe('/course/lecture: learner progress', () => {
+  const learner: User = { ...admin, role: 'USER', subscription: { status: 'active' } };
+  const timed = (n: number): Lecture => ({ ...lecture(n), duration: 600 });
+  const progressAt = (lectureId: string, position: number, completed = false) => ({
+    lectureId,
+    position,
+    watched: position,
+    completed,
+    completedAt: completed ? '2026-11-20T10:00:00.000Z' : null,
+    updatedAt: '2026-11-20T10:00:00.000Z',
+  });
+  const courseFigures = (completedLectures: number) => ({
+    courseId: course._id,
+    completedLectures,
+    lectureCount: 2,
+    percent: completedLectures * 50,
+    lastLectureId: lecture(1)._id,
+    lastWatchedAt: '2026-11-20T10:00:00.000Z',
+  });
+  const answersWith = (rows: ReturnType<typeof progressAt>[], extra: Parameters<typeof stubApi>[0] = {}) => ({
+    [`GET /api/v1/courses/${course._id}`]: { body: { ...lecturesAnswer.body, lectures: [timed(1), timed(2)] } },
+    [`GET /api/v1/progress/courses/${course._id}`]: {
+      body: { success: true, message: 'ok', course: courseFigures(rows.filter((row) => row.completed).length), lectures: rows, settings: { autoplayNext: true } },
+    },
+    'GET /api/v1/progress': { body: { success: true, message: 'ok', courses: [], settings: { autoplayNext: true } } },
+    ...extra,
+  });
+
+  it('opens the lecture where the learner stopped, says so, and starts over on request; completed lectures have a check', async () => {
+    stubApi(answersWith([progressAt(lecture(1)._id, 250), progressAt(lecture(2)._id, 600, true)]));
+    const { user } = openLectures(learner);
+    const player = (await screen.findByLabelText('Lecture 1: Lesson 1')) as HTMLVideoElement;
+    expect(await screen.findByText(progressTexts.resumedAt('4:10'))).toBeInTheDocument();
+    // The saved position is applied once the browser knows the length.
+    act(() => void player.dispatchEvent(new Event('loadedmetadata')));
+    expect(player.currentTime).toBe(250);
+    expect(screen.getByText(progressTexts.courseProgress(1, 2, 50))).toBeInTheDocument();
+    const list = screen.getByRole('complementary', { name: 'Lectures list' });
+    expect(within(within(list).getByRole('button', { name: /Lesson 2/ })).getByText(progressTexts.completedLecture)).toBeInTheDocument();
+    expect(within(list).getByText(progressTexts.watchedUntil('4:10'))).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: progressTexts.startOver }));
+    expect(player.currentTime).toBe(0);
+    expect(screen.queryByText(progressTexts.resumedAt('4:10'))).not.toBeInTheDocument();
+  });
+
+  it('saves the position on pause, and marks a lecture done on request', async () => {
+    const saved = { success: true, message: messages.progressSaved, lecture: progressAt(lecture(1)._id, 42), course: courseFigures(0) };
+    const calls = stubApi(
+      answersWith([], {
+        [`POST /api/v1/progress/lectures/${lecture(1)._id}`]: { body: saved },
+        [`PUT /api/v1/progress/lectures/${lecture(1)._id}/completed`]: { body: { ...saved, lecture: progressAt(lecture(1)._id, 42, true), course: courseFigures(1) } },
+      }),
+    );
+    const { user } = openLectures(learner);
+    const player = (await screen.findByLabelText('Lecture 1: Lesson 1')) as HTMLVideoElement;
+    expect(screen.queryByText(/Resumed at/)).not.toBeInTheDocument();
+    // Played from 40 s to 42 s, then paused.
+    Object.defineProperty(player, 'paused', { configurable: true, get: () => false });
+    player.currentTime = 40;
+    act(() => void player.dispatchEvent(new Event('timeupdate')));
+    player.currentTime = 42;
+    act(() => void player.dispatchEvent(new Event('timeupdate')));
+    Object.defineProperty(player, 'paused', { configurable: true, get: () => true });
+    act(() => void player.dispatchEvent(new Event('pause')));
+    await vi.waitFor(() => expect(calls.some((call) => call.init.method === 'POST')).toBe(true));
+    const body = JSON.parse(calls.find((call) => call.init.method === 'POST')!.init.body as string);
+    expect(body).toMatchObject({ position: 42, watched: 2 });
+    expect(body.at).toBeGreaterThan(Date.now() - 10_000);
+
+    await user.click(screen.getByRole('button', { name: progressTexts.markDone }));
+    expect(JSON.parse(calls.find((call) => call.init.method === 'PUT')!.init.body as string)).toEqual({ completed: true });
+    expect(await screen.findByRole('button', { name: progressTexts.markNotDone })).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByText(progressTexts.courseProgress(1, 2, 50))).toBeInTheDocument();
+  });
+
+  it('at the end, counts down to the next lecture, which the learner may cancel or start at once', async () => {
+    const saved = { success: true, message: messages.progressSaved, lecture: progressAt(lecture(1)._id, 600, true), course: courseFigures(1) };
+    const calls = stubApi(answersWith([], { [`POST /api/v1/progress/lectures/${lecture(1)._id}`]: { body: saved } }));
+    const { user } = openLectures(learner);
+    const player = (await screen.findByLabelText('Lecture 1: Lesson 1')) as HTMLVideoElement;
+    player.currentTime = 600;
+    act(() => void player.dispatchEvent(new Event('ended')));
+    const countdown = await screen.findByRole('region', { name: progressTexts.upNext });
+    expect(within(countdown).getByText(progressTexts.nextLectureIn(5))).toBeInTheDocument();
+    expect(within(countdown).getByText('Lesson 2')).toBeInTheDocument();
+    expect(JSON.parse(calls.find((call) => call.init.method === 'POST')!.init.body as string)).toMatchObject({ position: 600, ended: true });
+    await user.click(within(countdown).getByRole('button', { name: progressTexts.cancelNext }));
+    expect(screen.queryByRole('region', { name: progressTexts.upNext })).not.toBeInTheDocument();
+    expect(screen.getByLabelText('Lecture 1: Lesson 1')).toBeInTheDocument();
+
+    act(() => void player.dispatchEvent(new Event('ended')));
+    await user.click(within(await screen.findByRole('region', { name: progressTexts.upNext })).getByRole('button', { name: progressTexts.playNextNow }));
+    expect(await screen.findByLabelText('Lecture 2: Lesson 2')).toBeInTheDocument();
   });
 });

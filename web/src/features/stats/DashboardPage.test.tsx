@@ -4,6 +4,7 @@ import type { Course } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
 import { renderPage, stubApi } from '../../test/render';
 import DashboardPage from './DashboardPage';
+import { texts as engagementTexts } from './Engagement';
 
 // chart.js draws on a canvas, which jsdom lacks: the charts become their inputs as text, their colours as attributes.
 vi.mock('react-chartjs-2', () => {
@@ -55,6 +56,7 @@ const COURSES = 'GET /api/v1/courses?limit=100';
 const STATS = 'GET /api/v1/admin/status/users';
 const PAYMENTS = 'GET /api/v1/payments?count=100';
 const INBOX = 'GET /api/v1/contact?limit=20';
+const ENGAGEMENT = 'GET /api/v1/admin/engagement';
 const failure = { status: 500, body: { success: false } };
 
 const coursesAnswer = (courses: Course[]) => ({ body: { success: true, message: 'All courses', courses, total: courses.length, page: 1, limit: 100 } });
@@ -75,6 +77,21 @@ function answers(overrides: Parameters<typeof stubApi>[0] = {}) {
         monthlySalesRecord: sales,
         subscriptionCount: 52,
         totalRevenue: 123456,
+      },
+    },
+    [ENGAGEMENT]: {
+      body: {
+        success: true,
+        message: 'Engagement fetched',
+        activeLearnersThisWeek: 1234,
+        churnRisk: {
+          total: 31,
+          learners: [{ _id: '00000000-0000-4000-8000-000000000031', fullName: 'Ravi Idle', email: 'ravi@example.com', renewsAt: '2026-12-23T06:00:00.000Z', lastWatchedAt: null }],
+        },
+        courses: [
+          { courseId: react._id, title: react.title, lectureCount: 8, started: 40, completed: 10, averageCompletion: 37.5 },
+          { courseId: sql._id, title: sql.title, lectureCount: 3, started: 0, completed: 0, averageCompletion: 0 },
+        ],
       },
     },
     [INBOX]: inboxAnswer([
@@ -242,7 +259,24 @@ describe('admin dashboard', () => {
     expect(started).not.toContain(PAYMENTS);
     releaseStats();
     await waitFor(() => expect(card(messages.subscriptionCount)).toHaveTextContent('52'));
-    expect(calls.map(key).filter((call) => call !== INBOX)).toEqual([COURSES, STATS, PAYMENTS]);
+    expect(calls.map(key).filter((call) => call !== INBOX)).toEqual([COURSES, STATS, PAYMENTS, ENGAGEMENT]);
+  });
+
+  it('shows learner engagement after the payment records: active learners, each started course as a bar, and who stopped watching', async () => {
+    stubApi(answers());
+    renderDashboard();
+    const section = await screen.findByRole('region', { name: 'Learner engagement' });
+    await waitFor(() => expect(within(section).getByText(engagementTexts.activeLearnersThisWeek).nextElementSibling).toHaveTextContent('1,234'));
+    expect(within(section).getByText(engagementTexts.churnRisk, { selector: 'dt' }).nextElementSibling).toHaveTextContent('31');
+    expect(within(section).getByRole('progressbar', { name: `${react.title}: ${engagementTexts.averageCompletion} 37.5 %` })).toHaveAttribute('value', '37.5');
+    expect(within(section).getByText('40 started · 10 completed')).toBeInTheDocument();
+    // A course nobody started has no bar.
+    expect(within(section).queryByRole('progressbar', { name: new RegExp(sql.title) })).not.toBeInTheDocument();
+    const table = within(section).getByRole('table', { name: engagementTexts.churnRisk });
+    expect(within(table).getByText('Ravi Idle')).toBeInTheDocument();
+    expect(within(table).getByText('23 Dec 2026')).toBeInTheDocument();
+    expect(within(table).getByText(engagementTexts.neverWatched)).toBeInTheDocument();
+    expect(within(section).getByText(engagementTexts.churnRiskMore(1, 31))).toBeInTheDocument();
   });
 
   it('deletes a course after confirmation, then reloads the list', async () => {
@@ -328,7 +362,7 @@ describe('admin dashboard', () => {
     renderDashboard();
     expect(await screen.findByText(messages.failedLoadStats)).toBeInTheDocument();
     expect(await screen.findByText(messages.failedPaymentRecord)).toBeInTheDocument();
-    expect(calls.map(key).filter((call) => call !== INBOX)).toEqual([COURSES, STATS, PAYMENTS]);
+    await waitFor(() => expect(calls.map(key).filter((call) => call !== INBOX)).toEqual([COURSES, STATS, PAYMENTS, ENGAGEMENT]));
     // The toast comes from the API client as the answer arrives; the cards follow once the cache has it.
     await waitFor(() => expect(card(messages.totalRevenue)).toHaveTextContent('—'));
     expect(card(messages.registeredUsers)).toHaveTextContent('—');
@@ -341,7 +375,7 @@ describe('admin dashboard', () => {
     renderDashboard();
     expect(await screen.findByText(messages.failedGetCourses)).toBeInTheDocument();
     await waitFor(() => expect(card(messages.subscriptionCount)).toHaveTextContent('52'));
-    expect(calls.map(key).filter((call) => call !== INBOX)).toEqual([COURSES, STATS, PAYMENTS]);
+    expect(calls.map(key).filter((call) => call !== INBOX)).toEqual([COURSES, STATS, PAYMENTS, ENGAGEMENT]);
     expect(screen.getByText('The courses could not be loaded.')).toBeInTheDocument();
   });
 });

@@ -5,7 +5,8 @@ import { usePageTitle } from '../../app/use-page-title';
 import { ContactInbox } from './ContactInbox';
 import { CoursesOverview, type LoadStatus } from './CoursesOverview';
 import { SalesChart } from './SalesChart';
-import { PAYMENT_RECORDS_COUNT, useGetUserStatsQuery } from './stat.api';
+import { Engagement } from './Engagement';
+import { PAYMENT_RECORDS_COUNT, useGetEngagementQuery, useGetUserStatsQuery } from './stat.api';
 import { UsersPie } from './UsersPie';
 
 /** The dashboard shows up to this many courses (the server's page limit). */
@@ -37,6 +38,8 @@ export default function DashboardPage() {
   const courses = useGetCoursesQuery({ limit: COURSES_LIMIT });
   const stats = useGetUserStatsQuery(undefined, { skip: !settled(courses) });
   const payments = useGetPaymentRecordsQuery(PAYMENT_RECORDS_COUNT, { skip: !settled(stats) });
+  // Ours, after the spec's three.
+  const engagement = useGetEngagementQuery(undefined, { skip: !settled(payments) });
   const status = { courses: statusOf(courses), stats: statusOf(stats), payments: statusOf(payments) };
   const { allUsersCount = 0, subscribedUsersCount: subscribedCount = 0 } = stats.currentData ?? {};
   const { monthlySalesRecord = NO_SALES, subscriptionCount = 0, totalRevenue = 0 } = payments.currentData ?? {};
@@ -85,6 +88,8 @@ export default function DashboardPage() {
       </section>
 
       <CoursesOverview courses={courses.data?.courses ?? []} total={courses.data?.total ?? 0} status={status.courses} />
+
+      <Engagement data={engagement.currentData} status={statusOf(engagement)} />
 
       <ContactInbox />
     </div>

@@ -18,6 +18,11 @@ const statApi = serverState.injectEndpoints({
       providesTags: ['Viewer'],
       onQueryStarted: mirrorInto((answer: ResponseOf<typeof endpoints.stats.users>) => statsLoaded(answer)),
     }),
+    /** Ours (issue 14): active learners, subscribers who stopped watching, each course's starters and completions. */
+    getEngagement: build.query<ResponseOf<typeof endpoints.stats.engagement>, void>({
+      query: () => serverCall(endpoints.stats.engagement, {}, { fallback: messages.failedLoadData }),
+      providesTags: ['Viewer'],
+    }),
     /** Ours: the newest `limit` contact messages, for the dashboard's inbox. */
     getContactMessages: build.query<ContactInboxPage, number>({
       query: (limit) => serverCall(endpoints.contact.list, { query: { limit } }, { fallback: messages.failedLoadData }),
@@ -26,4 +31,4 @@ const statApi = serverState.injectEndpoints({
   }),
 });
 
-export const { useGetUserStatsQuery, useGetContactMessagesQuery } = statApi;
+export const { useGetUserStatsQuery, useGetContactMessagesQuery, useGetEngagementQuery } = statApi;
