@@ -76,7 +76,8 @@ export function releaseLocks() {
 export const lectureInList = (page: Page, title: string) =>
   page
     .getByRole('complementary', { name: 'Lectures list' })
-    .getByRole('button', { name: new RegExp(`^\\d+\\. ${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\d+(:\\d{2}){1,2})?$`) });
+    // "2. Title 0:08", once started "2. Title Stopped at 0:03 0:08", once completed "Completed Title 0:08".
+    .getByRole('button', { name: new RegExp(`^(\\d+\\.|Completed) ${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( Stopped at \\d+(:\\d{2}){1,2})?( \\d+(:\\d{2}){1,2})?$`) });
 
 /** On /checkout: Buy now (or Resume subscription), then the sandbox's Checkout modal, paying with `card`. */
 export async function payWithCard(page: Page, card: string, button: 'Buy now' | 'Resume subscription' = 'Buy now') {

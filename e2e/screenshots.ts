@@ -41,6 +41,20 @@ const SHOTS: Shot[] = [
   { name: 'courses', roles: ['visitor', 'admin'], url: () => '/courses' },
   { name: 'course-description', roles: ['visitor', 'learner', 'admin'], url: ({ course }) => `/course/description?id=${course}` },
   { name: 'lecture', roles: ['learner', 'admin'], url: ({ course }) => `/course/lecture?id=${course}` },
+  {
+    name: 'lecture-up-next',
+    roles: ['learner'],
+    url: ({ course }) => `/course/lecture?id=${course}`,
+    act: async (page) => {
+      // The end of the lecture, with the next one counting down.
+      await page.locator('video').evaluate((video: HTMLVideoElement) => {
+        video.muted = true;
+        video.currentTime = Math.max(0, (video.duration || 8) - 0.2);
+        return video.play();
+      });
+      await page.getByRole('region', { name: 'Up next' }).waitFor({ timeout: 10_000 });
+    },
+  },
   { name: 'login', roles: ['visitor'], url: () => '/login' },
   { name: 'signup', roles: ['visitor'], url: () => '/Signup' },
   { name: 'forgot-password', roles: ['visitor'], url: () => '/forgot-password' },
@@ -112,6 +126,14 @@ const subscribed = async (context: BrowserContext) => {
   const { subscription_id: subscriptionId } = await ok('subscribe', context.request.post('/api/v1/payments/subscribe'));
   const paid = await ok('sandbox pay', context.request.post(`/sandbox/v1/subscriptions/${String(subscriptionId)}/pay`, { data: { card_number: CARDS.pays } }));
   await ok('verify', context.request.post('/api/v1/payments/verify', { data: paid }));
+  // Some progress (issue 14): the first lecture of the demo course completed, the second started.
+  const { courses } = await ok('course', context.request.get(`/api/v1/courses?search=${encodeURIComponent(DEMO_COURSE.title)}`));
+  const { lectures } = await ok('lectures', context.request.get(`/api/v1/courses/${(courses as { _id: string }[])[0]!._id}`));
+  const [first, second] = lectures as { _id: string; duration: number | null }[];
+  const save = (lecture: { _id: string; duration: number | null }, position: number) =>
+    ok('progress', context.request.post(`/api/v1/progress/lectures/${lecture._id}`, { data: { position, duration: lecture.duration ?? 8, at: Date.now() } }));
+  await save(first!, first!.duration ?? 8);
+  await save(second!, 3);
 };
 
 /** Waits for the page to settle: network quiet, fonts in, no skeleton or spinner left (each as far as it will). */
