@@ -21,6 +21,8 @@ export interface Sizes {
   lectureBytes: number;
   uploadBytes: number;
   scale: { users: number; payments: number; courses: number; runs: number };
+  /** Progress: subscriber sessions saving in turn; learners × 50 lectures of progress rows for the engagement queries. */
+  progress: { sessions: number; learners: number; runs: number };
   startRuns: number;
   lighthousePages: string[];
 }
@@ -38,6 +40,7 @@ export const FULL: Sizes = {
   lectureBytes: 100 * MiB,
   uploadBytes: 1024 * MiB,
   scale: { users: 1_000_000, payments: 1_000_000, courses: 10_000, runs: 20 },
+  progress: { sessions: 5000, learners: 100_000, runs: 10 },
   startRuns: 3,
   /** `COURSE_PAGE` stands for the page of the catalogue's first course, found at run time. */
   lighthousePages: ['/', '/courses', '/about', COURSE_PAGE],
@@ -51,6 +54,7 @@ export const QUICK: Sizes = {
   fullGetLoad: { ...FULL.fullGetLoad, seconds: 3 },
   uploadBytes: 256 * MiB,
   scale: { ...FULL.scale, users: 100_000, payments: 100_000 },
+  progress: { sessions: 2000, learners: 10_000, runs: 5 },
   startRuns: 1,
   lighthousePages: ['/'],
 };

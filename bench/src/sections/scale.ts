@@ -49,7 +49,7 @@ async function timeRequests(url: string, cookie: string, runs: number): Promise<
 }
 
 /** The scans of a plan, one line each: which table, and through which index. */
-const scansOf = (plan: string) =>
+export const scansOf = (plan: string) =>
   [...plan.matchAll(/(Parallel )?(Seq Scan|Index Only Scan|Index Scan|Bitmap Index Scan)( Backward)?(?: using (\S+))? on (\S+)/g)].map(
     ([, parallel = '', kind, backward = '', index, table]) => `${parallel}${kind}${backward} on ${table}${index ? ` using ${index}` : ''}`,
   );

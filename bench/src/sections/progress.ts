@@ -1,0 +1,259 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import type { Context } from '../../../server/src/context.ts';
+import { openDatabase, type DatabaseTarget } from '../../../server/src/db/client.ts';
+import * as schema from '../../../server/src/db/schema.ts';
+import type { UserRow } from '../../../server/src/features/auth/sessions.ts';
+import { getMyProgress } from '../../../server/src/features/progress/my-courses.service.ts';
+import { saveProgress } from '../../../server/src/features/progress/progress.service.ts';
+import { getEngagement } from '../../../server/src/features/stats/stats.service.ts';
+import type { Bench } from '../bench.ts';
+import { recreateDatabase } from '../postgres.ts';
+import { freePort, startService, waitUntilUp } from '../processes.ts';
+import { firstCourse, getJson, startProduct } from '../product.ts';
+import { median, ms, thousands, type Measurement, type SectionResult } from '../report.ts';
+import { scansOf } from './scale.ts';
+import { describeRate, wrk } from '../wrk.ts';
+
+const HELLO_WORLD = path.join(path.dirname(fileURLToPath(import.meta.url)), '../hello-world.ts');
+const BUDGET_MS = 100;
+/** Issue 14's scale (not a DESIGN §11 budget): 10,000 viewers saving every ~10 s. */
+const VIEWERS_WRITES_PER_SECOND = 1000;
+const LECTURES_PER_COURSE = 10;
+
+/**
+ * Every request a save of another session (each under its 30-a-minute limit, so what is measured is
+ * writing, not holding back), each session watching one lecture (session mod 10, as Lua counts from 1),
+ * read a millisecond after the last.
+ */
+const SAVES_SCRIPT = `
+local sessions = tonumber(os.getenv("SESSIONS"))
+local lectures = {}
+for id in string.gmatch(os.getenv("LECTURES"), "[^,]+") do lectures[#lectures + 1] = id end
+local n = 0
+local base = os.time() * 1000
+request = function()
+  n = n + 1
+  local session = n % sessions + 1
+  local lecture = lectures[session % #lectures + 1]
+  local body = string.format('{"position":%d,"watched":10,"at":%d}', n % 500, base + n)
+  return wrk.format("POST", "/api/v1/progress/lectures/" .. lecture, { ["content-type"] = "application/json", ["cookie"] = "lms_session=benchsession" .. session }, body)
+end
+`;
+
+/** Subscribers with a session each (cookie `lms_session=benchsession<i>`) and ten 10-minute lectures in the course. */
+async function seedSavers(target: DatabaseTarget, courseId: string, sessions: number): Promise<string[]> {
+  const database = await openDatabase(target);
+  try {
+    const { db } = database;
+    await db.execute(sql`
+      insert into lectures (course_id, title, description, video_key, video_type, video_bytes, duration_seconds, video_state, created_at)
+      select ${courseId}, 'Bench lecture ' || i, 'Saved to.', 'videos/bench.mp4', 'video/mp4', 1, 600, 'ready', now() + i * interval '1 second'
+      from generate_series(1, ${LECTURES_PER_COURSE}) as i`);
+    await db.execute(sql`
+      insert into users (id, full_name, email, password_hash, subscription_ends_at)
+      select md5('bench-saver-' || i)::uuid, 'Saver ' || i, 'saver' || i || '@bench.example', 'no password', now() + interval '30 days'
+      from generate_series(1, ${sessions}) as i`);
+    await db.execute(sql`
+      insert into sessions (token_hash, user_id, expires_at)
+      select encode(sha256(convert_to('benchsession' || i, 'UTF8')), 'hex'), md5('bench-saver-' || i)::uuid, now() + interval '1 day'
+      from generate_series(1, ${sessions}) as i`);
+    const { rows } = (await db.execute(
+      sql`select id from lectures where course_id = ${courseId} and title like 'Bench lecture %' order by created_at`,
+    )) as unknown as { rows: { id: string }[] };
+    const ids = rows.map((row) => row.id);
+    // The steady state of many viewers: each is already part-way through their lecture (the script's choice).
+    await db.execute(sql`
+      insert into lecture_progress (user_id, lecture_id, course_id, position_seconds, position_at)
+      select md5('bench-saver-' || i)::uuid, (${`{${ids.join(',')}}`}::uuid[])[i % ${ids.length} + 1], ${courseId}, 60, now() - interval '1 hour'
+      from generate_series(1, ${sessions}) as i`);
+    await db.execute(sql`
+      insert into course_progress (user_id, course_id, last_lecture_id, last_watched_at)
+      select md5('bench-saver-' || i)::uuid, ${courseId}, (${`{${ids.join(',')}}`}::uuid[])[i % ${ids.length} + 1], now() - interval '1 hour'
+      from generate_series(1, ${sessions}) as i`);
+    return ids;
+  } finally {
+    await database.close();
+  }
+}
+
+/** wrk's saves against a product on `databaseUrl` (PostgreSQL) or its embedded database. */
+async function measureSaves(bench: Bench, label: string, name: string, databaseUrl: string | undefined): Promise<Measurement & { rate: number }> {
+  const dataDir = path.join(bench.workDir, name);
+  const options = { name, dataDir, databaseUrl, logDir: bench.workDir };
+  let product = await startProduct(options);
+  const course = await firstCourse(product);
+  await product.stop();
+  const { sessions } = bench.sizes.progress;
+  const lectures = await seedSavers(databaseUrl ? { url: databaseUrl } : { dir: path.join(dataDir, 'db') }, course.id, sessions);
+  product = await startProduct(options);
+  try {
+    const script = path.join(bench.workDir, 'progress-saves.lua');
+    await fs.writeFile(script, SAVES_SCRIPT);
+    // One save by hand first: a refusal says why, where wrk would only count it.
+    const probe = await fetch(`${product.url}/api/v1/progress/lectures/${lectures[0]}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: 'lms_session=benchsession1' },
+      body: JSON.stringify({ position: 1, watched: 1, at: Date.now() }),
+    });
+    if (probe.status !== 200) throw new Error(`a save on ${label} answered ${probe.status}: ${await probe.text()}`);
+    bench.log(`  wrk: progress saves, ${label}`);
+    const result = wrk(`${product.url}/`, bench.sizes.apiLoad, { script, env: { SESSIONS: String(sessions), LECTURES: lectures.join(',') } });
+    // The saves were written: a saver finds its position.
+    const saved = await getJson<{ lectures: unknown[] }>(product, `/progress/courses/${course.id}`, 'lms_session=benchsession1');
+    if (saved.lectures.length === 0) throw new Error(`no progress saved on ${label}`);
+    return {
+      what: `POST /api/v1/progress/lectures/:id, ${label}`,
+      measured: describeRate(result),
+      rate: result.requestsPerSecond,
+      budget: `≥ ${thousands(VIEWERS_WRITES_PER_SECOND)}/s (issue 14)`,
+      met: result.requestsPerSecond >= VIEWERS_WRITES_PER_SECOND,
+    };
+  } finally {
+    await product.stop();
+  }
+}
+
+/**
+ * `learners` subscribers (three in ten active, the rest lapsed), five courses of ten lectures, and a
+ * progress row for every learner and lecture: learner u has completed the first (7u + 3c) mod 11
+ * lectures of course c, stopped at 2:00 in the rest, and last watched 0–59 days ago.
+ */
+async function loadEngagement(client: pg.Client, learners: number): Promise<void> {
+  await client.query(`SET session_replication_role = replica`); // no foreign-key checks or triggers for the bulk load
+  await client.query(
+    `INSERT INTO courses (id, title, description, category, created_by, thumbnail_key)
+     SELECT md5('bench-course-' || c)::uuid, 'Engagement course ' || c, 'Bench.', 'Bench', 'Bench', 'thumbnails/bench.webp' FROM generate_series(1, 5) AS c`,
+  );
+  await client.query(
+    `INSERT INTO lectures (id, course_id, title, description, video_key, video_type, video_bytes, duration_seconds, video_state, created_at)
+     SELECT md5('bench-lecture-' || c || '-' || l)::uuid, md5('bench-course-' || c)::uuid, 'Lecture ' || l, 'Bench.', 'videos/bench.mp4', 'video/mp4', 1, 600, 'ready', now() + l * interval '1 second'
+     FROM generate_series(1, 5) AS c, generate_series(1, ${LECTURES_PER_COURSE}) AS l`,
+  );
+  await client.query(
+    `INSERT INTO users (id, full_name, email, password_hash, subscription_ends_at)
+     SELECT md5('bench-learner-' || u)::uuid, 'Learner ' || u, 'learner' || u || '@bench.example', 'no password',
+            CASE WHEN u % 10 < 3 THEN now() + (u % 30 + 1) * interval '1 day' ELSE now() - (u % 300 + 1) * interval '1 day' END
+     FROM generate_series(1, $1::int) AS u`,
+    [learners],
+  );
+  await client.query(
+    `INSERT INTO lecture_progress (user_id, lecture_id, course_id, position_seconds, position_at, watched_seconds, completed_at, updated_at)
+     SELECT md5('bench-learner-' || u)::uuid, md5('bench-lecture-' || c || '-' || l)::uuid, md5('bench-course-' || c)::uuid,
+            CASE WHEN l <= (7 * u + 3 * c) % 11 THEN 600 ELSE 120 END, now(), 120,
+            CASE WHEN l <= (7 * u + 3 * c) % 11 THEN now() END, now()
+     FROM generate_series(1, $1::int) AS u, generate_series(1, 5) AS c, generate_series(1, ${LECTURES_PER_COURSE}) AS l`,
+    [learners],
+  );
+  await client.query(
+    `INSERT INTO course_progress (user_id, course_id, completed_lectures, last_lecture_id, last_watched_at, started_at)
+     SELECT md5('bench-learner-' || u)::uuid, md5('bench-course-' || c)::uuid, LEAST((7 * u + 3 * c) % 11, ${LECTURES_PER_COURSE}),
+            md5('bench-lecture-' || c || '-1')::uuid, now() - ((13 * u + c) % 60) * interval '1 day', now() - interval '90 days'
+     FROM generate_series(1, $1::int) AS u, generate_series(1, 5) AS c`,
+    [learners],
+  );
+  await client.query(`SET session_replication_role = DEFAULT`);
+  // What the triggers (off for the load) would have counted.
+  await client.query(`INSERT INTO course_completion_counts (course_id, completed_lectures, learners) SELECT course_id, completed_lectures, count(*) FROM course_progress GROUP BY 1, 2`);
+  await client.query('VACUUM ANALYZE');
+}
+
+/** The dashboard's engagement queries, a learner's list and a save, on PostgreSQL with `learners` × 50 progress rows. */
+async function measureEngagement(bench: Bench): Promise<{ rows: Measurement[]; notes: string[] }> {
+  const { learners, runs } = bench.sizes.progress;
+  const databaseUrl = await recreateDatabase(bench.postgresUrl, 'lms_bench_progress');
+  const product = await startProduct({ name: 'progress-scale', dataDir: path.join(bench.workDir, 'progress-scale'), databaseUrl, logDir: bench.workDir });
+  await product.stop(); // migrated; the load goes in with the server stopped
+
+  bench.log(`  loading ${thousands(learners)} learners × 50 lectures of progress into PostgreSQL`);
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const loadStarted = performance.now();
+  try {
+    await loadEngagement(client, learners);
+  } finally {
+    await client.end();
+  }
+  const loadSeconds = (performance.now() - loadStarted) / 1000;
+
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  const recorded: { label: string; sql: string; params: unknown[] }[] = [];
+  let label = '';
+  const db = drizzle({ client: pool, schema, casing: 'snake_case', logger: { logQuery: (query, params) => recorded.push({ label, sql: query, params }) } });
+  const ctx = { db, media: { publicUrl: (key: string) => `/media/${key}` } } as unknown as Context;
+  const rows: Measurement[] = [];
+  const notes: string[] = [];
+  try {
+    const [learner] = await db.select().from(schema.users).where(sql`email = 'learner1@bench.example'`);
+    recorded.length = 0;
+    // The services' queries in the order they send them.
+    label = 'GET /admin/engagement';
+    await getEngagement(ctx);
+    const names = ['active learners this week', 'subscribers who stopped watching', 'per course: started, completed, average'];
+    label = 'GET /progress (one learner, 5 courses)';
+    await getMyProgress(ctx, learner as UserRow);
+    names.push('courses started', 'their lectures', 'their progress');
+    for (const [index, query] of recorded.entries()) {
+      const what = names[index] ?? 'another query';
+      const times: number[] = [];
+      for (let run = -1; run < runs; run++) {
+        const started = performance.now();
+        await pool.query(query.sql, query.params);
+        if (run >= 0) times.push(performance.now() - started);
+      }
+      const { rows: planRows } = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, TIMING OFF, COSTS OFF) ${query.sql}`, query.params);
+      const plan = planRows.map((row) => row['QUERY PLAN']).join('\n');
+      const p50 = median(times);
+      rows.push({ what: `${query.label}: ${what}`, measured: `p50 ${ms(p50)} (max ${ms(Math.max(...times))}, ${runs} runs)`, budget: '< 100 ms', met: p50 < BUDGET_MS });
+      notes.push(`<details><summary>${query.label}, ${what}: ${scansOf(plan).join('; ')} — ${/Execution Time: ([\d.]+) ms/.exec(plan)?.[1]} ms</summary>\n\n\`\`\`sql\n${query.sql}\n\`\`\`\n\n\`\`\`\n${plan}\n\`\`\`\n</details>\n`);
+    }
+    // One save at this size, through the service as the route calls it (two statements in a transaction).
+    const lecture = (await pool.query<{ id: string }>(`select md5('bench-lecture-3-5')::uuid as id`)).rows[0]!;
+    const saves: number[] = [];
+    for (let run = -1; run < runs; run++) {
+      const started = performance.now();
+      await saveProgress(ctx, learner as UserRow, lecture.id, { position: 200 + run, watched: 10, at: Date.now() });
+      if (run >= 0) saves.push(performance.now() - started);
+    }
+    rows.push({ what: 'one save (saveProgress) at this size', measured: `p50 ${ms(median(saves))} (max ${ms(Math.max(...saves))}, ${runs} runs)` });
+  } finally {
+    await pool.end();
+  }
+  notes.unshift(`Bulk load of ${thousands(learners * 50)} lecture rows and ${thousands(learners * 5)} course rows, then VACUUM ANALYZE: ${loadSeconds.toFixed(0)} s. Each query as the service sends it, timed from the bench over one pooled connection; plans:`, '');
+  return { rows, notes };
+}
+
+export async function measureProgress(bench: Bench): Promise<SectionResult> {
+  const port = await freePort();
+  const helloWorld = startService('hello-world', process.execPath, ['--import', 'tsx', HELLO_WORLD], { env: { PORT: String(port) }, logFile: path.join(bench.workDir, 'hello-world.log') });
+  let reference;
+  try {
+    await waitUntilUp(`http://127.0.0.1:${port}/`);
+    reference = wrk(`http://127.0.0.1:${port}/`, bench.sizes.apiLoad);
+  } finally {
+    await helloWorld.stop();
+  }
+  const rows: Measurement[] = [{ what: 'bare Fastify hello-world (reference)', measured: describeRate(reference) }];
+  for (const [label, name, databaseUrl] of [
+    ['embedded PGlite', 'progress-embedded', undefined],
+    ['PostgreSQL', 'progress-postgres', await recreateDatabase(bench.postgresUrl, 'lms_bench_progress_saves')],
+  ] as const) {
+    const { rate, ...row } = await measureSaves(bench, label, name, databaseUrl);
+    rows.push({ ...row, reference: 'hello-world', ratio: rate / reference.requestsPerSecond });
+  }
+  const engagement = await measureEngagement(bench);
+  const { connections, seconds } = bench.sizes.apiLoad;
+  return {
+    title: `Learner progress: saves, and the engagement figures with ${thousands(bench.sizes.progress.learners)} learners × 50 lectures`,
+    rows: [...rows, ...engagement.rows],
+    notes: [
+      `Saves: wrk, one thread, ${connections} connections, ${seconds} s after a 1 s warm-up; ${thousands(bench.sizes.progress.sessions)} subscriber sessions in turn over ${LECTURES_PER_COURSE} lectures, each session under its 30-a-minute limit (so every save is written: none held back); a non-2xx answer fails the run.`,
+      '',
+      ...engagement.notes,
+    ],
+  };
+}
