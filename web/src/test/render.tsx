@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { getByLabelText, render, screen, waitFor } from '@testing-library/react';
 import type { User } from '@lms/contract/users';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
@@ -44,6 +44,19 @@ export function stubApi(answers: Record<string, { status?: number; body: object 
     return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   }) as typeof fetch;
   return calls;
+}
+
+/**
+ * The video labelled `name`, once it has its source: the player sets it in an effect, and the page's
+ * own effects (progress tracking's listeners) run in the same flush. Events dispatched before then
+ * would reach nobody.
+ */
+export async function findPlayer(name: string, within: HTMLElement = document.body): Promise<HTMLVideoElement> {
+  return waitFor(() => {
+    const video = getByLabelText(within, name) as HTMLVideoElement;
+    if (!video.getAttribute('src')) throw new Error(`${name} has no source yet`);
+    return video;
+  });
 }
 
 /** A toast's text: react-hot-toast gives its message role=status. */

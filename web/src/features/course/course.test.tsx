@@ -4,7 +4,7 @@ import toast from 'react-hot-toast';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { TITLE_MAX, type Course } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
-import { findToast, renderPage, sampleUser, storeLogin, stubApi } from '../../test/render';
+import { findPlayer, findToast, renderPage, sampleUser, storeLogin, stubApi } from '../../test/render';
 import CourseDescriptionPage from './CourseDescriptionPage';
 import CourseListPage from './CourseListPage';
 import CreateCoursePage from './CreateCoursePage';
@@ -216,7 +216,7 @@ describe('/course/description', () => {
     const { user: clicker } = open(null, `?id=${course(1)._id}`);
     await screen.findByRole('heading', { level: 1, name: 'Course 1' });
     await clicker.click(screen.getByRole('button', { name: `${messages.playPreview}: Welcome` }));
-    const video = (await within(screen.getByRole('dialog')).findByLabelText(messages.previewFor('Welcome'))) as HTMLVideoElement;
+    const video = await findPlayer(messages.previewFor('Welcome'), screen.getByRole('dialog'));
     act(() => void video.dispatchEvent(new Event('loadedmetadata')));
     expect(video.currentTime).toBe(125);
 

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Course, Lecture } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
 import type { User } from '@lms/contract/users';
-import { renderPage, storeLogin, stubApi } from '../../test/render';
+import { findPlayer, renderPage, storeLogin, stubApi } from '../../test/render';
 import AddLecturePage from './AddLecturePage';
 import LecturePage from './LecturePage';
 import { progressTexts } from '../../app/progress-texts';
@@ -50,7 +50,7 @@ describe('/course/lecture', () => {
   it('changes the playback speed', async () => {
     stubApi({ [`GET /api/v1/courses/${course._id}`]: lecturesAnswer });
     const { user } = openLectures();
-    const player = (await screen.findByLabelText('Lecture 1: Lesson 1')) as HTMLVideoElement;
+    const player = await findPlayer('Lecture 1: Lesson 1');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Speed' }), '1.5');
     expect(player.playbackRate).toBe(1.5);
   });
@@ -430,7 +430,7 @@ describe('/course/lecture: learner progress', () => {
   it('opens the lecture where the learner stopped, says so, and starts over on request; completed lectures have a check', async () => {
     stubApi(answersWith([progressAt(lecture(1)._id, 250), progressAt(lecture(2)._id, 600, true)]));
     const { user } = openLectures(learner);
-    const player = (await screen.findByLabelText('Lecture 1: Lesson 1')) as HTMLVideoElement;
+    const player = await findPlayer('Lecture 1: Lesson 1');
     expect(await screen.findByText(progressTexts.resumedAt('4:10'))).toBeInTheDocument();
     // The saved position is applied once the browser knows the length.
     act(() => void player.dispatchEvent(new Event('loadedmetadata')));
@@ -453,7 +453,7 @@ describe('/course/lecture: learner progress', () => {
       }),
     );
     const { user } = openLectures(learner);
-    const player = (await screen.findByLabelText('Lecture 1: Lesson 1')) as HTMLVideoElement;
+    const player = await findPlayer('Lecture 1: Lesson 1');
     expect(screen.queryByText(/Resumed at/)).not.toBeInTheDocument();
     // Played from 40 s to 42 s, then paused.
     Object.defineProperty(player, 'paused', { configurable: true, get: () => false });
@@ -478,7 +478,7 @@ describe('/course/lecture: learner progress', () => {
     const saved = { success: true, message: messages.progressSaved, lecture: progressAt(lecture(1)._id, 600, true), course: courseFigures(1) };
     const calls = stubApi(answersWith([], { [`POST /api/v1/progress/lectures/${lecture(1)._id}`]: { body: saved } }));
     const { user } = openLectures(learner);
-    const player = (await screen.findByLabelText('Lecture 1: Lesson 1')) as HTMLVideoElement;
+    const player = await findPlayer('Lecture 1: Lesson 1');
     player.currentTime = 600;
     act(() => void player.dispatchEvent(new Event('ended')));
     const countdown = await screen.findByRole('region', { name: progressTexts.upNext });
