@@ -23,6 +23,7 @@ import type {
   UnsubscribeResponseSchema,
   VerifyPaymentSchema,
 } from './payments.ts';
+import type { BillingDetailsResponseSchema, BillingDetailsSchema, BillingHistoryResponseSchema } from './billing.ts';
 import type {
   CompletionSchema,
   CourseProgressResponseSchema,
@@ -125,6 +126,13 @@ export const endpoints = {
       '/progress/lectures/:lectureId/completed',
     ),
     settings: endpoint<{ body: typeof ProgressSettingsSchema; response: typeof ProgressSettingsResponseSchema }>('PUT', '/progress/settings'),
+  },
+  /** Ours: the signed-in buyer's billing (issue 15). */
+  billing: {
+    details: endpoint<{ response: typeof BillingDetailsResponseSchema }>('GET', '/billing/details'),
+    saveDetails: endpoint<{ body: typeof BillingDetailsSchema; response: typeof BillingDetailsResponseSchema }>('PUT', '/billing/details'),
+    history: endpoint<{ response: typeof BillingHistoryResponseSchema }>('GET', '/billing/history'),
+    // An invoice's PDF is a download, not JSON: billingDocumentUrl (billing.ts) names it.
   },
   contact: {
     send: endpoint<{ body: typeof ContactSchema; response: typeof MessageSchema }>('POST', '/contact'),

@@ -281,6 +281,20 @@ export const messages = {
   lectureMarkedDone: 'Lecture marked as completed',
   lectureMarkedNotDone: 'Lecture marked as not completed',
   engagementFetched: 'Engagement fetched',
+
+  // Ours: billing (issue 15): tax details, invoices, credit notes, billing history
+  billingDetailsSaved: 'Billing details saved',
+  billingDetailsFetched: 'Billing details fetched',
+  billingHistoryFetched: 'Billing history fetched',
+  gstinInvalid: 'Enter a valid 15-character GSTIN, e.g. 27AAPFU0939F1ZV',
+  gstinStateMismatch: 'The state must be the one your GSTIN is registered in',
+  stateInvalid: 'Choose a state from the list',
+  businessNameRequired: 'Enter the business name your GSTIN is registered to',
+  businessNameTooLong: 'The business name must be at most 100 characters',
+  billingAddressTooLong: 'The address must be at most 300 characters',
+  documentNotFound: 'No such invoice',
+  documentNotYours: 'This invoice belongs to another account',
+  documentPreparing: 'The PDF is being prepared. Try again in a moment',
 } as const;
 
 export type MessageKey = keyof typeof messages;

@@ -23,6 +23,24 @@ describe('loadConfig', () => {
     expect(loadConfig({ NODE_ENV: 'development' }).payments.mode).toBe('sandbox');
   });
 
+  it('checks the seller of the invoices: a real GSTIN in the state given, named with real payments', () => {
+    const razorpay = { PAYMENTS_MODE: 'razorpay', RAZORPAY_KEY_ID: 'rzp_live_Abc', RAZORPAY_KEY_SECRET: 'secret-0123', RAZORPAY_WEBHOOK_SECRET: 'secret-0123' };
+    expect(() => loadConfig(razorpay)).toThrow(/SELLER_NAME: required when PAYMENTS_MODE=razorpay/);
+    expect(loadConfig({ ...razorpay, SELLER_NAME: 'Asha Courses', SELLER_ADDRESS: 'Baner, Pune 411045', SELLER_STATE: '27' }).seller).toEqual({
+      name: 'Asha Courses', address: 'Baner, Pune 411045', stateCode: '27', gstin: null, sac: '999293', gstRate: 18,
+    });
+    expect(() => loadConfig({ SELLER_GSTIN: '27AAPFU0939F1ZW', SELLER_STATE: '27' })).toThrow(/SELLER_GSTIN: must be a valid 15-character GSTIN/);
+    expect(() => loadConfig({ SELLER_GSTIN: '27AAPFU0939F1ZV', SELLER_STATE: '29' })).toThrow(/SELLER_STATE: must be 27, the state of SELLER_GSTIN/);
+    expect(() => loadConfig({ SELLER_STATE: '99' })).toThrow(/SELLER_STATE: must be a GST state code/);
+    expect(loadConfig({ SELLER_GSTIN: '27aapfu0939f1zv', SELLER_STATE: '27' }).seller.gstin).toBe('27AAPFU0939F1ZV');
+  });
+
+  it('charges the price as it is, or with GST added when a registered seller says prices exclude it', () => {
+    expect(loadConfig({ SUBSCRIPTION_PRICE: '100', PRICES_INCLUDE_TAX: 'no' }).payments.pricePaise).toBe(10000);
+    expect(loadConfig({ SUBSCRIPTION_PRICE: '100', PRICES_INCLUDE_TAX: 'no', SELLER_GSTIN: '27AAPFU0939F1ZV', SELLER_STATE: '27' }).payments.pricePaise).toBe(11800);
+    expect(loadConfig({ SUBSCRIPTION_PRICE: '100', SELLER_GSTIN: '27AAPFU0939F1ZV', SELLER_STATE: '27' }).payments.pricePaise).toBe(10000);
+  });
+
   it('takes TRUST_PROXY as a hop count or a list of proxies, and refuses "true"', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { compile as compileProxyList } from '@fastify/proxy-addr';
 import { z } from 'zod';
+import { isStateCode, isValidGstin, type StateCode } from '@lms/contract/billing';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -62,6 +63,20 @@ const EnvSchema = z
   SUBSCRIPTION_PRICE: z.coerce.number().positive().multipleOf(0.01).default(99),
   REFUND_WINDOW_DAYS: z.coerce.number().int().min(0).default(14),
   CONTACT_EMAIL: z.email().optional(),
+  /** The seller on invoices and receipts (issue 15, decision 0016): required with real payments (PAYMENTS_MODE=razorpay). */
+  SELLER_NAME: z.string().trim().min(2).max(100).optional(),
+  /** One line, as it goes on the document: street, city, PIN. */
+  SELLER_ADDRESS: z.string().trim().min(5).max(300).optional(),
+  /** The seller's GST state code (e.g. 29 for Karnataka): the place of supply when the buyer's is unknown. */
+  SELLER_STATE: z.string().refine(isStateCode, 'must be a GST state code, e.g. 29').default('29'),
+  /** Registered for GST: documents are Tax Invoices with CGST + SGST or IGST. Without it, Receipts with no tax. */
+  SELLER_GSTIN: z.string().trim().toUpperCase().refine(isValidGstin, 'must be a valid 15-character GSTIN (shape and check character)').optional(),
+  /** Commercial training and coaching services (reference/gst-invoices.md §3). */
+  SELLER_SAC: z.string().regex(/^[0-9]{4,8}$/, 'must be 4 to 8 digits').default('999293'),
+  /** Percent: CGST and SGST are half each, or IGST all of it. */
+  GST_RATE: z.coerce.number().min(0).max(28).multipleOf(0.01).default(18),
+  /** yes: SUBSCRIPTION_PRICE includes GST. no: GST is added to it (with a GSTIN only). */
+  PRICES_INCLUDE_TAX: z.enum(['yes', 'no']).default('yes'),
   /** For `npm run bench`: where to write the event loop's delay each second. */
   EVENT_LOOP_STATS_FILE: z.string().min(1).optional(),
   })
@@ -73,9 +88,14 @@ const EnvSchema = z
     if (env.NODE_ENV === 'production' && !env.PAYMENTS_MODE) {
       problems.addIssue({ code: 'custom', path: ['PAYMENTS_MODE'], message: 'required when NODE_ENV=production: razorpay, or sandbox for a test deployment' });
     }
+    if (env.SELLER_GSTIN && env.SELLER_GSTIN.slice(0, 2) !== env.SELLER_STATE) {
+      problems.addIssue({ code: 'custom', path: ['SELLER_STATE'], message: `must be ${env.SELLER_GSTIN.slice(0, 2)}, the state of SELLER_GSTIN` });
+    }
     if (env.STORAGE === 's3') require(['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'], 'STORAGE=s3');
     if (env.PAYMENTS_MODE === 'razorpay') {
       require(['RAZORPAY_KEY_ID', 'RAZORPAY_KEY_SECRET', 'RAZORPAY_WEBHOOK_SECRET'], 'PAYMENTS_MODE=razorpay');
+      // Real money gets real invoices: they must name the real seller, not the sandbox's.
+      require(['SELLER_NAME', 'SELLER_ADDRESS'], 'PAYMENTS_MODE=razorpay (invoices name the seller)');
     }
   });
 
@@ -147,8 +167,19 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       webhookSecret: env.RAZORPAY_WEBHOOK_SECRET,
       /** A plan made in Razorpay's dashboard; otherwise one is created for the price on first use. */
       planId: env.RAZORPAY_PLAN_ID,
-      pricePaise: Math.round(env.SUBSCRIPTION_PRICE * 100),
+      /** What a month costs the buyer: the price, plus GST when a registered seller's prices exclude it. */
+      pricePaise: Math.round(env.SUBSCRIPTION_PRICE * 100 * (env.SELLER_GSTIN && env.PRICES_INCLUDE_TAX === 'no' ? 1 + env.GST_RATE / 100 : 1)),
       refundWindowDays: env.REFUND_WINDOW_DAYS,
+    },
+    /** Who issues the invoices and receipts, and the tax on them (features/billing). */
+    seller: {
+      name: env.SELLER_NAME ?? 'LMS Learning',
+      address: env.SELLER_ADDRESS ?? 'Bengaluru 560001, Karnataka, India',
+      stateCode: env.SELLER_STATE as StateCode,
+      gstin: env.SELLER_GSTIN ?? null,
+      sac: env.SELLER_SAC,
+      /** Percent; charged only by a seller with a GSTIN. */
+      gstRate: env.GST_RATE,
     },
     /** Where contact messages are mailed; by default to every administrator. */
     contactEmail: env.CONTACT_EMAIL,

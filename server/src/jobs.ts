@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Context } from './context.ts';
 import { mailPasswordReset } from './features/auth/auth.service.ts';
+import { makeDocumentPdf } from './features/billing/billing-pdf.ts';
+import { queueStalledPdfs } from './features/billing/billing.service.ts';
 import { LEFTOVER_AGE_MS, sweepMediaLeftovers } from './features/media/leftovers.ts';
 import type { Mail } from './mail.ts';
 import { processLectureVideo, restartStalledVideos, type VideoProcessingJob } from './features/video/video-processing.ts';
@@ -21,6 +23,10 @@ export interface Jobs {
   'video-processing': VideoProcessingJob;
   /** Lectures whose processing stalled (a killed process) or never got queued, queued again; every minute. */
   'video-stalled': Record<string, never>;
+  /** An invoice's or credit note's PDF, made and stored privately (features/billing). */
+  'billing-pdf': { documentId: string };
+  /** Documents whose PDF was never queued (a process died after the commit), queued again; every minute. */
+  'billing-pdf-stalled': Record<string, never>;
 }
 
 /**
@@ -40,6 +46,9 @@ export async function startWorkers(ctx: Context, log: FastifyBaseLogger): Promis
   await ctx.jobs.work('password-reset', (request) => mailPasswordReset(ctx, request));
   await ctx.jobs.work('media-leftovers', async () => void (await sweepMediaLeftovers(ctx, { olderThanMs: LEFTOVER_AGE_MS, log })));
   await ctx.jobs.schedule('media-leftovers', HOURLY, {});
+  await ctx.jobs.work('billing-pdf', (job) => makeDocumentPdf(ctx, job));
+  await ctx.jobs.work('billing-pdf-stalled', async () => void (await queueStalledPdfs(ctx)));
+  await ctx.jobs.schedule('billing-pdf-stalled', EVERY_MINUTE, {});
 
   // Without a working ffmpeg, uploads stay `waiting` and play as MP4; their jobs wait in the queue
   // for an instance that has one (and restartStalledVideos queues them again if they were lost).

@@ -4,6 +4,7 @@ import { contactRoutes } from './features/contact/contact.routes.ts';
 import { courseRoutes } from './features/courses/courses.routes.ts';
 import { lectureRoutes } from './features/lectures/lectures.routes.ts';
 import { progressRoutes } from './features/progress/progress.routes.ts';
+import { billingRoutes } from './features/billing/billing.routes.ts';
 import { paymentRoutes } from './features/payments/payments.routes.ts';
 import { statsRoutes } from './features/stats/stats.routes.ts';
 import { storefrontRoutes } from './features/storefront/storefront.routes.ts';
@@ -23,6 +24,7 @@ import type { WebAppPage } from './web-app.ts';
  *   /api/v1           (stats, no prefix of its own) admin/status/users; admin/engagement; payments?count=N, the payment records
  *   /api/v1/payments  plan (public), razorpay-key, subscribe, verify, unsubscribe, webhook
  *   /api/v1/progress  mine; courses/:id; lectures/:lectureId (save), lectures/:lectureId/completed; settings
+ *   /api/v1/billing   details (GET, PUT); history; documents/:id/pdf (an invoice or credit note)
  */
 export async function apiRoutes(api: FastifyInstance) {
   await api.register(authRoutes, { prefix: '/user' });
@@ -34,6 +36,7 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(statsRoutes);
   await api.register(paymentRoutes, { prefix: '/payments' });
   await api.register(progressRoutes, { prefix: '/progress' });
+  await api.register(billingRoutes, { prefix: '/billing' });
 }
 
 /**

@@ -26,6 +26,12 @@ export const users = pgTable('users', {
   mustChangePassword: boolean().notNull().default(false),
   /** The learner's choice: at the end of a lecture, the next one starts after a short countdown. */
   autoplayNext: boolean().notNull().default(true),
+  /** What the buyer wants on their invoices (features/billing); all optional. A GSTIN comes with a business name. */
+  billingName: text(),
+  billingGstin: text(),
+  /** GST state code: the place of supply; unknown means the seller's state. */
+  billingState: text(),
+  billingAddress: text(),
   createdAt: createdAt(),
   updatedAt: createdAt(),
 }, (table) => [
@@ -286,6 +292,66 @@ export const paymentMonths = pgTable('payment_months', {
   /** Amount paid minus amount refunded, in paise. */
   netPaise: bigint({ mode: 'number' }).notNull(),
 });
+
+/**
+ * Invoices and credit notes (features/billing, decision 0016): one invoice per captured payment and one
+ * credit note per refunded one, issued in the transaction that records the payment or the refund.
+ * Each keeps what it said when issued (seller, buyer, amounts), whatever changes later.
+ */
+export const billingDocuments = pgTable(
+  'billing_documents',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    /** invoice, or credit_note. */
+    kind: text().notNull(),
+    /** `LMS/26-27/000123` or `CN/26-27/000004`: its series, the financial year, the place in both. */
+    number: text().notNull().unique(),
+    /** Kept, not cascaded: documents are tax records, and a payment is never deleted while it has one. */
+    paymentId: uuid()
+      .notNull()
+      .references(() => payments.id, { onDelete: 'restrict' }),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    /** A credit note's invoice. */
+    invoiceId: uuid(),
+    issuedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** tax_invoice, or receipt (a seller without a GSTIN). */
+    documentType: text().notNull(),
+    seller: jsonb().$type<{ name: string; address: string; stateCode: string; gstin: string | null; sac: string }>().notNull(),
+    buyer: jsonb().$type<{ name: string; email: string; businessName: string | null; gstin: string | null; stateCode: string | null; address: string | null }>().notNull(),
+    /** The state whose tax applies: the buyer's, or the seller's when the buyer's is unknown. */
+    placeOfSupply: text().notNull(),
+    description: text().notNull(),
+    taxRate: real().notNull(),
+    taxablePaise: integer().notNull(),
+    cgstPaise: integer().notNull(),
+    sgstPaise: integer().notNull(),
+    igstPaise: integer().notNull(),
+    totalPaise: integer().notNull(),
+    /** Storage key of the PDF, once the `billing-pdf` job has made it. */
+    pdfKey: text(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex().on(table.paymentId, table.kind),
+    index().on(table.userId, table.issuedAt),
+    index().on(table.pdfKey),
+    index('billing_documents_pdf_pending').on(table.createdAt).where(sql`${table.pdfKey} is null`),
+  ],
+);
+
+/** The last number given in each series and financial year: the row lock keeps the series gap-free. */
+export const billingCounters = pgTable(
+  'billing_counters',
+  {
+    series: text().notNull(),
+    /** `26-27`: April 2026 to March 2027, in India. */
+    fiscalYear: text().notNull(),
+    lastNumber: integer().notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.series, table.fiscalYear] })],
+);
 
 /** Webhook deliveries already handled, by Razorpay's x-razorpay-event-id. */
 export const webhookEvents = pgTable('webhook_events', {

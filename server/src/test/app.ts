@@ -87,6 +87,8 @@ export const TEST_ENV = {
   RAZORPAY_KEY_ID: 'rzp_test_LmsTestKey0001',
   RAZORPAY_KEY_SECRET: 'test-key-secret-0123456789',
   RAZORPAY_WEBHOOK_SECRET: 'test-webhook-secret-0123456789',
+  SELLER_NAME: 'LMS Test Seller',
+  SELLER_ADDRESS: 'MG Road, Bengaluru 560001',
   // Most tests upload a few random bytes as a video; the pipeline's own tests turn processing on.
   VIDEO_PROCESSING: 'off',
 };

@@ -34,7 +34,7 @@ export function s3Origins(settings: S3Settings): string[] {
 
 /**
  * S3-compatible storage. Public keys (avatars/, thumbnails/) must be readable
- * anonymously (a bucket policy, or a CDN in front); videos/ must not be.
+ * anonymously (a bucket policy, or a CDN in front); videos/, hls/ and documents/ must not be.
  */
 export async function createS3Storage(settings: S3Settings): Promise<MediaStorage> {
   // Loaded here, not at the top: the SDK is large and most runs use local storage.

@@ -64,8 +64,8 @@ export const PRIVATE_MEDIA_PREFIX = '/media/private/';
  * handed only to those shown the lecture.
  */
 export const PUBLIC_MEDIA_FOLDERS = ['avatars', 'thumbnails', 'posters'] as const;
-/** Folders of single files: the public ones and the private videos. */
-const FILE_FOLDERS = [...PUBLIC_MEDIA_FOLDERS, 'videos'] as const;
+/** Folders of single files: the public ones, the private videos, and the private invoice and credit-note PDFs. */
+const FILE_FOLDERS = [...PUBLIC_MEDIA_FOLDERS, 'videos', 'documents'] as const;
 /** Every folder a key may be in; `hls` holds one private folder of playlists and segments per lecture. */
 export const MEDIA_FOLDERS = [...FILE_FOLDERS, 'hls'] as const;
 type FileFolder = (typeof FILE_FOLDERS)[number];
@@ -213,5 +213,12 @@ export async function savePoster(storage: MediaStorage, webp: Buffer): Promise<s
 export async function saveLectureVideo(storage: MediaStorage, video: Readable, type: { ext: string; mime: string }): Promise<string> {
   const key = newKey('videos', type.ext);
   await storage.put(key, video, type.mime);
+  return key;
+}
+
+/** Stores an invoice's or a credit note's PDF (private: served only by the billing routes) and answers its key. */
+export async function saveDocumentPdf(storage: MediaStorage, pdf: Buffer): Promise<string> {
+  const key = newKey('documents', 'pdf');
+  await storage.put(key, pdf, 'application/pdf');
   return key;
 }

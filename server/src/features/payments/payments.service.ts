@@ -9,6 +9,8 @@ import { paymentPlans, payments, subscriptions, users, webhookEvents } from '../
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../errors.ts';
 import type { UserRow } from '../auth/sessions.ts';
+import { issueCreditNote, issueInvoice, queueDocumentPdfs } from '../billing/billing.service.ts';
+import type { Seller } from '../billing/tax.ts';
 import { hasActiveSubscription } from '../users/users.service.ts';
 import { RazorpayError, type RazorpayPayment, type RazorpaySubscription } from './razorpay-client.ts';
 import { isSignedBy, subscriptionPaymentMessage } from './signatures.ts';
@@ -117,16 +119,18 @@ async function dropUnpaid(ctx: Context, unpaid: SubscriptionRow): Promise<void> 
 }
 
 /**
- * Records a captured payment once (by its provider id) and extends the user's
- * access to the end of the period it paid for. Replays and late duplicates change
- * nothing; access never moves backwards. Answers whether it was new.
+ * Records a captured payment once (by its provider id), issues its invoice (features/billing) and
+ * extends the user's access to the end of the period it paid for. Replays and late duplicates
+ * change nothing; access never moves backwards. Answers the new invoice's id, or null for a
+ * payment already recorded.
  */
 async function recordPayment(
   db: Db,
+  seller: Seller,
   subscription: SubscriptionRow,
   payment: RazorpayPayment,
   periodEnd: Date,
-): Promise<boolean> {
+): Promise<string | null> {
   const paidAt = fromUnix(payment.created_at);
   const [inserted] = await db
     .insert(payments)
@@ -141,7 +145,7 @@ async function recordPayment(
     })
     .onConflictDoNothing({ target: payments.providerPaymentId })
     .returning({ id: payments.id });
-  if (!inserted) return false;
+  if (!inserted) return null;
   await db
     .update(users)
     .set({
@@ -154,7 +158,7 @@ async function recordPayment(
     .update(subscriptions)
     .set({ status: 'active', currentEnd: sql`greatest(${subscriptions.currentEnd}, ${periodEnd})`, updatedAt: new Date() })
     .where(eq(subscriptions.id, subscription.id));
-  return true;
+  return issueInvoice(db, seller, { id: inserted.id, userId: subscription.userId, amountPaise: payment.amount, paidAt }, periodEnd);
 }
 
 const isCaptured = (payment: RazorpayPayment) =>
@@ -180,7 +184,8 @@ export async function verifyPayment(ctx: Context, user: UserRow, input: VerifyPa
     throw error instanceof RazorpayError ? new AppError(400, messages.paymentNotCaptured) : error;
   });
   if (!isCaptured(payment)) throw new AppError(400, messages.paymentNotCaptured);
-  await ctx.db.transaction((tx) => recordPayment(tx, subscription, payment, oneMonthAfter(fromUnix(payment.created_at))));
+  const invoice = await ctx.db.transaction((tx) => recordPayment(tx, ctx.config.seller, subscription, payment, oneMonthAfter(fromUnix(payment.created_at))));
+  await queueDocumentPdfs(ctx, [invoice]);
 }
 
 /**
@@ -230,7 +235,7 @@ export async function unsubscribe(ctx: Context, user: UserRow, now = new Date())
   const ending = [...new Map([last.subscription, ...live].map((subscription) => [subscription.id, subscription])).values()];
   for (const subscription of ending) await cancelAtProvider(ctx, subscription.providerSubscriptionId, { atCycleEnd: false });
   const refund = await refundInFull(ctx, payment.providerPaymentId);
-  await ctx.db.transaction(async (tx) => {
+  const creditNote = await ctx.db.transaction(async (tx) => {
     await tx.update(users).set({ subscriptionEndsAt: now, subscriptionCancelledAt: null }).where(eq(users.id, user.id));
     await tx
       .update(subscriptions)
@@ -242,8 +247,11 @@ export async function unsubscribe(ctx: Context, user: UserRow, now = new Date())
         // Of two cancellations at once only one refund succeeds; the other learns only that it happened: never forget its id.
         .set({ status: 'refunded', refundedPaise: refund.amount, providerRefundId: sql`coalesce(${payments.providerRefundId}, ${refund.id})`, refundedAt: now })
         .where(eq(payments.id, payment.id));
+      return issueCreditNote(tx, payment.id, refund.amount, now);
     }
+    return null;
   });
+  await queueDocumentPdfs(ctx, [creditNote]);
   ctx.recentViewers.forgetUser(user.id);
   return refund.ok ? { refunded: true, message: messages.unsubscribedRefunded } : { refunded: false, message: messages.unsubscribedRefundFailed };
 }
@@ -364,17 +372,19 @@ export async function handleWebhook(
     charge = undefined;
   }
 
-  const outcome = await ctx.db.transaction(async (tx) => {
+  const { invoice, ...outcome } = await ctx.db.transaction(async (tx) => {
     const [fresh] = await tx.insert(webhookEvents).values({ eventId, event: body.event }).onConflictDoNothing().returning();
-    if (!fresh) return { duplicate: true };
-    if (!subscription || !truth) return { duplicate: false };
+    if (!fresh) return { duplicate: true, invoice: null };
+    if (!subscription || !truth) return { duplicate: false, invoice: null };
+    let invoice: string | null = null;
     if (charge && isCaptured(charge)) {
       const periodEnd = truth.current_end ? fromUnix(truth.current_end) : oneMonthAfter(fromUnix(charge.created_at));
-      await recordPayment(tx, subscription, charge, periodEnd);
+      invoice = await recordPayment(tx, ctx.config.seller, subscription, charge, periodEnd);
     }
     await applyProviderState(tx, subscription, truth);
-    return { duplicate: false };
+    return { duplicate: false, invoice };
   });
+  await queueDocumentPdfs(ctx, [invoice]);
   // The event may have ended access: the next video request asks the database again.
   if (subscription) ctx.recentViewers.forgetUser(subscription.userId);
   return outcome;

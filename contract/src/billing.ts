@@ -1,0 +1,156 @@
+import { z } from 'zod';
+import { ReplySchema } from './envelope.ts';
+import { API_PREFIX } from './http.ts';
+import { messages } from './messages.ts';
+
+/**
+ * Billing (issue 15): the buyer's tax details, invoices and credit notes, billing history.
+ * Decision 0016 says what each document holds and how it is numbered; the GST facts are in
+ * ../shared/reference/gst-invoices.md.
+ */
+
+/**
+ * GST state codes (the first two characters of a GSTIN), as the GST portal lists them today.
+ * 25 (Daman and Diu) and 28 (Andhra Pradesh before 2014) are no longer issued and are left out.
+ */
+export const INDIAN_STATES = {
+  '01': 'Jammu and Kashmir',
+  '02': 'Himachal Pradesh',
+  '03': 'Punjab',
+  '04': 'Chandigarh',
+  '05': 'Uttarakhand',
+  '06': 'Haryana',
+  '07': 'Delhi',
+  '08': 'Rajasthan',
+  '09': 'Uttar Pradesh',
+  '10': 'Bihar',
+  '11': 'Sikkim',
+  '12': 'Arunachal Pradesh',
+  '13': 'Nagaland',
+  '14': 'Manipur',
+  '15': 'Mizoram',
+  '16': 'Tripura',
+  '17': 'Meghalaya',
+  '18': 'Assam',
+  '19': 'West Bengal',
+  '20': 'Jharkhand',
+  '21': 'Odisha',
+  '22': 'Chhattisgarh',
+  '23': 'Madhya Pradesh',
+  '24': 'Gujarat',
+  '26': 'Dadra and Nagar Haveli and Daman and Diu',
+  '27': 'Maharashtra',
+  '29': 'Karnataka',
+  '30': 'Goa',
+  '31': 'Lakshadweep',
+  '32': 'Kerala',
+  '33': 'Tamil Nadu',
+  '34': 'Puducherry',
+  '35': 'Andaman and Nicobar Islands',
+  '36': 'Telangana',
+  '37': 'Andhra Pradesh',
+  '38': 'Ladakh',
+  '97': 'Other Territory',
+} as const satisfies Record<string, string>;
+export type StateCode = keyof typeof INDIAN_STATES;
+export const isStateCode = (value: string): value is StateCode => Object.hasOwn(INDIAN_STATES, value);
+
+const GSTIN_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+/** State code, PAN (5 letters, 4 digits, a letter), entity number, Z by default, check character. */
+const GSTIN_SHAPE = /^[0-9]{2}[A-Z]{5}[0-9]{4}[A-Z][1-9A-Z][A-Z0-9][0-9A-Z]$/;
+
+/**
+ * The check character of a GSTIN's first 14 characters: each character's value (0–9, A–Z as
+ * 10–35) times 1 or 2 in turn, each product folded as ⌊p/36⌋ + p mod 36, summed; the check value
+ * is (36 − sum mod 36) mod 36 (reference/gst-invoices.md §6).
+ */
+export function gstinCheckCharacter(first14: string): string {
+  let sum = 0;
+  for (let index = 0; index < 14; index++) {
+    const product = GSTIN_ALPHABET.indexOf(first14[index]!) * (index % 2 === 0 ? 1 : 2);
+    sum += Math.floor(product / 36) + (product % 36);
+  }
+  return GSTIN_ALPHABET[(36 - (sum % 36)) % 36]!;
+}
+
+/** A GSTIN of the right shape, a state that exists and a check character that matches. */
+export const isValidGstin = (value: string) =>
+  value.length === 15 && GSTIN_SHAPE.test(value) && isStateCode(value.slice(0, 2)) && gstinCheckCharacter(value.slice(0, 14)) === value[14];
+
+const optionalText = (max: number, message: string) =>
+  z
+    .string({ error: message })
+    .trim()
+    .max(max, message)
+    .transform((value) => value || null)
+    .nullable()
+    .optional()
+    .transform((value) => value ?? null);
+
+/**
+ * PUT /billing/details: what the buyer wants on their invoices. Everything is optional; a GSTIN
+ * makes the invoice a business's (its name is then required), and its state must be the state chosen.
+ */
+export const BillingDetailsSchema = z
+  .object({
+    businessName: optionalText(100, messages.businessNameTooLong),
+    gstin: optionalText(15, messages.gstinInvalid).transform((value) => value?.toUpperCase() ?? null),
+    stateCode: optionalText(2, messages.stateInvalid),
+    address: optionalText(300, messages.billingAddressTooLong),
+  })
+  .superRefine((details, context) => {
+    if (details.stateCode !== null && !isStateCode(details.stateCode)) context.addIssue({ code: 'custom', path: ['stateCode'], message: messages.stateInvalid });
+    if (details.gstin === null) return;
+    if (!isValidGstin(details.gstin)) return context.addIssue({ code: 'custom', path: ['gstin'], message: messages.gstinInvalid });
+    if (details.stateCode !== details.gstin.slice(0, 2)) context.addIssue({ code: 'custom', path: ['stateCode'], message: messages.gstinStateMismatch });
+    if (details.businessName === null) context.addIssue({ code: 'custom', path: ['businessName'], message: messages.businessNameRequired });
+  });
+export type BillingDetailsInput = z.input<typeof BillingDetailsSchema>;
+
+export const BillingDetailsDataSchema = z.object({
+  businessName: z.string().nullable(),
+  gstin: z.string().nullable(),
+  stateCode: z.string().nullable(),
+  address: z.string().nullable(),
+});
+export type BillingDetails = z.infer<typeof BillingDetailsDataSchema>;
+export const BillingDetailsResponseSchema = ReplySchema.extend({ details: BillingDetailsDataSchema });
+
+/** An invoice or a credit note, as billing history lists it. */
+export const BillingDocumentSchema = z.object({
+  id: z.uuid(),
+  /** e.g. `LMS/26-27/000123` (an invoice) or `CN/26-27/000004` (a credit note). */
+  number: z.string(),
+  /** Whether its PDF has been made (a background job makes it a few seconds after the payment). */
+  ready: z.boolean(),
+});
+export type BillingDocument = z.infer<typeof BillingDocumentSchema>;
+
+export const BillingEntrySchema = z.object({
+  paymentId: z.uuid(),
+  /** When it was paid (ISO). */
+  date: z.string(),
+  description: z.string(),
+  /** Rupees charged. */
+  amount: z.number(),
+  status: z.enum(['paid', 'refunded']),
+  invoice: BillingDocumentSchema.nullable(),
+  creditNote: BillingDocumentSchema.nullable(),
+});
+export type BillingEntry = z.infer<typeof BillingEntrySchema>;
+
+export const BillingHistoryResponseSchema = ReplySchema.extend({
+  entries: z.array(BillingEntrySchema),
+  /**
+   * The subscription's next step: the date it renews, or the date access ends after a cancellation
+   * (ISO); null with no subscription.
+   */
+  renewal: z
+    .object({ renewsOn: z.string().nullable(), cancelled: z.boolean(), accessUntil: z.string().nullable() })
+    .nullable(),
+});
+export type BillingHistory = z.infer<typeof BillingHistoryResponseSchema>;
+
+export const BillingDocumentParamsSchema = z.object({ id: z.uuid(messages.invalidId) });
+/** GET: an invoice's or credit note's PDF, for its buyer or an admin; 409 while it is being made. */
+export const billingDocumentUrl = (id: string) => `${API_PREFIX}/billing/documents/${id}/pdf`;

@@ -1,0 +1,204 @@
+import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
+import type { BillingDetails, BillingDocument, BillingHistory } from '@lms/contract/billing';
+import { messages } from '@lms/contract/messages';
+import type { Context } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import { billingCounters, billingDocuments, payments, users } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import type { UserRow } from '../auth/sessions.ts';
+import { hasActiveSubscription } from '../users/users.service.ts';
+import { documentNumber, fiscalYearOf, taxLines, type DocumentKind, type Seller } from './tax.ts';
+
+/**
+ * Invoices, credit notes and what a buyer reads of their billing (issue 15, decision 0016).
+ * Documents are issued inside the transaction that records the payment or the refund, so each
+ * payment gets exactly one invoice however verify and webhooks race, and a number is used only
+ * by a document that exists: the counter's row lock serialises issuers and a rollback undoes both.
+ */
+
+type DocumentRow = typeof billingDocuments.$inferSelect;
+
+const indiaDate = new Intl.DateTimeFormat('en-IN', { timeZone: 'Asia/Kolkata', day: 'numeric', month: 'short', year: 'numeric' });
+export const formatIndiaDate = (date: Date) => indiaDate.format(date);
+
+/** The next number of a series in the financial year of `at`; the row stays locked until the transaction ends. */
+async function nextNumber(db: Db, kind: DocumentKind, at: Date): Promise<{ number: string; fiscalYear: string }> {
+  const fiscalYear = fiscalYearOf(at);
+  const [counter] = await db
+    .insert(billingCounters)
+    .values({ series: kind, fiscalYear, lastNumber: 1 })
+    .onConflictDoUpdate({ target: [billingCounters.series, billingCounters.fiscalYear], set: { lastNumber: sql`${billingCounters.lastNumber} + 1` } })
+    .returning({ lastNumber: billingCounters.lastNumber });
+  return { number: documentNumber(kind, fiscalYear, counter!.lastNumber), fiscalYear };
+}
+
+const buyerOf = (user: UserRow) => ({
+  name: user.fullName,
+  email: user.email,
+  businessName: user.billingName,
+  gstin: user.billingGstin,
+  stateCode: user.billingState,
+  address: user.billingAddress,
+});
+
+const sellerOf = ({ name, address, stateCode, gstin, sac }: Seller) => ({ name, address, stateCode, gstin, sac });
+
+/**
+ * The invoice of a payment just recorded, in the same transaction. Answers its id, for the PDF job
+ * queued once the transaction has committed.
+ */
+export async function issueInvoice(
+  db: Db,
+  seller: Seller,
+  payment: { id: string; userId: string; amountPaise: number; paidAt: Date },
+  periodEnd: Date,
+  now = new Date(),
+): Promise<string> {
+  const [buyer] = await db.select().from(users).where(eq(users.id, payment.userId));
+  const lines = taxLines(seller, buyer!.billingState, payment.amountPaise);
+  const { number } = await nextNumber(db, 'invoice', now);
+  const [issued] = await db
+    .insert(billingDocuments)
+    .values({
+      kind: 'invoice',
+      number,
+      paymentId: payment.id,
+      userId: payment.userId,
+      issuedAt: now,
+      seller: sellerOf(seller),
+      buyer: buyerOf(buyer!),
+      description: `All-courses subscription, ${formatIndiaDate(payment.paidAt)} to ${formatIndiaDate(periodEnd)}`,
+      ...lines,
+    })
+    .returning({ id: billingDocuments.id });
+  return issued!.id;
+}
+
+/**
+ * The credit note of a refund, in the transaction that records it: it cancels the tax of the
+ * refunded amount on the payment's invoice, with the invoice's place of supply and rate. Once per
+ * payment (two cancellations at once refund once); none for a payment that had no invoice (paid
+ * before invoices existed). Answers its id, or null when none was issued now.
+ */
+export async function issueCreditNote(db: Db, paymentId: string, refundedPaise: number, now = new Date()): Promise<string | null> {
+  // Locks the payment: of two refunds recorded at once, the second sees the first one's note.
+  await db.select({ id: payments.id }).from(payments).where(eq(payments.id, paymentId)).for('update');
+  const documents = await db.select().from(billingDocuments).where(eq(billingDocuments.paymentId, paymentId));
+  const invoice = documents.find((document) => document.kind === 'invoice');
+  if (!invoice || documents.some((document) => document.kind === 'credit_note')) return null;
+  const lines = taxLines(
+    { ...invoice.seller, gstRate: invoice.taxRate },
+    invoice.placeOfSupply,
+    refundedPaise,
+  );
+  const { number } = await nextNumber(db, 'credit_note', now);
+  const [issued] = await db
+    .insert(billingDocuments)
+    .values({
+      kind: 'credit_note',
+      number,
+      paymentId,
+      userId: invoice.userId,
+      invoiceId: invoice.id,
+      issuedAt: now,
+      seller: invoice.seller,
+      buyer: invoice.buyer,
+      description: `Refund of ${invoice.number}: ${invoice.description}`,
+      ...lines,
+    })
+    .returning({ id: billingDocuments.id });
+  return issued!.id;
+}
+
+/**
+ * Queues the PDFs of documents just issued (after their transaction committed); the job id is the
+ * document's, so a repeat queues nothing. The payment is recorded whatever happens here: a PDF the
+ * queue did not take is queued again by the minute's sweep (queueStalledPdfs).
+ */
+export async function queueDocumentPdfs(ctx: Pick<Context, 'jobs'>, documentIds: (string | null | undefined)[]): Promise<void> {
+  for (const documentId of documentIds) {
+    if (documentId) await ctx.jobs.send('billing-pdf', { documentId }, { id: documentId }).catch(() => undefined);
+  }
+}
+
+/** How long a document may wait for its PDF before the sweep queues it again (a process died between commit and queue). */
+const PDF_STALL_MS = 60_000;
+
+/** Queues again the PDFs of documents issued a while ago that still have none; every minute, on one instance. */
+export async function queueStalledPdfs(ctx: Context): Promise<number> {
+  const stalled = await ctx.db
+    .select({ id: billingDocuments.id })
+    .from(billingDocuments)
+    .where(and(isNull(billingDocuments.pdfKey), lt(billingDocuments.createdAt, new Date(Date.now() - PDF_STALL_MS))))
+    .limit(500);
+  await queueDocumentPdfs(ctx, stalled.map((row) => row.id));
+  return stalled.length;
+}
+
+// ── The buyer's side ────────────────────────────────────────────────────────
+
+export const billingDetailsOf = (user: UserRow): BillingDetails => ({
+  businessName: user.billingName,
+  gstin: user.billingGstin,
+  stateCode: user.billingState,
+  address: user.billingAddress,
+});
+
+/** What goes on the buyer's future invoices; documents already issued keep what they said. */
+export async function setBillingDetails(ctx: Context, user: UserRow, details: BillingDetails): Promise<BillingDetails> {
+  const [updated] = await ctx.db
+    .update(users)
+    .set({
+      billingName: details.businessName,
+      billingGstin: details.gstin,
+      billingState: details.stateCode,
+      billingAddress: details.address,
+      updatedAt: new Date(),
+    })
+    .where(eq(users.id, user.id))
+    .returning();
+  return billingDetailsOf(updated!);
+}
+
+const documentJson = (row: DocumentRow | undefined): BillingDocument | null => (row ? { id: row.id, number: row.number, ready: row.pdfKey !== null } : null);
+
+/** Every payment of the buyer, newest first, with its invoice and credit note; and when the subscription renews or ends. */
+export async function getBillingHistory(ctx: Context, user: UserRow): Promise<Omit<BillingHistory, 'success' | 'message'>> {
+  const [paid, documents] = await Promise.all([
+    ctx.db.select().from(payments).where(eq(payments.userId, user.id)).orderBy(desc(payments.paidAt), desc(payments.createdAt)),
+    ctx.db.select().from(billingDocuments).where(eq(billingDocuments.userId, user.id)),
+  ]);
+  const entries = paid.map((payment) => {
+    const own = documents.filter((document) => document.paymentId === payment.id);
+    const invoice = own.find((document) => document.kind === 'invoice');
+    return {
+      paymentId: payment.id,
+      date: payment.paidAt.toISOString(),
+      description: invoice?.description ?? 'All-courses subscription',
+      amount: payment.amountPaise / 100,
+      status: payment.status === 'refunded' ? ('refunded' as const) : ('paid' as const),
+      invoice: documentJson(invoice),
+      creditNote: documentJson(own.find((document) => document.kind === 'credit_note')),
+    };
+  });
+  const active = hasActiveSubscription(user);
+  const endsAt = user.subscriptionEndsAt?.toISOString() ?? null;
+  return {
+    entries,
+    renewal: active
+      ? { renewsOn: user.subscriptionCancelledAt ? null : endsAt, cancelled: user.subscriptionCancelledAt !== null, accessUntil: user.subscriptionCancelledAt ? endsAt : null }
+      : null,
+  };
+}
+
+/** A document the user may download: their own, or anyone's for an admin. */
+export async function documentFor(ctx: Context, user: UserRow, documentId: string): Promise<DocumentRow & { pdfKey: string }> {
+  const [document] = await ctx.db.select().from(billingDocuments).where(eq(billingDocuments.id, documentId));
+  if (!document) throw new AppError(404, messages.documentNotFound);
+  if (document.userId !== user.id && user.role !== 'ADMIN') throw new AppError(403, messages.documentNotYours);
+  if (!document.pdfKey) throw new AppError(409, messages.documentPreparing);
+  return { ...document, pdfKey: document.pdfKey };
+}
+
+/** The file name a download is saved under: `LMS-26-27-000123.pdf`. */
+export const documentFileName = (number: string) => `${number.replaceAll('/', '-')}.pdf`;

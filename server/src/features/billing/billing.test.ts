@@ -1,0 +1,325 @@
+import { eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gstinCheckCharacter, isValidGstin } from '@lms/contract/billing';
+import { messages } from '@lms/contract/messages';
+import { billingCounters, billingDocuments, payments, subscriptions, users, webhookEvents } from '../../db/schema.ts';
+import { createTestApp, type TestApp } from '../../test/app.ts';
+import { rowCount } from '../../test/db.ts';
+import { signUp, signUpAdmin } from '../../test/http.ts';
+import { pdfText } from '../../test/pdf.ts';
+import { issueInvoice } from './billing.service.ts';
+import { renderDocumentPdf } from './billing-pdf.ts';
+import { documentNumber, fiscalYearOf, taxLines, type Seller } from './tax.ts';
+
+const withCheck = (first14: string) => first14 + gstinCheckCharacter(first14);
+/** The seller of these tests: registered in Karnataka (29). */
+const SELLER_GSTIN = withCheck('29AAACL1234C1Z');
+/** A buyer's business in Maharashtra (27). */
+const BUYER_GSTIN = withCheck('27AAPFU0939F1Z');
+
+const seller: Seller = { name: 'LMS Learning', address: 'Bengaluru 560001', stateCode: '29', gstin: SELLER_GSTIN, sac: '999293', gstRate: 18 };
+
+describe('GSTIN', () => {
+  it("accepts a GSTIN whose check character matches (the reference's worked example), and nothing else", () => {
+    expect(gstinCheckCharacter('27AAPFU0939F1Z')).toBe('V');
+    expect(isValidGstin('27AAPFU0939F1ZV')).toBe(true);
+    expect(isValidGstin('27AAPFU0939F1ZW')).toBe(false);
+    expect(isValidGstin('27aapfu0939f1zv')).toBe(false);
+    expect(isValidGstin('27AAPFU0939F1Z')).toBe(false);
+    expect(isValidGstin(withCheck('99AAPFU0939F1Z'))).toBe(false);
+    expect(isValidGstin(withCheck('27AAPF00939F1Z'))).toBe(false);
+    expect(isValidGstin('27AAPFU0939F1ZV'.repeat(1000))).toBe(false);
+  });
+});
+
+describe('tax lines', () => {
+  it('splits ₹99 (tax included) into CGST and SGST inside the seller’s state, IGST across states, nothing on a receipt', () => {
+    expect(taxLines(seller, '29', 9900)).toEqual({
+      documentType: 'tax_invoice', placeOfSupply: '29', taxRate: 18, taxablePaise: 8390, cgstPaise: 755, sgstPaise: 755, igstPaise: 0, totalPaise: 9900,
+    });
+    expect(taxLines(seller, '27', 9900)).toMatchObject({ placeOfSupply: '27', taxablePaise: 8390, cgstPaise: 0, sgstPaise: 0, igstPaise: 1510 });
+    // Unknown buyer state: the seller's (IGST Act s.12(2)).
+    expect(taxLines(seller, null, 9900)).toMatchObject({ placeOfSupply: '29', cgstPaise: 755, sgstPaise: 755 });
+    // Rule 35's example: ₹999.00 → taxable ₹846.61, GST ₹152.39; the odd paisa goes to CGST.
+    expect(taxLines(seller, '29', 99900)).toMatchObject({ taxablePaise: 84661, cgstPaise: 7620, sgstPaise: 7619 });
+    expect(taxLines({ ...seller, gstin: null }, '27', 9900)).toEqual({
+      documentType: 'receipt', placeOfSupply: '27', taxRate: 0, taxablePaise: 9900, cgstPaise: 0, sgstPaise: 0, igstPaise: 0, totalPaise: 9900,
+    });
+  });
+
+  it('numbers documents per Indian financial year, within 16 characters', () => {
+    expect(fiscalYearOf(new Date('2026-03-31T18:29:59Z'))).toBe('25-26'); // 31 March, 23:59:59 in India
+    expect(fiscalYearOf(new Date('2026-03-31T18:30:00Z'))).toBe('26-27'); // 1 April, 00:00
+    expect(fiscalYearOf(new Date('2099-12-31T00:00:00Z'))).toBe('99-00');
+    expect(documentNumber('invoice', '26-27', 123)).toBe('LMS/26-27/000123');
+    expect(documentNumber('invoice', '26-27', 999_999)).toHaveLength(16);
+    expect(() => documentNumber('invoice', '26-27', 1_000_000)).toThrow();
+    expect(documentNumber('credit_note', '26-27', 4)).toBe('CN/26-27/000004');
+  });
+
+  it('renders a receipt without tax lines, the rupee sign intact', async () => {
+    const receipt = await renderDocumentPdf({
+      id: '00000000-0000-4000-8000-000000000001', kind: 'invoice', number: 'LMS/26-27/000042', paymentId: '', userId: '', invoiceId: null,
+      issuedAt: new Date('2026-11-25T06:00:00Z'), documentType: 'receipt',
+      seller: { name: 'Small Seller', address: 'Pune 411001', stateCode: '27', gstin: null, sac: '999293' },
+      buyer: { name: 'Asha Verma', email: 'asha@example.com', businessName: null, gstin: null, stateCode: null, address: null },
+      placeOfSupply: '27', description: 'All-courses subscription', taxRate: 0, taxablePaise: 9900, cgstPaise: 0, sgstPaise: 0, igstPaise: 0, totalPaise: 9900,
+      pdfKey: null, createdAt: new Date(),
+    });
+    const text = await pdfText(receipt);
+    expect(text).toContain('Receipt');
+    expect(text).toContain('LMS/26-27/000042');
+    expect(text).toContain('₹99.00');
+    expect(text).toContain('25 Nov 2026');
+    expect(text).not.toMatch(/GST \d|Tax Invoice/);
+  });
+});
+
+describe('billing', () => {
+  let t: TestApp;
+  let adminCookie: string;
+  const DAY = 24 * 3600 * 1000;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { SELLER_NAME: 'LMS Learning Pvt Ltd', SELLER_ADDRESS: 'MG Road, Bengaluru 560001', SELLER_STATE: '29', SELLER_GSTIN } });
+    adminCookie = (await signUpAdmin(t.app)).cookie;
+  });
+  afterAll(() => t?.close());
+
+  const api = (method: 'GET' | 'POST' | 'PUT', url: string, cookie: string, payload?: object) =>
+    t.app.inject({ method, url: `/api/v1${url}`, headers: { cookie }, ...(payload && { payload }) });
+  const sandboxAuth = () => `Basic ${Buffer.from(`${t.config.payments.keyId}:${t.config.payments.keySecret}`).toString('base64')}`;
+  const documentsOf = (userId: string) => t.database.db.select().from(billingDocuments).where(eq(billingDocuments.userId, userId)).orderBy(billingDocuments.number);
+
+  async function webhooksSettled(count: number) {
+    for (let i = 0; i < 100 && (await rowCount(t.database, webhookEvents)) < count; i++) await new Promise((r) => setTimeout(r, 20));
+  }
+
+  /** A new learner who pays with the success card and verifies, as Checkout would; the sandbox's webhooks handled too. */
+  async function subscriber(details?: object) {
+    const account = await signUp(t.app);
+    if (details) expect((await api('PUT', '/billing/details', account.cookie, details)).statusCode).toBe(200);
+    const events = await rowCount(t.database, webhookEvents);
+    const subscriptionId = (await api('POST', '/payments/subscribe', account.cookie)).json().subscription_id as string;
+    const paid = await t.app.inject({ method: 'POST', url: `/sandbox/v1/subscriptions/${subscriptionId}/pay`, payload: { card_number: '4111 1111 1111 1111' } });
+    const verified = await api('POST', '/payments/verify', account.cookie, paid.json());
+    expect(verified.statusCode, verified.body).toBe(200);
+    await webhooksSettled(events + 2);
+    return { ...account, subscriptionId, handler: paid.json() as Record<string, string> };
+  }
+
+  /** The history once every document in it has its PDF (the queue's job makes them). */
+  async function historyWithPdfs(cookie: string) {
+    for (let i = 0; i < 200; i++) {
+      const history = (await api('GET', '/billing/history', cookie)).json();
+      const documents = history.entries.flatMap((entry: { invoice: unknown; creditNote: unknown }) => [entry.invoice, entry.creditNote]).filter(Boolean);
+      if (documents.every((document: { ready: boolean }) => document.ready)) return history;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('the PDFs were never made');
+  }
+
+  describe('billing details', () => {
+    it('keeps a business name, a GSTIN, its state and an address for the next invoices', async () => {
+      const { cookie } = await signUp(t.app);
+      expect((await api('GET', '/billing/details', cookie)).json().details).toEqual({ businessName: null, gstin: null, stateCode: null, address: null });
+      const saved = await api('PUT', '/billing/details', cookie, { businessName: ' Verma Tutors LLP ', gstin: BUYER_GSTIN.toLowerCase(), stateCode: '27', address: 'Baner, Pune 411045' });
+      expect(saved.statusCode, saved.body).toBe(200);
+      expect(saved.json()).toMatchObject({ success: true, message: messages.billingDetailsSaved });
+      const expected = { businessName: 'Verma Tutors LLP', gstin: BUYER_GSTIN, stateCode: '27', address: 'Baner, Pune 411045' };
+      expect(saved.json().details).toEqual(expected);
+      expect((await api('GET', '/billing/details', cookie)).json().details).toEqual(expected);
+      // A state alone (no GSTIN) is fine, and clearing works.
+      expect((await api('PUT', '/billing/details', cookie, { stateCode: '07' })).json().details).toEqual({ businessName: null, gstin: null, stateCode: '07', address: null });
+    });
+
+    it('refuses a GSTIN that is malformed or fails its check, a state that is not the GSTIN’s, a GSTIN without a name, an unknown state', async () => {
+      const { cookie } = await signUp(t.app);
+      const refusal = async (body: object) => {
+        const response = await api('PUT', '/billing/details', cookie, body);
+        expect(response.statusCode, response.body).toBe(400);
+        expect(response.json().success).toBe(false);
+        return response.json().message;
+      };
+      expect(await refusal({ businessName: 'X Ltd', gstin: '27AAPFU0939F1ZW', stateCode: '27' })).toBe(messages.gstinInvalid);
+      expect(await refusal({ businessName: 'X Ltd', gstin: 'NOT A GSTIN', stateCode: '27' })).toBe(messages.gstinInvalid);
+      expect(await refusal({ businessName: 'X Ltd', gstin: BUYER_GSTIN, stateCode: '29' })).toBe(messages.gstinStateMismatch);
+      expect(await refusal({ gstin: BUYER_GSTIN, stateCode: '27' })).toBe(messages.businessNameRequired);
+      expect(await refusal({ stateCode: '99' })).toBe(messages.stateInvalid);
+      expect(await refusal({ businessName: 'x'.repeat(101) })).toBe(messages.businessNameTooLong);
+      expect(await refusal({ address: 'x'.repeat(301) })).toBe(messages.billingAddressTooLong);
+      expect((await api('GET', '/billing/details', cookie)).json().details.gstin).toBeNull();
+      expect((await api('PUT', '/billing/details', '', { stateCode: '27' })).statusCode).toBe(401);
+    });
+  });
+
+  describe('invoices', () => {
+    it('issues one tax invoice per payment — verify and webhooks both record it — with IGST for a buyer in another state; its PDF says so', async () => {
+      const learner = await subscriber({ businessName: 'Verma Tutors LLP', gstin: BUYER_GSTIN, stateCode: '27', address: 'Baner, Pune 411045' });
+      // Verify again, as a double-clicked Checkout would: still one payment, one invoice.
+      expect((await api('POST', '/payments/verify', learner.cookie, learner.handler)).statusCode).toBe(200);
+      const documents = await documentsOf(learner.user._id);
+      expect(documents).toHaveLength(1);
+      const [invoice] = documents;
+      expect(invoice).toMatchObject({
+        kind: 'invoice',
+        documentType: 'tax_invoice',
+        placeOfSupply: '27',
+        taxablePaise: 8390,
+        cgstPaise: 0,
+        sgstPaise: 0,
+        igstPaise: 1510,
+        totalPaise: 9900,
+        seller: { name: 'LMS Learning Pvt Ltd', gstin: SELLER_GSTIN, stateCode: '29', sac: '999293' },
+        buyer: { businessName: 'Verma Tutors LLP', gstin: BUYER_GSTIN, stateCode: '27' },
+      });
+      expect(invoice!.number).toMatch(new RegExp(`^LMS/${fiscalYearOf(new Date())}/\\d{6}$`));
+
+      const history = await historyWithPdfs(learner.cookie);
+      expect(history.entries).toEqual([
+        {
+          paymentId: expect.any(String),
+          date: expect.any(String),
+          description: expect.stringMatching(/^All-courses subscription, \d{1,2} \w{3} \d{4} to \d{1,2} \w{3} \d{4}$/),
+          amount: 99,
+          status: 'paid',
+          invoice: { id: invoice!.id, number: invoice!.number, ready: true },
+          creditNote: null,
+        },
+      ]);
+      expect(history.renewal).toEqual({ renewsOn: expect.any(String), cancelled: false, accessUntil: null });
+
+      const download = await api('GET', `/billing/documents/${invoice!.id}/pdf`, learner.cookie);
+      expect(download.statusCode).toBe(200);
+      expect(download.headers['content-type']).toBe('application/pdf');
+      expect(download.headers['content-disposition']).toBe(`attachment; filename="${invoice!.number.replaceAll('/', '-')}.pdf"`);
+      const text = await pdfText(download.rawPayload);
+      for (const words of ['Tax Invoice', invoice!.number, 'Verma Tutors LLP', `GSTIN ${BUYER_GSTIN}`, `GSTIN ${SELLER_GSTIN}`, 'IGST 18%', '₹15.10', '₹83.90', '₹99.00', 'SAC 999293', 'Maharashtra (27)']) {
+        expect(text).toContain(words);
+      }
+      expect(text).not.toContain('CGST');
+    });
+
+    it('charges CGST and SGST to a buyer in the seller’s state, or whose state is unknown', async () => {
+      for (const details of [{ stateCode: '29' }, undefined]) {
+        const learner = await subscriber(details);
+        const [invoice] = await documentsOf(learner.user._id);
+        expect(invoice).toMatchObject({ placeOfSupply: '29', cgstPaise: 755, sgstPaise: 755, igstPaise: 0 });
+        const text = await pdfText((await api('GET', `/billing/documents/${(await historyWithPdfs(learner.cookie)).entries[0].invoice.id}/pdf`, learner.cookie)).rawPayload);
+        expect(text).toContain('CGST 9%');
+        expect(text).toContain('SGST 9%');
+        expect(text).toContain('₹7.55');
+      }
+    });
+
+    it('issues the next number to a renewal, and keeps the details the first invoice was issued with', async () => {
+      const learner = await subscriber({ stateCode: '29' });
+      await api('PUT', '/billing/details', learner.cookie, { stateCode: '27' });
+      const renewal = await t.app.inject({ method: 'POST', url: `/sandbox/v1/subscriptions/${learner.subscriptionId}/charge`, headers: { authorization: sandboxAuth() } });
+      expect(renewal.json().webhook.status).toBe(200);
+      const [first, second] = await documentsOf(learner.user._id);
+      expect(first).toMatchObject({ placeOfSupply: '29', cgstPaise: 755 });
+      expect(second).toMatchObject({ placeOfSupply: '27', igstPaise: 1510 });
+      const sequence = (number: string) => Number(number.split('/')[2]);
+      expect(sequence(second!.number)).toBeGreaterThan(sequence(first!.number));
+      const history = await historyWithPdfs(learner.cookie);
+      expect(history.entries.map((entry: { invoice: { number: string } }) => entry.invoice.number)).toEqual([second!.number, first!.number]);
+    });
+
+    it('lets only the buyer and admins download a document', async () => {
+      const learner = await subscriber();
+      const { entries } = await historyWithPdfs(learner.cookie);
+      const url = `/billing/documents/${entries[0].invoice.id}/pdf`;
+      const stranger = await signUp(t.app);
+      const refused = await api('GET', url, stranger.cookie);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toEqual({ success: false, message: messages.documentNotYours });
+      expect((await api('GET', url, '')).statusCode).toBe(401);
+      expect((await api('GET', url, adminCookie)).statusCode).toBe(200);
+      expect((await api('GET', '/billing/documents/00000000-0000-4000-8000-000000000000/pdf', adminCookie)).json()).toEqual({ success: false, message: messages.documentNotFound });
+      expect((await api('GET', '/billing/documents/not-an-id/pdf', adminCookie)).statusCode).toBe(400);
+      // The file itself is nowhere public.
+      const [row] = await t.database.db.select().from(billingDocuments).where(eq(billingDocuments.id, entries[0].invoice.id));
+      expect((await t.app.inject({ url: `/media/${row!.pdfKey}` })).statusCode).toBe(404);
+      expect((await t.app.inject({ url: `/media/private/${row!.pdfKey}` })).statusCode).not.toBe(200);
+    });
+
+    it('says a PDF is being made until it is', async () => {
+      const learner = await signUp(t.app);
+      const [subscription] = await t.database.db
+        .insert(subscriptions)
+        .values({ userId: learner.user._id, providerSubscriptionId: `sub_made${Date.now()}`, providerPlanId: 'plan_x', status: 'active' })
+        .returning();
+      const [payment] = await t.database.db
+        .insert(payments)
+        .values({ userId: learner.user._id, subscriptionId: subscription!.id, providerPaymentId: `pay_made${Date.now()}`, amountPaise: 9900, status: 'captured', paidAt: new Date() })
+        .returning();
+      const id = await issueInvoice(t.database.db, t.config.seller, payment!, new Date(Date.now() + 30 * DAY));
+      const response = await api('GET', `/billing/documents/${id}/pdf`, learner.cookie);
+      expect(response.statusCode).toBe(409);
+      expect(response.json().message).toBe(messages.documentPreparing);
+      expect((await api('GET', '/billing/history', learner.cookie)).json().entries[0].invoice).toMatchObject({ id, ready: false });
+    });
+  });
+
+  describe('credit notes', () => {
+    it('refunds a cancellation inside the window with a credit note against the invoice, same tax, its own series', async () => {
+      const learner = await subscriber({ stateCode: '27' });
+      const cancelled = await api('POST', '/payments/unsubscribe', learner.cookie);
+      expect(cancelled.json()).toMatchObject({ refunded: true });
+      // A second cancellation finds nothing to refund and issues nothing.
+      await api('POST', '/payments/unsubscribe', learner.cookie);
+      const [creditNote, invoice] = await documentsOf(learner.user._id);
+      expect(invoice).toMatchObject({ kind: 'invoice' });
+      expect(creditNote).toMatchObject({ kind: 'credit_note', invoiceId: invoice!.id, placeOfSupply: '27', igstPaise: 1510, taxablePaise: 8390, totalPaise: 9900 });
+      expect(creditNote!.number).toMatch(new RegExp(`^CN/${fiscalYearOf(new Date())}/\\d{6}$`));
+
+      const history = await historyWithPdfs(learner.cookie);
+      expect(history.entries).toHaveLength(1);
+      expect(history.entries[0]).toMatchObject({ status: 'refunded', invoice: { number: invoice!.number }, creditNote: { number: creditNote!.number, ready: true } });
+      expect(history.renewal).toBeNull();
+      const text = await pdfText((await api('GET', `/billing/documents/${creditNote!.id}/pdf`, learner.cookie)).rawPayload);
+      for (const words of ['Credit Note', creditNote!.number, `Against invoice ${invoice!.number}`, 'Total credited', '₹99.00']) expect(text).toContain(words);
+    });
+
+    it('says until when access lasts after a cancellation without a refund', async () => {
+      const learner = await subscriber();
+      // Paid 20 days ago: outside the 14-day refund window, so the cancellation keeps access to the period's end.
+      await t.database.db.update(payments).set({ paidAt: new Date(Date.now() - 20 * DAY) }).where(eq(payments.userId, learner.user._id));
+      expect((await api('POST', '/payments/unsubscribe', learner.cookie)).json()).toMatchObject({ refunded: false });
+      const history = await historyWithPdfs(learner.cookie);
+      expect(history.renewal).toEqual({ renewsOn: null, cancelled: true, accessUntil: expect.any(String) });
+      const [user] = await t.database.db.select().from(users).where(eq(users.id, learner.user._id));
+      expect(history.renewal.accessUntil).toBe(user!.subscriptionEndsAt!.toISOString());
+      expect(history.entries[0]).toMatchObject({ status: 'paid', creditNote: null });
+    });
+  });
+
+  describe('numbering', () => {
+    it('gives concurrent captures consecutive numbers, no gaps and no duplicates; a rolled-back issue gives its number back', async () => {
+      const learner = await signUp(t.app);
+      const [subscription] = await t.database.db
+        .insert(subscriptions)
+        .values({ userId: learner.user._id, providerSubscriptionId: `sub_many${Date.now()}`, providerPlanId: 'plan_x', status: 'active' })
+        .returning();
+      const made = await t.database.db
+        .insert(payments)
+        .values(Array.from({ length: 21 }, (_, index) => ({ userId: learner.user._id, subscriptionId: subscription!.id, providerPaymentId: `pay_many${Date.now()}_${index}`, amountPaise: 9900, status: 'captured', paidAt: new Date() })))
+        .returning();
+      const year = fiscalYearOf(new Date());
+      const before = (await t.database.db.select().from(billingCounters).where(eq(billingCounters.fiscalYear, year))).find((row) => row.series === 'invoice')?.lastNumber ?? 0;
+
+      // One issue fails after taking its number: its transaction rolls back, and so does the number.
+      await expect(
+        t.database.db.transaction(async (tx) => {
+          await issueInvoice(tx, t.config.seller, made[20]!, new Date());
+          throw new Error('the capture failed after the invoice');
+        }),
+      ).rejects.toThrow('the capture failed');
+      const ids = await Promise.all(made.slice(0, 20).map((payment) => t.database.db.transaction((tx) => issueInvoice(tx, t.config.seller, payment, new Date()))));
+      const issued = await t.database.db.select().from(billingDocuments).where(inArray(billingDocuments.id, ids));
+      const sequences = issued.map((row) => Number(row.number.split('/')[2])).sort((a, b) => a - b);
+      expect(sequences).toEqual(Array.from({ length: 20 }, (_, index) => before + 1 + index));
+    });
+  });
+});
