@@ -60,6 +60,17 @@ const SHOTS: Shot[] = [
   { name: 'forgot-password', roles: ['visitor'], url: () => '/forgot-password' },
   { name: 'reset-password', roles: ['visitor'], url: () => '/reset-password/not-a-real-token' },
   { name: 'profile', roles: ['learner', 'newcomer', 'admin'], url: () => '/user/profile' },
+  {
+    name: 'profile-tax-details',
+    roles: ['learner'],
+    url: () => '/user/profile',
+    act: async (page) => {
+      await page.getByText('Tax details for your invoices').click();
+      await page.getByLabel('Business name').fill('Verma Tutors LLP');
+      await page.getByLabel('GSTIN').fill('27AAPFU0939F1ZV');
+      await page.getByLabel('Billing address').fill('Baner, Pune 411045');
+    },
+  },
   { name: 'edit-profile', roles: ['learner'], url: () => '/user/editprofile' },
   { name: 'change-password', roles: ['learner'], url: () => '/changepassword' },
   { name: 'checkout', roles: ['newcomer', 'learner'], url: () => '/checkout' },

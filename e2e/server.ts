@@ -78,6 +78,11 @@ export async function startServer({ preferredPort = 0, echoErrors = true, timeou
       STORAGE: '',
       CONTACT_EMAIL: '',
       PAYMENTS_MODE: '',
+      // A seller registered for GST in Karnataka: documents are Tax Invoices (billing.spec.ts).
+      SELLER_NAME: 'LMS Learning Pvt Ltd',
+      SELLER_ADDRESS: 'MG Road, Bengaluru 560001',
+      SELLER_STATE: '29',
+      SELLER_GSTIN: '29AAACL1234C1Z1',
       // Every browser here signs up and logs in from 127.0.0.1, many times over.
       LOGIN_MAX_PER_IP: '10000',
       LOGIN_MAX_PER_EMAIL: '1000',

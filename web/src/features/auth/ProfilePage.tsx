@@ -9,6 +9,7 @@ import { paths } from '../../app/paths';
 import { usePageTitle } from '../../app/use-page-title';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Notice } from '../../components/Notice';
+import { BillingSection } from '../billing/BillingSection';
 import { unsubscribe } from './auth.api';
 
 /** A label of the profile's list: above its value on a phone, beside it from `sm` up. */
@@ -108,6 +109,9 @@ export default function ProfilePage() {
       </div>
 
       <ContinueWatching limit={100} showEmpty className="w-full max-w-6xl" />
+
+      {/* Ours (issue 15): payments, invoices and tax details; administrators buy nothing. */}
+      {user.role === 'USER' && <BillingSection className="w-full max-w-6xl" />}
 
       <dialog ref={confirmDialog} className="modal modal-bottom sm:modal-middle" aria-labelledby={confirmTitleId}>
         <div className="modal-box">

@@ -7,7 +7,9 @@ import EditProfilePage from './EditProfilePage';
 import ProfilePage from './ProfilePage';
 
 /** The calls of an action, without the page's read of the learner's courses in progress ("Continue watching"). */
-const withoutProgress = <T extends { url: string }>(calls: T[]) => calls.filter((call) => call.url !== '/api/v1/progress');
+/** The profile's own calls, without what its sections (continue watching, billing) read for themselves. */
+const withoutProgress = <T extends { url: string; init: RequestInit }>(calls: T[]) =>
+  calls.filter((call) => !((call.init.method ?? 'GET') === 'GET' && ['/api/v1/progress', '/api/v1/billing/history'].includes(call.url)));
 
 const inactiveUser = sampleUser();
 // Midday UTC: the same calendar day in India, where the dates are shown.

@@ -1,0 +1,166 @@
+import { billingDocumentUrl, BillingDetailsSchema, INDIAN_STATES, isValidGstin, type BillingDetails, type BillingDocument, type BillingEntry } from '@lms/contract/billing';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import toast from 'react-hot-toast';
+import { formatDate, rupees } from '../../app/format';
+import { FormField } from '../../components/FormField';
+import { useGetBillingDetailsQuery, useGetBillingHistoryQuery, useSaveBillingDetailsMutation } from './billing.api';
+import { billingTexts } from './billing-texts';
+
+/** How often the history is read again while a PDF is being made (a job makes it within seconds). */
+const PREPARING_POLL_MS = 3000;
+
+/**
+ * Ours (issue 15), on the profile: every payment with its invoice and credit note to download, and
+ * the tax details (GSTIN, state) the next invoices will carry.
+ */
+export function BillingSection({ className = '' }: { className?: string }) {
+  const headingId = useId();
+  const [preparing, setPreparing] = useState(false);
+  const history = useGetBillingHistoryQuery(undefined, { pollingInterval: preparing ? PREPARING_POLL_MS : 0 });
+  const entries = history.data?.entries ?? [];
+  const nowPreparing = entries.some((entry) => [entry.invoice, entry.creditNote].some((document) => document && !document.ready));
+  useEffect(() => setPreparing(nowPreparing), [nowPreparing]);
+
+  return (
+    <section aria-labelledby={headingId} className={`space-y-4 *:max-w-3xl ${className}`}>
+      <h2 id={headingId} className="text-xl font-semibold">
+        {billingTexts.history}
+      </h2>
+      {history.isLoading ? (
+        <div className="skeleton h-24 w-full rounded-box" aria-hidden="true" />
+      ) : entries.length === 0 ? (
+        <p className="rounded-box bg-base-200 p-4 text-sm text-base-content/80">{billingTexts.noPayments}</p>
+      ) : (
+        <ul className="divide-y divide-base-content/10 rounded-box bg-base-100 shadow-sm ring-1 ring-base-content/10">
+          {entries.map((entry) => (
+            <HistoryRow key={entry.paymentId} entry={entry} />
+          ))}
+        </ul>
+      )}
+      <TaxDetails />
+    </section>
+  );
+}
+
+function HistoryRow({ entry }: { entry: BillingEntry }) {
+  const refunded = entry.status === 'refunded';
+  return (
+    <li className="flex flex-wrap items-start justify-between gap-x-4 gap-y-3 p-4">
+      <div className="min-w-0 flex-1">
+        <p className="font-medium">{formatDate(entry.date)}</p>
+        <p className="text-sm text-base-content/80 wrap-anywhere">{entry.description}</p>
+      </div>
+      <div className="flex flex-col items-end gap-1">
+        <p className={`font-semibold tabular-nums ${refunded ? 'line-through decoration-base-content/50' : ''}`}>{rupees.format(entry.amount)}</p>
+        {/* The word carries the status in the text colour (green 12 px text fails contrast); a dot adds the colour. */}
+        <span className="badge badge-sm badge-ghost gap-1.5">
+          <span className={`size-2 rounded-full ${refunded ? 'bg-base-content/40' : 'bg-success'}`} aria-hidden="true" />
+          {refunded ? billingTexts.refunded : billingTexts.paid}
+        </span>
+      </div>
+      {(entry.invoice || entry.creditNote) && (
+        <div className="flex basis-full flex-wrap gap-2">
+          {entry.invoice && <DocumentLink what={billingTexts.invoice} document={entry.invoice} />}
+          {entry.creditNote && <DocumentLink what={billingTexts.creditNote} document={entry.creditNote} />}
+        </div>
+      )}
+    </li>
+  );
+}
+
+function DocumentLink({ what, document }: { what: string; document: BillingDocument }) {
+  if (!document.ready) {
+    return (
+      <span className="inline-flex items-center gap-2 text-sm text-base-content/80" role="status">
+        <span className="loading loading-spinner loading-xs" aria-hidden="true" />
+        {what} {document.number} · {billingTexts.preparing}
+      </span>
+    );
+  }
+  return (
+    <a className="btn btn-outline btn-sm" href={billingDocumentUrl(document.id)} download aria-label={billingTexts.download(what, document.number)}>
+      <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+        <path d="M12 4v11m0 0-4-4m4 4 4-4M5 19h14" strokeLinecap="round" strokeLinejoin="round" />
+      </svg>
+      {what} <span className="font-mono text-xs">{document.number}</span>
+    </a>
+  );
+}
+
+/** The buyer's tax details, in a disclosure: most buyers never need it, so they are read when it opens. */
+function TaxDetails() {
+  const [open, setOpen] = useState(false);
+  const saved = useGetBillingDetailsQuery(undefined, { skip: !open });
+
+  return (
+    <details onToggle={(event) => setOpen(event.currentTarget.open)} className="rounded-box bg-base-100 shadow-sm ring-1 ring-base-content/10 [&[open]>summary>svg]:rotate-180">
+      <summary className="flex cursor-pointer list-none items-center justify-between gap-3 p-4 font-medium">
+        <span>{billingTexts.detailsTitle}</span>
+        <svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2" className="shrink-0 transition-transform" aria-hidden="true">
+          <path d="m6 9 6 6 6-6" strokeLinecap="round" strokeLinejoin="round" />
+        </svg>
+      </summary>
+      <div className="px-4 pb-4">
+        <p className="mb-1 text-sm text-base-content/80">{billingTexts.detailsIntro}</p>
+        {/* The form starts from what is saved: nothing typed before it arrived can be overwritten. */}
+        {saved.data ? <TaxDetailsForm saved={saved.data.details} /> : <div className="skeleton h-40 w-full" aria-hidden="true" />}
+      </div>
+    </details>
+  );
+}
+
+/** A valid GSTIN picks its state; the same schema as the server's checks the form before it is sent. */
+function TaxDetailsForm({ saved }: { saved: BillingDetails }) {
+  const [save, saving] = useSaveBillingDetailsMutation();
+  const [form, setForm] = useState({ businessName: saved.businessName ?? '', gstin: saved.gstin ?? '', stateCode: saved.stateCode ?? '', address: saved.address ?? '' });
+  const stateId = useId();
+  const addressId = useId();
+
+  function onGstin(value: string) {
+    const gstin = value.toUpperCase().trim();
+    setForm((before) => ({ ...before, gstin, ...(isValidGstin(gstin) && { stateCode: gstin.slice(0, 2) }) }));
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const check = BillingDetailsSchema.safeParse(form);
+    if (!check.success) {
+      toast.error(check.error.issues[0]!.message, { id: 'form-check' });
+      return;
+    }
+    // The client shows the server's answer, success or refusal.
+    await save(check.data).catch(() => undefined);
+  }
+
+  return (
+    <form noValidate onSubmit={onSubmit} className="grid gap-x-4 gap-y-1 sm:grid-cols-2">
+      <FormField label={billingTexts.businessName} name="businessName" autoComplete="organization" maxLength={100} value={form.businessName} onChange={(event) => setForm({ ...form, businessName: event.target.value })} />
+      <FormField label={billingTexts.gstin} name="gstin" hint={billingTexts.gstinHint} maxLength={15} autoCapitalize="characters" spellCheck={false} className="font-mono uppercase" value={form.gstin} onChange={(event) => onGstin(event.target.value)} />
+      <div className="fieldset">
+        <label htmlFor={stateId} className="fieldset-legend text-sm">
+          {billingTexts.state}
+        </label>
+        <select id={stateId} name="stateCode" className="select w-full" value={form.stateCode} onChange={(event) => setForm({ ...form, stateCode: event.target.value })}>
+          <option value="">{billingTexts.noState}</option>
+          {Object.entries(INDIAN_STATES).map(([code, name]) => (
+            <option key={code} value={code}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="fieldset sm:col-span-2">
+        <label htmlFor={addressId} className="fieldset-legend text-sm">
+          {billingTexts.address}
+        </label>
+        <textarea id={addressId} name="address" rows={2} maxLength={300} autoComplete="street-address" className="textarea w-full" value={form.address} onChange={(event) => setForm({ ...form, address: event.target.value })} />
+      </div>
+      <div className="mt-3 sm:col-span-2">
+        <button type="submit" className="btn btn-primary w-full sm:w-auto" disabled={saving.isLoading} aria-busy={saving.isLoading}>
+          {saving.isLoading && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+          {billingTexts.save}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,29 @@
+import { endpoints } from '@lms/contract/endpoints';
+import type { BillingDetails } from '@lms/contract/billing';
+import type { ResponseOf } from '@lms/contract/http';
+import { messages } from '@lms/contract/messages';
+import { serverCall, serverState } from '../../app/server-state';
+
+/** The signed-in buyer's billing (issue 15): history with its documents, and the tax details for the next invoices. */
+const billingApi = serverState.enhanceEndpoints({ addTagTypes: ['Billing'] }).injectEndpoints({
+  endpoints: (build) => ({
+    getBillingHistory: build.query<ResponseOf<typeof endpoints.billing.history>, void>({
+      query: () => serverCall(endpoints.billing.history, {}, { fallback: messages.failedLoadData, quiet: true }),
+      // A payment or a cancellation changes the viewer: the history is read again.
+      providesTags: ['Billing', 'Viewer'],
+    }),
+    getBillingDetails: build.query<ResponseOf<typeof endpoints.billing.details>, void>({
+      query: () => serverCall(endpoints.billing.details, {}, { fallback: messages.failedLoadData, quiet: true }),
+      providesTags: ['Billing', 'Viewer'],
+    }),
+    saveBillingDetails: build.mutation<ResponseOf<typeof endpoints.billing.saveDetails>, BillingDetails>({
+      query: (body) => serverCall(endpoints.billing.saveDetails, { body }, { fallback: messages.operationFailed, toastSuccess: true }),
+      async onQueryStarted(_body, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
+        if (data) dispatch(billingApi.util.upsertQueryData('getBillingDetails', undefined, data));
+      },
+    }),
+  }),
+});
+
+export const { useGetBillingHistoryQuery, useGetBillingDetailsQuery, useSaveBillingDetailsMutation } = billingApi;

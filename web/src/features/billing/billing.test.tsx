@@ -1,0 +1,128 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { gstinCheckCharacter, type BillingEntry } from '@lms/contract/billing';
+import { messages } from '@lms/contract/messages';
+import { findToast, renderPage, sampleUser, storeLogin, stubApi } from '../../test/render';
+import { BillingSection } from './BillingSection';
+import { billingTexts } from './billing-texts';
+
+const GSTIN = `27AAPFU0939F1Z${gstinCheckCharacter('27AAPFU0939F1Z')}`;
+const entry = (overrides: Partial<BillingEntry>): BillingEntry => ({
+  paymentId: '30000000-0000-4000-8000-000000000001',
+  date: '2026-11-20T06:30:00.000Z',
+  description: 'All-courses subscription, 20 Nov 2026 to 20 Dec 2026',
+  amount: 99,
+  status: 'paid',
+  invoice: { id: '40000000-0000-4000-8000-000000000001', number: 'LMS/26-27/000007', ready: true },
+  creditNote: null,
+  ...overrides,
+});
+const history = (entries: BillingEntry[]) => ({ body: { success: true, message: messages.billingHistoryFetched, entries, renewal: null } });
+const details = { businessName: null, gstin: null, stateCode: null, address: null };
+
+function open() {
+  storeLogin(sampleUser());
+  return renderPage(<BillingSection />);
+}
+
+describe('billing history', () => {
+  it('lists each payment with its amount, status and documents to download; a refund with its credit note', async () => {
+    stubApi({
+      'GET /api/v1/billing/history': history([
+        entry({
+          paymentId: '30000000-0000-4000-8000-000000000002',
+          date: '2026-10-20T06:30:00.000Z',
+          status: 'refunded',
+          invoice: { id: '40000000-0000-4000-8000-000000000002', number: 'LMS/26-27/000003', ready: true },
+          creditNote: { id: '40000000-0000-4000-8000-000000000003', number: 'CN/26-27/000001', ready: true },
+        }),
+      ]),
+    });
+    open();
+    const invoice = await screen.findByRole('link', { name: billingTexts.download(billingTexts.invoice, 'LMS/26-27/000003') });
+    expect(invoice).toHaveAttribute('href', '/api/v1/billing/documents/40000000-0000-4000-8000-000000000002/pdf');
+    expect(invoice).toHaveAttribute('download');
+    expect(screen.getByRole('link', { name: billingTexts.download(billingTexts.creditNote, 'CN/26-27/000001') })).toHaveAttribute(
+      'href',
+      '/api/v1/billing/documents/40000000-0000-4000-8000-000000000003/pdf',
+    );
+    const row = invoice.closest('li')!;
+    expect(within(row).getByText('20 Oct 2026')).toBeInTheDocument();
+    expect(within(row).getByText('₹99')).toBeInTheDocument();
+    expect(within(row).getByText(billingTexts.refunded)).toBeInTheDocument();
+  });
+
+  it('says a PDF is being prepared, and offers it once it is made', async () => {
+    let reads = 0;
+    stubApi({
+      'GET /api/v1/billing/history': () => {
+        reads += 1;
+        return history([entry({ invoice: { id: '40000000-0000-4000-8000-000000000001', number: 'LMS/26-27/000007', ready: reads > 1 } })]);
+      },
+    });
+    open();
+    expect(await screen.findByRole('status')).toHaveTextContent(`${billingTexts.invoice} LMS/26-27/000007 · ${billingTexts.preparing}`);
+    expect(screen.queryByRole('link')).not.toBeInTheDocument();
+    // Read again a few seconds later, while anything is being prepared.
+    expect(await screen.findByRole('link', { name: billingTexts.download(billingTexts.invoice, 'LMS/26-27/000007') }, { timeout: 6000 })).toBeInTheDocument();
+    expect(screen.getByText(billingTexts.paid)).toBeInTheDocument();
+  });
+
+  it('says so when there is nothing yet', async () => {
+    stubApi({ 'GET /api/v1/billing/history': history([]) });
+    open();
+    expect(await screen.findByText(billingTexts.noPayments)).toBeInTheDocument();
+  });
+});
+
+describe('tax details', () => {
+  it('are read when opened; a valid GSTIN picks its state, and saving sends what the invoices will carry', async () => {
+    const calls = stubApi({
+      'GET /api/v1/billing/history': history([]),
+      'GET /api/v1/billing/details': { body: { success: true, message: 'ok', details } },
+      'PUT /api/v1/billing/details': (init) => ({ body: { success: true, message: messages.billingDetailsSaved, details: JSON.parse(init.body as string) } }),
+    });
+    const { user } = open();
+    await screen.findByText(billingTexts.noPayments);
+    expect(calls.some((call) => call.url === '/api/v1/billing/details')).toBe(false);
+    await user.click(screen.getByText(billingTexts.detailsTitle));
+    await waitFor(() => expect(calls.some((call) => call.url === '/api/v1/billing/details')).toBe(true));
+
+    await user.type(await screen.findByLabelText(billingTexts.businessName), 'Verma Tutors LLP');
+    await user.type(screen.getByLabelText(billingTexts.gstin), GSTIN.toLowerCase());
+    expect(screen.getByLabelText(billingTexts.state)).toHaveValue('27');
+    await user.type(screen.getByLabelText(billingTexts.address), 'Baner, Pune 411045');
+    await user.click(screen.getByRole('button', { name: billingTexts.save }));
+    expect(await findToast(messages.billingDetailsSaved)).toBeInTheDocument();
+    const put = calls.find((call) => call.init.method === 'PUT')!;
+    expect(JSON.parse(put.init.body as string)).toEqual({ businessName: 'Verma Tutors LLP', gstin: GSTIN, stateCode: '27', address: 'Baner, Pune 411045' });
+  });
+
+  it('start from what was saved', async () => {
+    const saved = { businessName: 'Verma Tutors LLP', gstin: GSTIN, stateCode: '27', address: 'Baner, Pune 411045' };
+    stubApi({ 'GET /api/v1/billing/history': history([]), 'GET /api/v1/billing/details': { body: { success: true, message: 'ok', details: saved } } });
+    const { user } = open();
+    await user.click(await screen.findByText(billingTexts.detailsTitle));
+    expect(await screen.findByLabelText(billingTexts.businessName)).toHaveValue('Verma Tutors LLP');
+    expect(screen.getByLabelText(billingTexts.gstin)).toHaveValue(GSTIN);
+    expect(screen.getByLabelText(billingTexts.state)).toHaveValue('27');
+    expect(screen.getByLabelText(billingTexts.address)).toHaveValue('Baner, Pune 411045');
+  });
+
+  it('refuses a GSTIN that fails its check, or a state that is not its own, before asking the server', async () => {
+    const calls = stubApi({ 'GET /api/v1/billing/history': history([]), 'GET /api/v1/billing/details': { body: { success: true, message: 'ok', details } } });
+    const { user } = open();
+    await user.click(await screen.findByText(billingTexts.detailsTitle));
+    await user.type(await screen.findByLabelText(billingTexts.businessName), 'Verma Tutors LLP');
+    await user.type(screen.getByLabelText(billingTexts.gstin), `${GSTIN.slice(0, 14)}${GSTIN[14] === 'A' ? 'B' : 'A'}`);
+    await user.click(screen.getByRole('button', { name: billingTexts.save }));
+    expect(await findToast(messages.gstinInvalid)).toBeInTheDocument();
+
+    await user.clear(screen.getByLabelText(billingTexts.gstin));
+    await user.type(screen.getByLabelText(billingTexts.gstin), GSTIN);
+    await user.selectOptions(screen.getByLabelText(billingTexts.state), '29');
+    await user.click(screen.getByRole('button', { name: billingTexts.save }));
+    expect(await findToast(messages.gstinStateMismatch)).toBeInTheDocument();
+    expect(calls.some((call) => call.init.method === 'PUT')).toBe(false);
+  });
+});
