@@ -15,6 +15,8 @@ import type {
 } from './courses.ts';
 import { endpoint } from './http.ts';
 import type {
+  CancellationReasonsResponseSchema,
+  CancellationSchema,
   PaymentRecordsQuerySchema,
   PaymentRecordsResponseSchema,
   PlanResponseSchema,
@@ -101,7 +103,8 @@ export const endpoints = {
     plan: endpoint<{ response: typeof PlanResponseSchema }>('GET', '/payments/plan'),
     subscribe: endpoint<{ response: typeof SubscribeResponseSchema }>('POST', '/payments/subscribe'),
     verify: endpoint<{ body: typeof VerifyPaymentSchema; response: typeof MessageSchema }>('POST', '/payments/verify'),
-    unsubscribe: endpoint<{ response: typeof UnsubscribeResponseSchema }>('POST', '/payments/unsubscribe'),
+    /** The body (ours: a reason and a note, both optional) may be left out, as the spec's client does. */
+    unsubscribe: endpoint<{ body: typeof CancellationSchema; response: typeof UnsubscribeResponseSchema }>('POST', '/payments/unsubscribe'),
     /** Admin: the latest `count` payments and this year's sales by month. */
     records: endpoint<{ query: typeof PaymentRecordsQuerySchema; response: typeof PaymentRecordsResponseSchema }>('GET', '/payments'),
   },
@@ -109,6 +112,8 @@ export const endpoints = {
     users: endpoint<{ response: typeof UserStatsResponseSchema }>('GET', '/admin/status/users'),
     /** Ours (admin): active learners this week, subscribers who stopped watching, each course's starters and completions. */
     engagement: endpoint<{ response: typeof EngagementResponseSchema }>('GET', '/admin/engagement'),
+    /** Ours (admin): why subscribers cancelled lately, counted, and the latest in their own words. */
+    cancellations: endpoint<{ response: typeof CancellationReasonsResponseSchema }>('GET', '/admin/cancellations'),
   },
   /** Ours: the signed-in learner's progress (issue 14). Saves are throttled per session. */
   progress: {

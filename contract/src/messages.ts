@@ -295,6 +295,9 @@ export const messages = {
   documentNotFound: 'No such invoice',
   documentNotYours: 'This invoice belongs to another account',
   documentPreparing: 'The PDF is being prepared. Try again in a moment',
+  cancelReasonInvalid: 'Choose one of the reasons offered',
+  cancelNoteTooLong: 'Please keep the note under 500 characters',
+  cancellationsFetched: 'Cancellation reasons fetched',
 } as const;
 
 export type MessageKey = keyof typeof messages;

@@ -29,6 +29,44 @@ export type Plan = z.infer<typeof PlanResponseSchema>;
 export const SubscribeResponseSchema = Reply.extend({ subscription_id: z.string() });
 export const UnsubscribeResponseSchema = Reply.extend({ refunded: z.boolean() });
 
+/** Ours (issue 15): why a subscriber cancels, asked by the cancel dialog (skippable), read by admins. */
+export const CANCEL_REASONS = {
+  too_expensive: 'It costs too much',
+  not_using: 'I don’t use it enough',
+  finished: 'I finished what I came for',
+  missing_content: 'The courses I want are missing',
+  technical: 'Technical problems',
+  other: 'Something else',
+} as const;
+export type CancelReason = keyof typeof CANCEL_REASONS;
+export const CANCEL_NOTE_MAX = 500;
+/** POST /payments/unsubscribe's optional body: the spec's client sends none. */
+export const CancellationSchema = z.object({
+  reason: z.enum(Object.keys(CANCEL_REASONS) as [CancelReason, ...CancelReason[]], { error: messages.cancelReasonInvalid }).optional(),
+  note: z.string({ error: messages.cancelNoteTooLong }).trim().max(CANCEL_NOTE_MAX, messages.cancelNoteTooLong).optional(),
+});
+export type Cancellation = z.infer<typeof CancellationSchema>;
+
+/** How far back the admin's reasons look. */
+export const CANCELLATION_DAYS = 90;
+/** GET /admin/cancellations: why subscribers cancelled in the last CANCELLATION_DAYS days, and the latest in their words. */
+export const CancellationReasonsResponseSchema = Reply.extend({
+  total: z.number().int(),
+  /** Most given first; `reason: null` counts those who skipped the question. */
+  reasons: z.array(z.object({ reason: z.enum(Object.keys(CANCEL_REASONS) as [CancelReason, ...CancelReason[]]).nullable(), count: z.number().int() })),
+  latest: z.array(
+    z.object({
+      date: z.string(),
+      fullName: z.string(),
+      email: z.string(),
+      reason: z.enum(Object.keys(CANCEL_REASONS) as [CancelReason, ...CancelReason[]]).nullable(),
+      note: z.string().nullable(),
+      refunded: z.boolean(),
+    }),
+  ),
+});
+export type CancellationReasons = z.infer<typeof CancellationReasonsResponseSchema>;
+
 export const PaymentRecordsQuerySchema = z.object({
   count: z.coerce.number({ error: messages.countInvalid }).int(messages.countInvalid).min(1, messages.countInvalid).max(500, messages.countInvalid).default(100),
 });

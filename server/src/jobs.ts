@@ -3,6 +3,7 @@ import type { Context } from './context.ts';
 import { mailPasswordReset } from './features/auth/auth.service.ts';
 import { makeDocumentPdf } from './features/billing/billing-pdf.ts';
 import { queueStalledPdfs } from './features/billing/billing.service.ts';
+import { queueRenewalReminders, queueUnsentMails, sendLifecycleMail } from './features/billing/lifecycle-mail.ts';
 import { LEFTOVER_AGE_MS, sweepMediaLeftovers } from './features/media/leftovers.ts';
 import type { Mail } from './mail.ts';
 import { processLectureVideo, restartStalledVideos, type VideoProcessingJob } from './features/video/video-processing.ts';
@@ -27,6 +28,12 @@ export interface Jobs {
   'billing-pdf': { documentId: string };
   /** Documents whose PDF was never queued (a process died after the commit), queued again; every minute. */
   'billing-pdf-stalled': Record<string, never>;
+  /** A lifecycle mail written with its event (receipt, reminder, failed payment…), composed and sent once. */
+  'lifecycle-mail': { id: string };
+  /** Lifecycle mails written but never queued, queued again; every minute. */
+  'lifecycle-mail-unsent': Record<string, never>;
+  /** Reminders of the renewals due within three days, written and queued; hourly. */
+  'renewal-reminders': Record<string, never>;
 }
 
 /**
@@ -49,6 +56,11 @@ export async function startWorkers(ctx: Context, log: FastifyBaseLogger): Promis
   await ctx.jobs.work('billing-pdf', (job) => makeDocumentPdf(ctx, job));
   await ctx.jobs.work('billing-pdf-stalled', async () => void (await queueStalledPdfs(ctx)));
   await ctx.jobs.schedule('billing-pdf-stalled', EVERY_MINUTE, {});
+  await ctx.jobs.work('lifecycle-mail', (job) => sendLifecycleMail(ctx, job));
+  await ctx.jobs.work('lifecycle-mail-unsent', async () => void (await queueUnsentMails(ctx)));
+  await ctx.jobs.schedule('lifecycle-mail-unsent', EVERY_MINUTE, {});
+  await ctx.jobs.work('renewal-reminders', async () => void (await queueRenewalReminders(ctx)));
+  await ctx.jobs.schedule('renewal-reminders', HOURLY, {});
 
   // Without a working ffmpeg, uploads stay `waiting` and play as MP4; their jobs wait in the queue
   // for an instance that has one (and restartStalledVideos queues them again if they were lost).

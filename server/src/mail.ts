@@ -9,7 +9,11 @@ export interface Mail {
   to: string | string[];
   subject: string;
   text: string;
+  /** The same words as `text`, for mail clients that show HTML (lifecycle mail). */
+  html?: string;
   replyTo?: string;
+  /** Files sent along (an invoice's PDF); only mails sent directly by a job carry them, never queued as `mail`. */
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
 export type Mailer = { send(mail: Mail): Promise<void>; close(): void };

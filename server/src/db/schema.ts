@@ -353,6 +353,52 @@ export const billingCounters = pgTable(
   (table) => [primaryKey({ columns: [table.series, table.fiscalYear] })],
 );
 
+/**
+ * Each cancellation a subscriber made, with the reason they gave (if any): the admin's list of reasons
+ * and the month's cancellations count these. `key` makes recording one idempotent.
+ */
+export const cancellations = pgTable(
+  'cancellations',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    /** `refund:<payment id>` or `stop:<user id>:<end of the paid period>`: one cancellation each. */
+    key: text().notNull().unique(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** One of CANCEL_REASONS (contract/payments.ts), or null when the subscriber skipped the question. */
+    reason: text(),
+    note: text(),
+    refunded: boolean().notNull(),
+    /** When access ends: now with a refund, the end of the paid period without. */
+    accessUntil: timestamp({ withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index().on(table.createdAt), index().on(table.userId)],
+);
+
+/**
+ * Lifecycle mail (features/billing/lifecycle-mail.ts), written in the transaction of the event it is
+ * about: `key` names the event, so a webhook delivered twice writes one row and one mail is sent. The
+ * `lifecycle-mail` job sends a row and sets `sentAt`; a sweep queues rows left unsent.
+ */
+export const lifecycleMails = pgTable(
+  'lifecycle_mails',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    key: text().notNull().unique(),
+    /** receipt, refund, cancelled, payment_failed, access_ended, renewal_reminder. */
+    kind: text().notNull(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    data: jsonb().$type<Record<string, string | number | boolean | null>>().notNull(),
+    sentAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index('lifecycle_mails_unsent').on(table.createdAt).where(sql`${table.sentAt} is null`)],
+);
+
 /** Webhook deliveries already handled, by Razorpay's x-razorpay-event-id. */
 export const webhookEvents = pgTable('webhook_events', {
   eventId: text().primaryKey(),

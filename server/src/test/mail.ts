@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Database } from '../db/client.ts';
+import { simpleParser, type ParsedMail } from 'mailparser';
 import { mailOutbox } from '../mail.ts';
 
 /** Every mail in DATA_DIR/mail (where mail goes without SMTP_URL), oldest first. */
@@ -46,6 +47,22 @@ export async function waitForJobs(database: Database, { timeoutMs = 10_000 } = {
     const { rows } = await database.execute(`SELECT count(*)::int AS n FROM pgboss.job WHERE state IN ('created', 'retry', 'active')`);
     if ((rows[0] as { n: number }).n === 0) return;
     if (Date.now() > deadline) throw new Error('the job queue did not settle');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Every mail in the outbox, parsed (subject decoded, text, HTML and attachments apart), oldest first. */
+export async function parsedOutbox(dataDir: string): Promise<ParsedMail[]> {
+  return Promise.all((await outbox(dataDir)).map((raw) => simpleParser(raw)));
+}
+
+/** Waits for `count` parsed mails to `email` whose subject `subject` matches, and answers them. */
+export async function waitForParsedMails(dataDir: string, email: string, subject: RegExp, { count = 1, timeoutMs = 10_000 } = {}): Promise<ParsedMail[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = (await parsedOutbox(dataDir)).filter((mail) => mail.to && !Array.isArray(mail.to) && mail.to.text === email && subject.test(mail.subject ?? ''));
+    if (found.length >= count) return found;
+    if (Date.now() > deadline) throw new Error(`expected ${count} mail(s) to ${email} matching ${subject}, found ${found.length}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

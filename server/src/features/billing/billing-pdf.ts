@@ -4,7 +4,8 @@ import { INDIAN_STATES, isStateCode } from '@lms/contract/billing';
 import type { Context } from '../../context.ts';
 import { billingDocuments } from '../../db/schema.ts';
 import { saveDocumentPdf } from '../media/storage.ts';
-import { formatIndiaDate } from './billing.service.ts';
+import { formatIndiaDate, rupees } from './format.ts';
+import { queueMailOfDocument } from './lifecycle-mail.ts';
 
 type DocumentRow = typeof billingDocuments.$inferSelect;
 
@@ -12,9 +13,6 @@ const require = createRequire(import.meta.url);
 /** DejaVu Sans has the rupee sign (U+20B9); the PDF standard fonts do not. Embedded, subset by pdfkit. */
 const FONT = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
 const FONT_BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
-
-export const rupees = (paise: number) =>
-  `₹${(paise / 100).toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 const stateName = (code: string | null) => (code && isStateCode(code) ? `${INDIAN_STATES[code]} (${code})` : null);
 
@@ -119,5 +117,7 @@ export async function makeDocumentPdf(ctx: Context, { documentId }: { documentId
     .set({ pdfKey: key })
     .where(and(eq(billingDocuments.id, documentId), isNull(billingDocuments.pdfKey)))
     .returning({ id: billingDocuments.id });
-  if (!stored) await ctx.media.remove(key);
+  if (!stored) return ctx.media.remove(key);
+  // The receipt or refund mail carries this PDF: it can go now.
+  await queueMailOfDocument(ctx, document);
 }

@@ -7,6 +7,7 @@ import { billingCounters, billingDocuments, payments, users } from '../../db/sch
 import { AppError } from '../../errors.ts';
 import type { UserRow } from '../auth/sessions.ts';
 import { hasActiveSubscription } from '../users/users.service.ts';
+import { formatIndiaDate } from './format.ts';
 import { documentNumber, fiscalYearOf, taxLines, type DocumentKind, type Seller } from './tax.ts';
 
 /**
@@ -17,9 +18,6 @@ import { documentNumber, fiscalYearOf, taxLines, type DocumentKind, type Seller 
  */
 
 type DocumentRow = typeof billingDocuments.$inferSelect;
-
-const indiaDate = new Intl.DateTimeFormat('en-IN', { timeZone: 'Asia/Kolkata', day: 'numeric', month: 'short', year: 'numeric' });
-export const formatIndiaDate = (date: Date) => indiaDate.format(date);
 
 /** The next number of a series in the financial year of `at`; the row stays locked until the transaction ends. */
 async function nextNumber(db: Db, kind: DocumentKind, at: Date): Promise<{ number: string; fiscalYear: string }> {

@@ -2,10 +2,10 @@ import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gstinCheckCharacter, isValidGstin } from '@lms/contract/billing';
 import { messages } from '@lms/contract/messages';
-import { billingCounters, billingDocuments, payments, subscriptions, users, webhookEvents } from '../../db/schema.ts';
+import { billingCounters, billingDocuments, payments, subscriptions, users } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
-import { rowCount } from '../../test/db.ts';
 import { signUp, signUpAdmin } from '../../test/http.ts';
+import { apiCaller, sandboxTrigger, subscriber as subscribeAndPay } from '../../test/payments.ts';
 import { pdfText } from '../../test/pdf.ts';
 import { issueInvoice } from './billing.service.ts';
 import { renderDocumentPdf } from './billing-pdf.ts';
@@ -86,27 +86,9 @@ describe('billing', () => {
   });
   afterAll(() => t?.close());
 
-  const api = (method: 'GET' | 'POST' | 'PUT', url: string, cookie: string, payload?: object) =>
-    t.app.inject({ method, url: `/api/v1${url}`, headers: { cookie }, ...(payload && { payload }) });
-  const sandboxAuth = () => `Basic ${Buffer.from(`${t.config.payments.keyId}:${t.config.payments.keySecret}`).toString('base64')}`;
+  const api = (...args: Parameters<ReturnType<typeof apiCaller>>) => apiCaller(t)(...args);
+  const subscriber = (details?: object) => subscribeAndPay(t, details);
   const documentsOf = (userId: string) => t.database.db.select().from(billingDocuments).where(eq(billingDocuments.userId, userId)).orderBy(billingDocuments.number);
-
-  async function webhooksSettled(count: number) {
-    for (let i = 0; i < 100 && (await rowCount(t.database, webhookEvents)) < count; i++) await new Promise((r) => setTimeout(r, 20));
-  }
-
-  /** A new learner who pays with the success card and verifies, as Checkout would; the sandbox's webhooks handled too. */
-  async function subscriber(details?: object) {
-    const account = await signUp(t.app);
-    if (details) expect((await api('PUT', '/billing/details', account.cookie, details)).statusCode).toBe(200);
-    const events = await rowCount(t.database, webhookEvents);
-    const subscriptionId = (await api('POST', '/payments/subscribe', account.cookie)).json().subscription_id as string;
-    const paid = await t.app.inject({ method: 'POST', url: `/sandbox/v1/subscriptions/${subscriptionId}/pay`, payload: { card_number: '4111 1111 1111 1111' } });
-    const verified = await api('POST', '/payments/verify', account.cookie, paid.json());
-    expect(verified.statusCode, verified.body).toBe(200);
-    await webhooksSettled(events + 2);
-    return { ...account, subscriptionId, handler: paid.json() as Record<string, string> };
-  }
 
   /** The history once every document in it has its PDF (the queue's job makes them). */
   async function historyWithPdfs(cookie: string) {
@@ -215,7 +197,7 @@ describe('billing', () => {
     it('issues the next number to a renewal, and keeps the details the first invoice was issued with', async () => {
       const learner = await subscriber({ stateCode: '29' });
       await api('PUT', '/billing/details', learner.cookie, { stateCode: '27' });
-      const renewal = await t.app.inject({ method: 'POST', url: `/sandbox/v1/subscriptions/${learner.subscriptionId}/charge`, headers: { authorization: sandboxAuth() } });
+      const renewal = await sandboxTrigger(t, learner.subscriptionId, 'charge');
       expect(renewal.json().webhook.status).toBe(200);
       const [first, second] = await documentsOf(learner.user._id);
       expect(first).toMatchObject({ placeOfSupply: '29', cgstPaise: 755 });

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { messages } from '@lms/contract/messages';
 import {
+  CancellationSchema,
   PlanResponseSchema,
   RazorpayKeyResponseSchema,
   SubscribeResponseSchema,
@@ -67,10 +68,11 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/unsubscribe', {
     schema: {
       summary: 'Cancel: the first cancellation inside the refund window in 12 months refunds and ends access now; any other keeps access to the period end',
+      body: jsonBody(CancellationSchema),
       response: { 200: UnsubscribeResponseSchema },
     },
     preHandler: requireUser,
-    handler: async (request) => ({ success: true, ...(await unsubscribe(ctx, currentUser(request))) }),
+    handler: async (request) => ({ success: true, ...(await unsubscribe(ctx, currentUser(request), request.body)) }),
   });
 
   // The signature covers the exact bytes Razorpay sent, so this route keeps the body raw.

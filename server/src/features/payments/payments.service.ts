@@ -2,14 +2,15 @@ import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { messages } from '@lms/contract/messages';
-import type { VerifyPayment } from '@lms/contract/payments';
+import type { Cancellation, VerifyPayment } from '@lms/contract/payments';
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
-import { paymentPlans, payments, subscriptions, users, webhookEvents } from '../../db/schema.ts';
+import { cancellations, paymentPlans, payments, subscriptions, users, webhookEvents } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../errors.ts';
 import type { UserRow } from '../auth/sessions.ts';
 import { issueCreditNote, issueInvoice, queueDocumentPdfs } from '../billing/billing.service.ts';
+import { queueLifecycleMails, recordLifecycleMail } from '../billing/lifecycle-mail.ts';
 import type { Seller } from '../billing/tax.ts';
 import { hasActiveSubscription } from '../users/users.service.ts';
 import { RazorpayError, type RazorpayPayment, type RazorpaySubscription } from './razorpay-client.ts';
@@ -158,7 +159,10 @@ async function recordPayment(
     .update(subscriptions)
     .set({ status: 'active', currentEnd: sql`greatest(${subscriptions.currentEnd}, ${periodEnd})`, updatedAt: new Date() })
     .where(eq(subscriptions.id, subscription.id));
-  return issueInvoice(db, seller, { id: inserted.id, userId: subscription.userId, amountPaise: payment.amount, paidAt }, periodEnd);
+  const invoice = await issueInvoice(db, seller, { id: inserted.id, userId: subscription.userId, amountPaise: payment.amount, paidAt }, periodEnd);
+  // Sent by the PDF's job once the invoice it carries exists.
+  await recordLifecycleMail(db, { key: `receipt:${invoice}`, kind: 'receipt', userId: subscription.userId, data: { documentId: invoice } });
+  return invoice;
 }
 
 const isCaptured = (payment: RazorpayPayment) =>
@@ -207,7 +211,7 @@ async function confirmAuthorisation(ctx: Context, subscription: SubscriptionRow)
  * the two never disagree for long: a failed call leaves everything as it was, and calling
  * again finishes the job.
  */
-export async function unsubscribe(ctx: Context, user: UserRow, now = new Date()): Promise<{ refunded: boolean; message: string }> {
+export async function unsubscribe(ctx: Context, user: UserRow, why: Cancellation = {}, now = new Date()): Promise<{ refunded: boolean; message: string }> {
   if (!hasActiveSubscription(user, now)) throw new AppError(400, messages.noActiveSubscription);
   const [last] = await ctx.db
     .select({ payment: payments, subscription: subscriptions })
@@ -228,14 +232,14 @@ export async function unsubscribe(ctx: Context, user: UserRow, now = new Date())
   const insideWindow = payment.refundedPaise === 0 && now.getTime() - payment.paidAt.getTime() <= windowMs;
   const refundUsed = insideWindow && (await hadRefundWithinAYear(ctx.db, user.id, now));
   if (!insideWindow || refundUsed) {
-    await stopRenewals(ctx, user, live, now);
+    await stopRenewals(ctx, user, live, why, now);
     return { refunded: false, message: refundUsed ? messages.unsubscribedRefundUsed : messages.unsubscribedNoRefund };
   }
 
   const ending = [...new Map([last.subscription, ...live].map((subscription) => [subscription.id, subscription])).values()];
   for (const subscription of ending) await cancelAtProvider(ctx, subscription.providerSubscriptionId, { atCycleEnd: false });
   const refund = await refundInFull(ctx, payment.providerPaymentId);
-  const creditNote = await ctx.db.transaction(async (tx) => {
+  const mails = await ctx.db.transaction(async (tx) => {
     await tx.update(users).set({ subscriptionEndsAt: now, subscriptionCancelledAt: null }).where(eq(users.id, user.id));
     await tx
       .update(subscriptions)
@@ -247,11 +251,15 @@ export async function unsubscribe(ctx: Context, user: UserRow, now = new Date())
         // Of two cancellations at once only one refund succeeds; the other learns only that it happened: never forget its id.
         .set({ status: 'refunded', refundedPaise: refund.amount, providerRefundId: sql`coalesce(${payments.providerRefundId}, ${refund.id})`, refundedAt: now })
         .where(eq(payments.id, payment.id));
-      return issueCreditNote(tx, payment.id, refund.amount, now);
     }
-    return null;
+    const creditNote = refund.ok ? await issueCreditNote(tx, payment.id, refund.amount, now) : null;
+    // Its mail waits for the credit note's PDF (queued by the PDF's job).
+    if (creditNote) await recordLifecycleMail(tx, { key: `refund:${creditNote}`, kind: 'refund', userId: user.id, data: { documentId: creditNote } });
+    const cancelled = await recordCancellation(tx, { key: `refund:${payment.id}`, userId: user.id, why, refunded: refund.ok, accessUntil: now });
+    return { creditNote, cancelled };
   });
-  await queueDocumentPdfs(ctx, [creditNote]);
+  await queueDocumentPdfs(ctx, [mails.creditNote]);
+  await queueLifecycleMails(ctx, [mails.cancelled]);
   ctx.recentViewers.forgetUser(user.id);
   return refund.ok ? { refunded: true, message: messages.unsubscribedRefunded } : { refunded: false, message: messages.unsubscribedRefundFailed };
 }
@@ -275,9 +283,10 @@ async function hadRefundWithinAYear(db: Db, userId: string, now: Date): Promise<
  * A cancellation without a refund: the paid subscription charges no more once its period ends,
  * one waiting to start (a resume) is cancelled outright, and access stays until the period's end.
  */
-async function stopRenewals(ctx: Context, user: UserRow, live: SubscriptionRow[], now: Date): Promise<void> {
+async function stopRenewals(ctx: Context, user: UserRow, live: SubscriptionRow[], why: Cancellation, now: Date): Promise<void> {
   for (const subscription of live) await cancelAtProvider(ctx, subscription.providerSubscriptionId, { atCycleEnd: hasPaidCycle(subscription) });
-  await ctx.db.transaction(async (tx) => {
+  const accessUntil = user.subscriptionEndsAt!;
+  const mail = await ctx.db.transaction(async (tx) => {
     await tx
       .update(users)
       .set({ subscriptionCancelledAt: sql`coalesce(${users.subscriptionCancelledAt}, ${now})` })
@@ -288,6 +297,32 @@ async function stopRenewals(ctx: Context, user: UserRow, live: SubscriptionRow[]
         .set({ cancelledAt: now, updatedAt: now, ...(!hasPaidCycle(subscription) && { status: 'cancelled' }) })
         .where(eq(subscriptions.id, subscription.id));
     }
+    // One per paid period: asking twice (or twice at once) records and mails one cancellation.
+    return recordCancellation(tx, { key: `stop:${user.id}:${accessUntil.toISOString()}`, userId: user.id, why, refunded: false, accessUntil });
+  });
+  await queueLifecycleMails(ctx, [mail]);
+}
+
+/**
+ * Records a cancellation (once per `key`) with the subscriber's reason, and writes its confirmation
+ * mail; answers the mail's id to queue once the transaction has committed, or null for a repeat.
+ */
+async function recordCancellation(
+  db: Db,
+  cancellation: { key: string; userId: string; why: Cancellation; refunded: boolean; accessUntil: Date },
+): Promise<string | null> {
+  const { key, userId, why, refunded, accessUntil } = cancellation;
+  const [recorded] = await db
+    .insert(cancellations)
+    .values({ key, userId, reason: why.reason ?? null, note: why.note || null, refunded, accessUntil })
+    .onConflictDoNothing({ target: cancellations.key })
+    .returning({ id: cancellations.id });
+  if (!recorded) return null;
+  return recordLifecycleMail(db, {
+    key: `cancelled:${recorded.id}`,
+    kind: 'cancelled',
+    userId,
+    data: { refunded, accessUntil: accessUntil.toISOString(), endedNow: accessUntil.getTime() <= Date.now() },
   });
 }
 
@@ -372,22 +407,45 @@ export async function handleWebhook(
     charge = undefined;
   }
 
-  const { invoice, ...outcome } = await ctx.db.transaction(async (tx) => {
+  const { invoice, mail, ...outcome } = await ctx.db.transaction(async (tx) => {
     const [fresh] = await tx.insert(webhookEvents).values({ eventId, event: body.event }).onConflictDoNothing().returning();
-    if (!fresh) return { duplicate: true, invoice: null };
-    if (!subscription || !truth) return { duplicate: false, invoice: null };
+    if (!fresh) return { duplicate: true, invoice: null, mail: null };
+    if (!subscription || !truth) return { duplicate: false, invoice: null, mail: null };
     let invoice: string | null = null;
     if (charge && isCaptured(charge)) {
       const periodEnd = truth.current_end ? fromUnix(truth.current_end) : oneMonthAfter(fromUnix(charge.created_at));
       invoice = await recordPayment(tx, ctx.config.seller, subscription, charge, periodEnd);
     }
     await applyProviderState(tx, subscription, truth);
-    return { duplicate: false, invoice };
+    return { duplicate: false, invoice, mail: await recordStateMail(tx, subscription, truth) };
   });
   await queueDocumentPdfs(ctx, [invoice]);
+  await queueLifecycleMails(ctx, [mail]);
   // The event may have ended access: the next video request asks the database again.
   if (subscription) ctx.recentViewers.forgetUser(subscription.userId);
   return outcome;
+}
+
+/**
+ * The mail a provider state calls for, once per subscription and state (and period, for a failed
+ * renewal): a renewal that failed (`pending`: access goes on while the provider retries), or access
+ * that ended because renewals failed for good (`halted`, unless another subscription still gives access).
+ */
+async function recordStateMail(db: Db, subscription: SubscriptionRow, truth: RazorpaySubscription): Promise<string | null> {
+  const [user] = await db.select().from(users).where(eq(users.id, subscription.userId));
+  if (!user) return null;
+  if (truth.status === 'pending') {
+    return recordLifecycleMail(db, {
+      key: `payment_failed:${subscription.id}:${truth.current_end ?? ''}`,
+      kind: 'payment_failed',
+      userId: user.id,
+      data: { accessUntil: (user.subscriptionEndsAt ?? new Date()).toISOString() },
+    });
+  }
+  if (truth.status === 'halted' && !hasActiveSubscription(user)) {
+    return recordLifecycleMail(db, { key: `access_ended:${subscription.id}`, kind: 'access_ended', userId: user.id, data: {} });
+  }
+  return null;
 }
 
 /**

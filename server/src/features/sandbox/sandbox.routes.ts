@@ -18,6 +18,7 @@ import {
   deliverSandboxWebhook,
   fetchPayment,
   fetchSubscription,
+  failRenewal,
   haltSubscription,
   hasApiKeys,
   hostedPaymentPage,
@@ -44,7 +45,7 @@ const WebhookStatusSchema = z.object({ status: z.number() });
  *   /sandbox/checkout.js   the imitation Checkout script
  *   /sandbox/pay/:id       a subscription's short_url: a page that opens that Checkout
  *   /sandbox/v1            the API (Basic auth with the key id and secret): plans;
- *                          subscriptions, /:id, /:id/cancel, /:id/charge, /:id/halt;
+ *                          subscriptions, /:id, /:id/cancel, /:id/charge, /:id/fail, /:id/halt;
  *                          payments/:id, /:id/refund; and, without auth, Checkout's subscriptions/:id/checkout
  *                          (the amount it shows) and subscriptions/:id/pay
  */
@@ -168,6 +169,21 @@ const sandboxApi: FastifyPluginAsyncZod = async (api) => {
       if (first) await deliverSandboxWebhook(api, { event: 'subscription.activated', subscription });
       const delivered = await deliverSandboxWebhook(api, { event: 'subscription.charged', subscription, payment });
       return { subscription, payment, webhook: { status: delivered.statusCode } };
+    },
+  });
+
+  api.post('/subscriptions/:id/fail', {
+    schema: {
+      hide,
+      summary: 'Sandbox only: a renewal whose charge fails; the subscription goes pending, delivering subscription.pending before answering',
+      params: IdParamsSchema,
+      response: { 200: z.object({ subscription: SubscriptionEntitySchema, webhook: WebhookStatusSchema }) },
+    },
+    onRequest: apiKeys,
+    handler: async (request) => {
+      const subscription = await failRenewal(ctx, request.params.id);
+      const delivered = await deliverSandboxWebhook(api, { event: 'subscription.pending', subscription });
+      return { subscription, webhook: { status: delivered.statusCode } };
     },
   });
 

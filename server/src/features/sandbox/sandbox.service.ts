@@ -481,6 +481,18 @@ export function cancelSubscription(ctx: Context, id: string, input: CancelSubscr
   });
 }
 
+/**
+ * A renewal whose charge failed, as at Razorpay: a failed payment, and the subscription `pending`
+ * (Razorpay retries daily; four failures halt it, which `haltSubscription` plays).
+ */
+export function failRenewal(ctx: Context, id: string): Promise<SubscriptionEntity> {
+  return changeSubscription(ctx, id, async ({ subscription, plan }, tx) => {
+    if (subscription.status !== 'active' && subscription.status !== 'pending') throw stateError(`Subscription cannot be charged in ${subscription.status} status.`);
+    await insertPayment(tx, subscription, plan, wholeSecondNow(), { status: 'failed', errorCode: 'BAD_REQUEST_ERROR', errorDescription: DECLINED });
+    return { status: 'pending' };
+  });
+}
+
 /** Halts, as four failed renewals would at Razorpay. */
 export function haltSubscription(ctx: Context, id: string): Promise<SubscriptionEntity> {
   return changeSubscription(ctx, id, async ({ subscription }) => {

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { messages } from '@lms/contract/messages';
-import { PaymentRecordsQuerySchema, PaymentRecordsResponseSchema } from '@lms/contract/payments';
+import { CancellationReasonsResponseSchema, PaymentRecordsQuerySchema, PaymentRecordsResponseSchema } from '@lms/contract/payments';
 import { EngagementResponseSchema } from '@lms/contract/progress';
 import { UserStatsResponseSchema } from '@lms/contract/stats';
 import { requireRole } from '../auth/guards.ts';
-import { getEngagement, getPaymentRecords, getUserStats } from './stats.service.ts';
+import { getCancellationReasons, getEngagement, getPaymentRecords, getUserStats } from './stats.service.ts';
 
 const adminOnly = requireRole('ADMIN');
 
@@ -25,6 +25,15 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: adminOnly,
     handler: async () => ({ success: true, message: messages.engagementFetched, ...(await getEngagement(ctx)) }),
+  });
+
+  app.get('/admin/cancellations', {
+    schema: {
+      summary: 'Why subscribers cancelled in the last 90 days (most given first; null: skipped) and the latest 20 with their notes',
+      response: { 200: CancellationReasonsResponseSchema },
+    },
+    preHandler: adminOnly,
+    handler: async () => ({ success: true, message: messages.cancellationsFetched, ...(await getCancellationReasons(ctx)) }),
   });
 
   app.get('/payments', {

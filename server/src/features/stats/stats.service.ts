@@ -1,8 +1,8 @@
 import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
-import { MONTH_NAMES, type PaymentRecord } from '@lms/contract/payments';
+import { CANCEL_REASONS, CANCELLATION_DAYS, MONTH_NAMES, type CancellationReasons, type CancelReason, type PaymentRecord } from '@lms/contract/payments';
 import { ACTIVE_DAYS, CHURN_RISK_DAYS, type EngagementResponse } from '@lms/contract/progress';
 import type { Context } from '../../context.ts';
-import { courseCompletionCounts, courseProgress, courses, lectures, paymentMonths, payments, subscriptions, users } from '../../db/schema.ts';
+import { cancellations, courseCompletionCounts, courseProgress, courses, lectures, paymentMonths, payments, subscriptions, users } from '../../db/schema.ts';
 
 /** The calendar year of the sales chart is India's, whatever the server's time zone (as the months of payment_months). */
 const SALES_TIME_ZONE = 'Asia/Kolkata';
@@ -167,6 +167,39 @@ export async function getEngagement(ctx: Context): Promise<Omit<EngagementRespon
       started: Number(row.started),
       completed: Number(row.completed),
       averageCompletion: Math.round(Number(row.average) * 10) / 10,
+    })),
+  };
+}
+
+/** Why subscribers cancelled in the last CANCELLATION_DAYS days (skipped counted apart), and the latest 20 in their words. */
+export async function getCancellationReasons(ctx: Context): Promise<Omit<CancellationReasons, 'success' | 'message'>> {
+  const since = sql`now() - make_interval(days => ${CANCELLATION_DAYS})`;
+  const [counted, latest] = await Promise.all([
+    ctx.db
+      .select({ reason: cancellations.reason, count: sql<number>`count(*)::int` })
+      .from(cancellations)
+      .where(gte(cancellations.createdAt, since))
+      .groupBy(cancellations.reason)
+      .orderBy(sql`count(*) desc`, cancellations.reason),
+    ctx.db
+      .select({ cancellation: cancellations, fullName: users.fullName, email: users.email })
+      .from(cancellations)
+      .innerJoin(users, eq(users.id, cancellations.userId))
+      .where(gte(cancellations.createdAt, since))
+      .orderBy(desc(cancellations.createdAt))
+      .limit(20),
+  ]);
+  const known = (reason: string | null) => (reason !== null && Object.hasOwn(CANCEL_REASONS, reason) ? (reason as CancelReason) : null);
+  return {
+    total: counted.reduce((sum, row) => sum + row.count, 0),
+    reasons: counted.map((row) => ({ reason: known(row.reason), count: row.count })),
+    latest: latest.map(({ cancellation, fullName, email }) => ({
+      date: cancellation.createdAt.toISOString(),
+      fullName,
+      email,
+      reason: known(cancellation.reason),
+      note: cancellation.note,
+      refunded: cancellation.refunded,
     })),
   };
 }
