@@ -160,8 +160,16 @@ async function settle(page: Page) {
 
 const file = (name: string, role: Role, width: number, theme: Theme) => path.join(outDir, `${name}-${role}-${width}-${theme}.png`);
 
+/**
+ * Headless Chromium now and then captures a full page as tiles of its top corner (seen on the
+ * sign-up and profile pages, a different one each run). Such a capture holds far less detail, so of
+ * two captures the larger file is the page.
+ */
 async function take(page: Page, name: string, role: Role, width: number, theme: Theme) {
-  await page.screenshot({ path: file(name, role, width, theme), fullPage: true, animations: 'disabled', caret: 'hide' });
+  const capture = () => page.screenshot({ fullPage: true, animations: 'disabled', caret: 'hide' });
+  const first = await capture();
+  const second = await capture();
+  fs.writeFileSync(file(name, role, width, theme), second.length > first.length ? second : first);
 }
 
 async function main() {

@@ -1,4 +1,5 @@
 import { messages } from '@lms/contract/messages';
+import { CANCEL_NOTE_MAX, CANCEL_REASONS, type CancelReason } from '@lms/contract/payments';
 import { useId, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useNavigate } from 'react-router';
@@ -10,6 +11,7 @@ import { usePageTitle } from '../../app/use-page-title';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Notice } from '../../components/Notice';
 import { BillingSection } from '../billing/BillingSection';
+import { billingTexts } from '../billing/billing-texts';
 import { unsubscribe } from './auth.api';
 
 /** A label of the profile's list: above its value on a phone, beside it from `sm` up. */
@@ -22,6 +24,10 @@ export default function ProfilePage() {
   const confirmDialog = useRef<HTMLDialogElement>(null);
   const confirmTitleId = useId();
   const [busy, setBusy] = useState(false);
+  // Ours (issue 15): why they cancel, if they say.
+  const [reason, setReason] = useState<CancelReason | ''>('');
+  const [note, setNote] = useState('');
+  const noteId = useId();
   // Ours: the server's word on a cancellation that kept access (it says why nothing was refunded).
   const [notice, setNotice] = useState('');
   usePageTitle(messages.profileTitle);
@@ -38,7 +44,7 @@ export default function ProfilePage() {
     setBusy(true);
     let answer: Awaited<ReturnType<ReturnType<typeof unsubscribe>>>;
     try {
-      answer = await dispatch(unsubscribe());
+      answer = await dispatch(unsubscribe({ ...(reason && { reason }), ...(note.trim() && { note: note.trim() }) }));
     } catch (error) {
       // The API client has already shown the server's message or the fallback.
       if (!(error instanceof ApiError)) throw error;
@@ -122,6 +128,20 @@ export default function ProfilePage() {
             <li>{messages.cancelConfirmRefund}</li>
             <li>{messages.cancelConfirmKeep(periodEnd ?? messages.paidPeriodEnd)}</li>
           </ul>
+          <fieldset className="fieldset">
+            <legend className="fieldset-legend text-sm">{billingTexts.whyLeaving}</legend>
+            <p className="label mb-1 whitespace-normal">{billingTexts.whyLeavingHint}</p>
+            {Object.entries(CANCEL_REASONS).map(([value, text]) => (
+              <label key={value} className="flex cursor-pointer items-center gap-3 py-1">
+                <input type="radio" name="reason" className="radio radio-sm" value={value} checked={reason === value} onChange={() => setReason(value as CancelReason)} />
+                <span>{text}</span>
+              </label>
+            ))}
+            <label htmlFor={noteId} className="fieldset-legend mt-2 text-sm">
+              {billingTexts.noteLabel}
+            </label>
+            <textarea id={noteId} className="textarea w-full" rows={2} maxLength={CANCEL_NOTE_MAX} value={note} onChange={(event) => setNote(event.target.value)} />
+          </fieldset>
           <div className="modal-action">
             <button type="button" className="btn" onClick={() => confirmDialog.current?.close()} disabled={busy}>
               {messages.keepSubscription}

@@ -1,6 +1,7 @@
 import { endpoints } from '@lms/contract/endpoints';
 import { messages } from '@lms/contract/messages';
 import type { ChangePassword, ForgotPassword, Login, ResetPassword } from '@lms/contract/users';
+import type { Cancellation } from '@lms/contract/payments';
 import { call } from '../../app/api';
 import { refreshUser } from '../../app/session';
 import type { AppDispatch, RootState } from '../../app/store';
@@ -49,8 +50,9 @@ export const resetPassword = (token: string, input: ResetPassword) =>
  * whether the last payment was refunded (access ends now: the user is inactive) or not (DESIGN §6:
  * no renewals, access until the paid period ends: `stillActive`). The caller shows its message.
  */
-export const unsubscribe = () => async (dispatch: AppDispatch, getState: () => RootState) => {
-  const answer = await call(endpoints.payments.unsubscribe, {}, { fallback: messages.failedUnsubscribe });
+export const unsubscribe = (why: Cancellation = {}) => async (dispatch: AppDispatch, getState: () => RootState) => {
+  // Ours (issue 15): the reason, when the subscriber gave one.
+  const answer = await call(endpoints.payments.unsubscribe, { body: why }, { fallback: messages.failedUnsubscribe });
   // When the reload fails the cancellation still stands: show what the answer says rather than a stale subscription.
   const accessEnded = answer.refunded || answer.message === messages.unsubscribedRefundFailed;
   await dispatch(

@@ -1,8 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '@lms/contract/messages';
+import { CANCEL_REASONS } from '@lms/contract/payments';
 import { AVATAR_ACCEPT, type User } from '@lms/contract/users';
 import { findToast, renderPage, sampleUser, storeLogin, stubApi } from '../../test/render';
+import { billingTexts } from '../billing/billing-texts';
 import EditProfilePage from './EditProfilePage';
 import ProfilePage from './ProfilePage';
 
@@ -109,8 +111,28 @@ describe('profile page', () => {
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Yes, cancel' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(withoutProgress(calls).map((call) => `${call.init.method ?? 'GET'} ${call.url}`)).toEqual(['POST /api/v1/payments/unsubscribe', 'GET /api/v1/user/me']);
+    // The reason was skipped: none is sent.
+    expect(JSON.parse(calls.find((call) => call.url === '/api/v1/payments/unsubscribe')!.init.body as string)).toEqual({});
     expect(store.getState().auth.data?.subscription.status).toBe('inactive');
     expect(await findToast(messages.unsubscribedRefunded)).toBeInTheDocument();
+  });
+
+  it('sends why the subscriber is leaving when they say, and nothing when they skip it', async () => {
+    const calls = stubApi({
+      'POST /api/v1/payments/unsubscribe': { body: { success: true, message: messages.unsubscribedRefunded, refunded: true } },
+      'GET /api/v1/user/me': { body: { success: true, message: messages.userDetailsFetched, user: inactiveUser } },
+    });
+    const { user, router } = renderProfile(activeUser);
+    await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
+    const dialog = screen.getByRole('dialog');
+    const reasons = within(dialog).getByRole('group', { name: billingTexts.whyLeaving });
+    expect(within(reasons).getAllByRole('radio').map((radio) => radio.closest('label')!.textContent)).toEqual(Object.values(CANCEL_REASONS));
+    await user.click(within(reasons).getByRole('radio', { name: CANCEL_REASONS.not_using }));
+    await user.type(within(dialog).getByLabelText(billingTexts.noteLabel), '  Busy at work.  ');
+    await user.click(within(dialog).getByRole('button', { name: 'Yes, cancel' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    const sent = calls.find((call) => call.url === '/api/v1/payments/unsubscribe')!;
+    expect(JSON.parse(sent.init.body as string)).toEqual({ reason: 'not_using', note: 'Busy at work.' });
   });
 
   it("cancels without a refund: stays on the profile with the server's message, access until the period's end and a way to resume", async () => {

@@ -20,4 +20,7 @@ export const billingTexts = {
   noState: 'Not given',
   address: 'Billing address',
   save: 'Save tax details',
+  whyLeaving: 'Why are you leaving? (optional)',
+  whyLeavingHint: 'It helps us make the courses better.',
+  noteLabel: 'Anything else you want to tell us?',
 } as const;

@@ -2,8 +2,10 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Course } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
+import { CANCEL_REASONS } from '@lms/contract/payments';
 import { renderPage, stubApi } from '../../test/render';
 import DashboardPage from './DashboardPage';
+import { texts as cancellationTexts } from './CancellationReasons';
 import { texts as engagementTexts } from './Engagement';
 
 // chart.js draws on a canvas, which jsdom lacks: the charts become their inputs as text, their colours as attributes.
@@ -57,6 +59,7 @@ const STATS = 'GET /api/v1/admin/status/users';
 const PAYMENTS = 'GET /api/v1/payments?count=100';
 const INBOX = 'GET /api/v1/contact?limit=20';
 const ENGAGEMENT = 'GET /api/v1/admin/engagement';
+const CANCELLATIONS = 'GET /api/v1/admin/cancellations';
 const failure = { status: 500, body: { success: false } };
 
 const coursesAnswer = (courses: Course[]) => ({ body: { success: true, message: 'All courses', courses, total: courses.length, page: 1, limit: 100 } });
@@ -91,6 +94,20 @@ function answers(overrides: Parameters<typeof stubApi>[0] = {}) {
         courses: [
           { courseId: react._id, title: react.title, lectureCount: 8, started: 40, completed: 10, averageCompletion: 37.5 },
           { courseId: sql._id, title: sql.title, lectureCount: 3, started: 0, completed: 0, averageCompletion: 0 },
+        ],
+      },
+    },
+    [CANCELLATIONS]: {
+      body: {
+        success: true,
+        message: 'Cancellation reasons fetched',
+        total: 5,
+        reasons: [
+          { reason: 'too_expensive', count: 3 },
+          { reason: null, count: 2 },
+        ],
+        latest: [
+          { date: '2026-11-20T06:00:00.000Z', fullName: 'Meera Quit', email: 'meera@example.com', reason: 'too_expensive', note: 'Half the price and I would stay.', refunded: false },
         ],
       },
     },
@@ -259,7 +276,7 @@ describe('admin dashboard', () => {
     expect(started).not.toContain(PAYMENTS);
     releaseStats();
     await waitFor(() => expect(card(messages.subscriptionCount)).toHaveTextContent('52'));
-    expect(calls.map(key).filter((call) => call !== INBOX)).toEqual([COURSES, STATS, PAYMENTS, ENGAGEMENT]);
+    await waitFor(() => expect(calls.map(key).filter((call) => call !== INBOX)).toEqual([COURSES, STATS, PAYMENTS, ENGAGEMENT, CANCELLATIONS]));
   });
 
   it('shows learner engagement after the payment records: active learners, each started course as a bar, and who stopped watching', async () => {
@@ -277,6 +294,27 @@ describe('admin dashboard', () => {
     expect(within(table).getByText('23 Dec 2026')).toBeInTheDocument();
     expect(within(table).getByText(engagementTexts.neverWatched)).toBeInTheDocument();
     expect(within(section).getByText(engagementTexts.churnRiskMore(1, 31))).toBeInTheDocument();
+  });
+
+  it('shows why subscribers cancel after engagement: each reason as a bar, most given first, and the latest in their words', async () => {
+    stubApi(answers());
+    renderDashboard();
+    const section = await screen.findByRole('region', { name: cancellationTexts.heading });
+    const bar = await within(section).findByRole('progressbar', { name: `${CANCEL_REASONS.too_expensive}: 3 of 5` });
+    expect(bar).toHaveAttribute('value', '3');
+    expect(bar).toHaveAttribute('max', '5');
+    expect(within(section).getByRole('progressbar', { name: `${cancellationTexts.skipped}: 2 of 5` })).toBeInTheDocument();
+    const latest = within(section).getByRole('list', { name: cancellationTexts.latest });
+    expect(within(latest).getByText('Meera Quit')).toBeInTheDocument();
+    expect(within(latest).getByText('Half the price and I would stay.')).toBeInTheDocument();
+    expect(within(latest).getByText(cancellationTexts.keptAccess)).toBeInTheDocument();
+    expect(within(latest).getByText('20 Nov 2026')).toBeInTheDocument();
+  });
+
+  it('says so when nobody cancelled lately', async () => {
+    stubApi(answers({ [CANCELLATIONS]: { body: { success: true, message: 'ok', total: 0, reasons: [], latest: [] } } }));
+    renderDashboard();
+    expect(await screen.findByText(cancellationTexts.none)).toBeInTheDocument();
   });
 
   it('deletes a course after confirmation, then reloads the list', async () => {
@@ -375,7 +413,7 @@ describe('admin dashboard', () => {
     renderDashboard();
     expect(await screen.findByText(messages.failedGetCourses)).toBeInTheDocument();
     await waitFor(() => expect(card(messages.subscriptionCount)).toHaveTextContent('52'));
-    expect(calls.map(key).filter((call) => call !== INBOX)).toEqual([COURSES, STATS, PAYMENTS, ENGAGEMENT]);
+    await waitFor(() => expect(calls.map(key).filter((call) => call !== INBOX)).toEqual([COURSES, STATS, PAYMENTS, ENGAGEMENT, CANCELLATIONS]));
     expect(screen.getByText('The courses could not be loaded.')).toBeInTheDocument();
   });
 });

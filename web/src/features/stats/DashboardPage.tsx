@@ -6,7 +6,8 @@ import { ContactInbox } from './ContactInbox';
 import { CoursesOverview, type LoadStatus } from './CoursesOverview';
 import { SalesChart } from './SalesChart';
 import { Engagement } from './Engagement';
-import { PAYMENT_RECORDS_COUNT, useGetEngagementQuery, useGetUserStatsQuery } from './stat.api';
+import { CancellationReasons } from './CancellationReasons';
+import { PAYMENT_RECORDS_COUNT, useGetCancellationReasonsQuery, useGetEngagementQuery, useGetUserStatsQuery } from './stat.api';
 import { UsersPie } from './UsersPie';
 
 /** The dashboard shows up to this many courses (the server's page limit). */
@@ -40,6 +41,7 @@ export default function DashboardPage() {
   const payments = useGetPaymentRecordsQuery(PAYMENT_RECORDS_COUNT, { skip: !settled(stats) });
   // Ours, after the spec's three.
   const engagement = useGetEngagementQuery(undefined, { skip: !settled(payments) });
+  const cancellations = useGetCancellationReasonsQuery(undefined, { skip: !settled(engagement) });
   const status = { courses: statusOf(courses), stats: statusOf(stats), payments: statusOf(payments) };
   const { allUsersCount = 0, subscribedUsersCount: subscribedCount = 0 } = stats.currentData ?? {};
   const { monthlySalesRecord = NO_SALES, subscriptionCount = 0, totalRevenue = 0 } = payments.currentData ?? {};
@@ -90,6 +92,8 @@ export default function DashboardPage() {
       <CoursesOverview courses={courses.data?.courses ?? []} total={courses.data?.total ?? 0} status={status.courses} />
 
       <Engagement data={engagement.currentData} status={statusOf(engagement)} />
+
+      <CancellationReasons data={cancellations.currentData} status={statusOf(cancellations)} />
 
       <ContactInbox />
     </div>

@@ -23,6 +23,11 @@ const statApi = serverState.injectEndpoints({
       query: () => serverCall(endpoints.stats.engagement, {}, { fallback: messages.failedLoadData }),
       providesTags: ['Viewer'],
     }),
+    /** Ours (issue 15): why subscribers cancelled lately. */
+    getCancellationReasons: build.query<ResponseOf<typeof endpoints.stats.cancellations>, void>({
+      query: () => serverCall(endpoints.stats.cancellations, {}, { fallback: messages.failedLoadData }),
+      providesTags: ['Viewer'],
+    }),
     /** Ours: the newest `limit` contact messages, for the dashboard's inbox. */
     getContactMessages: build.query<ContactInboxPage, number>({
       query: (limit) => serverCall(endpoints.contact.list, { query: { limit } }, { fallback: messages.failedLoadData }),
@@ -31,4 +36,4 @@ const statApi = serverState.injectEndpoints({
   }),
 });
 
-export const { useGetUserStatsQuery, useGetContactMessagesQuery, useGetEngagementQuery } = statApi;
+export const { useGetUserStatsQuery, useGetContactMessagesQuery, useGetEngagementQuery, useGetCancellationReasonsQuery } = statApi;
