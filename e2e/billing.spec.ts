@@ -1,14 +1,18 @@
 import fs from 'node:fs/promises';
 import { pdfText } from '../server/src/test/pdf.ts';
-import { expect, newPerson, signUp, test } from './fixtures.ts';
+import { adminCredentials, expect, logInAs, newestMail, newPerson, signUp, test } from './fixtures.ts';
 import { CARDS, exclusively, expectBundleCard, payWithCard, releaseLocks, seriousViolations, subscriptionOnProfile } from './journeys.ts';
 
 test.afterEach(releaseLocks);
 test.use({ bypassCSP: true });
 
-test('a learner adds their GSTIN, pays, finds the tax invoice in billing history and downloads it', async ({ page }) => {
-  test.setTimeout(120_000);
-  await signUp(page, newPerson('invoice'));
+test('a learner adds their GSTIN, pays, downloads the tax invoice; cancels with a reason, gets the credit note and the mails; the admin reads the reason', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const person = newPerson('invoice');
+  await signUp(page, person);
   await subscriptionOnProfile(page);
 
   // Buying for a business: the GSTIN picks its state, and the next invoice carries both.
@@ -41,4 +45,34 @@ test('a learner adds their GSTIN, pays, finds the tax invoice in billing history
   expect(file.suggestedFilename()).toBe(`${number.replaceAll('/', '-')}.pdf`);
   const text = await pdfText(await fs.readFile(await file.path()));
   for (const words of ['Tax Invoice', number, '₹99.00', 'Verma Tutors LLP', 'GSTIN 27AAPFU0939F1ZV', 'IGST 18%', '₹15.10']) expect(text).toContain(words);
+
+  // The receipt mail carries the same invoice.
+  expect(await newestMail(person.email, `Subject: =?UTF-8?Q?Payment_received`)).toContain(`filename=${number.replaceAll('/', '-')}.pdf`);
+
+  // Cancelling, with a reason: inside the refund window, so refunded, with a credit note against the invoice.
+  await page.reload();
+  await page.getByRole('button', { name: 'Cancel Subscription' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Cancel Subscription?' });
+  await dialog.getByRole('radio', { name: 'It costs too much' }).check();
+  await dialog.getByLabel('Anything else you want to tell us?').fill('Half the price and I would stay.');
+  await exclusively('payments', async () => {
+    await dialog.getByRole('button', { name: 'Yes, cancel' }).click();
+    await expect(page).toHaveURL(/\/$/);
+  });
+  await subscriptionOnProfile(page);
+  await expect(billing.getByText('Refunded', { exact: true })).toBeVisible();
+  await expect(billing.getByRole('link', { name: /^Download credit note CN\/\d{2}-\d{2}\/\d{6} \(PDF\)$/ })).toBeVisible({ timeout: 30_000 });
+  expect(await newestMail(person.email, 'Subject: Your subscription is cancelled')).toContain('refunded in full');
+
+  // The admin reads why.
+  const adminContext = await browser.newContext();
+  const admin = await adminContext.newPage();
+  const { email, password } = adminCredentials();
+  await logInAs(admin, email, password);
+  await admin.goto('/admin/dashboard');
+  const reasons = admin.getByRole('region', { name: 'Why subscribers cancel' });
+  await expect(reasons.getByRole('progressbar', { name: /^It costs too much: \d+ of \d+$/ })).toBeVisible({ timeout: 20_000 });
+  await expect(reasons.getByText('Half the price and I would stay.').first()).toBeVisible();
+  expect.soft(await seriousViolations(admin), 'axe on the dashboard with cancellation reasons').toEqual([]);
+  await adminContext.close();
 });
