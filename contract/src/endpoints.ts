@@ -37,7 +37,7 @@ import type {
   SaveProgressResponseSchema,
   SaveProgressSchema,
 } from './progress.ts';
-import type { UserStatsResponseSchema } from './stats.ts';
+import type { RevenueResponseSchema, UserStatsResponseSchema } from './stats.ts';
 import type {
   ChangePasswordSchema,
   ForgotPasswordSchema,
@@ -114,6 +114,9 @@ export const endpoints = {
     engagement: endpoint<{ response: typeof EngagementResponseSchema }>('GET', '/admin/engagement'),
     /** Ours (admin): why subscribers cancelled lately, counted, and the latest in their own words. */
     cancellations: endpoint<{ response: typeof CancellationReasonsResponseSchema }>('GET', '/admin/cancellations'),
+    /** Ours (admin): MRR, subscribers, churn, refunds and net revenue this month, 12 months of new vs cancelled, the latest payments. */
+    revenue: endpoint<{ response: typeof RevenueResponseSchema }>('GET', '/admin/revenue'),
+    // The CSV export is a download, not JSON: revenueExportUrl (stats.ts) names it.
   },
   /** Ours: the signed-in learner's progress (issue 14). Saves are throttled per session. */
   progress: {

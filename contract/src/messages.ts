@@ -298,6 +298,11 @@ export const messages = {
   cancelReasonInvalid: 'Choose one of the reasons offered',
   cancelNoteTooLong: 'Please keep the note under 500 characters',
   cancellationsFetched: 'Cancellation reasons fetched',
+  revenueFetched: 'Revenue fetched',
+  exportKindInvalid: 'Export payments or documents',
+  exportDateInvalid: 'Dates must be written as YYYY-MM-DD',
+  exportRangeInvalid: 'The start date must not be after the end date',
+  exportRangeTooLong: 'Export at most 400 days at a time',
 } as const;
 
 export type MessageKey = keyof typeof messages;

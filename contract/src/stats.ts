@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { ReplySchema } from './envelope.ts';
+import { API_PREFIX } from './http.ts';
+import { messages } from './messages.ts';
 
 export const UserStatsResponseSchema = ReplySchema.extend({
   /** Accounts with role USER. */
@@ -7,3 +9,70 @@ export const UserStatsResponseSchema = ReplySchema.extend({
   /** Of those, the ones with access now. */
   subscribedUsersCount: z.number(),
 });
+
+/** Ours (issue 15): an invoice or credit note as the admin's payments table links it. */
+const DocumentLinkSchema = z.object({ id: z.string(), number: z.string(), ready: z.boolean() }).nullable();
+
+/**
+ * GET /admin/revenue (ours, issue 15): the subscription business this month (India's calendar) and over
+ * the last 12 months. Decision 0016 defines each figure. Money in rupees.
+ */
+export const RevenueResponseSchema = ReplySchema.extend({
+  /** `2026-11`: the month the figures are for. */
+  month: z.string(),
+  /** Monthly recurring revenue: what the renewing subscribers' plans charge a month. */
+  mrr: z.number(),
+  /** Users with access now (as the spec's subscribed count). */
+  activeSubscribers: z.number().int(),
+  /** Of those, the ones whose subscription renews (not cancelled). */
+  renewingSubscribers: z.number().int(),
+  newSubscribers: z.number().int(),
+  cancellations: z.number().int(),
+  activeAtMonthStart: z.number().int(),
+  /** Cancellations this month ÷ subscribers active at its start, in percent (one decimal); null with nobody active then. */
+  churnRate: z.number().nullable(),
+  refunds: z.object({ count: z.number().int(), amount: z.number() }),
+  /** Paid this month. */
+  grossRevenue: z.number(),
+  /** Paid this month minus refunded this month. */
+  netRevenue: z.number(),
+  /** The last 12 months, oldest first, this month last. */
+  months: z.array(z.object({ month: z.string(), newSubscribers: z.number().int(), cancellations: z.number().int() })),
+  /** The latest payments, newest first, with their documents. */
+  payments: z.array(
+    z.object({
+      id: z.string(),
+      date: z.string(),
+      fullName: z.string(),
+      email: z.string(),
+      amount: z.number(),
+      status: z.enum(['paid', 'refunded']),
+      invoice: DocumentLinkSchema,
+      creditNote: DocumentLinkSchema,
+    }),
+  ),
+});
+export type Revenue = z.infer<typeof RevenueResponseSchema>;
+
+/** The longest range one export may cover: a financial year and a bit. */
+export const EXPORT_MAX_DAYS = 400;
+/** A calendar day that exists: `2026-02-30` is refused, not rolled over into March. */
+const day = (message: string) =>
+  z
+    .string({ error: message })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, message)
+    .refine((value) => {
+      const date = new Date(`${value}T00:00:00Z`);
+      return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+    }, message);
+/** GET /admin/revenue/export: payments or documents issued from `from` to `to` (inclusive days, India's calendar), as CSV. */
+export const RevenueExportQuerySchema = z
+  .object({
+    kind: z.enum(['payments', 'documents'], { error: messages.exportKindInvalid }),
+    from: day(messages.exportDateInvalid),
+    to: day(messages.exportDateInvalid),
+  })
+  .refine((range) => range.from <= range.to, { message: messages.exportRangeInvalid, path: ['to'] })
+  .refine((range) => (Date.parse(range.to) - Date.parse(range.from)) / 86_400_000 < EXPORT_MAX_DAYS, { message: messages.exportRangeTooLong, path: ['to'] });
+export type RevenueExportQuery = z.infer<typeof RevenueExportQuerySchema>;
+export const revenueExportUrl = (query: RevenueExportQuery) => `${API_PREFIX}/admin/revenue/export?${new URLSearchParams(query)}`;

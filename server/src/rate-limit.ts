@@ -6,6 +6,9 @@ const WINDOW_SECONDS = 15 * 60;
 /** Six saves a minute while playing, the rest for pauses, seeks and marks. */
 export const PROGRESS_WRITES_PER_MINUTE = 30;
 
+/** CSV exports one admin may start in a minute. */
+export const EXPORTS_PER_MINUTE = 6;
+
 export interface RateLimits {
   /** Every login attempt from one address. */
   loginPerIp: RateLimiterAbstract;
@@ -32,6 +35,8 @@ export interface RateLimits {
    * every ~10 s plus pauses and seeks. Saves beyond it are held back, the latest kept (features/progress).
    */
   progressPerSession: RateLimiterAbstract;
+  /** CSV exports by one admin, a minute at a time: each reads up to a year of payments or documents. */
+  exportsPerAccount: RateLimiterAbstract;
   close(): Promise<void>;
 }
 
@@ -63,6 +68,7 @@ export async function createRateLimits(
     passwordChangePerUser: limiter('password-change-user', 10),
     contactPerIp: limiter('contact-ip', 5),
     progressPerSession: limiter('progress-session', PROGRESS_WRITES_PER_MINUTE, 60),
+    exportsPerAccount: limiter('exports-account', EXPORTS_PER_MINUTE, 60),
     close: async () => void (await redis?.quit()),
   };
 }

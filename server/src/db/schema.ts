@@ -32,6 +32,8 @@ export const users = pgTable('users', {
   /** GST state code: the place of supply; unknown means the seller's state. */
   billingState: text(),
   billingAddress: text(),
+  /** The user's first payment ever (refunded or not): when they became a subscriber, for the month's new subscribers. */
+  firstPaidAt: timestamp({ withTimezone: true }),
   createdAt: createdAt(),
   updatedAt: createdAt(),
 }, (table) => [
@@ -39,6 +41,7 @@ export const users = pgTable('users', {
   // Every column holding a media key is indexed and listed in MEDIA_KEY_COLUMNS (media/leftovers.ts):
   // the hourly sweep asks, a batch of keys at a time, which of them some row still refers to.
   index().on(table.avatarKey),
+  index().on(table.firstPaidAt),
 ]);
 
 /** Login sessions: the cookie holds a random token, the table only its SHA-256. */
@@ -276,7 +279,13 @@ export const payments = pgTable(
     refundedAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
   },
-  (table) => [index().on(table.paidAt.desc().nullsFirst()), index().on(table.subscriptionId, table.paidAt)],
+  (table) => [
+    index().on(table.paidAt.desc().nullsFirst()),
+    index().on(table.subscriptionId, table.paidAt),
+    // A subscriber's latest payment (what they pay a month, for MRR); the month's refunds.
+    index().on(table.userId, table.paidAt),
+    index().on(table.refundedAt),
+  ],
 );
 
 /**
@@ -336,6 +345,8 @@ export const billingDocuments = pgTable(
   (table) => [
     uniqueIndex().on(table.paymentId, table.kind),
     index().on(table.userId, table.issuedAt),
+    // The accountant's export reads a range of days.
+    index().on(table.issuedAt),
     index().on(table.pdfKey),
     index('billing_documents_pdf_pending').on(table.createdAt).where(sql`${table.pdfKey} is null`),
   ],

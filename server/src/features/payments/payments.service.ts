@@ -151,6 +151,8 @@ async function recordPayment(
     .update(users)
     .set({
       subscriptionEndsAt: sql`greatest(${users.subscriptionEndsAt}, ${periodEnd})`,
+      // When they became a subscriber (the revenue figures' new subscribers); webhooks may come late.
+      firstPaidAt: sql`least(coalesce(${users.firstPaidAt}, ${paidAt}), ${paidAt})`,
       // A charge on a subscription nobody cancelled: it renews from here on.
       ...(!subscription.cancelledAt && { subscriptionCancelledAt: null }),
     })

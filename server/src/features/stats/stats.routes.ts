@@ -2,8 +2,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { messages } from '@lms/contract/messages';
 import { CancellationReasonsResponseSchema, PaymentRecordsQuerySchema, PaymentRecordsResponseSchema } from '@lms/contract/payments';
 import { EngagementResponseSchema } from '@lms/contract/progress';
-import { UserStatsResponseSchema } from '@lms/contract/stats';
-import { requireRole } from '../auth/guards.ts';
+import { RevenueExportQuerySchema, RevenueResponseSchema, UserStatsResponseSchema } from '@lms/contract/stats';
+import { AppError } from '../../errors.ts';
+import { consume } from '../../rate-limit.ts';
+import { currentUser, requireRole } from '../auth/guards.ts';
+import { revenueExport } from './revenue-export.ts';
+import { getRevenue } from './revenue.service.ts';
 import { getCancellationReasons, getEngagement, getPaymentRecords, getUserStats } from './stats.service.ts';
 
 const adminOnly = requireRole('ADMIN');
@@ -34,6 +38,33 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: adminOnly,
     handler: async () => ({ success: true, message: messages.cancellationsFetched, ...(await getCancellationReasons(ctx)) }),
+  });
+
+  app.get('/admin/revenue', {
+    schema: {
+      summary: 'MRR, subscribers, new and cancelled this month, churn rate, refunds, gross and net revenue; 12 months of new vs cancelled; the latest payments with their documents',
+      response: { 200: RevenueResponseSchema },
+    },
+    preHandler: adminOnly,
+    handler: async () => ({ success: true, message: messages.revenueFetched, ...(await getRevenue(ctx)) }),
+  });
+
+  app.get('/admin/revenue/export', {
+    schema: {
+      summary: "CSV for an accountant: the payments, or the invoices and credit notes, of a range of days (India's calendar, at most 400)",
+      querystring: RevenueExportQuerySchema,
+    },
+    preHandler: adminOnly,
+    handler: async (request, reply) => {
+      // Each export reads up to a year of rows: a few a minute per admin.
+      if (!(await consume(ctx.limits.exportsPerAccount, currentUser(request).id))) throw new AppError(429, messages.tooManyRequests);
+      const { fileName, body } = revenueExport(ctx, request.query);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${fileName}"`)
+        .header('cache-control', 'private, no-store')
+        .send(body);
+    },
   });
 
   app.get('/payments', {

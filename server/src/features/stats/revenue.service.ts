@@ -1,0 +1,111 @@
+import { desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Revenue } from '@lms/contract/stats';
+import type { Context } from '../../context.ts';
+import { billingDocuments, payments, users } from '../../db/schema.ts';
+
+/**
+ * The revenue figures of the admin dashboard (issue 15; decision 0016 defines each), computed in SQL
+ * over payments, subscriptions, users and cancellations. Months are India's (Asia/Kolkata), as the
+ * spec's sales chart counts them. `now` is a parameter so that tests can fix the month.
+ */
+
+const LATEST_PAYMENTS = 20;
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
+const rupees = (paise: number | string) => Number(paise) / 100;
+
+export async function getRevenue(ctx: Context, now = new Date()): Promise<Omit<Revenue, 'success' | 'message'>> {
+  // The month's first instant in India, the next month's, and twelve months back, as timestamps.
+  const month = sql`date_trunc('month', ${now.toISOString()}::timestamptz at time zone 'Asia/Kolkata')`;
+  const monthStart = sql`(${month} at time zone 'Asia/Kolkata')`;
+  const nextMonth = sql`((${month} + interval '1 month') at time zone 'Asia/Kolkata')`;
+  const yearStart = sql`((${month} - interval '11 months') at time zone 'Asia/Kolkata')`;
+  const indiaMonth = (column: unknown) => sql`to_char(${column} at time zone 'Asia/Kolkata', 'YYYY-MM')`;
+  const { pricePaise } = ctx.config.payments;
+
+  const [[subscribers], [thisMonth], monthly, latest] = await Promise.all([
+    rowsOf<{ active: number; renewing: number; mrr_paise: string }>(
+      await ctx.db.execute(sql`
+        select count(*)::int as active,
+               count(*) filter (where u.subscription_cancelled_at is null)::int as renewing,
+               coalesce(sum(coalesce(plan.amount_paise, ${pricePaise})) filter (where u.subscription_cancelled_at is null), 0)::bigint as mrr_paise
+        from users u
+        -- The plan of the subscription that renews: the newest one still charging.
+        left join lateral (
+          select pp.amount_paise from subscriptions s left join payment_plans pp on pp.provider_plan_id = s.provider_plan_id
+          where s.user_id = u.id and s.status in ('active', 'pending') and s.cancelled_at is null
+          order by s.created_at desc limit 1
+        ) plan on true
+        where u.role = 'USER' and u.subscription_ends_at > ${now.toISOString()}::timestamptz`),
+    ),
+    rowsOf<{ new_subscribers: number; cancellations: number; active_at_start: number; refund_count: number; refunded_paise: string; gross_paise: string }>(
+      await ctx.db.execute(sql`
+        select
+          (select count(*) from users where role = 'USER' and first_paid_at >= ${monthStart} and first_paid_at < ${nextMonth})::int as new_subscribers,
+          (select count(*) from cancellations where created_at >= ${monthStart} and created_at < ${nextMonth})::int as cancellations,
+          -- A payment gives a month: whoever paid in the month before the start, and was not refunded by then, had access at the start.
+          (select count(distinct user_id) from payments
+            where paid_at > ${monthStart} - interval '1 month' and paid_at <= ${monthStart}
+              and (refunded_at is null or refunded_at > ${monthStart}))::int as active_at_start,
+          (select count(*) from payments where refunded_at >= ${monthStart} and refunded_at < ${nextMonth})::int as refund_count,
+          (select coalesce(sum(refunded_paise), 0) from payments where refunded_at >= ${monthStart} and refunded_at < ${nextMonth})::bigint as refunded_paise,
+          (select coalesce(sum(amount_paise), 0) from payments where paid_at >= ${monthStart} and paid_at < ${nextMonth})::bigint as gross_paise`),
+    ),
+    rowsOf<{ month: string; new_subscribers: number; cancellations: number }>(
+      await ctx.db.execute(sql`
+        with months as (
+          select to_char(generate_series(${month} - interval '11 months', ${month}, interval '1 month'), 'YYYY-MM') as month
+        ),
+        joined as (
+          select ${indiaMonth(sql`first_paid_at`)} as month, count(*)::int as n from users
+          where role = 'USER' and first_paid_at >= ${yearStart} and first_paid_at < ${nextMonth} group by 1
+        ),
+        cancelled as (
+          select ${indiaMonth(sql`created_at`)} as month, count(*)::int as n from cancellations
+          where created_at >= ${yearStart} and created_at < ${nextMonth} group by 1
+        )
+        select months.month, coalesce(joined.n, 0) as new_subscribers, coalesce(cancelled.n, 0) as cancellations
+        from months left join joined using (month) left join cancelled using (month)
+        order by months.month`),
+    ),
+    ctx.db
+      .select({ payment: payments, fullName: users.fullName, email: users.email })
+      .from(payments)
+      .innerJoin(users, eq(users.id, payments.userId))
+      .orderBy(desc(payments.paidAt), desc(payments.id))
+      .limit(LATEST_PAYMENTS),
+  ]);
+
+  const documents = latest.length
+    ? await ctx.db.select().from(billingDocuments).where(inArray(billingDocuments.paymentId, latest.map((row) => row.payment.id)))
+    : [];
+  const linkOf = (paymentId: string, kind: string) => {
+    const document = documents.find((row) => row.paymentId === paymentId && row.kind === kind);
+    return document ? { id: document.id, number: document.number, ready: document.pdfKey !== null } : null;
+  };
+  const refundedPaise = Number(thisMonth!.refunded_paise);
+  const grossPaise = Number(thisMonth!.gross_paise);
+  return {
+    month: monthly.at(-1)!.month,
+    mrr: rupees(subscribers!.mrr_paise),
+    activeSubscribers: subscribers!.active,
+    renewingSubscribers: subscribers!.renewing,
+    newSubscribers: thisMonth!.new_subscribers,
+    cancellations: thisMonth!.cancellations,
+    activeAtMonthStart: thisMonth!.active_at_start,
+    churnRate: thisMonth!.active_at_start > 0 ? Math.round((thisMonth!.cancellations / thisMonth!.active_at_start) * 1000) / 10 : null,
+    refunds: { count: thisMonth!.refund_count, amount: rupees(refundedPaise) },
+    grossRevenue: rupees(grossPaise),
+    netRevenue: rupees(grossPaise - refundedPaise),
+    months: monthly.map((row) => ({ month: row.month, newSubscribers: row.new_subscribers, cancellations: row.cancellations })),
+    payments: latest.map(({ payment, fullName, email }) => ({
+      id: payment.id,
+      date: payment.paidAt.toISOString(),
+      fullName,
+      email,
+      amount: rupees(payment.amountPaise),
+      status: payment.status === 'refunded' ? ('refunded' as const) : ('paid' as const),
+      invoice: linkOf(payment.id, 'invoice'),
+      creditNote: linkOf(payment.id, 'credit_note'),
+    })),
+  };
+}
