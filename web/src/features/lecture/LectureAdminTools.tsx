@@ -1,6 +1,6 @@
 import type { Lecture } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useDeleteLectureMutation, useRetryProcessingMutation, useSetLecturePreviewMutation } from './lecture.api';
 import { ProcessingState } from './ProcessingState';
 
@@ -9,8 +9,12 @@ export function LectureAdminTools({ courseId, lecture, onDeleted }: { courseId: 
   const [deleteLecture] = useDeleteLectureMutation();
   const [setPreview] = useSetLecturePreviewMutation();
   const [retryProcessing] = useRetryProcessingMutation();
-  /** The preview switch is on its way to the server. */
-  const [switching, setSwitching] = useState(false);
+  /**
+   * Where the preview switch is going while the server is asked, and whether it has answered. The
+   * switch shows that until the list holds the answer: the list is read again every few seconds
+   * while a video is processed, and a read that left before the switch would move it back.
+   */
+  const [switching, setSwitching] = useState<{ to: boolean; answered: boolean } | null>(null);
   const ids = { courseId, lectureId: lecture._id };
 
   async function onDelete() {
@@ -20,13 +24,15 @@ export function LectureAdminTools({ courseId, lecture, onDeleted }: { courseId: 
   }
 
   async function onTogglePreview(preview: boolean) {
-    setSwitching(true);
-    try {
-      await setPreview({ ...ids, preview });
-    } finally {
-      setSwitching(false);
-    }
+    setSwitching({ to: preview, answered: false });
+    const answer = await setPreview({ ...ids, preview });
+    // Refused: back to what the list holds (the client has said why).
+    setSwitching('error' in answer ? null : { to: preview, answered: true });
   }
+  useEffect(() => {
+    if (switching?.answered && lecture.preview === switching.to) setSwitching(null);
+  }, [lecture.preview, switching]);
+  const preview = switching?.to ?? lecture.preview;
 
   return (
     <>
@@ -36,13 +42,13 @@ export function LectureAdminTools({ courseId, lecture, onDeleted }: { courseId: 
           <input
             type="checkbox"
             className="toggle toggle-sm toggle-primary"
-            checked={lecture.preview}
-            disabled={switching}
+            checked={preview}
+            disabled={switching !== null}
             aria-label={messages.previewOn(lecture.title)}
             onChange={(event) => void onTogglePreview(event.target.checked)}
           />
           {/* The switch's own words: a badge, as on the course page, when the lecture is a free preview. */}
-          <span className={lecture.preview ? 'badge badge-sm badge-soft badge-primary' : 'text-base-content/70'}>{messages.freePreview}</span>
+          <span className={preview ? 'badge badge-sm badge-soft badge-primary' : 'text-base-content/70'}>{messages.freePreview}</span>
         </label>
         <button type="button" className="btn btn-ghost btn-sm text-error" onClick={() => void onDelete()} aria-label={`${messages.deleteLecture}: ${lecture.title}`}>
           {messages.deleteLecture}

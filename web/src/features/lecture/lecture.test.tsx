@@ -112,6 +112,8 @@ describe('/course/lecture', () => {
     expect(JSON.parse(String(patch.init.body))).toEqual({ preview: true });
     expect(await screen.findByText(messages.lecturePreviewOn)).toBeInTheDocument();
 
+    // Ready again once the list holds the answer.
+    await vi.waitFor(() => expect(second).toBeEnabled());
     await user.click(second);
     await vi.waitFor(() => expect(second).not.toBeChecked());
     expect(calls.filter((c) => c.init.method === 'PATCH').map((c) => JSON.parse(String(c.init.body)))).toEqual([{ preview: true }, { preview: false }]);
@@ -131,8 +133,10 @@ describe('/course/lecture', () => {
   });
 
   it('moves the switch as it is clicked, before the server answers, and keeps the lecture being watched', async () => {
-    stubApi({
-      [`GET /api/v1/courses/${course._id}`]: lecturesAnswer,
+    // Lecture 2's video is being processed: the admin's list is read again every few seconds.
+    const processing = { ...lecture(2), processing: { state: 'processing' as const, percent: 40, reason: null } };
+    const calls = stubApi({
+      [`GET /api/v1/courses/${course._id}`]: { body: { ...lecturesAnswer.body, lectures: [lecture(1), processing] } },
       [`PATCH /api/v1/courses/${course._id}/lectures/${lecture(2)._id}`]: { body: { success: true, message: messages.lecturePreviewOn, lecture: { ...lecture(2), preview: true } } },
     });
     // The server takes its time over the switch.
@@ -152,6 +156,11 @@ describe('/course/lecture', () => {
     await vi.waitFor(() => expect(toggle).toBeChecked());
     expect(toggle).toBeDisabled();
     expect(screen.queryByText(messages.lecturePreviewOn)).not.toBeInTheDocument();
+    // The list is read again meanwhile, and its answer predates the switch: the switch stays where it was put.
+    const reads = () => calls.filter((call) => call.url === `/api/v1/courses/${course._id}` && (call.init.method ?? 'GET') === 'GET').length;
+    await vi.waitFor(() => expect(reads()).toBe(2), { timeout: 5000 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(toggle).toBeChecked();
 
     act(() => answer());
     expect(await screen.findByText(messages.lecturePreviewOn)).toBeInTheDocument();

@@ -6,6 +6,7 @@ import { CANCEL_REASONS } from '@lms/contract/payments';
 import { renderPage, stubApi } from '../../test/render';
 import DashboardPage from './DashboardPage';
 import { texts as cancellationTexts } from './CancellationReasons';
+import { texts as revenueTexts } from './Revenue';
 import { texts as engagementTexts } from './Engagement';
 
 // chart.js draws on a canvas, which jsdom lacks: the charts become their inputs as text, their colours as attributes.
@@ -60,6 +61,13 @@ const PAYMENTS = 'GET /api/v1/payments?count=100';
 const INBOX = 'GET /api/v1/contact?limit=20';
 const ENGAGEMENT = 'GET /api/v1/admin/engagement';
 const CANCELLATIONS = 'GET /api/v1/admin/cancellations';
+/** The spec's Sales / Month chart, among the dashboard's charts. */
+const isSalesChart = (name: string) => name.startsWith(messages.salesPerMonth);
+const REVENUE = 'GET /api/v1/admin/revenue';
+const revenueMonths = Array.from({ length: 12 }, (_, index) => {
+  const month = new Date(Date.UTC(2025, 11 + index, 1)).toISOString().slice(0, 7);
+  return { month, newSubscribers: index === 11 ? 7 : index, cancellations: index === 11 ? 2 : 0 };
+});
 const failure = { status: 500, body: { success: false } };
 
 const coursesAnswer = (courses: Course[]) => ({ body: { success: true, message: 'All courses', courses, total: courses.length, page: 1, limit: 100 } });
@@ -94,6 +102,36 @@ function answers(overrides: Parameters<typeof stubApi>[0] = {}) {
         courses: [
           { courseId: react._id, title: react.title, lectureCount: 8, started: 40, completed: 10, averageCompletion: 37.5 },
           { courseId: sql._id, title: sql.title, lectureCount: 3, started: 0, completed: 0, averageCompletion: 0 },
+        ],
+      },
+    },
+    [REVENUE]: {
+      body: {
+        success: true,
+        message: 'Revenue fetched',
+        month: '2026-11',
+        mrr: 29700,
+        activeSubscribers: 320,
+        renewingSubscribers: 300,
+        newSubscribers: 7,
+        cancellations: 2,
+        activeAtMonthStart: 250,
+        churnRate: 0.8,
+        refunds: { count: 1, amount: 99 },
+        grossRevenue: 31680,
+        netRevenue: 31581,
+        months: revenueMonths,
+        payments: [
+          {
+            id: 'p1',
+            date: '2026-11-20T06:00:00.000Z',
+            fullName: 'Asha Paid',
+            email: 'asha@example.com',
+            amount: 99,
+            status: 'refunded',
+            invoice: { id: '40000000-0000-4000-8000-000000000001', number: 'LMS/26-27/000042', ready: true },
+            creditNote: { id: '40000000-0000-4000-8000-000000000002', number: 'CN/26-27/000003', ready: false },
+          },
         ],
       },
     },
@@ -162,7 +200,7 @@ describe('admin dashboard', () => {
     stubApi(answers());
     renderDashboard();
     await waitFor(() => expect(card(messages.subscriptionCount)).toHaveTextContent('52'));
-    const bar = screen.getByTestId('bar');
+    const bar = screen.getByRole('img', { name: isSalesChart });
     expect(bar).toHaveTextContent('labels: Jan, Feb, Mar, Apr, May, Jun, Jul, Aug, Sep, Oct, Nov, Dec');
     expect(bar).toHaveTextContent(`${messages.salesPerMonth}: ${sales.join(', ')}`);
     expect(bar).toHaveAccessibleName(`${messages.salesPerMonth}, Jan to Dec: 52 in all, most in Jun (9)`);
@@ -180,7 +218,7 @@ describe('admin dashboard', () => {
     renderDashboard();
     await waitFor(() => expect(card(messages.subscriptionCount)).toHaveTextContent('52'));
     const pie = screen.getByTestId('pie');
-    const bar = screen.getByTestId('bar');
+    const bar = screen.getByRole('img', { name: isSalesChart });
     expect(colours(pie, 'series')).toEqual([['rgba(66, 42, 213, 1)', 'rgba(255, 0, 0, 1)']]);
     expect(colours(pie, 'text')).toEqual(['rgba(0, 0, 0, 1)']);
     expect(colours(bar, 'series')).toEqual(['rgba(66, 42, 213, 1)']);
@@ -194,12 +232,12 @@ describe('admin dashboard', () => {
     });
     expect(colours(screen.getByTestId('pie'), 'series')).toEqual([['rgba(255, 255, 255, 1)', 'rgba(255, 0, 0, 1)']]);
     expect(colours(screen.getByTestId('pie'), 'text')).toEqual(['rgba(255, 255, 255, 1)']);
-    expect(colours(screen.getByTestId('bar'), 'text')).toEqual(['rgba(255, 255, 255, 0.8)', 'rgba(255, 255, 255, 0.8)']);
+    expect(colours(screen.getByRole('img', { name: isSalesChart }), 'text')).toEqual(['rgba(255, 255, 255, 0.8)', 'rgba(255, 255, 255, 0.8)']);
 
     // A theme set on the page itself counts too.
     setTheme({ '--color-primary': 'oklch(0% 0 0)' });
     document.documentElement.setAttribute('data-theme', 'light');
-    await waitFor(() => expect(colours(screen.getByTestId('bar'), 'series')).toEqual(['rgba(0, 0, 0, 1)']));
+    await waitFor(() => expect(colours(screen.getByRole('img', { name: isSalesChart }), 'series')).toEqual(['rgba(0, 0, 0, 1)']));
   });
 
   it("holds the charts' places while their numbers load, then draws them", async () => {
@@ -276,7 +314,7 @@ describe('admin dashboard', () => {
     expect(started).not.toContain(PAYMENTS);
     releaseStats();
     await waitFor(() => expect(card(messages.subscriptionCount)).toHaveTextContent('52'));
-    await waitFor(() => expect(calls.map(key).filter((call) => call !== INBOX)).toEqual([COURSES, STATS, PAYMENTS, ENGAGEMENT, CANCELLATIONS]));
+    await waitFor(() => expect(calls.map(key).filter((call) => call !== INBOX)).toEqual([COURSES, STATS, PAYMENTS, REVENUE, ENGAGEMENT, CANCELLATIONS]));
   });
 
   it('shows learner engagement after the payment records: active learners, each started course as a bar, and who stopped watching', async () => {
@@ -294,6 +332,50 @@ describe('admin dashboard', () => {
     expect(within(table).getByText('23 Dec 2026')).toBeInTheDocument();
     expect(within(table).getByText(engagementTexts.neverWatched)).toBeInTheDocument();
     expect(within(section).getByText(engagementTexts.churnRiskMore(1, 31))).toBeInTheDocument();
+  });
+
+  it('shows the revenue figures after the payment records: MRR, churn, refunds, net; new vs cancelled by month; the latest payments with their documents', async () => {
+    stubApi(answers());
+    renderDashboard();
+    const section = await screen.findByRole('region', { name: revenueTexts.heading });
+    const figure = (label: string) => within(section).getByText(label, { selector: 'dt' }).nextElementSibling;
+    await waitFor(() => expect(figure(revenueTexts.mrr)).toHaveTextContent('₹29,700'));
+    expect(within(section).getByText(revenueTexts.mrrHint(300))).toBeInTheDocument();
+    expect(figure(revenueTexts.active)).toHaveTextContent('320');
+    expect(figure(revenueTexts.newThisMonth)).toHaveTextContent('7');
+    expect(figure(revenueTexts.cancelledThisMonth)).toHaveTextContent('2');
+    expect(figure(revenueTexts.churn)).toHaveTextContent('0.8 %');
+    expect(figure(revenueTexts.refunds)).toHaveTextContent('₹99');
+    expect(figure(revenueTexts.net)).toHaveTextContent('₹31,581');
+    expect(within(section).getByText(revenueTexts.netHint('₹31,680'))).toBeInTheDocument();
+
+    const chart = within(section).getByRole('img', { name: `${revenueTexts.chart}: 62 new, 2 cancelled` });
+    expect(chart).toBeInTheDocument();
+    const table = within(section).getByRole('table', { name: revenueTexts.chart });
+    expect(within(table).getAllByRole('row')).toHaveLength(13);
+    expect(within(table).getByRole('rowheader', { name: 'Nov 26' }).parentElement).toHaveTextContent('Nov 2672');
+
+    const latest = within(section).getByRole('table', { name: revenueTexts.payments });
+    expect(within(latest).getByText('Asha Paid')).toBeInTheDocument();
+    expect(within(latest).getByRole('link', { name: 'LMS/26-27/000042' })).toHaveAttribute('href', '/api/v1/billing/documents/40000000-0000-4000-8000-000000000001/pdf');
+    expect(within(latest).getByText(`CN/26-27/000003 · ${revenueTexts.preparing}`)).toBeInTheDocument();
+    expect(within(latest).getByText(revenueTexts.refunded)).toBeInTheDocument();
+  });
+
+  it('offers the accountant’s CSVs for a range of days, the financial year so far to begin with', async () => {
+    stubApi(answers());
+    const { user } = renderDashboard();
+    const section = await screen.findByRole('region', { name: revenueTexts.heading });
+    const payments = await within(section).findByRole('link', { name: revenueTexts.exportPayments });
+    const from = within(section).getByLabelText(revenueTexts.from) as HTMLInputElement;
+    const to = within(section).getByLabelText(revenueTexts.to) as HTMLInputElement;
+    expect(from.value).toMatch(/^\d{4}-04-01$/);
+    expect(payments).toHaveAttribute('href', `/api/v1/admin/revenue/export?kind=payments&from=${from.value}&to=${to.value}`);
+    await user.clear(from);
+    await user.type(from, '2026-11-01');
+    await user.clear(to);
+    await user.type(to, '2026-11-30');
+    expect(within(section).getByRole('link', { name: revenueTexts.exportDocuments })).toHaveAttribute('href', '/api/v1/admin/revenue/export?kind=documents&from=2026-11-01&to=2026-11-30');
   });
 
   it('shows why subscribers cancel after engagement: each reason as a bar, most given first, and the latest in their words', async () => {
@@ -328,6 +410,8 @@ describe('admin dashboard', () => {
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
     const { user } = renderDashboard();
     await waitFor(() => expect(card(messages.subscriptionCount)).toHaveTextContent('52'));
+    // Our sections load one after the other after the spec's: all of them, before counting what follows.
+    await waitFor(() => expect(calls.map(key)).toContain(CANCELLATIONS));
     const before = calls.length;
 
     await user.click(screen.getByRole('button', { name: 'Delete React basics' }));
@@ -343,6 +427,8 @@ describe('admin dashboard', () => {
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
     const { user } = renderDashboard();
     await waitFor(() => expect(card(messages.subscriptionCount)).toHaveTextContent('52'));
+    // Our sections load one after the other after the spec's: all of them, before counting what follows.
+    await waitFor(() => expect(calls.map(key)).toContain(CANCELLATIONS));
     const before = calls.length;
 
     await user.click(screen.getByRole('button', { name: 'Delete React basics' }));
@@ -357,6 +443,8 @@ describe('admin dashboard', () => {
     vi.spyOn(window, 'confirm').mockReturnValue(true);
     const { user } = renderDashboard();
     await waitFor(() => expect(card(messages.subscriptionCount)).toHaveTextContent('52'));
+    // Our sections load one after the other after the spec's: all of them, before counting what follows.
+    await waitFor(() => expect(calls.map(key)).toContain(CANCELLATIONS));
     const before = calls.length;
 
     await user.click(screen.getByRole('button', { name: 'Delete React basics' }));
@@ -400,12 +488,12 @@ describe('admin dashboard', () => {
     renderDashboard();
     expect(await screen.findByText(messages.failedLoadStats)).toBeInTheDocument();
     expect(await screen.findByText(messages.failedPaymentRecord)).toBeInTheDocument();
-    await waitFor(() => expect(calls.map(key).filter((call) => call !== INBOX)).toEqual([COURSES, STATS, PAYMENTS, ENGAGEMENT]));
+    await waitFor(() => expect(calls.map(key).filter((call) => call !== INBOX)).toEqual([COURSES, STATS, PAYMENTS, REVENUE, ENGAGEMENT, CANCELLATIONS]));
     // The toast comes from the API client as the answer arrives; the cards follow once the cache has it.
     await waitFor(() => expect(card(messages.totalRevenue)).toHaveTextContent('—'));
     expect(card(messages.registeredUsers)).toHaveTextContent('—');
     expect(screen.queryByTestId('pie')).not.toBeInTheDocument();
-    expect(screen.queryByTestId('bar')).not.toBeInTheDocument();
+    expect(screen.queryByRole('img', { name: isSalesChart })).not.toBeInTheDocument();
   });
 
   it('shows the spec fallback when the courses fail, then goes on to the statistics', async () => {
@@ -413,7 +501,7 @@ describe('admin dashboard', () => {
     renderDashboard();
     expect(await screen.findByText(messages.failedGetCourses)).toBeInTheDocument();
     await waitFor(() => expect(card(messages.subscriptionCount)).toHaveTextContent('52'));
-    await waitFor(() => expect(calls.map(key).filter((call) => call !== INBOX)).toEqual([COURSES, STATS, PAYMENTS, ENGAGEMENT, CANCELLATIONS]));
+    await waitFor(() => expect(calls.map(key).filter((call) => call !== INBOX)).toEqual([COURSES, STATS, PAYMENTS, REVENUE, ENGAGEMENT, CANCELLATIONS]));
     expect(screen.getByText('The courses could not be loaded.')).toBeInTheDocument();
   });
 });

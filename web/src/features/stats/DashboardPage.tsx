@@ -7,7 +7,8 @@ import { CoursesOverview, type LoadStatus } from './CoursesOverview';
 import { SalesChart } from './SalesChart';
 import { Engagement } from './Engagement';
 import { CancellationReasons } from './CancellationReasons';
-import { PAYMENT_RECORDS_COUNT, useGetCancellationReasonsQuery, useGetEngagementQuery, useGetUserStatsQuery } from './stat.api';
+import { Revenue } from './Revenue';
+import { PAYMENT_RECORDS_COUNT, useGetCancellationReasonsQuery, useGetEngagementQuery, useGetRevenueQuery, useGetUserStatsQuery } from './stat.api';
 import { UsersPie } from './UsersPie';
 
 /** The dashboard shows up to this many courses (the server's page limit). */
@@ -40,7 +41,8 @@ export default function DashboardPage() {
   const stats = useGetUserStatsQuery(undefined, { skip: !settled(courses) });
   const payments = useGetPaymentRecordsQuery(PAYMENT_RECORDS_COUNT, { skip: !settled(stats) });
   // Ours, after the spec's three.
-  const engagement = useGetEngagementQuery(undefined, { skip: !settled(payments) });
+  const revenue = useGetRevenueQuery(undefined, { skip: !settled(payments) });
+  const engagement = useGetEngagementQuery(undefined, { skip: !settled(revenue) });
   const cancellations = useGetCancellationReasonsQuery(undefined, { skip: !settled(engagement) });
   const status = { courses: statusOf(courses), stats: statusOf(stats), payments: statusOf(payments) };
   const { allUsersCount = 0, subscribedUsersCount: subscribedCount = 0 } = stats.currentData ?? {};
@@ -88,6 +90,8 @@ export default function DashboardPage() {
           </dl>
         </div>
       </section>
+
+      <Revenue data={revenue.currentData} status={statusOf(revenue)} />
 
       <CoursesOverview courses={courses.data?.courses ?? []} total={courses.data?.total ?? 0} status={status.courses} />
 

@@ -23,6 +23,11 @@ const statApi = serverState.injectEndpoints({
       query: () => serverCall(endpoints.stats.engagement, {}, { fallback: messages.failedLoadData }),
       providesTags: ['Viewer'],
     }),
+    /** Ours (issue 15): MRR, subscribers, churn, refunds, net revenue; 12 months of new vs cancelled; the latest payments. */
+    getRevenue: build.query<ResponseOf<typeof endpoints.stats.revenue>, void>({
+      query: () => serverCall(endpoints.stats.revenue, {}, { fallback: messages.failedLoadData }),
+      providesTags: ['Viewer'],
+    }),
     /** Ours (issue 15): why subscribers cancelled lately. */
     getCancellationReasons: build.query<ResponseOf<typeof endpoints.stats.cancellations>, void>({
       query: () => serverCall(endpoints.stats.cancellations, {}, { fallback: messages.failedLoadData }),
@@ -36,4 +41,4 @@ const statApi = serverState.injectEndpoints({
   }),
 });
 
-export const { useGetUserStatsQuery, useGetContactMessagesQuery, useGetEngagementQuery, useGetCancellationReasonsQuery } = statApi;
+export const { useGetUserStatsQuery, useGetContactMessagesQuery, useGetEngagementQuery, useGetCancellationReasonsQuery, useGetRevenueQuery } = statApi;
