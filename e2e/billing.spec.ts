@@ -70,6 +70,18 @@ test('a learner adds their GSTIN, pays, downloads the tax invoice; cancels with 
   const { email, password } = adminCredentials();
   await logInAs(admin, email, password);
   await admin.goto('/admin/dashboard');
+  // The revenue figures, and this learner's payment with its documents; the accountant's CSV lists both.
+  const revenue = admin.getByRole('region', { name: 'Revenue' });
+  await expect(revenue.getByText('Monthly recurring revenue')).toBeVisible({ timeout: 20_000 });
+  await expect(revenue.locator('dt', { hasText: 'Monthly recurring revenue' }).locator('+ dd')).toHaveText(/^₹[\d,]+$/);
+  const row = revenue.getByRole('row').filter({ hasText: person.email });
+  await expect(row.getByRole('link', { name: number })).toBeVisible();
+  await expect(row.getByText('Refunded')).toBeVisible();
+  const [csv] = await Promise.all([admin.waitForEvent('download'), revenue.getByRole('link', { name: 'Invoices CSV' }).click()]);
+  const documents = await fs.readFile(await csv.path(), 'utf8');
+  expect(documents).toContain(`${number},Tax Invoice,`);
+  expect(documents).toMatch(new RegExp(`CN/\\d{2}-\\d{2}/\\d{6},Credit Note,[^\\r\\n]*,${number.replaceAll('/', '\\/')},`));
+
   const reasons = admin.getByRole('region', { name: 'Why subscribers cancel' });
   await expect(reasons.getByRole('progressbar', { name: /^It costs too much: \d+ of \d+$/ })).toBeVisible({ timeout: 20_000 });
   await expect(reasons.getByText('Half the price and I would stay.').first()).toBeVisible();
