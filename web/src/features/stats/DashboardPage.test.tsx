@@ -353,7 +353,7 @@ describe('admin dashboard', () => {
     expect(chart).toBeInTheDocument();
     const table = within(section).getByRole('table', { name: revenueTexts.chart });
     expect(within(table).getAllByRole('row')).toHaveLength(13);
-    expect(within(table).getByRole('rowheader', { name: 'Nov 26' }).parentElement).toHaveTextContent('Nov 2672');
+    expect(within(table).getByRole('rowheader', { name: 'Nov ’26' }).parentElement).toHaveTextContent('Nov ’2672');
 
     const latest = within(section).getByRole('table', { name: revenueTexts.payments });
     expect(within(latest).getByText('Asha Paid')).toBeInTheDocument();

@@ -5,20 +5,21 @@ import { useId, useState } from 'react';
 import { Bar } from 'react-chartjs-2';
 import { formatDate, rupees } from '../../app/format';
 import { useChartPalette } from './chart-palette';
+import { MONTH_LABELS } from './SalesChart';
 
 ChartJS.register(BarElement, CategoryScale, LinearScale, Tooltip, Legend);
 
 const countFormat = new Intl.NumberFormat('en-IN');
-const monthName = new Intl.DateTimeFormat('en-IN', { month: 'short', year: '2-digit', timeZone: 'UTC' });
-/** `2026-11` → "Nov 26". */
-const monthLabel = (month: string) => monthName.format(new Date(`${month}-01T00:00:00Z`));
+/** `2026-11` → "Nov ’26" (never "Nov 26", which reads as a day). */
+const monthLabel = (month: string) => `${MONTH_LABELS[Number(month.slice(5, 7)) - 1]} ’${month.slice(2, 4)}`;
+const monthInFull = new Intl.DateTimeFormat('en-IN', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 /** The section's words, with it rather than in the catalogue (which ships with every page's first chunk). */
 export const texts = {
   heading: 'Revenue',
-  hint: (month: string) => `${monthLabel(month)} so far, in India's calendar.`,
+  hint: (month: string) => `${monthInFull.format(new Date(`${month}-01T00:00:00Z`))} so far, in India's calendar.`,
   mrr: 'Monthly recurring revenue',
-  mrrHint: (renewing: number) => `${countFormat.format(renewing)} subscriptions renewing`,
+  mrrHint: (renewing: number) => `${countFormat.format(renewing)} ${renewing === 1 ? 'subscription' : 'subscriptions'} renewing`,
   active: 'Active subscribers',
   newThisMonth: 'New this month',
   cancelledThisMonth: 'Cancelled this month',
@@ -75,7 +76,7 @@ export function Revenue({ data, status }: { data: RevenueFigures | undefined; st
         <p className="rounded-box bg-base-200 p-6 text-base-content/70" aria-live="polite">{status === 'failed' ? texts.failed : texts.loading}</p>
       ) : (
         <>
-          <dl className="grid grid-cols-1 gap-3 min-[26rem]:grid-cols-2 lg:grid-cols-4">
+          <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">
             <Figure label={texts.mrr} value={rupees.format(data.mrr)} hint={texts.mrrHint(data.renewingSubscribers)} />
             <Figure label={texts.active} value={countFormat.format(data.activeSubscribers)} />
             <Figure label={texts.newThisMonth} value={countFormat.format(data.newSubscribers)} />
@@ -97,9 +98,9 @@ export function Revenue({ data, status }: { data: RevenueFigures | undefined; st
 
 function Figure({ label, value, hint }: { label: string; value: string; hint?: string }) {
   return (
-    <div className="flex flex-col gap-1 rounded-box bg-base-200 p-4">
+    <div className="flex min-w-0 flex-col gap-1 rounded-box bg-base-200 p-3 sm:p-4">
       <dt className="text-sm font-medium text-base-content/80">{label}</dt>
-      <dd className="text-2xl font-bold tabular-nums">{value}</dd>
+      <dd className="text-xl font-bold tabular-nums wrap-anywhere sm:text-2xl">{value}</dd>
       {hint && <dd className="text-sm text-base-content/70">{hint}</dd>}
     </div>
   );
