@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only=api,video,hls,upload,scale,progress,weight,start,lighthouse,abuse]`
+// `npm run bench [-- --quick] [-- --only=api,video,hls,upload,scale,progress,billing,weight,start,lighthouse,abuse]`
 // Measures the product against reference servers started in the same run, prints one
 // markdown table per section, and writes them to bench/results/<date>.md. Not a test: see README.md.
 import fs from 'node:fs/promises';
@@ -16,6 +16,7 @@ import { measureAbuse } from './src/sections/abuse.ts';
 import { measureApi, type RunningProduct } from './src/sections/api.ts';
 import { measureHls } from './src/sections/hls.ts';
 import { measureLighthouse } from './src/sections/lighthouse.ts';
+import { measureBilling } from './src/sections/billing.ts';
 import { measureProgress } from './src/sections/progress.ts';
 import { measureScale } from './src/sections/scale.ts';
 import { measureStart } from './src/sections/start.ts';
@@ -23,7 +24,7 @@ import { measureUpload } from './src/sections/upload.ts';
 import { measureVideo, type Lecture } from './src/sections/video.ts';
 import { measureWeight } from './src/sections/weight.ts';
 
-const SECTIONS = ['api', 'video', 'hls', 'upload', 'lighthouse', 'start', 'scale', 'progress', 'weight', 'abuse'] as const;
+const SECTIONS = ['api', 'video', 'hls', 'upload', 'lighthouse', 'start', 'scale', 'progress', 'billing', 'weight', 'abuse'] as const;
 type SectionName = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
@@ -121,6 +122,10 @@ try {
   if (wanted('progress')) {
     log('Learner progress');
     report(await measureProgress(bench));
+  }
+  if (wanted('billing')) {
+    log('Billing');
+    report(await measureBilling(bench));
   }
   if (wanted('weight')) {
     log('Front-end weight');

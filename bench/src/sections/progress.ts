@@ -2,7 +2,6 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Context } from '../../../server/src/context.ts';
 import { openDatabase, type DatabaseTarget } from '../../../server/src/db/client.ts';
@@ -16,7 +15,7 @@ import { recreateDatabase } from '../postgres.ts';
 import { freePort, startService, waitUntilUp } from '../processes.ts';
 import { firstCourse, getJson, startProduct } from '../product.ts';
 import { median, ms, thousands, type Measurement, type SectionResult } from '../report.ts';
-import { scansOf } from './scale.ts';
+import { recordingDb, timeAndExplain } from '../queries.ts';
 import { describeRate, wrk } from '../wrk.ts';
 
 const HELLO_WORLD = path.join(path.dirname(fileURLToPath(import.meta.url)), '../hello-world.ts');
@@ -181,36 +180,23 @@ async function measureEngagement(bench: Bench): Promise<{ rows: Measurement[]; n
   const loadSeconds = (performance.now() - loadStarted) / 1000;
 
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
-  const recorded: { label: string; sql: string; params: unknown[] }[] = [];
-  let label = '';
-  const db = drizzle({ client: pool, schema, casing: 'snake_case', logger: { logQuery: (query, params) => recorded.push({ label, sql: query, params }) } });
+  const { db, recorder } = recordingDb(pool);
   const ctx = { db, media: { publicUrl: (key: string) => `/media/${key}` } } as unknown as Context;
   const rows: Measurement[] = [];
   const notes: string[] = [];
   try {
     const [learner] = await db.select().from(schema.users).where(sql`email = 'learner1@bench.example'`);
-    recorded.length = 0;
+    recorder.queries.length = 0;
     // The services' queries in the order they send them.
-    label = 'GET /admin/engagement';
+    recorder.label = 'GET /admin/engagement';
     await getEngagement(ctx);
     const names = ['active learners this week', 'subscribers who stopped watching', 'per course: started, completed, average'];
-    label = 'GET /progress (one learner, 5 courses)';
+    recorder.label = 'GET /progress (one learner, 5 courses)';
     await getMyProgress(ctx, learner as UserRow);
     names.push('courses started', 'their lectures', 'their progress');
-    for (const [index, query] of recorded.entries()) {
-      const what = names[index] ?? 'another query';
-      const times: number[] = [];
-      for (let run = -1; run < runs; run++) {
-        const started = performance.now();
-        await pool.query(query.sql, query.params);
-        if (run >= 0) times.push(performance.now() - started);
-      }
-      const { rows: planRows } = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, TIMING OFF, COSTS OFF) ${query.sql}`, query.params);
-      const plan = planRows.map((row) => row['QUERY PLAN']).join('\n');
-      const p50 = median(times);
-      rows.push({ what: `${query.label}: ${what}`, measured: `p50 ${ms(p50)} (max ${ms(Math.max(...times))}, ${runs} runs)`, budget: '< 100 ms', met: p50 < BUDGET_MS });
-      notes.push(`<details><summary>${query.label}, ${what}: ${scansOf(plan).join('; ')} — ${/Execution Time: ([\d.]+) ms/.exec(plan)?.[1]} ms</summary>\n\n\`\`\`sql\n${query.sql}\n\`\`\`\n\n\`\`\`\n${plan}\n\`\`\`\n</details>\n`);
-    }
+    const timed = await timeAndExplain(pool, recorder.queries, names, runs, BUDGET_MS);
+    rows.push(...timed.rows);
+    notes.push(...timed.notes);
     // One save at this size, through the service as the route calls it (two statements in a transaction).
     const lecture = (await pool.query<{ id: string }>(`select md5('bench-lecture-3-5')::uuid as id`)).rows[0]!;
     const saves: number[] = [];

@@ -1,14 +1,13 @@
 import path from 'node:path';
-import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Context } from '../../../server/src/context.ts';
-import * as schema from '../../../server/src/db/schema.ts';
 import { listCourses } from '../../../server/src/features/courses/courses.service.ts';
 import { getPaymentRecords, getUserStats } from '../../../server/src/features/stats/stats.service.ts';
 import type { Bench } from '../bench.ts';
 import { fillCatalogue } from '../catalogue.ts';
 import { recreateDatabase } from '../postgres.ts';
 import { firstCourse, loginAsAdmin, startProduct } from '../product.ts';
+import { recordingDb, scansOf } from '../queries.ts';
 import { median, ms, thousands, type Measurement, type SectionResult } from '../report.ts';
 
 const BUDGET_MS = 100;
@@ -48,32 +47,24 @@ async function timeRequests(url: string, cookie: string, runs: number): Promise<
   return times;
 }
 
-/** The scans of a plan, one line each: which table, and through which index. */
-export const scansOf = (plan: string) =>
-  [...plan.matchAll(/(Parallel )?(Seq Scan|Index Only Scan|Index Scan|Bitmap Index Scan)( Backward)?(?: using (\S+))? on (\S+)/g)].map(
-    ([, parallel = '', kind, backward = '', index, table]) => `${parallel}${kind}${backward} on ${table}${index ? ` using ${index}` : ''}`,
-  );
-
 /**
  * EXPLAIN ANALYZE of exactly the SQL the routes run: the services are called with a
  * Drizzle instance that records each query, and each recorded query is explained.
  */
 async function explainServices(databaseUrl: string): Promise<string[]> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
-  const recorded: { label: string; sql: string; params: unknown[] }[] = [];
-  let label = '';
-  const db = drizzle({ client: pool, schema, casing: 'snake_case', logger: { logQuery: (sql, params) => recorded.push({ label, sql, params }) } });
+  const { db, recorder } = recordingDb(pool);
   const ctx = { db } as unknown as Context;
   try {
-    label = 'GET /admin/status/users';
+    recorder.label = 'GET /admin/status/users';
     await getUserStats(ctx);
-    label = 'GET /payments?count=100';
+    recorder.label = 'GET /payments?count=100';
     await getPaymentRecords(ctx, { count: 100 });
-    label = 'GET /courses (first page)';
+    recorder.label = 'GET /courses (first page)';
     await listCourses(ctx, { page: 1, limit: 50 });
 
     const notes: string[] = [];
-    for (const query of recorded) {
+    for (const query of recorder.queries) {
       const { rows } = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, TIMING OFF, COSTS OFF) ${query.sql}`, query.params);
       const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
       const time = /Execution Time: ([\d.]+) ms/.exec(plan)?.[1];
