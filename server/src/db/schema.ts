@@ -253,6 +253,10 @@ export const subscriptions = pgTable(
     index().on(table.userId, table.createdAt),
     // At most one unpaid subscription a user: concurrent subscribes get the same one.
     uniqueIndex('subscriptions_one_unpaid_per_user').on(table.userId).where(sql`${table.status} = 'created'`),
+    // The subscriptions that will charge again, with their plan: MRR reads just these (an index-only scan).
+    index('subscriptions_renewing')
+      .on(table.currentEnd, table.providerPlanId)
+      .where(sql`${table.status} in ('active', 'pending') and ${table.cancelledAt} is null`),
   ],
 );
 
