@@ -226,6 +226,26 @@ describe('billing', () => {
       expect((await t.app.inject({ url: `/media/private/${row!.pdfKey}` })).statusCode).not.toBe(200);
     });
 
+    it('retries a PDF whose job failed, keeping the number the invoice was issued with', async () => {
+      const media = t.app.ctx.media;
+      const put = media.put;
+      let refusals = 0;
+      media.put = async (...args) => {
+        if (args[0].startsWith('documents/') && refusals++ === 0) throw new Error('storage is down');
+        return put.apply(media, args);
+      };
+      try {
+        const learner = await subscriber();
+        const [issued] = await documentsOf(learner.user._id);
+        const history = await historyWithPdfs(learner.cookie);
+        expect(refusals).toBeGreaterThanOrEqual(2);
+        expect(history.entries[0].invoice).toEqual({ id: issued!.id, number: issued!.number, ready: true });
+        expect((await documentsOf(learner.user._id)).map((row) => row.number)).toEqual([issued!.number]);
+      } finally {
+        media.put = put;
+      }
+    });
+
     it('says a PDF is being made until it is', async () => {
       const learner = await signUp(t.app);
       const [subscription] = await t.database.db
