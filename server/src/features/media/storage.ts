@@ -202,11 +202,21 @@ export async function saveThumbnail(storage: MediaStorage, webp: Buffer): Promis
   return key;
 }
 
-/** Stores a lecture's poster frame (re-encoded WebP) and answers its key. */
-export async function savePoster(storage: MediaStorage, webp: Buffer): Promise<string> {
-  const key = newKey('posters', 'webp');
+/** Stores a lecture's poster frame (re-encoded WebP) under `key` (a new one unless given) and answers the key. */
+export async function savePoster(storage: MediaStorage, webp: Buffer, key = newKey('posters', 'webp')): Promise<string> {
   await storage.put(key, webp, 'image/webp');
   return key;
+}
+
+/**
+ * The keys a video processing run stores its ladder and poster under, named after the run (a
+ * random UUID no client sees): a run killed while storing them left files that only the run's id
+ * leads to, and the sweep of dead runs removes them at once instead of an hour later.
+ */
+export function videoRunKeys(run: string): { hlsKey: string; posterKey: string } {
+  const hex = run.replaceAll('-', '');
+  if (!/^[0-9a-f]{32}$/.test(hex)) throw new Error(`Not a run id: ${run}`);
+  return { hlsKey: `hls/${hex}`, posterKey: `posters/${hex}.webp` };
 }
 
 /** Streams a lecture video into storage and answers its key; the extension follows the detected type. */

@@ -17,7 +17,7 @@ import { mp4Video, multipart, pngImage, signUp, signUpAdmin } from '../../test/h
 import { startTestS3 } from '../../test/s3.ts';
 import { makeClip, testVideoTools } from '../../test/video.ts';
 import { seedDemoCourses } from '../../cli/demo-courses.ts';
-import { mediaRoot } from '../media/storage.ts';
+import { mediaRoot, videoRunKeys } from '../media/storage.ts';
 import type { VideoTools } from './ffmpeg.ts';
 import { restartStalledVideos, workRoot } from './video-processing.ts';
 
@@ -296,6 +296,36 @@ describe('restarts', () => {
 
       // The dead run's folder went with it: its run no longer holds the lecture.
       expect(await fs.readdir(workRoot(t.dataDir))).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a run killed while storing its ladder and poster leaves nothing once its work folder is swept; a run killed just after finishing keeps its files', async () => {
+    const t = await createTestApp({ env: PROCESSING_ON });
+    try {
+      const admin = (await signUpAdmin(t.app)).cookie;
+      const courseId = await newCourse(t, admin);
+      const added = await upload(t, admin, courseId, clip);
+      await until(() => lectureAsAdmin(t, admin, courseId, added._id), settled);
+      const [finished] = await t.app.ctx.db.select().from(lectures).where(eq(lectures.id, added._id));
+      expect(finished!.hlsKey).toBe(videoRunKeys(finished!.processingRun!).hlsKey);
+      expect(finished!.posterKey).toBe(videoRunKeys(finished!.processingRun!).posterKey);
+
+      // The finished run was killed before it removed its work folder; another run died half-way
+      // through storing: a segment of its ladder and its poster are in storage, named by its run.
+      await fs.mkdir(path.join(workRoot(t.dataDir), `video-${finished!.processingRun}`), { recursive: true });
+      const dead = crypto.randomUUID();
+      await fs.mkdir(path.join(workRoot(t.dataDir), `video-${dead}`), { recursive: true });
+      await t.app.ctx.media.put(`${videoRunKeys(dead).hlsKey}/0_00000.ts`, Buffer.from('a stored segment'), 'video/mp2t');
+      await t.app.ctx.media.put(videoRunKeys(dead).posterKey, Buffer.from('a poster'), 'image/webp');
+
+      await restartStalledVideos(t.app.ctx, t.app.log);
+      expect(await fs.readdir(workRoot(t.dataDir))).toEqual([]);
+      expect(await mediaFiles(t.dataDir, 'hls')).toEqual([finished!.hlsKey!.slice('hls/'.length)]);
+      expect(await mediaFiles(t.dataDir, 'posters')).toEqual([finished!.posterKey!.slice('posters/'.length)]);
+      const ready = await lectureAsAdmin(t, admin, courseId, added._id);
+      expect((await t.app.inject({ url: ready.hls_url!, headers: { cookie: admin } })).statusCode).toBe(200);
     } finally {
       await t.close();
     }

@@ -9,7 +9,7 @@ import { messages } from '@lms/contract/messages';
 import type { Context } from '../../context.ts';
 import { lectures } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import { hlsFileKey, newHlsFolderKey, savePoster } from '../media/storage.ts';
+import { hlsFileKey, savePoster, videoRunKeys } from '../media/storage.ts';
 import { grabFrame, ladderFor, probeVideo, transcodeToHls, UnreadableVideo, type ProbedVideo, type VideoTools } from './ffmpeg.ts';
 
 /**
@@ -68,8 +68,8 @@ export async function processLectureVideo(
 
     // Nothing is stored until the transcode is done: a process killed during it leaves only its work folder.
     const hlsKey = await transcodeAndStore(ctx, tools, { job, source, video, workDir, made, signal: stop.signal });
-    const poster = await posterOf(ctx, tools, source, video, stop.signal);
-    made.push(poster);
+    made.push(videoRunKeys(job.run).posterKey);
+    const poster = await posterOf(ctx, tools, job, source, video, stop.signal);
 
     const [done] = await ctx.db
       .update(lectures)
@@ -158,13 +158,13 @@ async function localCopy(ctx: Context, key: string, workDir: string): Promise<st
 }
 
 /** A frame a tenth of the way in (past a black opening), at most 5 s, as a stored WebP. */
-async function posterOf(ctx: Context, tools: VideoTools, source: string, video: ProbedVideo, signal: AbortSignal): Promise<string> {
+async function posterOf(ctx: Context, tools: VideoTools, job: VideoProcessingJob, source: string, video: ProbedVideo, signal: AbortSignal): Promise<string> {
   const png = await grabFrame(tools, source, Math.min(5, video.durationSeconds / 10), POSTER_MAX_WIDTH, signal);
   const { default: sharp } = await import('sharp');
-  return savePoster(ctx.media, await sharp(png).webp({ quality: 80 }).toBuffer());
+  return savePoster(ctx.media, await sharp(png).webp({ quality: 80 }).toBuffer(), videoRunKeys(job.run).posterKey);
 }
 
-/** Transcodes the ladder into the work folder, reporting progress, then stores it under a new HLS folder key. */
+/** Transcodes the ladder into the work folder, reporting progress, then stores it under the run's HLS folder key. */
 async function transcodeAndStore(
   ctx: Context,
   tools: VideoTools,
@@ -190,7 +190,7 @@ async function transcodeAndStore(
   } finally {
     clearInterval(heartbeat);
   }
-  const hlsKey = newHlsFolderKey();
+  const { hlsKey } = videoRunKeys(job.run);
   made.push(hlsKey);
   for (const name of await fs.readdir(outDir)) {
     const type = name.endsWith('.m3u8') ? 'application/vnd.apple.mpegurl' : 'video/mp2t';
@@ -245,9 +245,11 @@ export async function retryVideoProcessing(ctx: Context, courseId: string, lectu
 /**
  * Removes work folders of runs that no longer hold their lecture: what a killed process left
  * (its lecture has since been handed to a new run, or finished), or a run of a deleted lecture.
- * A run holds its lecture (processing, its id in processingRun) before it makes its folder.
+ * A run holds its lecture (processing, its id in processingRun) before it makes its folder, and
+ * removes the folder last; so a run killed while storing its ladder or poster still has a folder,
+ * and those files (under the run's keys) go with it unless its lecture was marked ready with them.
  */
-export async function removeOrphanWorkFolders(ctx: Pick<Context, 'db' | 'config'>): Promise<number> {
+export async function removeOrphanWorkFolders(ctx: Pick<Context, 'db' | 'config' | 'media'>): Promise<number> {
   const root = workRoot(ctx.config.dataDir);
   const runs = new Map<string, string>();
   for (const entry of await fs.readdir(root, { withFileTypes: true }).catch(() => [])) {
@@ -260,6 +262,14 @@ export async function removeOrphanWorkFolders(ctx: Pick<Context, 'db' | 'config'
     .from(lectures)
     .where(and(eq(lectures.videoState, 'processing'), inArray(lectures.processingRun, [...runs.keys()])));
   for (const { run } of held) if (run) runs.delete(run);
+  if (runs.size === 0) return 0;
+  const outputs = [...runs.keys()].flatMap((run) => Object.values(videoRunKeys(run)));
+  const kept = await ctx.db
+    .select({ hlsKey: lectures.hlsKey, posterKey: lectures.posterKey })
+    .from(lectures)
+    .where(or(inArray(lectures.hlsKey, outputs), inArray(lectures.posterKey, outputs)));
+  const keptKeys = new Set(kept.flatMap((row) => [row.hlsKey, row.posterKey]));
+  for (const key of outputs) if (!keptKeys.has(key)) await ctx.media.remove(key);
   for (const folder of runs.values()) await fs.rm(folder, { recursive: true, force: true });
   return runs.size;
 }
