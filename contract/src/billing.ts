@@ -146,7 +146,16 @@ export const BillingHistoryResponseSchema = ReplySchema.extend({
    * (ISO); null with no subscription.
    */
   renewal: z
-    .object({ renewsOn: z.string().nullable(), cancelled: z.boolean(), accessUntil: z.string().nullable() })
+    .object({
+      renewsOn: z.string().nullable(),
+      cancelled: z.boolean(),
+      accessUntil: z.string().nullable(),
+      /** Ours (issue 16): the plan, and what the next charge takes (a coupon's discount while it lasts); null once cancelled. */
+      plan: z.object({ name: z.string(), interval: z.enum(['monthly', 'yearly']) }).nullable().optional(),
+      nextAmount: z.number().nullable().optional(),
+      /** In a free trial: when it ends, the first payment's day. */
+      trialEndsAt: z.string().nullable().optional(),
+    })
     .nullable(),
 });
 export type BillingHistory = z.infer<typeof BillingHistoryResponseSchema>;

@@ -25,6 +25,21 @@ import type {
   UnsubscribeResponseSchema,
   VerifyPaymentSchema,
 } from './payments.ts';
+import type {
+  AdminPlanResponseSchema,
+  AdminPlansResponseSchema,
+  CouponIdParamsSchema,
+  CouponInputSchema,
+  CouponResponseSchema,
+  CouponsResponseSchema,
+  CouponUpdateSchema,
+  PlanIdParamsSchema,
+  PlanInputSchema,
+  PlansResponseSchema,
+  PlanUpdateSchema,
+  SaveOfferResponseSchema,
+  SubscribeSchema,
+} from './plans.ts';
 import type { BillingDetailsResponseSchema, BillingDetailsSchema, BillingHistoryResponseSchema } from './billing.ts';
 import type {
   CompletionSchema,
@@ -101,10 +116,16 @@ export const endpoints = {
     razorpayKey: endpoint<{ response: typeof RazorpayKeyResponseSchema }>('GET', '/payments/razorpay-key'),
     /** Ours, public: the bundle's price per month and refund window, for the storefront. */
     plan: endpoint<{ response: typeof PlanResponseSchema }>('GET', '/payments/plan'),
-    subscribe: endpoint<{ response: typeof SubscribeResponseSchema }>('POST', '/payments/subscribe'),
+    /** Ours, public: the plans on sale (issue 16). */
+    plans: endpoint<{ response: typeof PlansResponseSchema }>('GET', '/payments/plans'),
+    /** The spec's client sends no body (the default plan); ours: a plan, a coupon, whether to take the trial. */
+    subscribe: endpoint<{ body: typeof SubscribeSchema; response: typeof SubscribeResponseSchema }>('POST', '/payments/subscribe'),
     verify: endpoint<{ body: typeof VerifyPaymentSchema; response: typeof MessageSchema }>('POST', '/payments/verify'),
     /** The body (ours: a reason and a note, both optional) may be left out, as the spec's client does. */
     unsubscribe: endpoint<{ body: typeof CancellationSchema; response: typeof UnsubscribeResponseSchema }>('POST', '/payments/unsubscribe'),
+    /** Ours: the discount the cancellation dialog may offer instead of cancelling, and taking it. */
+    saveOffer: endpoint<{ response: typeof SaveOfferResponseSchema }>('GET', '/payments/save-offer'),
+    acceptSaveOffer: endpoint<{ response: typeof SaveOfferResponseSchema }>('POST', '/payments/save-offer'),
     /** Admin: the latest `count` payments and this year's sales by month. */
     records: endpoint<{ query: typeof PaymentRecordsQuerySchema; response: typeof PaymentRecordsResponseSchema }>('GET', '/payments'),
   },
@@ -117,6 +138,18 @@ export const endpoints = {
     /** Ours (admin): MRR, subscribers, churn, refunds and net revenue this month, 12 months of new vs cancelled, the latest payments. */
     revenue: endpoint<{ response: typeof RevenueResponseSchema }>('GET', '/admin/revenue'),
     // The CSV export is a download, not JSON: revenueExportUrl (stats.ts) names it.
+  },
+  /** Ours (admin, issue 16): the plans sold and the coupons given. */
+  plans: {
+    list: endpoint<{ response: typeof AdminPlansResponseSchema }>('GET', '/admin/plans'),
+    create: endpoint<{ body: typeof PlanInputSchema; response: typeof AdminPlanResponseSchema }>('POST', '/admin/plans'),
+    /** A new price makes a new price version: subscribers keep paying what they bought. */
+    update: endpoint<{ params: typeof PlanIdParamsSchema; body: typeof PlanUpdateSchema; response: typeof AdminPlanResponseSchema }>('PATCH', '/admin/plans/:id'),
+  },
+  coupons: {
+    list: endpoint<{ response: typeof CouponsResponseSchema }>('GET', '/admin/coupons'),
+    create: endpoint<{ body: typeof CouponInputSchema; response: typeof CouponResponseSchema }>('POST', '/admin/coupons'),
+    update: endpoint<{ params: typeof CouponIdParamsSchema; body: typeof CouponUpdateSchema; response: typeof CouponResponseSchema }>('PATCH', '/admin/coupons/:id'),
   },
   /** Ours: the signed-in learner's progress (issue 14). Saves are throttled per session. */
   progress: {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ReplySchema as Reply } from './envelope.ts';
 import { messages } from './messages.ts';
+import { CheckoutQuoteSchema } from './plans.ts';
 
 /** What Checkout hands to `options.handler`, sent on to the server to verify. */
 export const VerifyPaymentSchema = z.object({
@@ -26,7 +27,11 @@ export const PlanResponseSchema = Reply.extend({
   refundWindowDays: z.number().int(),
 });
 export type Plan = z.infer<typeof PlanResponseSchema>;
-export const SubscribeResponseSchema = Reply.extend({ subscription_id: z.string() });
+export const SubscribeResponseSchema = Reply.extend({
+  subscription_id: z.string(),
+  /** Ours (issue 16): what the checkout shows before paying. */
+  checkout: CheckoutQuoteSchema,
+});
 export const UnsubscribeResponseSchema = Reply.extend({ refunded: z.boolean() });
 
 /** Ours (issue 15): why a subscriber cancels, asked by the cancel dialog (skippable), read by admins. */

@@ -20,8 +20,10 @@ const DocumentLinkSchema = z.object({ id: z.string(), number: z.string(), ready:
 export const RevenueResponseSchema = ReplySchema.extend({
   /** `2026-11`: the month the figures are for. */
   month: z.string(),
-  /** Monthly recurring revenue: what the renewing subscribers' plans charge a month. */
+  /** Monthly recurring revenue: what the renewing subscribers' next charges come to a month (a yearly one counts 1/12; a coupon while it lasts). */
   mrr: z.number(),
+  /** Ours (issue 16): each plan's renewing subscribers and their part of the MRR; archived plans that still have some, too. */
+  plans: z.array(z.object({ id: z.string(), name: z.string(), interval: z.enum(['monthly', 'yearly']), archived: z.boolean(), subscribers: z.number().int(), mrr: z.number() })),
   /** Users with access now (as the spec's subscribed count). */
   activeSubscribers: z.number().int(),
   /** Of those, the ones whose subscription renews (not cancelled). */

@@ -98,6 +98,8 @@ export const UserSchema = z.object({
     currentPeriodEnd: z.string().optional(),
     /** Ours, while active: cancelled without a refund, so it will not renew; access lasts until currentPeriodEnd. */
     cancelAtPeriodEnd: z.boolean().optional(),
+    /** Ours (issue 16), while in a free trial: when it ends and the first payment is taken (ISO). */
+    trialEndsAt: z.string().optional(),
   }),
   /** Ours: the initial administrator must choose their own password before anything else works. */
   mustChangePassword: z.boolean().optional(),

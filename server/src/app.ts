@@ -32,6 +32,7 @@ import { createRazorpayClient, inProcessFetch } from './features/payments/razorp
 import { sandboxRoutes } from './features/sandbox/sandbox.routes.ts';
 import { startJobQueue, type JobQueueOptions } from './job-queue.ts';
 import { QUEUE_RULES, startWorkers, type Jobs } from './jobs.ts';
+import { ensureDefaultPlan } from './features/plans/plans.service.ts';
 import { findVideoTools } from './features/video/ffmpeg.ts';
 import { refuseForeignOrigins } from './cross-site.ts';
 import { createMailer } from './mail.ts';
@@ -127,6 +128,8 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
     video: config.video.processing ? await findVideoTools(config.video) : { available: false, reason: 'it is turned off (VIDEO_PROCESSING=off)' },
   };
   app.decorate('ctx', ctx);
+  // The spec's bundle as the default plan, made on the first start (features/plans).
+  await ensureDefaultPlan(ctx);
   await startWorkers(ctx, app.log);
   app.decorateRequest('user', null);
   app.addHook('onClose', async () => {

@@ -167,8 +167,14 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       webhookSecret: env.RAZORPAY_WEBHOOK_SECRET,
       /** A plan made in Razorpay's dashboard; otherwise one is created for the price on first use. */
       planId: env.RAZORPAY_PLAN_ID,
-      /** What a month costs the buyer: the price, plus GST when a registered seller's prices exclude it. */
+      /**
+       * The default plan's price when it is created on first start (features/plans), as entered and as
+       * charged: plus GST when a registered seller's prices exclude it. After that the admin sets prices.
+       */
+      listPricePaise: Math.round(env.SUBSCRIPTION_PRICE * 100),
       pricePaise: Math.round(env.SUBSCRIPTION_PRICE * 100 * (env.SELLER_GSTIN && env.PRICES_INCLUDE_TAX === 'no' ? 1 + env.GST_RATE / 100 : 1)),
+      /** Prices are entered before GST, which is added to what is charged (a GSTIN and PRICES_INCLUDE_TAX=no). */
+      pricesAddTax: Boolean(env.SELLER_GSTIN) && env.PRICES_INCLUDE_TAX === 'no',
       refundWindowDays: env.REFUND_WINDOW_DAYS,
     },
     /** Who issues the invoices and receipts, and the tax on them (features/billing). */

@@ -8,6 +8,8 @@ import { LEFTOVER_AGE_MS, sweepMediaLeftovers } from './features/media/leftovers
 import type { Mail } from './mail.ts';
 import { processLectureVideo, restartStalledVideos, type VideoProcessingJob } from './features/video/video-processing.ts';
 import type { QueueRules } from './job-queue.ts';
+import { dropAbandonedCheckouts } from './features/payments/checkout.service.ts';
+import { changeProviderPlan } from './features/payments/payments.service.ts';
 
 /**
  * Every job the queue (job-queue.ts) runs, with what it carries, and the service
@@ -32,8 +34,12 @@ export interface Jobs {
   'lifecycle-mail': { id: string };
   /** Lifecycle mails written but never queued, queued again; every minute. */
   'lifecycle-mail-unsent': Record<string, never>;
-  /** Reminders of the renewals due within three days, written and queued; hourly. */
+  /** Reminders of the renewals and first charges after a trial due within three days, written and queued; hourly. */
   'renewal-reminders': Record<string, never>;
+  /** A subscription moved to the provider's plan for what its next charge takes: a coupon's discount starting or ending (features/payments). */
+  'subscription-plan': { subscriptionId: string };
+  /** Checkouts left unpaid for a day, cancelled at the provider, their coupon uses given back; hourly. */
+  'abandoned-checkouts': Record<string, never>;
 }
 
 /**
@@ -61,6 +67,9 @@ export async function startWorkers(ctx: Context, log: FastifyBaseLogger): Promis
   await ctx.jobs.schedule('lifecycle-mail-unsent', EVERY_MINUTE, {});
   await ctx.jobs.work('renewal-reminders', async () => void (await queueRenewalReminders(ctx)));
   await ctx.jobs.schedule('renewal-reminders', HOURLY, {});
+  await ctx.jobs.work('subscription-plan', (job) => changeProviderPlan(ctx, job));
+  await ctx.jobs.work('abandoned-checkouts', async () => void (await dropAbandonedCheckouts(ctx, log)));
+  await ctx.jobs.schedule('abandoned-checkouts', HOURLY, {});
 
   // Without a working ffmpeg, uploads stay `waiting` and play as MP4; their jobs wait in the queue
   // for an instance that has one (and restartStalledVideos queues them again if they were lost).

@@ -8,6 +8,10 @@ export const PROGRESS_WRITES_PER_MINUTE = 30;
 
 /** CSV exports one admin may start in a minute. */
 export const EXPORTS_PER_MINUTE = 6;
+/** Checkouts (POST /payments/subscribe) one account may start in 15 minutes: one per page load, plan picked or coupon applied. */
+export const CHECKOUTS_PER_WINDOW = 40;
+/** Refused coupon codes one account may try in 15 minutes. */
+export const COUPON_FAILURES_PER_WINDOW = 10;
 
 export interface RateLimits {
   /** Every login attempt from one address. */
@@ -37,6 +41,10 @@ export interface RateLimits {
   progressPerSession: RateLimiterAbstract;
   /** CSV exports by one admin, a minute at a time: each reads up to a year of payments or documents. */
   exportsPerAccount: RateLimiterAbstract;
+  /** Checkouts one account starts (each may create a subscription, and a plan, at the provider). */
+  checkoutsPerAccount: RateLimiterAbstract;
+  /** Coupon codes one account tries that are refused: guessing codes is slow. */
+  couponFailuresPerAccount: RateLimiterAbstract;
   close(): Promise<void>;
 }
 
@@ -69,6 +77,8 @@ export async function createRateLimits(
     contactPerIp: limiter('contact-ip', 5),
     progressPerSession: limiter('progress-session', PROGRESS_WRITES_PER_MINUTE, 60),
     exportsPerAccount: limiter('exports-account', EXPORTS_PER_MINUTE, 60),
+    checkoutsPerAccount: limiter('checkout-account', CHECKOUTS_PER_WINDOW),
+    couponFailuresPerAccount: limiter('coupon-failure-account', COUPON_FAILURES_PER_WINDOW),
     close: async () => void (await redis?.quit()),
   };
 }

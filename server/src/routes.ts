@@ -6,6 +6,7 @@ import { lectureRoutes } from './features/lectures/lectures.routes.ts';
 import { progressRoutes } from './features/progress/progress.routes.ts';
 import { billingRoutes } from './features/billing/billing.routes.ts';
 import { paymentRoutes } from './features/payments/payments.routes.ts';
+import { planRoutes } from './features/plans/plans.routes.ts';
 import { statsRoutes } from './features/stats/stats.routes.ts';
 import { storefrontRoutes } from './features/storefront/storefront.routes.ts';
 import { userRoutes } from './features/users/users.routes.ts';
@@ -22,7 +23,8 @@ import type { WebAppPage } from './web-app.ts';
  *   /api/v1/video     status: whether this server processes videos, and with which ffmpeg
  *   /api/v1/contact   send a message; the admin inbox
  *   /api/v1           (stats, no prefix of its own) admin/status/users; admin/engagement; payments?count=N, the payment records
- *   /api/v1/payments  plan (public), razorpay-key, subscribe, verify, unsubscribe, webhook
+ *   /api/v1/payments  plan, plans (public), razorpay-key, subscribe, verify, unsubscribe, save-offer, webhook
+ *   /api/v1           (plans, no prefix of its own) admin/plans, admin/plans/:id; admin/coupons, admin/coupons/:id
  *   /api/v1/progress  mine; courses/:id; lectures/:lectureId (save), lectures/:lectureId/completed; settings
  *   /api/v1/billing   details (GET, PUT); history; documents/:id/pdf (an invoice or credit note)
  */
@@ -35,6 +37,7 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(contactRoutes, { prefix: '/contact' });
   await api.register(statsRoutes);
   await api.register(paymentRoutes, { prefix: '/payments' });
+  await api.register(planRoutes);
   await api.register(progressRoutes, { prefix: '/progress' });
   await api.register(billingRoutes, { prefix: '/billing' });
 }

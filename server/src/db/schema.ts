@@ -34,6 +34,10 @@ export const users = pgTable('users', {
   billingAddress: text(),
   /** The user's first payment ever (refunded or not): when they became a subscriber, for the month's new subscribers. */
   firstPaidAt: timestamp({ withTimezone: true }),
+  /** When the account's free trial began: one per account (features/plans, decision 0017). */
+  trialUsedAt: timestamp({ withTimezone: true }),
+  /** While in a free trial: its end, when the first payment is taken. Cleared by that payment. */
+  trialEndsAt: timestamp({ withTimezone: true }),
   createdAt: createdAt(),
   updatedAt: createdAt(),
 }, (table) => [
@@ -221,12 +225,92 @@ export const courseCompletionCounts = pgTable(
 
 // ── Payments ───────────────────────────────────────────────────────────────
 
-/** The provider's plan for each price, created on first use. */
-export const paymentPlans = pgTable('payment_plans', {
-  amountPaise: integer().primaryKey(),
-  providerPlanId: text().notNull(),
-  createdAt: createdAt(),
-});
+/**
+ * The provider's plan for each period and amount, created on first use: Razorpay plans cannot be
+ * edited, and one amount of one period is one plan, whichever of our plans or coupons needs it.
+ */
+export const paymentPlans = pgTable(
+  'payment_plans',
+  {
+    /** monthly or yearly. */
+    period: text().notNull().default('monthly'),
+    amountPaise: integer().notNull(),
+    providerPlanId: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.period, table.amountPaise] })],
+);
+
+/** What is sold (features/plans, decision 0017): the spec's bundle is the default plan. Prices are in `planPrices`. */
+export const plans = pgTable(
+  'plans',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    name: text().notNull(),
+    /** monthly or yearly (PLAN_INTERVALS). */
+    interval: text().notNull(),
+    trialDays: integer().notNull().default(0),
+    /** The spec's bundle: created on first start from SUBSCRIPTION_PRICE, never archived. */
+    isDefault: boolean().notNull().default(false),
+    /** Sold no more; its subscribers renew as before. */
+    archivedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: createdAt(),
+  },
+  (table) => [uniqueIndex('plans_one_default').on(table.isDefault).where(sql`${table.isDefault}`)],
+);
+
+/**
+ * Each price a plan has had: a new price is a new row, and a subscription keeps the row it was
+ * bought at (its provider plan has that amount), so changing a price never changes what an
+ * existing subscriber pays. The plan's current price is its latest row.
+ */
+export const planPrices = pgTable(
+  'plan_prices',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    planId: uuid()
+      .notNull()
+      .references(() => plans.id),
+    /** As the seller entered it: before GST when prices exclude it. */
+    listPricePaise: integer().notNull(),
+    /** What each charge takes from the buyer. */
+    amountPaise: integer().notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index().on(table.planId, table.createdAt)],
+);
+
+/** Discounts a buyer enters at checkout, or the save offer of the cancellation dialog. */
+export const coupons = pgTable(
+  'coupons',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    /** Upper case; unique. */
+    code: text().notNull().unique(),
+    /** percent or amount (COUPON_KINDS). */
+    kind: text().notNull(),
+    /** Percent (1–99), or paise off each discounted charge. */
+    amount: integer().notNull(),
+    /** The first this many charges are discounted. */
+    charges: integer().notNull(),
+    validFrom: timestamp({ withTimezone: true }),
+    validUntil: timestamp({ withTimezone: true }),
+    maxRedemptions: integer(),
+    /** Uses taken, held ones included; the check makes the last use go to one buyer only. */
+    redemptions: integer().notNull().default(0),
+    /** The plans it applies to; empty for all. */
+    planIds: uuid().array().notNull().default(sql`'{}'::uuid[]`),
+    saveOffer: boolean().notNull().default(false),
+    archivedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: createdAt(),
+  },
+  (table) => [
+    check('coupons_redemptions_within_max', sql`${table.maxRedemptions} is null or ${table.redemptions} <= ${table.maxRedemptions}`),
+    uniqueIndex('coupons_one_save_offer').on(table.saveOffer).where(sql`${table.saveOffer} and ${table.archivedAt} is null`),
+  ],
+);
 
 /** A user's subscription at the provider (Razorpay or the sandbox), mirrored here. */
 export const subscriptions = pgTable(
@@ -244,8 +328,25 @@ export const subscriptions = pgTable(
     currentEnd: timestamp({ withTimezone: true }),
     /** When the user cancelled it: at once with a refund, or at the end of the paid period without one. */
     cancelledAt: timestamp({ withTimezone: true }),
-    /** The first charge of a subscription that starts later (a resumed one starts when the paid period ends). */
+    /** The first charge of a subscription that starts later (a resumed one starts when the paid period ends, a trial when it ends). */
     startAt: timestamp({ withTimezone: true }),
+    /** Our plan and the price version bought (issue 16); set for every subscription since (older ones at start). */
+    planId: uuid().references(() => plans.id),
+    planPriceId: uuid().references(() => planPrices.id),
+    /** Days of free trial before the first charge (at `startAt`); 0 for none. */
+    trialDays: integer().notNull().default(0),
+    /** When verifying Checkout's authorisation began the trial (access until `startAt`). */
+    trialStartedAt: timestamp({ withTimezone: true }),
+    /** The coupon redeemed: charges `discountFrom + 1` to `discountFrom + discountCharges` take `discountedPaise`. */
+    couponId: uuid().references(() => coupons.id),
+    discountedPaise: integer(),
+    discountFrom: integer().notNull().default(0),
+    discountCharges: integer().notNull().default(0),
+    /** Charges recorded on this subscription. */
+    paidCount: integer().notNull().default(0),
+    /** What the next charge takes, and that per month (a yearly charge / 12): the MRR figure sums the latter. */
+    nextChargePaise: integer(),
+    monthlyValuePaise: integer(),
     createdAt: createdAt(),
     updatedAt: createdAt(),
   },
@@ -253,12 +354,45 @@ export const subscriptions = pgTable(
     index().on(table.userId, table.createdAt),
     // At most one unpaid subscription a user: concurrent subscribes get the same one.
     uniqueIndex('subscriptions_one_unpaid_per_user').on(table.userId).where(sql`${table.status} = 'created'`),
-    // The subscriptions that will charge again, with their plan: MRR reads just these (an index-only scan).
+    // The subscriptions that will charge again, with their plan and monthly value: MRR reads just these (an index-only scan).
     index('subscriptions_renewing')
-      .on(table.currentEnd, table.providerPlanId)
+      .on(table.currentEnd, table.planId, table.monthlyValuePaise)
       .where(sql`${table.status} in ('active', 'pending') and ${table.cancelledAt} is null`),
+    // Unpaid subscriptions by age: the hourly sweep drops abandoned checkouts and frees their coupons.
+    index('subscriptions_unpaid').on(table.createdAt).where(sql`${table.status} = 'created'`),
   ],
 );
+
+/** A coupon's use by an account (one each): held by an unpaid checkout, taken for good once paid. */
+export const couponRedemptions = pgTable(
+  'coupon_redemptions',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    couponId: uuid()
+      .notNull()
+      .references(() => coupons.id),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    subscriptionId: uuid().references(() => subscriptions.id, { onDelete: 'set null' }),
+    /** When the first discounted payment (or a trial's authorisation, or the save offer's acceptance) made it final. */
+    confirmedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex().on(table.couponId, table.userId), index().on(table.subscriptionId)],
+);
+
+/**
+ * Cards that have had a free trial, by a hash of the card network's reference (Razorpay's card
+ * fingerprint): one trial per card, whichever account presents it.
+ */
+export const trialCards = pgTable('trial_cards', {
+  fingerprintHash: text().primaryKey(),
+  userId: uuid()
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+});
 
 /** One row per successful charge; recorded once, whichever of verify or webhook comes first. */
 export const payments = pgTable(
@@ -461,6 +595,11 @@ export const sandboxSubscriptions = pgTable('sandbox_subscriptions', {
   startAt: timestamp({ withTimezone: true }),
   /** `cancel_at_cycle_end: 1`: stays as it is until the current cycle ends, then cancelled. */
   cancelAtCycleEnd: boolean().notNull().default(false),
+  /** An update with `schedule_change_at: cycle_end`: the plan the next cycle moves to. */
+  scheduledPlanId: text().references(() => sandboxPlans.id),
+  /** The card mandate Checkout made: its token, and the card network's reference for the card (its fingerprint). */
+  tokenId: text(),
+  cardReference: text(),
   notes: jsonb().notNull().default({}),
   createdAt: createdAt(),
   updatedAt: createdAt(),
@@ -478,6 +617,8 @@ export const sandboxPayments = pgTable('sandbox_payments', {
   amountRefunded: integer().notNull().default(0),
   errorCode: text(),
   errorDescription: text(),
+  /** The card's token (the subscription's mandate), as Razorpay's payment entity carries it. */
+  tokenId: text(),
   createdAt: createdAt(),
 });
 

@@ -1,9 +1,9 @@
-import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { BillingDetails, BillingDocument, BillingHistory } from '@lms/contract/billing';
 import { messages } from '@lms/contract/messages';
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
-import { billingCounters, billingDocuments, payments, users } from '../../db/schema.ts';
+import { billingCounters, billingDocuments, payments, plans, subscriptions, users } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { UserRow } from '../auth/sessions.ts';
 import { hasActiveSubscription } from '../users/users.service.ts';
@@ -50,7 +50,7 @@ export async function issueInvoice(
   seller: Seller,
   payment: { id: string; userId: string; amountPaise: number; paidAt: Date },
   periodEnd: Date,
-  now = new Date(),
+  { planName = null, now = new Date() }: { planName?: string | null; now?: Date } = {},
 ): Promise<string> {
   const [buyer] = await db.select().from(users).where(eq(users.id, payment.userId));
   const lines = taxLines(seller, buyer!.billingState, payment.amountPaise);
@@ -65,7 +65,8 @@ export async function issueInvoice(
       issuedAt: now,
       seller: sellerOf(seller),
       buyer: buyerOf(buyer!),
-      description: `All-courses subscription, ${formatIndiaDate(payment.paidAt)} to ${formatIndiaDate(periodEnd)}`,
+      // The spec's bundle keeps its plain wording; another plan is named (issue 16).
+      description: `All-courses subscription, ${planName ? `${planName} plan, ` : ''}${formatIndiaDate(payment.paidAt)} to ${formatIndiaDate(periodEnd)}`,
       ...lines,
     })
     .returning({ id: billingDocuments.id });
@@ -181,10 +182,29 @@ export async function getBillingHistory(ctx: Context, user: UserRow): Promise<Om
   });
   const active = hasActiveSubscription(user);
   const endsAt = user.subscriptionEndsAt?.toISOString() ?? null;
+  const cancelled = user.subscriptionCancelledAt !== null;
+  // The subscription that charges next (issue 16): its plan, and what that charge takes.
+  const [renewing] = active && !cancelled
+    ? await ctx.db
+        .select({ name: plans.name, interval: plans.interval, nextChargePaise: subscriptions.nextChargePaise })
+        .from(subscriptions)
+        .innerJoin(plans, eq(plans.id, subscriptions.planId))
+        .where(and(eq(subscriptions.userId, user.id), inArray(subscriptions.status, ['active', 'pending', 'authenticated']), isNull(subscriptions.cancelledAt)))
+        .orderBy(desc(subscriptions.createdAt))
+        .limit(1)
+    : [];
+  const inTrial = user.trialEndsAt !== null && user.trialEndsAt > new Date();
   return {
     entries,
     renewal: active
-      ? { renewsOn: user.subscriptionCancelledAt ? null : endsAt, cancelled: user.subscriptionCancelledAt !== null, accessUntil: user.subscriptionCancelledAt ? endsAt : null }
+      ? {
+          renewsOn: cancelled ? null : endsAt,
+          cancelled,
+          accessUntil: cancelled ? endsAt : null,
+          plan: renewing ? { name: renewing.name, interval: renewing.interval as 'monthly' | 'yearly' } : null,
+          nextAmount: renewing?.nextChargePaise != null ? renewing.nextChargePaise / 100 : null,
+          trialEndsAt: inTrial ? user.trialEndsAt!.toISOString() : null,
+        }
       : null,
   };
 }

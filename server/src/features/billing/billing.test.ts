@@ -169,7 +169,14 @@ describe('billing', () => {
           creditNote: null,
         },
       ]);
-      expect(history.renewal).toEqual({ renewsOn: expect.any(String), cancelled: false, accessUntil: null });
+      expect(history.renewal).toEqual({
+        renewsOn: expect.any(String),
+        cancelled: false,
+        accessUntil: null,
+        plan: { name: 'Monthly', interval: 'monthly' },
+        nextAmount: 99,
+        trialEndsAt: null,
+      });
 
       const download = await api('GET', `/billing/documents/${invoice!.id}/pdf`, learner.cookie);
       expect(download.statusCode).toBe(200);
@@ -290,7 +297,7 @@ describe('billing', () => {
       await t.database.db.update(payments).set({ paidAt: new Date(Date.now() - 20 * DAY) }).where(eq(payments.userId, learner.user._id));
       expect((await api('POST', '/payments/unsubscribe', learner.cookie)).json()).toMatchObject({ refunded: false });
       const history = await historyWithPdfs(learner.cookie);
-      expect(history.renewal).toEqual({ renewsOn: null, cancelled: true, accessUntil: expect.any(String) });
+      expect(history.renewal).toEqual({ renewsOn: null, cancelled: true, accessUntil: expect.any(String), plan: null, nextAmount: null, trialEndsAt: null });
       const [user] = await t.database.db.select().from(users).where(eq(users.id, learner.user._id));
       expect(history.renewal.accessUntil).toBe(user!.subscriptionEndsAt!.toISOString());
       expect(history.entries[0]).toMatchObject({ status: 'paid', creditNote: null });

@@ -1,7 +1,7 @@
-import { and, eq, gt, isNull, lt, lte } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lt, lte, or } from 'drizzle-orm';
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
-import { billingDocuments, lifecycleMails, paymentPlans, subscriptions, users } from '../../db/schema.ts';
+import { billingDocuments, lifecycleMails, plans, subscriptions, users } from '../../db/schema.ts';
 import type { Mail } from '../../mail.ts';
 import { formatIndiaDate, rupees } from './format.ts';
 
@@ -14,7 +14,7 @@ import { formatIndiaDate, rupees } from './format.ts';
  * queue never got. A request never waits on SMTP.
  */
 
-export type LifecycleKind = 'receipt' | 'refund' | 'cancelled' | 'payment_failed' | 'access_ended' | 'renewal_reminder';
+export type LifecycleKind = 'receipt' | 'refund' | 'cancelled' | 'payment_failed' | 'access_ended' | 'renewal_reminder' | 'trial_reminder';
 type Data = Record<string, string | number | boolean | null>;
 
 /** Writes the mail of an event, once per `key`; answers the new row's id, or null when the event already had its mail. */
@@ -52,33 +52,41 @@ export async function queueUnsentMails(ctx: Context): Promise<number> {
 const REMINDER_DAYS = 3;
 
 /**
- * Writes the reminders of renewals due within three days: subscriptions charging monthly that nobody
- * cancelled. Keyed by the period's end, so each renewal is reminded of once however often this runs.
+ * Writes the reminders of charges due within three days: renewals of subscriptions nobody
+ * cancelled, and the first charge after a free trial. Keyed by the charge's date, so each is
+ * reminded of once however often this runs.
  */
 export async function queueRenewalReminders(ctx: Context, now = new Date()): Promise<number> {
+  const soon = new Date(now.getTime() + REMINDER_DAYS * 24 * 3600 * 1000);
   const due = await ctx.db
-    .select({ subscription: subscriptions, user: users, planPaise: paymentPlans.amountPaise })
+    .select({ subscription: subscriptions, user: users, interval: plans.interval })
     .from(subscriptions)
     .innerJoin(users, eq(users.id, subscriptions.userId))
-    // What this subscription's plan charges (RAZORPAY_PLAN_ID's plan is not in the table: the configured price).
-    .leftJoin(paymentPlans, eq(paymentPlans.providerPlanId, subscriptions.providerPlanId))
+    .leftJoin(plans, eq(plans.id, subscriptions.planId))
     .where(
       and(
-        eq(subscriptions.status, 'active'),
         isNull(subscriptions.cancelledAt),
         isNull(users.subscriptionCancelledAt),
-        gt(subscriptions.currentEnd, now),
-        lte(subscriptions.currentEnd, new Date(now.getTime() + REMINDER_DAYS * 24 * 3600 * 1000)),
+        or(
+          and(eq(subscriptions.status, 'active'), gt(subscriptions.currentEnd, now), lte(subscriptions.currentEnd, soon)),
+          and(eq(subscriptions.status, 'authenticated'), isNotNull(subscriptions.trialStartedAt), gt(subscriptions.startAt, now), lte(subscriptions.startAt, soon)),
+        ),
       ),
     );
   const ids: (string | null)[] = [];
-  for (const { subscription, user, planPaise } of due) {
+  for (const { subscription, user, interval } of due) {
+    const trial = subscription.status === 'authenticated';
+    const chargeOn = (trial ? subscription.startAt : subscription.currentEnd)!;
     ids.push(
       await recordLifecycleMail(ctx.db, {
-        key: `renewal_reminder:${subscription.id}:${subscription.currentEnd!.toISOString()}`,
-        kind: 'renewal_reminder',
+        key: `${trial ? 'trial_reminder' : 'renewal_reminder'}:${subscription.id}:${chargeOn.toISOString()}`,
+        kind: trial ? 'trial_reminder' : 'renewal_reminder',
         userId: user.id,
-        data: { renewsOn: subscription.currentEnd!.toISOString(), amountPaise: planPaise ?? ctx.config.payments.pricePaise },
+        data: {
+          renewsOn: chargeOn.toISOString(),
+          amountPaise: subscription.nextChargePaise ?? ctx.config.payments.pricePaise,
+          period: interval === 'yearly' ? 'year' : 'month',
+        },
       }),
     );
   }
@@ -185,8 +193,14 @@ async function compose(ctx: Context, kind: LifecycleKind, data: Data, user: { na
       ]);
     case 'renewal_reminder':
       return letter(user.email, `Your subscription renews on ${date(data.renewsOn)}`, user.name, [
-        `On ${date(data.renewsOn)} we will charge ${rupees(Number(data.amountPaise))} for another month of every course.`,
+        `On ${date(data.renewsOn)} we will charge ${rupees(Number(data.amountPaise))} for another ${String(data.period ?? 'month')} of every course.`,
         'Nothing to do if you want to keep learning. To stop the renewal, cancel from your profile before then.',
+        profile,
+      ]);
+    case 'trial_reminder':
+      return letter(user.email, `Your free trial ends on ${date(data.renewsOn)}`, user.name, [
+        `Your free trial ends on ${date(data.renewsOn)}. That day we will charge ${rupees(Number(data.amountPaise))} for a ${String(data.period ?? 'month')} of every course, and the subscription renews from then on.`,
+        'Nothing to do if you want to keep learning. To stop before the first payment, cancel from your profile: nothing is charged, and you keep watching until the trial ends.',
         profile,
       ]);
   }

@@ -9,10 +9,19 @@ import {
   UnsubscribeResponseSchema,
   VerifyPaymentSchema,
 } from '@lms/contract/payments';
+import { PlansResponseSchema, SaveOfferResponseSchema, SubscribeSchema } from '@lms/contract/plans';
 import { MessageSchema } from '@lms/contract/users';
+import { AppError } from '../../errors.ts';
+import { consume, isExhausted } from '../../rate-limit.ts';
 import { jsonBody } from '../../validation.ts';
-import { currentUser, requireUser } from '../auth/guards.ts';
-import { handleWebhook, subscribe, unsubscribe, verifyPayment } from './payments.service.ts';
+import { currentUser, loadUser, requireUser } from '../auth/guards.ts';
+import { defaultPlanPrice, planJson, plansOnSale } from '../plans/plans.service.ts';
+import { mayHaveTrial, subscribe, verifyPayment } from './checkout.service.ts';
+import { acceptSaveOffer, getSaveOffer, unsubscribe } from './payments.service.ts';
+import { handleWebhook } from './webhooks.service.ts';
+
+/** A coupon refused for what it is (not for the plan or the account): what guessing codes runs into. */
+const COUPON_REFUSALS = new Set<string>([messages.couponUnknown, messages.couponExpired, messages.couponNotYetValid, messages.couponExhausted]);
 
 export const SANDBOX_CHECKOUT_SCRIPT = '/sandbox/checkout.js';
 export const RAZORPAY_CHECKOUT_SCRIPT = 'https://checkout.razorpay.com/v1/checkout.js';
@@ -30,7 +39,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       message: messages.razorpayKey,
       key: payments.keyId,
       checkoutScript: payments.mode === 'sandbox' ? SANDBOX_CHECKOUT_SCRIPT : RAZORPAY_CHECKOUT_SCRIPT,
-      price: payments.pricePaise / 100,
+      price: await defaultPlanPrice(ctx),
     }),
   });
 
@@ -40,29 +49,67 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async () => ({
       success: true,
       message: messages.subscriptionPlan,
-      price: payments.pricePaise / 100,
+      price: await defaultPlanPrice(ctx),
       currency: 'INR' as const,
       refundWindowDays: payments.refundWindowDays,
     }),
   });
 
+  // Ours, public (issue 16): every plan on sale; signed in, whether a free trial would be theirs.
+  app.get('/plans', {
+    schema: { summary: 'The plans on sale (public)', response: { 200: PlansResponseSchema } },
+    handler: async (request) => {
+      const user = await loadUser(request);
+      return {
+        success: true,
+        message: messages.plansFetched,
+        plans: (await plansOnSale(ctx)).map(planJson),
+        trialAvailable: !user || (user.role !== 'ADMIN' && mayHaveTrial(user)),
+      };
+    },
+  });
+
   app.post('/subscribe', {
-    schema: { summary: 'Start a monthly subscription; Checkout takes the payment', response: { 200: SubscribeResponseSchema } },
+    schema: {
+      summary: 'Start a subscription (the default plan without a body; ours: a plan, a coupon, the trial); Checkout takes the payment',
+      body: jsonBody(SubscribeSchema),
+      response: { 200: SubscribeResponseSchema },
+    },
     preHandler: requireUser,
-    handler: async (request) => ({
-      success: true,
-      message: messages.subscriptionCreated,
-      subscription_id: await subscribe(ctx, currentUser(request)),
-    }),
+    handler: async (request) => {
+      const user = currentUser(request);
+      if (!(await consume(ctx.limits.checkoutsPerAccount, user.id))) throw new AppError(429, messages.tooManyRequests);
+      if (request.body.coupon && (await isExhausted(ctx.limits.couponFailuresPerAccount, user.id))) throw new AppError(429, messages.tooManyRequests);
+      try {
+        const { subscriptionId, quote } = await subscribe(ctx, user, request.body);
+        return { success: true, message: messages.subscriptionCreated, subscription_id: subscriptionId, checkout: quote };
+      } catch (error) {
+        if (request.body.coupon && error instanceof AppError && COUPON_REFUSALS.has(error.message)) await consume(ctx.limits.couponFailuresPerAccount, user.id);
+        throw error;
+      }
+    },
   });
 
   app.post('/verify', {
     schema: { summary: 'Verify the payment Checkout reported', body: jsonBody(VerifyPaymentSchema), response: { 200: MessageSchema } },
     preHandler: requireUser,
     handler: async (request) => {
-      await verifyPayment(ctx, currentUser(request), request.body);
+      await verifyPayment(ctx, currentUser(request), request.body, request.log);
       return { success: true, message: messages.paymentVerified };
     },
+  });
+
+  // Ours (issue 16): the discount the cancellation dialog may offer instead, and taking it.
+  app.get('/save-offer', {
+    schema: { summary: 'The save offer this subscriber may take instead of cancelling, if any', response: { 200: SaveOfferResponseSchema } },
+    preHandler: requireUser,
+    handler: async (request) => ({ success: true, message: messages.saveOfferFetched, offer: await getSaveOffer(ctx, currentUser(request)) }),
+  });
+
+  app.post('/save-offer', {
+    schema: { summary: 'Take the save offer: the next payments are discounted', response: { 200: SaveOfferResponseSchema } },
+    preHandler: requireUser,
+    handler: async (request) => ({ success: true, message: messages.saveOfferAccepted, offer: await acceptSaveOffer(ctx, currentUser(request)) }),
   });
 
   app.post('/unsubscribe', {

@@ -59,7 +59,18 @@ export interface RazorpayPayment {
   refund_status: string | null;
   /** Razorpay sends true or "1". */
   captured: boolean | string;
+  /** The saved card (the subscription's mandate) the payment was made with, if any. */
+  token_id?: string | null;
   created_at: number;
+}
+
+/** The card network's reference for a card (Razorpay's card fingerprint, an on-demand feature): the same for every token of the card. */
+export interface RazorpayCardReference {
+  network: string;
+  /** Visa and Mastercard: the 29-character Payment Account Reference. */
+  payment_account_reference: string | null;
+  /** RuPay. */
+  network_reference_id?: string | null;
 }
 
 export interface RazorpayRefund {
@@ -82,7 +93,7 @@ export function createRazorpayClient(options: { baseUrl: string; keyId: string; 
   const fetchLike: FetchLike = options.fetch ?? fetch;
   const authorization = `Basic ${Buffer.from(`${options.keyId}:${options.keySecret}`).toString('base64')}`;
 
-  async function call<T>(method: 'GET' | 'POST', path: string, body?: object): Promise<T> {
+  async function call<T>(method: 'GET' | 'POST' | 'PATCH', path: string, body?: object): Promise<T> {
     const response = await fetchLike(`${options.baseUrl}${path}`, {
       method,
       headers: { authorization, ...(body && { 'content-type': 'application/json' }) },
@@ -97,12 +108,20 @@ export function createRazorpayClient(options: { baseUrl: string; keyId: string; 
   const id = (value: string) => encodeURIComponent(value);
 
   return {
-    createPlan: (input: { period: 'monthly'; interval: number; item: { name: string; amount: number; currency: 'INR' } }) =>
+    createPlan: (input: { period: 'monthly' | 'yearly'; interval: number; item: { name: string; amount: number; currency: 'INR' } }) =>
       call<RazorpayPlan>('POST', '/plans', input),
     /** With `start_at` (unix seconds), Checkout only authorises the card and the first charge comes then. */
     createSubscription: (input: { plan_id: string; total_count: number; customer_notify?: 0 | 1; start_at?: number; notes?: Record<string, string> }) =>
       call<RazorpaySubscription>('POST', '/subscriptions', input),
     fetchSubscription: (subscriptionId: string) => call<RazorpaySubscription>('GET', `/subscriptions/${id(subscriptionId)}`),
+    /**
+     * Moves a subscription to another plan from its next cycle (`cycle_end`: card mandates cannot be
+     * changed at once). How a coupon's discount starts and ends after the first charge.
+     */
+    updateSubscription: (subscriptionId: string, input: { plan_id: string; schedule_change_at: 'cycle_end'; customer_notify?: 0 | 1 }) =>
+      call<RazorpaySubscription>('PATCH', `/subscriptions/${id(subscriptionId)}`, input),
+    /** The card network's reference for the card behind a saved card's token (one free trial per card). */
+    cardReference: (tokenId: string) => call<RazorpayCardReference>('POST', '/cards/fingerprints', { token: tokenId }),
     /** Cancels now, or (`atCycleEnd`) when the paid cycle ends: no more charges either way. */
     cancelSubscription: (subscriptionId: string, { atCycleEnd = false }: { atCycleEnd?: boolean } = {}) =>
       call<RazorpaySubscription>('POST', `/subscriptions/${id(subscriptionId)}/cancel`, { cancel_at_cycle_end: atCycleEnd ? 1 : 0 }),
@@ -113,9 +132,9 @@ export function createRazorpayClient(options: { baseUrl: string; keyId: string; 
 }
 
 /** A fetch answered by this same server (`app.inject`), for the sandbox: no port, no network, same HTTP handling. */
-export function inProcessFetch(inject: (request: { method: 'GET' | 'POST'; url: string; headers: Record<string, string>; payload?: string }) => Promise<{ statusCode: number; json(): unknown }>): FetchLike {
+export function inProcessFetch(inject: (request: { method: 'GET' | 'POST' | 'PATCH'; url: string; headers: Record<string, string>; payload?: string }) => Promise<{ statusCode: number; json(): unknown }>): FetchLike {
   return async (url, init) => {
-    const response = await inject({ method: init.method as 'GET' | 'POST', url, headers: init.headers, payload: init.body });
+    const response = await inject({ method: init.method as 'GET' | 'POST' | 'PATCH', url, headers: init.headers, payload: init.body });
     return { status: response.statusCode, json: async () => response.json() };
   };
 }

@@ -7,6 +7,9 @@ import {
   authenticationFailed,
   CancelSubscriptionSchema,
   cancelSubscription,
+  cardFingerprint,
+  CardFingerprintSchema,
+  CardReferenceEntitySchema,
   chargeSubscription,
   checkoutSummary,
   CheckoutSummarySchema,
@@ -33,6 +36,8 @@ import {
   RefundPaymentSchema,
   SandboxError,
   SubscriptionEntitySchema,
+  updateSubscription,
+  UpdateSubscriptionSchema,
 } from './sandbox.service.ts';
 
 // The sandbox stands in for Razorpay's API, which Razorpay documents; the LMS API docs leave it out.
@@ -45,8 +50,8 @@ const WebhookStatusSchema = z.object({ status: z.number() });
  *   /sandbox/checkout.js   the imitation Checkout script
  *   /sandbox/pay/:id       a subscription's short_url: a page that opens that Checkout
  *   /sandbox/v1            the API (Basic auth with the key id and secret): plans;
- *                          subscriptions, /:id, /:id/cancel, /:id/charge, /:id/fail, /:id/halt;
- *                          payments/:id, /:id/refund; and, without auth, Checkout's subscriptions/:id/checkout
+ *                          subscriptions, /:id (GET, PATCH), /:id/cancel, /:id/charge, /:id/fail, /:id/halt;
+ *                          payments/:id, /:id/refund; cards/fingerprints; and, without auth, Checkout's subscriptions/:id/checkout
  *                          (the amount it shows) and subscriptions/:id/pay
  */
 export const sandboxRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -110,6 +115,18 @@ const sandboxApi: FastifyPluginAsyncZod = async (api) => {
     handler: (request) => fetchSubscription(ctx, request.params.id),
   });
 
+  api.patch('/subscriptions/:id', {
+    schema: { hide, params: IdParamsSchema, body: jsonBody(UpdateSubscriptionSchema), response: { 200: SubscriptionEntitySchema } },
+    onRequest: apiKeys,
+    handler: (request) => updateSubscription(ctx, request.params.id, request.body),
+  });
+
+  api.post('/cards/fingerprints', {
+    schema: { hide, body: jsonBody(CardFingerprintSchema), response: { 200: CardReferenceEntitySchema } },
+    onRequest: apiKeys,
+    handler: (request) => cardFingerprint(ctx, request.body),
+  });
+
   api.post('/subscriptions/:id/cancel', {
     schema: { hide, params: IdParamsSchema, body: jsonBody(CancelSubscriptionSchema), response: { 200: SubscriptionEntitySchema } },
     onRequest: apiKeys,
@@ -161,11 +178,12 @@ const sandboxApi: FastifyPluginAsyncZod = async (api) => {
     },
     onRequest: apiKeys,
     handler: async (request) => {
-      const { subscription, payment, first } = await chargeSubscription(ctx, request.params.id);
+      const { subscription, payment, first, updated } = await chargeSubscription(ctx, request.params.id);
       if (!payment) {
         const delivered = await deliverSandboxWebhook(api, { event: 'subscription.cancelled', subscription });
         return { subscription, webhook: { status: delivered.statusCode } };
       }
+      if (updated) await deliverSandboxWebhook(api, { event: 'subscription.updated', subscription });
       if (first) await deliverSandboxWebhook(api, { event: 'subscription.activated', subscription });
       const delivered = await deliverSandboxWebhook(api, { event: 'subscription.charged', subscription, payment });
       return { subscription, payment, webhook: { status: delivered.statusCode } };

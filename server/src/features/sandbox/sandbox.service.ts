@@ -14,8 +14,12 @@ import { hmacHex, subscriptionPaymentMessage } from '../payments/signatures.ts';
 
 /** Where the sandbox delivers its webhooks by default: the app's own receiver. */
 export const SANDBOX_WEBHOOK_TARGET = '/api/v1/payments/webhook';
-/** Card numbers the sandbox Checkout accepts (DESIGN §6); any other number is invalid. */
-export const TEST_CARDS = { succeeds: '4111111111111111', declined: '4000000000000002' } as const;
+/**
+ * Card numbers the sandbox Checkout accepts (DESIGN §6; Razorpay's own test cards); any other number
+ * is invalid. Two cards succeed, so that "one free trial per card" can be tried with a second card.
+ */
+export const TEST_CARDS = { succeeds: '4111111111111111', alsoSucceeds: '5267318187975449', declined: '4000000000000002' } as const;
+const SUCCEEDING_CARDS = new Set<string>([TEST_CARDS.succeeds, TEST_CARDS.alsoSucceeds]);
 
 type PlanRow = typeof sandboxPlans.$inferSelect;
 type SubscriptionRow = typeof sandboxSubscriptions.$inferSelect;
@@ -27,7 +31,7 @@ type RefundRow = typeof sandboxRefunds.$inferSelect;
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** Razorpay's id shape: a prefix and 14 base62 characters, e.g. `sub_ID6MOhgkcoHj9I`. */
-export function newId(prefix: 'plan' | 'sub' | 'pay' | 'rfnd' | 'evt'): string {
+export function newId(prefix: 'plan' | 'sub' | 'pay' | 'rfnd' | 'evt' | 'token'): string {
   let suffix = '';
   while (suffix.length < 14) {
     // 248 = 4 × 62: bytes above it are dropped so that every character is equally likely.
@@ -39,6 +43,17 @@ export function newId(prefix: 'plan' | 'sub' | 'pay' | 'rfnd' | 'evt'): string {
 /** What Checkout hands the app for a subscription payment: HMAC of `payment_id|subscription_id` with the key secret. */
 export const subscriptionPaymentSignature = (keySecret: string, paymentId: string, subscriptionId: string) =>
   hmacHex(keySecret, subscriptionPaymentMessage(paymentId, subscriptionId));
+
+/**
+ * The card network's reference for a card (Razorpay's card fingerprint): the same for the card
+ * whichever token or account it comes with; 29 characters, a network prefix and a keyed hash.
+ */
+export function cardReferenceOf(keySecret: string, cardNumber: string): { network: 'Visa' | 'Mastercard'; reference: string } {
+  const network = cardNumber.startsWith('5') ? 'Mastercard' : 'Visa';
+  const digest = createHash('sha256').update(`${keySecret}:card:${cardNumber}`).digest();
+  const body = Array.from(digest.subarray(0, 25), (byte) => BASE62[byte % 36]!.toUpperCase()).join('');
+  return { network, reference: `${network === 'Visa' ? 'V001' : 'M001'}${body}` };
+}
 
 /** A stable Razorpay-like account id for the key, as webhooks carry one. */
 export function accountIdOf(keyId: string): string {
@@ -195,6 +210,8 @@ export const SubscriptionEntitySchema = z.object({
   remaining_count: z.number(),
   total_count: z.number(),
   short_url: z.string(),
+  has_scheduled_changes: z.boolean(),
+  change_scheduled_at: z.number().nullable(),
   created_at: z.number(),
 });
 export type SubscriptionEntity = z.infer<typeof SubscriptionEntitySchema>;
@@ -216,6 +233,7 @@ export const PaymentEntitySchema = z.object({
   error_source: z.string().nullable(),
   error_step: z.string().nullable(),
   error_reason: z.string().nullable(),
+  token_id: z.string().nullable(),
   created_at: z.number(),
 });
 export type PaymentEntity = z.infer<typeof PaymentEntitySchema>;
@@ -297,6 +315,9 @@ export function toSubscriptionEntity(subscription: SubscriptionRow, plan: PlanRo
     remaining_count: remaining,
     total_count: subscription.totalCount,
     short_url: `${publicUrl}/sandbox/pay/${subscription.id}`,
+    has_scheduled_changes: subscription.scheduledPlanId !== null,
+    // A scheduled change applies when the cycle ends: the first charge's time for one not yet charged.
+    change_scheduled_at: subscription.scheduledPlanId ? toUnix(subscription.currentEnd ?? startAt) : null,
     created_at: toUnix(subscription.createdAt),
   };
 }
@@ -321,6 +342,7 @@ export function toPaymentEntity(payment: PaymentRow): PaymentEntity {
     error_source: failed ? 'bank' : null,
     error_step: failed ? 'payment_authorization' : null,
     error_reason: failed ? 'payment_declined' : null,
+    token_id: payment.tokenId,
     created_at: toUnix(payment.createdAt),
   };
 }
@@ -384,6 +406,30 @@ export const CancelSubscriptionSchema = z.object({
     .optional(),
 });
 export type CancelSubscription = z.infer<typeof CancelSubscriptionSchema>;
+
+/**
+ * PATCH /subscriptions/:id: another plan, from the next cycle. Razorpay refuses an immediate change
+ * when a card mandate applies (razorpay-node #409), which every sandbox subscription has.
+ */
+export const UpdateSubscriptionSchema = z.object({
+  plan_id: z.string(required('plan id')).min(1, 'The plan id field is required.'),
+  schedule_change_at: z.enum(['now', 'cycle_end'], { error: 'The schedule change at must be now or cycle_end.' }).optional(),
+  customer_notify: z.union([z.boolean(), z.coerce.number().pipe(z.union([z.literal(0), z.literal(1)]))]).optional(),
+});
+export type UpdateSubscription = z.infer<typeof UpdateSubscriptionSchema>;
+
+/** POST /cards/fingerprints: a saved card's token, or a card number. */
+export const CardFingerprintSchema = z.union([
+  z.object({ token: z.string().min(1).max(40) }),
+  z.object({ number: z.string().regex(/^\d{12,19}$/, 'The number must be a card number.') }),
+], { error: 'The token or number field is required.' });
+export type CardFingerprint = z.infer<typeof CardFingerprintSchema>;
+
+export const CardReferenceEntitySchema = z.object({
+  network: z.string(),
+  payment_account_reference: z.string().nullable(),
+  network_reference_id: z.string().nullable(),
+});
 
 export const RefundPaymentSchema = z.object({
   amount: wholeNumber('amount').min(100, 'The amount must be at least INR 1.00.').optional(),
@@ -463,7 +509,8 @@ async function changeSubscription(
       .set({ ...values, updatedAt: new Date() })
       .where(eq(sandboxSubscriptions.id, id))
       .returning();
-    return toSubscriptionEntity(updated!, found.plan, ctx.config.publicUrl);
+    const [plan] = updated!.planId === found.plan.id ? [found.plan] : await tx.select().from(sandboxPlans).where(eq(sandboxPlans.id, updated!.planId));
+    return toSubscriptionEntity(updated!, plan!, ctx.config.publicUrl);
   });
 }
 
@@ -499,6 +546,34 @@ export function haltSubscription(ctx: Context, id: string): Promise<Subscription
     if (!CHARGING_STATUSES.has(subscription.status)) throw stateError(`Subscription cannot be halted in ${subscription.status} status.`);
     return { status: 'halted' };
   });
+}
+
+/**
+ * Moves the subscription to another plan from its next cycle: the next charge takes the new
+ * plan's amount (`chargeSubscription` applies it). Only authenticated and active subscriptions
+ * may be updated, and never at once: every sandbox subscription has a card mandate.
+ */
+export function updateSubscription(ctx: Context, id: string, input: UpdateSubscription): Promise<SubscriptionEntity> {
+  return changeSubscription(ctx, id, async ({ subscription }, tx) => {
+    if (subscription.status !== 'authenticated' && subscription.status !== 'active') {
+      throw stateError(`Subscription cannot be updated in ${subscription.status} status.`);
+    }
+    if (input.schedule_change_at !== 'cycle_end') throw inputError("Can't update subscription immediately when card mandate is applicable", 'schedule_change_at');
+    const [plan] = await tx.select().from(sandboxPlans).where(eq(sandboxPlans.id, input.plan_id));
+    if (!plan) throw inputError('The id provided does not exist', 'plan_id');
+    return { scheduledPlanId: plan.id === subscription.planId ? null : plan.id };
+  });
+}
+
+/** The card reference for a saved card's token (the one a subscription's Checkout made), or for a card number. */
+export async function cardFingerprint(ctx: Context, input: CardFingerprint) {
+  if ('number' in input) {
+    const { network, reference } = cardReferenceOf(ctx.config.payments.keySecret, input.number);
+    return { network, payment_account_reference: reference, network_reference_id: null };
+  }
+  const [subscription] = await ctx.db.select().from(sandboxSubscriptions).where(eq(sandboxSubscriptions.tokenId, input.token));
+  if (!subscription?.cardReference) throw idNotFound();
+  return { network: subscription.cardReference.startsWith('M') ? 'Mastercard' : 'Visa', payment_account_reference: subscription.cardReference, network_reference_id: null };
 }
 
 /** What Checkout shows before a card is entered (its own call, as `/pay` is). */
@@ -548,18 +623,21 @@ export async function payWithCard(ctx: Context, id: string, cardNumber: string):
     if (subscription.status !== 'created' && subscription.status !== 'authenticated') {
       throw stateError(`Subscription cannot be paid for in ${subscription.status} status.`);
     }
-    if (card !== TEST_CARDS.succeeds && card !== TEST_CARDS.declined) throw inputError(INVALID_CARD, 'card_number');
+    if (!SUCCEEDING_CARDS.has(card) && card !== TEST_CARDS.declined) throw inputError(INVALID_CARD, 'card_number');
     const now = wholeSecondNow();
     if (card === TEST_CARDS.declined) {
       declined = await insertPayment(tx, subscription, plan, now, { status: 'failed', errorCode: 'BAD_REQUEST_ERROR', errorDescription: DECLINED });
       return {};
     }
+    // The card is saved as the subscription's mandate: its token goes with every payment from now on.
+    const mandate = { tokenId: newId('token'), cardReference: cardReferenceOf(ctx.config.payments.keySecret, card).reference };
+    const withMandate = { ...subscription, ...mandate };
     if (subscription.startAt && subscription.startAt > now) {
-      paid = await insertPayment(tx, subscription, plan, now, { status: 'refunded', amount: AUTHORISATION_PAISE, amountRefunded: AUTHORISATION_PAISE });
-      return { status: 'authenticated' };
+      paid = await insertPayment(tx, withMandate, plan, now, { status: 'refunded', amount: AUTHORISATION_PAISE, amountRefunded: AUTHORISATION_PAISE });
+      return { status: 'authenticated', ...mandate };
     }
-    paid = await insertPayment(tx, subscription, plan, now, { status: 'captured' });
-    return { status: 'active', currentStart: now, currentEnd: addCycles(now, plan), paidCount: subscription.paidCount + 1 };
+    paid = await insertPayment(tx, withMandate, plan, now, { status: 'captured' });
+    return { status: 'active', currentStart: now, currentEnd: addCycles(now, plan), paidCount: subscription.paidCount + 1, ...mandate };
   });
   // Recorded above, and kept: the decline is answered once the failed payment is stored.
   if (declined) {
@@ -584,19 +662,30 @@ export async function payWithCard(ctx: Context, id: string, cardNumber: string):
 export async function chargeSubscription(
   ctx: Context,
   id: string,
-): Promise<{ subscription: SubscriptionEntity; payment?: PaymentEntity; first: boolean }> {
+): Promise<{ subscription: SubscriptionEntity; payment?: PaymentEntity; first: boolean; updated: boolean }> {
   let paid: PaymentRow | undefined;
   let first = false;
-  const subscription = await changeSubscription(ctx, id, async ({ subscription, plan }, tx) => {
+  let updated = false;
+  const subscription = await changeSubscription(ctx, id, async ({ subscription, plan: current }, tx) => {
     first = subscription.status === 'authenticated';
     if (!first && !CHARGING_STATUSES.has(subscription.status)) throw stateError(`Subscription cannot be charged in ${subscription.status} status.`);
     if (subscription.cancelAtCycleEnd) return { status: 'cancelled' };
     if (subscription.paidCount >= subscription.totalCount) throw stateError('Subscription has no charges left.');
+    // A change scheduled for the cycle's end takes effect now: the new cycle is charged at the new plan's amount.
+    const [scheduled] = subscription.scheduledPlanId ? await tx.select().from(sandboxPlans).where(eq(sandboxPlans.id, subscription.scheduledPlanId)) : [];
+    const plan = scheduled ?? current;
+    updated = scheduled !== undefined;
     paid = await insertPayment(tx, subscription, plan, wholeSecondNow(), { status: 'captured' });
     const currentStart = (first ? subscription.startAt : subscription.currentEnd) ?? paid.createdAt;
-    return { status: 'active', currentStart, currentEnd: addCycles(currentStart, plan), paidCount: subscription.paidCount + 1 };
+    return {
+      status: 'active',
+      currentStart,
+      currentEnd: addCycles(currentStart, plan),
+      paidCount: subscription.paidCount + 1,
+      ...(scheduled && { planId: scheduled.id, scheduledPlanId: null }),
+    };
   });
-  return { subscription, payment: paid && toPaymentEntity(paid), first };
+  return { subscription, payment: paid && toPaymentEntity(paid), first, updated };
 }
 
 async function insertPayment(
@@ -611,7 +700,7 @@ async function insertPayment(
 ): Promise<PaymentRow> {
   const [payment] = await db
     .insert(sandboxPayments)
-    .values({ id: newId('pay'), subscriptionId: subscription.id, amount: plan.amount, currency: plan.currency, createdAt, ...outcome })
+    .values({ id: newId('pay'), subscriptionId: subscription.id, amount: plan.amount, currency: plan.currency, tokenId: subscription.tokenId, createdAt, ...outcome })
     .returning();
   return payment!;
 }

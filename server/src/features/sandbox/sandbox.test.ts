@@ -253,6 +253,8 @@ describe('subscriptions', () => {
       remaining_count: 12,
       total_count: 12,
       short_url: `${t.config.publicUrl}/sandbox/pay/${subscription.id}`,
+      has_scheduled_changes: false,
+      change_scheduled_at: null,
       created_at: expect.any(Number),
     });
     expect(subscription.created_at).toBeGreaterThanOrEqual(before);
@@ -345,6 +347,8 @@ describe('paying, cancelling', () => {
       error_source: null,
       error_step: null,
       error_reason: null,
+      // The card is saved as the subscription's mandate.
+      token_id: expect.stringMatching(ID('token')),
       created_at: active.current_start,
     });
   });

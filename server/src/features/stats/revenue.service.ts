@@ -1,7 +1,7 @@
 import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Revenue } from '@lms/contract/stats';
 import type { Context } from '../../context.ts';
-import { billingDocuments, payments, users } from '../../db/schema.ts';
+import { billingDocuments, payments, plans, users } from '../../db/schema.ts';
 
 /**
  * The revenue figures of the admin dashboard (issue 15; decision 0016 defines each), computed in SQL
@@ -19,22 +19,16 @@ export async function getRevenue(ctx: Context, now = new Date()): Promise<Omit<R
   const month = sql`date_trunc('month', ${nowAt} at time zone 'Asia/Kolkata')`;
   const monthStart = sql`(${month} at time zone 'Asia/Kolkata')`;
   const nextMonth = sql`((${month} + interval '1 month') at time zone 'Asia/Kolkata')`;
-  const { pricePaise } = ctx.config.payments;
 
-  const [[subscribers], [thisMonth], monthly, latest] = await Promise.all([
-    rowsOf<{ active: number; renewing: number; mrr_paise: string }>(
+  const [renewing, [subscribers], [thisMonth], monthly, latest, planRows] = await Promise.all([
+    rowsOf<{ plan_id: string | null; renewing: number; mrr_paise: string }>(
+      // Subscriptions that will charge again, with what their next charge takes a month (subscriptions_renewing, an index of just these).
       await ctx.db.execute(sql`
-        select (select count(*) from users where role = 'USER' and subscription_ends_at > ${nowAt})::int as active,
-               coalesce(sum(renewing.n), 0)::int as renewing,
-               coalesce(sum(renewing.n * coalesce(plan.amount_paise, ${pricePaise})), 0)::bigint as mrr_paise
-        from (
-          -- Subscriptions that will charge again: paid up, not cancelled (subscriptions_renewing, an index of just these).
-          select provider_plan_id, count(*) as n from subscriptions
-          where status in ('active', 'pending') and cancelled_at is null and current_end > ${nowAt}
-          group by provider_plan_id
-        ) renewing
-        left join payment_plans plan on plan.provider_plan_id = renewing.provider_plan_id`),
+        select plan_id, count(*)::int as renewing, coalesce(sum(monthly_value_paise), 0)::bigint as mrr_paise from subscriptions
+        where status in ('active', 'pending') and cancelled_at is null and current_end > ${nowAt}
+        group by plan_id`),
     ),
+    rowsOf<{ active: number }>(await ctx.db.execute(sql`select count(*)::int as active from users where role = 'USER' and subscription_ends_at > ${nowAt}`)),
     rowsOf<{ new_subscribers: number; cancellations: number; active_at_start: number; refund_count: number; refunded_paise: string; gross_paise: string }>(
       await ctx.db.execute(sql`
         select
@@ -66,6 +60,7 @@ export async function getRevenue(ctx: Context, now = new Date()): Promise<Omit<R
       .innerJoin(users, eq(users.id, payments.userId))
       .orderBy(desc(payments.paidAt), desc(payments.id))
       .limit(LATEST_PAYMENTS),
+    ctx.db.select().from(plans),
   ]);
 
   const documents = latest.length
@@ -75,13 +70,21 @@ export async function getRevenue(ctx: Context, now = new Date()): Promise<Omit<R
     const document = documents.find((row) => row.paymentId === paymentId && row.kind === kind);
     return document ? { id: document.id, number: document.number, ready: document.pdfKey !== null } : null;
   };
+  const planFigures = planRows
+    .map((plan) => {
+      const row = renewing.find((entry) => entry.plan_id === plan.id);
+      return { id: plan.id, name: plan.name, interval: plan.interval as 'monthly' | 'yearly', archived: plan.archivedAt !== null, subscribers: row?.renewing ?? 0, mrr: rupees(row?.mrr_paise ?? 0) };
+    })
+    .filter((plan) => !plan.archived || plan.subscribers > 0)
+    .sort((a, b) => b.mrr - a.mrr || a.name.localeCompare(b.name));
   const refundedPaise = Number(thisMonth!.refunded_paise);
   const grossPaise = Number(thisMonth!.gross_paise);
   return {
     month: monthly.at(-1)!.month,
-    mrr: rupees(subscribers!.mrr_paise),
+    mrr: rupees(renewing.reduce((sum, row) => sum + Number(row.mrr_paise), 0)),
+    plans: planFigures,
     activeSubscribers: subscribers!.active,
-    renewingSubscribers: subscribers!.renewing,
+    renewingSubscribers: renewing.reduce((sum, row) => sum + row.renewing, 0),
     newSubscribers: thisMonth!.new_subscribers,
     cancellations: thisMonth!.cancellations,
     activeAtMonthStart: thisMonth!.active_at_start,

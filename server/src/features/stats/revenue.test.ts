@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
-import { cancellations, payments, subscriptions, users } from '../../db/schema.ts';
+import { eq } from 'drizzle-orm';
+import { cancellations, payments, planPrices, plans, subscriptions, users } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { signUpAdmin } from '../../test/http.ts';
 import { apiCaller, subscriber } from '../../test/payments.ts';
@@ -19,6 +20,11 @@ afterAll(() => t?.close());
 const api = (...args: Parameters<ReturnType<typeof apiCaller>>) => apiCaller(t)(...args);
 const at = (iso: string) => new Date(iso);
 const PLAN = 'plan_revenuetest01';
+
+async function defaultPlanOf(db: TestApp['database']['db']) {
+  const [row] = await db.select({ planId: plans.id, planPriceId: planPrices.id }).from(plans).innerJoin(planPrices, eq(planPrices.planId, plans.id)).where(eq(plans.isDefault, true));
+  return row!;
+}
 
 /**
  * A subscriber as the payments flow would leave them: their subscription, their payments (each a
@@ -49,6 +55,11 @@ async function seedSubscriber(
       status: history.refundedAt ? 'cancelled' : 'active',
       currentEnd: at(history.accessUntil),
       cancelledAt: history.cancelledAt ? at(history.cancelledAt) : null,
+      // The default plan (the bundle), each renewal ₹99, as recordPayment keeps them.
+      ...(await defaultPlanOf(db)),
+      paidCount: history.paid.length,
+      nextChargePaise: 9900,
+      monthlyValuePaise: 9900,
     })
     .returning();
   for (const [index, paidAt] of history.paid.entries()) {
@@ -102,6 +113,7 @@ describe('revenue figures', () => {
       month: '2026-11',
       // Anil, Bela and Gita renew: 3 × ₹99. Chen keeps access without renewing.
       mrr: 297,
+      plans: [{ id: expect.any(String), name: 'Monthly', interval: 'monthly', archived: false, subscribers: 3, mrr: 297 }],
       activeSubscribers: 4,
       renewingSubscribers: 3,
       newSubscribers: 2, // Bela, Devi

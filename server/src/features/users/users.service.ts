@@ -36,7 +36,13 @@ export function toUserJson(ctx: Context, user: UserRow): User {
     avatar: { secure_url: user.avatarKey ? ctx.media.publicUrl(user.avatarKey) : DEFAULT_AVATAR_URL },
     role: user.role,
     subscription: active
-      ? { status: 'active', currentPeriodEnd: user.subscriptionEndsAt!.toISOString(), cancelAtPeriodEnd: user.subscriptionCancelledAt !== null }
+      ? {
+          status: 'active',
+          currentPeriodEnd: user.subscriptionEndsAt!.toISOString(),
+          cancelAtPeriodEnd: user.subscriptionCancelledAt !== null,
+          // In a free trial (issue 16): the first payment is taken when it ends.
+          ...(user.trialEndsAt && user.trialEndsAt > new Date() && { trialEndsAt: user.trialEndsAt.toISOString() }),
+        }
       : { status: 'inactive' },
     ...(user.mustChangePassword && { mustChangePassword: true }),
   };
