@@ -88,9 +88,18 @@ export const PlanInputSchema = z.object({
 export type PlanInput = z.infer<typeof PlanInputSchema>;
 
 /** PATCH: the period stays (a yearly plan turned monthly would surprise its subscribers; make another plan). */
-export const PlanUpdateSchema = PlanInputSchema.omit({ interval: true })
-  .partial()
-  .extend({ archived: z.boolean({ error: messages.planArchivedInvalid }).optional() })
+export const PlanUpdateSchema = z
+  .object({
+    name: PlanInputSchema.shape.name.optional(),
+    price: price().optional(),
+    trialDays: z.coerce
+      .number({ error: messages.planTrialDaysInvalid })
+      .int(messages.planTrialDaysInvalid)
+      .min(0, messages.planTrialDaysInvalid)
+      .max(MAX_TRIAL_DAYS, messages.planTrialDaysInvalid)
+      .optional(),
+    archived: z.boolean({ error: messages.planArchivedInvalid }).optional(),
+  })
   .refine((update) => Object.values(update).some((value) => value !== undefined), messages.nothingToUpdate);
 export type PlanUpdate = z.infer<typeof PlanUpdateSchema>;
 

@@ -5,7 +5,7 @@ import { rowCount } from './db.ts';
 import { signUp } from './http.ts';
 
 /** What a test calls the API with: a method, a path under /api/v1, a session cookie, maybe a JSON body. */
-export const apiCaller = (t: TestApp) => (method: 'GET' | 'POST' | 'PUT', url: string, cookie: string, payload?: object) =>
+export const apiCaller = (t: TestApp) => (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, cookie: string, payload?: object) =>
   t.app.inject({ method, url: `/api/v1${url}`, headers: { cookie }, ...(payload && { payload }) });
 
 /** The sandbox's API keys, as the server calls it. */
@@ -32,4 +32,34 @@ export async function subscriber(t: TestApp, billingDetails?: object) {
   expect(verified.statusCode, verified.body).toBe(200);
   await webhooksSettled(t, events + 2);
   return { ...account, subscriptionId, handler: paid.json() as Record<string, string> };
+}
+
+export const CARDS = { pays: '4111 1111 1111 1111', alsoPays: '5267 3181 8797 5449', declined: '4000 0000 0000 0002' } as const;
+
+/** Pays a subscription in the sandbox's Checkout with `card` and verifies it, as the checkout page does; answers the verify's response. */
+export async function payAndVerify(t: TestApp, cookie: string, subscriptionId: string, card: string = CARDS.pays) {
+  const paid = await t.app.inject({ method: 'POST', url: `/sandbox/v1/subscriptions/${subscriptionId}/pay`, payload: { card_number: card } });
+  expect(paid.statusCode, paid.body).toBe(200);
+  return apiCaller(t)('POST', '/payments/verify', cookie, paid.json());
+}
+
+/** The sandbox's own record of a subscription (what Razorpay would answer). */
+export async function providerSubscription(t: TestApp, subscriptionId: string) {
+  const answer = await t.app.inject({ method: 'GET', url: `/sandbox/v1/subscriptions/${subscriptionId}`, headers: { authorization: sandboxAuth(t) } });
+  expect(answer.statusCode, answer.body).toBe(200);
+  return answer.json() as { status: string; plan_id: string; has_scheduled_changes: boolean; current_end: number | null; start_at: number; paid_count: number };
+}
+
+/** A plan made by an admin through the API; answers it. */
+export async function makePlan(t: TestApp, admin: string, plan: { name: string; interval: 'monthly' | 'yearly'; price: number; trialDays?: number }) {
+  const answer = await apiCaller(t)('POST', '/admin/plans', admin, plan);
+  expect(answer.statusCode, answer.body).toBe(201);
+  return answer.json().plan as { id: string; name: string; price: number };
+}
+
+/** A coupon made by an admin through the API; answers it. */
+export async function makeCoupon(t: TestApp, admin: string, coupon: Record<string, unknown>) {
+  const answer = await apiCaller(t)('POST', '/admin/coupons', admin, coupon);
+  expect(answer.statusCode, answer.body).toBe(201);
+  return answer.json().coupon as { id: string; code: string; redemptions: number };
 }

@@ -85,7 +85,8 @@ export async function subscribe(ctx: Context, user: UserRow, request: Subscribe 
     priced,
     coupon,
     trialDays,
-    startAt: active ? user.subscriptionEndsAt : trialDays > 0 ? new Date(now.getTime() + trialDays * DAY_MS) : null,
+    // A trial's end in whole seconds, as the provider keeps `start_at`.
+    startAt: active ? user.subscriptionEndsAt : trialDays > 0 ? new Date(Math.floor((now.getTime() + trialDays * DAY_MS) / 1000) * 1000) : null,
   };
   const quote = quoteOf(user, choice, now);
 

@@ -52,7 +52,7 @@ const ID = (prefix: string) => new RegExp(`^${prefix}_[A-Za-z0-9]{14}$`);
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 const keys = () => basic(t.config.payments.keyId, t.config.payments.keySecret);
 
-type Method = 'GET' | 'POST';
+type Method = 'GET' | 'POST' | 'PATCH';
 function call(method: Method, path: string, payload?: object | string, headers: Record<string, string> = {}) {
   return t.app.inject({
     method,
@@ -581,6 +581,75 @@ describe('webhook delivery', () => {
     const response = await deliverSandboxWebhook(t.app, { event: 'subscription.pending', subscription });
     expect(response.statusCode).toBeLessThan(500);
     expect(deliveriesFor(subscription.id).map((envelope) => envelope.event)).toEqual(['subscription.pending']);
+  });
+});
+
+describe('plans beyond one monthly price (issue 16)', () => {
+  async function yearlyPlan(amount: number) {
+    const response = await call('POST', '/plans', { period: 'yearly', interval: 1, item: { name: 'LMS yearly bundle', amount, currency: 'INR' } });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json() as { id: string };
+  }
+
+  it('runs a yearly plan a year at a time', async () => {
+    const plan = await yearlyPlan(99900);
+    const subscription = (await call('POST', '/subscriptions', { plan_id: plan.id, total_count: 10 })).json();
+    const paid = await pay(subscription.id, '4111 1111 1111 1111');
+    const active = await getSubscription(paid.json().razorpay_subscription_id);
+    const start = new Date(active.current_start! * 1000);
+    const end = new Date(active.current_end! * 1000);
+    expect(end.getUTCFullYear()).toBe(start.getUTCFullYear() + 1);
+    expect((await getPayment(paid.json().razorpay_payment_id)).amount).toBe(99900);
+  });
+
+  it('moves a subscription to another plan from its next cycle only: the next charge takes the new amount, with subscription.updated first', async () => {
+    const { subscriptionId } = await paidSubscription();
+    const cheaper = await newPlan(4950);
+    const now = await call('PATCH', `/subscriptions/${subscriptionId}`, { plan_id: cheaper.id, schedule_change_at: 'now' });
+    expect(now.statusCode).toBe(400);
+    expect(now.json()).toEqual(errorBody("Can't update subscription immediately when card mandate is applicable", { field: 'schedule_change_at' }));
+    expect((await call('PATCH', `/subscriptions/${subscriptionId}`, { plan_id: 'plan_00000000000000', schedule_change_at: 'cycle_end' })).statusCode).toBe(400);
+
+    const scheduled = await call('PATCH', `/subscriptions/${subscriptionId}`, { plan_id: cheaper.id, schedule_change_at: 'cycle_end', customer_notify: 0 });
+    expect(scheduled.statusCode, scheduled.body).toBe(200);
+    const entity = scheduled.json() as SubscriptionEntity;
+    expect(entity).toMatchObject({ has_scheduled_changes: true, change_scheduled_at: entity.current_end });
+    expect(entity.plan_id).not.toBe(cheaper.id);
+
+    const charged = await call('POST', `/subscriptions/${subscriptionId}/charge`);
+    expect(charged.json()).toMatchObject({ subscription: { plan_id: cheaper.id, has_scheduled_changes: false }, payment: { amount: 4950 } });
+    const events = deliveriesFor(subscriptionId).map((envelope) => envelope.event);
+    expect(events.slice(-2)).toEqual(['subscription.updated', 'subscription.charged']);
+  });
+
+  it('updates only authenticated or active subscriptions', async () => {
+    const subscription = await newSubscription();
+    const plan = await newPlan(5000);
+    const answer = await call('PATCH', `/subscriptions/${subscription.id}`, { plan_id: plan.id, schedule_change_at: 'cycle_end' });
+    expect(answer.json()).toEqual(stateErrorBody('Subscription cannot be updated in created status.'));
+  });
+
+  it('saves the card as the mandate: every payment carries its token, and the token leads to the card’s network reference', async () => {
+    const { subscriptionId, paymentId } = await paidSubscription();
+    const first = await getPayment(paymentId);
+    expect(first.token_id).toMatch(ID('token'));
+    const renewal = (await call('POST', `/subscriptions/${subscriptionId}/charge`)).json();
+    expect(renewal.payment.token_id).toBe(first.token_id);
+
+    const byToken = await call('POST', '/cards/fingerprints', { token: first.token_id });
+    expect(byToken.json()).toEqual({ network: 'Visa', payment_account_reference: expect.stringMatching(/^V001[0-9A-Z]{25}$/), network_reference_id: null });
+    const byNumber = await call('POST', '/cards/fingerprints', { number: '4111111111111111' });
+    expect(byNumber.json()).toEqual(byToken.json());
+    // The other card that pays has a reference of its own; so does a new checkout with the same card: the same one.
+    const other = await newSubscription();
+    const paidOther = await pay(other.id, '5267 3181 8797 5449');
+    expect(paidOther.statusCode).toBe(200);
+    const otherToken = (await getPayment(paidOther.json().razorpay_payment_id)).token_id;
+    const otherReference = (await call('POST', '/cards/fingerprints', { token: otherToken })).json();
+    expect(otherReference).toMatchObject({ network: 'Mastercard', payment_account_reference: expect.stringMatching(/^M001/) });
+    expect(otherReference.payment_account_reference).not.toBe(byToken.json().payment_account_reference);
+    expect((await call('POST', '/cards/fingerprints', { token: 'token_00000000000000' })).statusCode).toBe(400);
+    expect((await call('POST', '/cards/fingerprints', {})).statusCode).toBe(400);
   });
 });
 
