@@ -13,7 +13,7 @@ export const CHECKOUT_SCRIPT = String.raw`/* Razorpay Checkout, imitated by the 
   'use strict';
   if (window.Razorpay) return;
 
-  var TEST_CARDS_HINT = 'Test cards: 4111 1111 1111 1111 succeeds; 4000 0000 0000 0002 is declined. Any future expiry and any 3-digit CVC.';
+  var TEST_CARDS_HINT = 'Test cards: 4111 1111 1111 1111 and 5267 3181 8797 5449 succeed; 4000 0000 0000 0002 is declined. Any future expiry and any 3-digit CVC.';
   var open = null;
 
   function element(tag, attributes, text) {
