@@ -70,7 +70,11 @@ export const AdminPlanSchema = PlanSchema.extend({
   createdAt: z.string(),
 });
 export type AdminPlan = z.infer<typeof AdminPlanSchema>;
-export const AdminPlansResponseSchema = Reply.extend({ plans: z.array(AdminPlanSchema) });
+export const AdminPlansResponseSchema = Reply.extend({
+  plans: z.array(AdminPlanSchema),
+  /** How prices are entered: before GST, which is added to what is charged (PRICES_INCLUDE_TAX=no with a GSTIN), at this rate. */
+  tax: z.object({ pricesAddTax: z.boolean(), gstRate: z.number() }),
+});
 export const AdminPlanResponseSchema = Reply.extend({ plan: AdminPlanSchema });
 
 export const PlanInputSchema = z.object({

@@ -1,8 +1,10 @@
-import { render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '@lms/contract/messages';
+import type { User } from '@lms/contract/users';
+import { sampleUser, storeLogin, stubApi } from '../test/render';
 import { routes } from './router';
 import { createStore } from './store';
 
@@ -32,5 +34,48 @@ describe('the first page of a visit', () => {
     expect(screen.getByRole('main').querySelector('[aria-busy="true"]')).toBeNull();
     const said = [...warn.mock.calls, ...error.mock.calls].map((args) => args.map(String).join(' '));
     expect(said.filter((line) => /HydrateFallback/.test(line))).toEqual([]);
+  });
+});
+
+describe('the plans and coupons pages (issue 16)', () => {
+  const admin = sampleUser({ fullName: 'LMS Admin', email: 'admin@lms.local', role: 'ADMIN' });
+  const me = (user: User) => ({ body: { success: true, message: messages.userDetailsFetched, user } });
+  const renderAt = (path: string, user?: User) => {
+    if (user) storeLogin(user);
+    const router = createMemoryRouter(routes, { initialEntries: [path] });
+    render(
+      <Provider store={createStore()}>
+        <RouterProvider router={router} />
+      </Provider>,
+    );
+    return router;
+  };
+
+  it.each([
+    ['/admin/plans', 'Plans'],
+    ['/admin/coupons', 'Coupons'],
+  ])('%s opens for the admin, with its own title, and is not in the menu', async (path, title) => {
+    stubApi({
+      'GET /api/v1/user/me': me(admin),
+      'GET /api/v1/admin/plans': { body: { success: true, message: messages.plansFetched, plans: [] } },
+      'GET /api/v1/admin/coupons': { body: { success: true, message: messages.couponsFetched, coupons: [] } },
+    });
+    renderAt(path, admin);
+    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe(`${title} · LMS`));
+    const menu = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(menu).queryByRole('link', { name: title })).not.toBeInTheDocument();
+  });
+
+  it.each(['/admin/plans', '/admin/coupons'])('%s sends a learner to the denied page and a visitor to log in', async (path) => {
+    stubApi({ 'GET /api/v1/user/me': me(sampleUser()) });
+    const learner = renderAt(path, sampleUser());
+    expect(await screen.findByRole('heading', { level: 1, name: messages.accessDenied })).toBeInTheDocument();
+    expect(learner.state.location.pathname).toBe('/denied');
+    cleanup();
+    localStorage.clear();
+
+    const visitor = renderAt(path);
+    await waitFor(() => expect(visitor.state.location.pathname).toBe('/login'));
   });
 });

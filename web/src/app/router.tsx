@@ -42,6 +42,8 @@ export const routes: RouteObject[] = [
               { path: paths.editCourse, ...page(() => import('../features/course/CreateCoursePage')) },
               { path: paths.addLecture, ...page(() => import('../features/lecture/AddLecturePage')) },
               { path: paths.dashboard, ...page(() => import('../features/stats/DashboardPage')) },
+              { path: paths.plans, ...page(() => import('../features/plans/PlansPage')) },
+              { path: paths.coupons, ...page(() => import('../features/plans/CouponsPage')) },
             ],
           },
           {

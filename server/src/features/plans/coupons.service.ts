@@ -113,7 +113,7 @@ export async function updateCoupon(ctx: Pick<Context, 'db'>, id: string, update:
     if (validFrom && validUntil && validFrom >= validUntil) throw new AppError(400, messages.couponDatesInvalid);
     const maxRedemptions = update.maxRedemptions === undefined ? coupon.maxRedemptions : update.maxRedemptions;
     // Uses already taken stay taken: the limit may not go below them.
-    if (maxRedemptions !== null && maxRedemptions < coupon.redemptions) throw new AppError(400, messages.couponMaxInvalid);
+    if (maxRedemptions !== null && maxRedemptions < coupon.redemptions) throw new AppError(400, messages.couponMaxBelowUses);
     if (update.saveOffer) await takeSaveOfferRole(tx, id);
     const [changed] = await tx
       .update(coupons)

@@ -219,10 +219,16 @@ describe('a coupon at checkout', () => {
     expect(await dropAbandonedCheckouts(t.app.ctx, t.app.log, new Date(Date.now() + 25 * 3600 * 1000))).toBeGreaterThanOrEqual(1);
     expect((await providerSubscription(t, held.json().subscription_id)).status).toBe('cancelled');
     expect((await couponRow(coupon.id)).redemptions).toBe(0);
+    // The limit may not go below the uses taken.
+    expect((await api('PATCH', `/admin/coupons/${coupon.id}`, admin, { maxRedemptions: 1 })).statusCode).toBe(200);
     const taken = await subscribe(second.cookie, { coupon: 'LASTONE' });
     expect(taken.statusCode, taken.body).toBe(200);
     expect((await payAndVerify(t, second.cookie, taken.json().subscription_id)).statusCode).toBe(200);
     expect((await couponRow(coupon.id)).redemptions).toBe(1);
+    expect((await api('PATCH', `/admin/coupons/${coupon.id}`, admin, { maxRedemptions: 0 })).json()).toEqual({ success: false, message: messages.couponMaxInvalid });
+    await api('PATCH', `/admin/coupons/${coupon.id}`, admin, { maxRedemptions: null });
+    await subscribe((await signUp(t.app)).cookie, { coupon: 'LASTONE' });
+    expect((await api('PATCH', `/admin/coupons/${coupon.id}`, admin, { maxRedemptions: 1 })).json()).toEqual({ success: false, message: messages.couponMaxBelowUses });
     // The first buyer's old checkout cannot be paid now.
     const late = await t.app.inject({ method: 'POST', url: `/sandbox/v1/subscriptions/${held.json().subscription_id}/pay`, payload: { card_number: '4111 1111 1111 1111' } });
     expect(late.statusCode).toBe(400);

@@ -26,7 +26,12 @@ export const planRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/admin/plans', {
     schema: { summary: 'Every plan, archived ones too, with its price versions and subscribers', response: { 200: AdminPlansResponseSchema } },
     preHandler: adminOnly,
-    handler: async () => ({ success: true, message: messages.plansFetched, plans: await listPlansForAdmin(ctx) }),
+    handler: async () => ({
+      success: true,
+      message: messages.plansFetched,
+      plans: await listPlansForAdmin(ctx),
+      tax: { pricesAddTax: ctx.config.payments.pricesAddTax, gstRate: ctx.config.seller.gstRate },
+    }),
   });
 
   app.post('/admin/plans', {

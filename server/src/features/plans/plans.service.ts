@@ -168,7 +168,7 @@ const toPaise = (rupees: number) => Math.round(rupees * 100);
 function priceVersion(ctx: Pick<Context, 'config'>, planId: string, listPrice: number) {
   const listPricePaise = toPaise(listPrice);
   const amountPaise = chargeFor(ctx.config, listPricePaise);
-  if (amountPaise > MAX_PRICE * 100) throw new AppError(400, messages.planPriceTooHigh);
+  if (amountPaise > MAX_PRICE * 100) throw new AppError(400, messages.planPriceWithTaxTooHigh);
   return { planId, listPricePaise, amountPaise };
 }
 

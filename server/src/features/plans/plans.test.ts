@@ -8,7 +8,10 @@ import { apiCaller, makePlan, payAndVerify, providerSubscription, sandboxTrigger
 import { rowCount } from '../../test/db.ts';
 import { webhookEvents } from '../../db/schema.ts';
 import { getRevenue } from '../stats/revenue.service.ts';
+import { gstinCheckCharacter } from '@lms/contract/billing';
 import { ensureDefaultPlan } from './plans.service.ts';
+
+const withCheck = (first14: string) => first14 + gstinCheckCharacter(first14);
 
 let t: TestApp;
 let admin: string;
@@ -172,6 +175,25 @@ describe('prices', () => {
     const plan = await makePlan(t, admin, { name: 'Steady', interval: 'monthly', price: 120 });
     const same = await api('PATCH', `/admin/plans/${plan.id}`, admin, { price: 120 });
     expect(same.json().plan.prices).toHaveLength(1);
+  });
+});
+
+describe('prices entered before GST', () => {
+  it('charge the price with GST added, keep both, and refuse one whose charge would pass ₹15,000', async () => {
+    const taxed = await createTestApp({ env: { SELLER_STATE: '29', SELLER_GSTIN: withCheck('29AAACL1234C1Z'), PRICES_INCLUDE_TAX: 'no', SUBSCRIPTION_PRICE: '99' } });
+    try {
+      const taxedAdmin = (await signUpAdmin(taxed.app)).cookie;
+      const listed = (await apiCaller(taxed)('GET', '/admin/plans', taxedAdmin)).json();
+      expect(listed.tax).toEqual({ pricesAddTax: true, gstRate: 18 });
+      // The default plan: ₹99 before GST, ₹116.82 charged.
+      expect(listed.plans[0]).toMatchObject({ listPrice: 99, price: 116.82 });
+      const plan = await makePlan(taxed, taxedAdmin, { name: 'Year', interval: 'yearly', price: 1000 });
+      expect(plan).toMatchObject({ listPrice: 1000, price: 1180 });
+      const dear = await apiCaller(taxed)('POST', '/admin/plans', taxedAdmin, { name: 'Dear', interval: 'yearly', price: 13000 });
+      expect(dear.json()).toEqual({ success: false, message: messages.planPriceWithTaxTooHigh });
+    } finally {
+      await taxed.close();
+    }
   });
 });
 

@@ -8,6 +8,7 @@ import DashboardPage from './DashboardPage';
 import { texts as cancellationTexts } from './CancellationReasons';
 import { texts as revenueTexts } from './Revenue';
 import { texts as engagementTexts } from './Engagement';
+import { texts as mrrTexts } from './MrrByPlan';
 
 // chart.js draws on a canvas, which jsdom lacks: the charts become their inputs as text, their colours as attributes.
 vi.mock('react-chartjs-2', () => {
@@ -111,6 +112,12 @@ function answers(overrides: Parameters<typeof stubApi>[0] = {}) {
         message: 'Revenue fetched',
         month: '2026-11',
         mrr: 29700,
+        plans: [
+          { id: '50000000-0000-4000-8000-000000000002', name: 'Yearly, two months free', interval: 'yearly', archived: false, subscribers: 100, mrr: 19800 },
+          { id: '50000000-0000-4000-8000-000000000001', name: 'Monthly', interval: 'monthly', archived: false, subscribers: 99, mrr: 9801 },
+          { id: '50000000-0000-4000-8000-000000000003', name: 'Founders’ price', interval: 'monthly', archived: true, subscribers: 1, mrr: 99 },
+          { id: '50000000-0000-4000-8000-000000000004', name: 'Quarterly test', interval: 'monthly', archived: false, subscribers: 0, mrr: 0 },
+        ],
         activeSubscribers: 320,
         renewingSubscribers: 300,
         newSubscribers: 7,
@@ -360,6 +367,43 @@ describe('admin dashboard', () => {
     expect(within(latest).getByRole('link', { name: 'LMS/26-27/000042' })).toHaveAttribute('href', '/api/v1/billing/documents/40000000-0000-4000-8000-000000000001/pdf');
     expect(within(latest).getByText(`CN/26-27/000003 · ${revenueTexts.preparing}`)).toBeInTheDocument();
     expect(within(latest).getByText(revenueTexts.refunded)).toBeInTheDocument();
+  });
+
+  it('shows each plan’s part of the MRR as a bar with its amount and subscribers, largest first, and leads to the plans and coupons', async () => {
+    stubApi(answers());
+    const { user, router } = renderDashboard();
+    const section = await screen.findByRole('region', { name: revenueTexts.heading });
+    const figure = await within(section).findByRole('figure', { name: mrrTexts.heading });
+    const bars = within(figure).getAllByRole('progressbar');
+    expect(bars.map((bar) => bar.getAttribute('aria-label'))).toEqual([
+      'Yearly, two months free: ₹19,800 a month from 100 subscribers, 67 % of MRR',
+      'Monthly: ₹9,801 a month from 99 subscribers, 33 % of MRR',
+      'Founders’ price: ₹99 a month from 1 subscriber, 0 % of MRR',
+      'Quarterly test: ₹0 a month from 0 subscribers, 0 % of MRR',
+    ]);
+    expect(bars[0]).toHaveAttribute('value', '19800');
+    expect(bars[0]).toHaveAttribute('max', '29700');
+    const yearly = bars[0]!.closest('li')!;
+    expect(within(yearly).getByText('Yearly, two months free')).toBeInTheDocument();
+    expect(within(yearly).getByText(mrrTexts.yearly)).toBeInTheDocument();
+    expect(yearly).toHaveTextContent('₹19,800');
+    expect(yearly).toHaveTextContent('100 subscribers');
+    expect(within(bars[2]!.closest('li')!).getByText(`${mrrTexts.monthly} · ${mrrTexts.archived}`)).toBeInTheDocument();
+    expect(within(figure).queryByText(mrrTexts.none)).not.toBeInTheDocument();
+
+    const links = within(section).getByRole('navigation', { name: revenueTexts.manage });
+    expect(within(links).getByRole('link', { name: revenueTexts.coupons })).toHaveAttribute('href', '/admin/coupons');
+    await user.click(within(links).getByRole('link', { name: revenueTexts.plans }));
+    expect(router.state.location.pathname).toBe('/admin/plans');
+  });
+
+  it('says so when no plan has a renewing subscriber', async () => {
+    const base = answers()[REVENUE] as { body: Record<string, unknown> };
+    stubApi(answers({ [REVENUE]: { body: { ...base.body, mrr: 0, plans: [{ id: '50000000-0000-4000-8000-000000000001', name: 'Monthly', interval: 'monthly', archived: false, subscribers: 0, mrr: 0 }] } } }));
+    renderDashboard();
+    const section = await screen.findByRole('region', { name: revenueTexts.heading });
+    expect(await within(section).findByText(mrrTexts.none)).toBeInTheDocument();
+    expect(within(section).getByRole('progressbar', { name: 'Monthly: ₹0 a month from 0 subscribers, 0 % of MRR' })).toHaveAttribute('value', '0');
   });
 
   it('offers the accountant’s CSVs for a range of days, the financial year so far to begin with', async () => {

@@ -3,8 +3,11 @@ import { revenueExportUrl, type Revenue as RevenueFigures, type RevenueExportQue
 import { BarElement, CategoryScale, Chart as ChartJS, Legend, LinearScale, Tooltip } from 'chart.js';
 import { useId, useState } from 'react';
 import { Bar } from 'react-chartjs-2';
+import { Link } from 'react-router';
 import { formatDate, rupees } from '../../app/format';
+import { paths } from '../../app/paths';
 import { useChartPalette } from './chart-palette';
+import { MrrByPlan } from './MrrByPlan';
 import { MONTH_LABELS } from './SalesChart';
 
 ChartJS.register(BarElement, CategoryScale, LinearScale, Tooltip, Legend);
@@ -17,6 +20,9 @@ const monthInFull = new Intl.DateTimeFormat('en-IN', { month: 'long', year: 'num
 /** The section's words, with it rather than in the catalogue (which ships with every page's first chunk). */
 export const texts = {
   heading: 'Revenue',
+  manage: 'Plans and coupons',
+  plans: 'Plans',
+  coupons: 'Coupons',
   hint: (month: string) => `${monthInFull.format(new Date(`${month}-01T00:00:00Z`))} so far, in India's calendar.`,
   mrr: 'Monthly recurring revenue',
   mrrHint: (renewing: number) => `${countFormat.format(renewing)} ${renewing === 1 ? 'subscription' : 'subscriptions'} renewing`,
@@ -68,9 +74,16 @@ export function Revenue({ data, status }: { data: RevenueFigures | undefined; st
   const headingId = useId();
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-4">
-      <div>
-        <h2 id={headingId} className="text-2xl font-semibold">{texts.heading}</h2>
-        {data && <p className="text-sm text-base-content/70">{texts.hint(data.month)}</p>}
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h2 id={headingId} className="text-2xl font-semibold">{texts.heading}</h2>
+          {data && <p className="text-sm text-base-content/70">{texts.hint(data.month)}</p>}
+        </div>
+        {/* Ours (issue 16): what is sold and the discounts given; quiet, beside the figures they shape. */}
+        <nav aria-label={texts.manage} className="flex gap-2">
+          <Link to={paths.plans} className="btn btn-outline btn-sm">{texts.plans}</Link>
+          <Link to={paths.coupons} className="btn btn-outline btn-sm">{texts.coupons}</Link>
+        </nav>
       </div>
       {status !== 'ready' || !data ? (
         <p className="rounded-box bg-base-200 p-6 text-base-content/70" aria-live="polite">{status === 'failed' ? texts.failed : texts.loading}</p>
@@ -85,6 +98,7 @@ export function Revenue({ data, status }: { data: RevenueFigures | undefined; st
             <Figure label={texts.refunds} value={rupees.format(data.refunds.amount)} hint={texts.refundsHint(data.refunds.count)} />
             <Figure label={texts.net} value={rupees.format(data.netRevenue)} hint={texts.netHint(rupees.format(data.grossRevenue))} />
           </dl>
+          <MrrByPlan plans={data.plans} />
           <div className="grid gap-6 lg:grid-cols-2">
             <NewVsCancelled months={data.months} />
             <ExportForm />

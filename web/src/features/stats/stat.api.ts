@@ -10,7 +10,7 @@ export const PAYMENT_RECORDS_COUNT = 100;
 export type ContactInboxPage = ResponseOf<typeof endpoints.contact.list>;
 
 /** The dashboard's own reads (admin only; dropped when the viewer changes). */
-const statApi = serverState.injectEndpoints({
+const statApi = serverState.enhanceEndpoints({ addTagTypes: ['Plan'] }).injectEndpoints({
   endpoints: (build) => ({
     /** Spec §7: registered and subscribed users. */
     getUserStats: build.query<ResponseOf<typeof endpoints.stats.users>, void>({
@@ -23,10 +23,13 @@ const statApi = serverState.injectEndpoints({
       query: () => serverCall(endpoints.stats.engagement, {}, { fallback: messages.failedLoadData }),
       providesTags: ['Viewer'],
     }),
-    /** Ours (issue 15): MRR, subscribers, churn, refunds, net revenue; 12 months of new vs cancelled; the latest payments. */
+    /**
+     * Ours (issue 15): MRR, subscribers, churn, refunds, net revenue; 12 months of new vs cancelled; the latest payments.
+     * Issue 16: MRR by plan, read again when the admin changes a plan (its name, or taking it off sale).
+     */
     getRevenue: build.query<ResponseOf<typeof endpoints.stats.revenue>, void>({
       query: () => serverCall(endpoints.stats.revenue, {}, { fallback: messages.failedLoadData }),
-      providesTags: ['Viewer'],
+      providesTags: ['Viewer', 'Plan'],
     }),
     /** Ours (issue 15): why subscribers cancelled lately. */
     getCancellationReasons: build.query<ResponseOf<typeof endpoints.stats.cancellations>, void>({

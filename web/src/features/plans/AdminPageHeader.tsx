@@ -1,0 +1,57 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { paths } from '../../app/paths';
+import { adminTexts } from './plans-texts';
+
+interface Props {
+  title: string;
+  intro: string;
+  /** The other page of the pair (plans ↔ coupons), as a quiet link. */
+  sibling: { to: string; label: string };
+  /** The page's one primary action. */
+  action: ReactNode;
+}
+
+/** The top of the plans and coupons pages: the way back to the dashboard, the title, and what the page is for. */
+export function AdminPageHeader({ title, intro, sibling, action }: Props) {
+  return (
+    <header className="flex flex-col gap-3">
+      <nav aria-label={adminTexts.trail} className="breadcrumbs py-0 text-sm">
+        <ul>
+          <li>
+            <Link to={paths.dashboard} className="link link-hover">
+              {adminTexts.dashboard}
+            </Link>
+          </li>
+          <li>
+            <span aria-current="page">{title}</span>
+          </li>
+        </ul>
+      </nav>
+      <div className="flex flex-wrap items-end justify-between gap-x-6 gap-y-4">
+        <div className="max-w-2xl min-w-0">
+          <h1 className="text-3xl font-bold">{title}</h1>
+          <p className="mt-1 text-base-content/80">{intro}</p>
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          <Link to={sibling.to} className="btn btn-ghost">
+            {sibling.label}
+          </Link>
+          {action}
+        </div>
+      </div>
+    </header>
+  );
+}
+
+const DOTS = { success: 'bg-success', info: 'bg-info', muted: 'bg-base-content/40' } as const;
+
+/** A status in words, the colour on a dot beside it (coloured 12 px text fails contrast). */
+export function StatusBadge({ tone, children }: { tone: keyof typeof DOTS; children: ReactNode }) {
+  return (
+    <span className="badge badge-sm badge-ghost gap-1.5 whitespace-nowrap">
+      <span className={`size-2 rounded-full ${DOTS[tone]}`} aria-hidden="true" />
+      {children}
+    </span>
+  );
+}
