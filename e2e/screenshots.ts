@@ -4,7 +4,12 @@
  * as each role that sees the page differently: `<page>-<role>-<width>-<theme>.png`.
  *
  * Roles: visitor (signed out), learner (subscribed), newcomer (signed in, not subscribed: the
- * checkout's bundle card, the Checkout dialog and the success page after paying), admin.
+ * checkout's bundle card, the Checkout dialog and the success page after paying), admin,
+ * trialist (in a free trial: the success page after starting it, the profile during it) and shopper
+ * (signed in, not subscribed: the checkout's plans, coupon and trial; an account of its own, as each
+ * of those shots subscribes a few times and an account may only start so many checkouts in 15 minutes).
+ * Shots of `phase: 2` are taken after the admin has put a yearly plan, a plan with a free trial, a
+ * coupon and a save offer on sale (issue 16); those before show the bundle alone, as a first start does.
  * It starts its own server as the e2e tests do (fresh data folder, demo courses seeded) and signs
  * the roles in through the API. Console errors and warnings seen on load are listed at the end.
  */
@@ -23,16 +28,21 @@ const THEMES = ['light', 'dark'] as const;
 /** Pages taken at once: the server, Chromium and this share two cores. */
 const PARALLEL = 3;
 
-type Role = 'visitor' | 'learner' | 'newcomer' | 'admin';
+type Role = 'visitor' | 'learner' | 'newcomer' | 'admin' | 'trialist' | 'shopper';
 type Theme = (typeof THEMES)[number];
 
 interface Shot {
   name: string;
   roles: Role[];
-  url: (ids: { course: string }) => string;
+  url: (ids: { course: string; trialPlan: string }) => string;
   /** What a person does on the page before it is taken. */
   act?: (page: Page) => Promise<void>;
+  /** 2: once the plans, the coupon and the save offer are on sale. */
+  phase?: 2;
 }
+
+/** What the admin puts on sale before the shots of phase 2 (issue 16). */
+const COUPON = 'HALF2';
 
 const SHOTS: Shot[] = [
   { name: 'home', roles: ['visitor', 'learner', 'admin'], url: () => '/' },
@@ -87,14 +97,155 @@ const SHOTS: Shot[] = [
     },
   },
   { name: 'checkout-fail', roles: ['newcomer'], url: () => '/checkout/fail' },
+  // Issue 16: the plans side by side, a coupon applied and one dropped, a free trial, the cancel dialog's save offer.
+  { name: 'checkout-plans', roles: ['shopper'], url: () => '/checkout', phase: 2 },
+  {
+    name: 'checkout-coupon',
+    roles: ['shopper'],
+    url: () => '/checkout',
+    phase: 2,
+    act: async (page) => {
+      await applyCoupon(page, COUPON);
+      await page.getByText('for the first 2 months').waitFor({ timeout: 10_000 });
+    },
+  },
+  {
+    name: 'checkout-coupon-dropped',
+    roles: ['shopper'],
+    url: () => '/checkout',
+    phase: 2,
+    act: async (page) => {
+      await applyCoupon(page, COUPON);
+      await page.getByText('for the first 2 months').waitFor({ timeout: 10_000 });
+      await page.getByRole('radio', { name: 'Yearly', exact: true }).check();
+      await page.getByRole('alert').waitFor({ timeout: 10_000 });
+      await page.getByRole('button', { name: 'Buy now' }).and(page.locator(':enabled')).waitFor({ timeout: 10_000 });
+    },
+  },
+  {
+    name: 'checkout-trial',
+    roles: ['shopper'],
+    url: ({ trialPlan }) => `/checkout?plan=${trialPlan}`,
+    phase: 2,
+    act: async (page) => {
+      await page.getByText('A card check, refunded at once').waitFor({ timeout: 10_000 });
+    },
+  },
+  {
+    name: 'profile-cancel-offer',
+    roles: ['learner'],
+    url: () => '/user/profile',
+    phase: 2,
+    act: async (page) => {
+      await page.getByRole('button', { name: 'Cancel Subscription' }).click();
+      await page.getByRole('button', { name: 'Take the offer' }).waitFor({ timeout: 10_000 });
+    },
+  },
   { name: 'dashboard', roles: ['admin'], url: () => '/admin/dashboard' },
   { name: 'create-course', roles: ['admin'], url: () => '/course/create' },
   { name: 'add-lecture', roles: ['admin'], url: ({ course }) => `/course/addlecture?id=${course}` },
   { name: '404', roles: ['visitor'], url: () => '/no-such-page' },
   { name: 'denied', roles: ['learner'], url: () => '/denied' },
+  // Issue 16: the admin's plans and coupons, and the dashboard's MRR by plan, once a few more are made
+  // (phase 2, last in it: the checkout's shots of that phase are taken before these add plans).
+  { name: 'plans', roles: ['admin'], url: () => '/admin/plans', phase: 2, act: afterPlansSeeded },
+  {
+    name: 'plans-edit',
+    roles: ['admin'],
+    url: () => '/admin/plans',
+    phase: 2,
+    act: async (page) => {
+      await afterPlansSeeded(page);
+      await page.getByRole('button', { name: /^Edit Yearly, two months free/ }).first().click({ timeout: 10_000 });
+    },
+  },
+  { name: 'coupons', roles: ['admin'], url: () => '/admin/coupons', phase: 2, act: afterPlansSeeded },
+  {
+    name: 'coupons-new',
+    roles: ['admin'],
+    url: () => '/admin/coupons',
+    phase: 2,
+    act: async (page) => {
+      await afterPlansSeeded(page);
+      await page.getByRole('button', { name: 'New coupon' }).click();
+      await page.getByLabel('Code').fill('monsoon-30');
+      await page.getByLabel('Percent off').fill('30');
+    },
+  },
+  { name: 'dashboard-plans', roles: ['admin'], url: () => '/admin/dashboard', phase: 2, act: afterPlansSeeded },
 ];
 
+let plansSeeded: Promise<void> | undefined;
+/**
+ * Once, whichever shot comes first: plans (one re-priced, one archived) with subscribers on them, and coupons in each
+ * state. No save offer: phase 2's (STAY50) stays the one the profile's cancel dialog offers.
+ */
+async function afterPlansSeeded(page: Page) {
+  plansSeeded ??= seedPlansAndCoupons(page.context().browser()!, page.context().request, new URL(page.url()).origin);
+  await plansSeeded;
+  await page.reload();
+  await settle(page);
+}
+
+async function seedPlansAndCoupons(browser: Browser, admin: BrowserContext['request'], baseURL: string) {
+  type Made = { plan: { id: string } };
+  const plan = async (data: object) => ((await ok('plan', admin.post('/api/v1/admin/plans', { data }))) as unknown as Made).plan.id;
+  const yearly = await plan({ name: 'Yearly, two months free', interval: 'yearly', price: 899 });
+  const trial = await plan({ name: 'Monthly with a 7-day free trial', interval: 'monthly', price: 149, trialDays: 7 });
+  const team = await plan({ name: 'Team of five: every course, one invoice', interval: 'monthly', price: 449 });
+  const founders = await plan({ name: 'Founders’ early price', interval: 'monthly', price: 49 });
+  // Buyers on the plans: one yearly at the first price, one after the new price, two on the team plan.
+  const buyer = async (planId: string, label: string) => {
+    const context = await browser.newContext({ baseURL });
+    try {
+      await register(label)(context);
+      const { subscription_id: id } = await ok('subscribe', context.request.post('/api/v1/payments/subscribe', { data: { plan: planId, trial: false } }));
+      const paid = await ok('sandbox pay', context.request.post(`/sandbox/v1/subscriptions/${String(id)}/pay`, { data: { card_number: CARDS.pays } }));
+      await ok('verify', context.request.post('/api/v1/payments/verify', { data: paid }));
+    } finally {
+      await context.close();
+    }
+  };
+  await buyer(yearly, 'yearly');
+  await ok('re-price', admin.patch(`/api/v1/admin/plans/${yearly}`, { data: { price: 990 } }));
+  await buyer(yearly, 'yearly2');
+  await buyer(team, 'team');
+  await buyer(team, 'team2');
+  await buyer(founders, 'founder');
+  await ok('archive', admin.patch(`/api/v1/admin/plans/${founders}`, { data: { archived: true } }));
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString();
+  const coupons = [
+    { code: 'WELCOME50', kind: 'percent', amount: 50, charges: 2, maxRedemptions: 100, plans: [trial] },
+    { code: 'FLAT20', kind: 'amount', amount: 20, validFrom: day(-1), validUntil: day(30) },
+    { code: 'SPRING15', kind: 'percent', amount: 15, charges: 3 },
+    { code: 'NEWYEAR2027', kind: 'percent', amount: 25, validFrom: day(40), validUntil: day(60), plans: [yearly, team] },
+    { code: 'DIWALI', kind: 'amount', amount: 100, validFrom: day(-60), validUntil: day(-30) },
+    { code: 'OLDPROMO', kind: 'percent', amount: 10 },
+  ];
+  for (const data of coupons) await ok('coupon', admin.post('/api/v1/admin/coupons', { data }));
+  const { coupons: made } = (await ok('coupons', admin.get('/api/v1/admin/coupons'))) as { coupons: { id: string; code: string }[] };
+  await ok('archive coupon', admin.patch(`/api/v1/admin/coupons/${made.find((coupon) => coupon.code === 'OLDPROMO')!.id}`, { data: { archived: true } }));
+}
+
 type Storage = Awaited<ReturnType<BrowserContext['storageState']>>;
+
+/** On /checkout: "Have a coupon?", the code, Apply. */
+async function applyCoupon(page: Page, code: string) {
+  await page.getByRole('button', { name: 'Have a coupon?' }).click({ timeout: 10_000 });
+  await page.getByLabel('Coupon code').fill(code);
+  await page.getByRole('button', { name: 'Apply' }).click();
+}
+
+/** As the admin: a yearly plan, a monthly one with a 7-day free trial, a coupon for the bundle and a save offer. Answers the trial plan's id. */
+async function putPlansOnSale(admin: BrowserContext): Promise<string> {
+  const { plans } = (await ok('plans', admin.request.get('/api/v1/payments/plans'))) as { plans: { id: string; default: boolean }[] };
+  const bundle = plans.find((plan) => plan.default)!.id;
+  await ok('yearly plan', admin.request.post('/api/v1/admin/plans', { data: { name: 'Yearly', interval: 'yearly', price: 999, trialDays: 0 } }));
+  const { plan } = (await ok('trial plan', admin.request.post('/api/v1/admin/plans', { data: { name: 'Starter', interval: 'monthly', price: 149, trialDays: 7 } }))) as { plan: { id: string } };
+  await ok('coupon', admin.request.post('/api/v1/admin/coupons', { data: { code: COUPON, kind: 'percent', amount: 50, charges: 2, plans: [bundle] } }));
+  await ok('save offer', admin.request.post('/api/v1/admin/coupons', { data: { code: 'STAY50', kind: 'percent', amount: 50, charges: 2, saveOffer: true } }));
+  return plan.id;
+}
 
 /** Signs in through the API and gives back what a browser that had done so keeps: the cookie and the spec's stored login. */
 async function signedIn(browser: Browser, baseURL: string, signIn: (context: BrowserContext) => Promise<void>): Promise<Storage> {
@@ -194,6 +345,8 @@ async function main() {
       visitor: undefined,
       learner: await signedIn(browser, baseURL, subscribed),
       newcomer: await signedIn(browser, baseURL, register('newcomer')),
+      trialist: await signedIn(browser, baseURL, register('trialist')),
+      shopper: await signedIn(browser, baseURL, register('shopper')),
       admin: await signedIn(browser, baseURL, async (context) => {
         await ok('admin login', context.request.post('/api/v1/user/login', { data: admin }));
       }),
@@ -208,8 +361,11 @@ async function main() {
       return contexts.get(key)!;
     };
 
-    const tasks = SHOTS.flatMap((shot) => shot.roles.flatMap((role) => WIDTHS.flatMap((width) => THEMES.map((theme) => ({ shot, role, width, theme })))));
-    console.log(`Taking ${tasks.length + WIDTHS.length * THEMES.length} screenshots…`);
+    const tasksOf = (phase: 1 | 2) =>
+      SHOTS.filter((shot) => (shot.phase ?? 1) === phase).flatMap((shot) => shot.roles.flatMap((role) => WIDTHS.flatMap((width) => THEMES.map((theme) => ({ shot, role, width, theme })))));
+    let tasks = tasksOf(1);
+    let trialPlan = '';
+    console.log(`Taking ${tasks.length + tasksOf(2).length + 2 * WIDTHS.length * THEMES.length + WIDTHS.length * THEMES.length} screenshots…`);
     let next = 0;
     const worker = async () => {
       while (next < tasks.length) {
@@ -227,7 +383,7 @@ async function main() {
         });
         page.on('pageerror', (error) => note(label, `page error: ${error.message}`));
         try {
-          await page.goto(shot.url({ course }));
+          await page.goto(shot.url({ course, trialPlan }));
           await settle(page);
           if (shot.act) await shot.act(page);
           await take(page, shot.name, role, width, theme);
@@ -239,6 +395,14 @@ async function main() {
       }
     };
     await Promise.all(Array.from({ length: PARALLEL }, worker));
+
+    // Phase 2 (issue 16): the plans, the coupon and the save offer on sale.
+    const adminContext = await contextFor('admin', 'light');
+    trialPlan = await putPlansOnSale(adminContext);
+    tasks = tasksOf(2);
+    next = 0;
+    // One at a time: these shots share the shopper, whose checkouts in parallel tabs would replace each other.
+    await worker();
 
     // Last, as it subscribes the newcomer: pay through Checkout once, then the success page at each size and theme.
     const context = await browser.newContext({ baseURL, storageState: storage.newcomer, reducedMotion: 'reduce' });
@@ -262,6 +426,39 @@ async function main() {
       }
     } catch (error) {
       note('checkout-success-newcomer', `not taken: ${(error as Error).message.split('\n')[0]}`);
+    }
+
+    // A free trial started through Checkout (a card check), then the profile during it.
+    const trialist = await browser.newContext({ baseURL, storageState: storage.trialist, reducedMotion: 'reduce' });
+    const trialPage = await trialist.newPage();
+    try {
+      await trialPage.goto(`/checkout?plan=${trialPlan}`);
+      await trialPage.getByRole('button', { name: 'Start free trial' }).click({ timeout: 10_000 });
+      const dialog = trialPage.getByRole('dialog', { name: 'LMS' });
+      await dialog.getByLabel('Card number').fill(CARDS.pays);
+      await dialog.getByLabel('Expiry (MM/YY)').fill(CARD_EXPIRY);
+      await dialog.getByLabel('CVC').fill(CARD_CVC);
+      await dialog.getByRole('button', { name: /^Pay\b/ }).click();
+      await trialPage.waitForURL(/\/checkout\/success$/);
+      await settle(trialPage);
+      for (const width of WIDTHS) {
+        await trialPage.setViewportSize({ width, height: 800 });
+        for (const theme of THEMES) {
+          await trialPage.emulateMedia({ colorScheme: theme });
+          await take(trialPage, 'checkout-success', 'trialist', width, theme);
+        }
+      }
+      await trialPage.goto('/user/profile');
+      await settle(trialPage);
+      for (const width of WIDTHS) {
+        await trialPage.setViewportSize({ width, height: 800 });
+        for (const theme of THEMES) {
+          await trialPage.emulateMedia({ colorScheme: theme });
+          await take(trialPage, 'profile', 'trialist', width, theme);
+        }
+      }
+    } catch (error) {
+      note('checkout-success-trialist', `not taken: ${(error as Error).message.split('\n')[0]}`);
     }
   } finally {
     await browser.close();

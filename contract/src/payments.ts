@@ -26,7 +26,7 @@ export const PlanResponseSchema = Reply.extend({
   /** Days after a payment within which a first cancellation (in any 12 months) refunds it (DESIGN §6). */
   refundWindowDays: z.number().int(),
 });
-export type Plan = z.infer<typeof PlanResponseSchema>;
+export type BundlePrice = z.infer<typeof PlanResponseSchema>;
 export const SubscribeResponseSchema = Reply.extend({
   subscription_id: z.string(),
   /** Ours (issue 16): what the checkout shows before paying. */

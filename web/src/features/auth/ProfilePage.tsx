@@ -10,7 +10,10 @@ import { paths } from '../../app/paths';
 import { usePageTitle } from '../../app/use-page-title';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Notice } from '../../components/Notice';
+import { refreshUser } from '../../app/session';
+import { useGetSaveOfferQuery } from '../billing/billing.api';
 import { BillingSection } from '../billing/BillingSection';
+import { SaveOfferCard } from '../billing/SaveOfferCard';
 import { billingTexts } from '../billing/billing-texts';
 import { unsubscribe } from './auth.api';
 
@@ -24,6 +27,10 @@ export default function ProfilePage() {
   const confirmDialog = useRef<HTMLDialogElement>(null);
   const confirmTitleId = useId();
   const [busy, setBusy] = useState(false);
+  // Ours (issue 16): while the cancel dialog is open, the save offer it may show (asked each time it opens).
+  const [confirmOpen, setConfirmOpen] = useState(false);
+  const saveOffer = useGetSaveOfferQuery(undefined, { skip: !confirmOpen, refetchOnMountOrArgChange: true });
+  const offer = confirmOpen && !saveOffer.isFetching ? saveOffer.data?.offer : undefined;
   // Ours (issue 15): why they cancel, if they say.
   const [reason, setReason] = useState<CancelReason | ''>('');
   const [note, setNote] = useState('');
@@ -39,6 +46,20 @@ export default function ProfilePage() {
   // Ours (DESIGN §6): cancelled without a refund, it stays active until the paid period ends.
   const ending = active && subscription.cancelAtPeriodEnd === true;
   const periodEnd = active ? formatDate(subscription.currentPeriodEnd) : undefined;
+  // Ours (issue 16): in a free trial the first payment is what comes next.
+  const trialEnds = active ? formatDate(subscription.trialEndsAt) : undefined;
+
+  // Browsers say `close` for Escape and the backdrop too (onClose below); jsdom does not, so the buttons say it here as well.
+  function closeConfirm() {
+    confirmDialog.current?.close();
+    setConfirmOpen(false);
+  }
+
+  function onOfferTaken() {
+    closeConfirm();
+    // The next payments are discounted: the billing history reads again (the mutation says so); the user too.
+    void dispatch(refreshUser()).catch(() => undefined);
+  }
 
   async function onConfirmCancel() {
     setBusy(true);
@@ -49,10 +70,10 @@ export default function ProfilePage() {
       // The API client has already shown the server's message or the fallback.
       if (!(error instanceof ApiError)) throw error;
       setBusy(false);
-      confirmDialog.current?.close();
+      closeConfirm();
       return;
     }
-    confirmDialog.current?.close();
+    closeConfirm();
     setBusy(false);
     if (!answer.stillActive) {
       // Spec §4: cancelling, then reloading the user, returns to the home page.
@@ -86,7 +107,7 @@ export default function ProfilePage() {
             </dd>
             {periodEnd && (
               <dd className="mt-1 text-sm text-base-content/80 sm:col-start-2 sm:-mt-1">
-                {ending ? messages.cancelledAccessUntil(periodEnd) : messages.renewsOn(periodEnd)}
+                {ending ? messages.cancelledAccessUntil(periodEnd) : trialEnds ? billingTexts.trialFirstPayment(trialEnds) : messages.renewsOn(periodEnd)}
               </dd>
             )}
           </dl>
@@ -107,7 +128,14 @@ export default function ProfilePage() {
             </Link>
           </div>
           {active && !ending && (
-            <button type="button" className="btn btn-error btn-outline w-full" onClick={() => confirmDialog.current?.showModal()}>
+            <button
+              type="button"
+              className="btn btn-error btn-outline w-full"
+              onClick={() => {
+                setConfirmOpen(true);
+                confirmDialog.current?.showModal();
+              }}
+            >
               {messages.cancelSubscription}
             </button>
           )}
@@ -119,14 +147,21 @@ export default function ProfilePage() {
       {/* Ours (issue 15): payments, invoices and tax details; administrators buy nothing. */}
       {user.role === 'USER' && <BillingSection className="w-full max-w-6xl" />}
 
-      <dialog ref={confirmDialog} className="modal modal-bottom sm:modal-middle" aria-labelledby={confirmTitleId}>
+      <dialog ref={confirmDialog} className="modal modal-bottom sm:modal-middle" aria-labelledby={confirmTitleId} onClose={() => setConfirmOpen(false)}>
         <div className="modal-box">
           <h2 id={confirmTitleId} className="text-lg font-bold">
             {messages.cancelSubscription}?
           </h2>
+          {offer && <SaveOfferCard offer={offer} onTaken={onOfferTaken} />}
           <ul className="list-disc space-y-2 py-4 ps-5">
-            <li>{messages.cancelConfirmRefund}</li>
-            <li>{messages.cancelConfirmKeep(periodEnd ?? messages.paidPeriodEnd)}</li>
+            {trialEnds ? (
+              <li>{billingTexts.cancelInTrial(trialEnds)}</li>
+            ) : (
+              <>
+                <li>{messages.cancelConfirmRefund}</li>
+                <li>{messages.cancelConfirmKeep(periodEnd ?? messages.paidPeriodEnd)}</li>
+              </>
+            )}
           </ul>
           <fieldset className="fieldset">
             <legend className="fieldset-legend text-sm">{billingTexts.whyLeaving}</legend>
@@ -143,10 +178,11 @@ export default function ProfilePage() {
             <textarea id={noteId} className="textarea w-full" rows={2} maxLength={CANCEL_NOTE_MAX} value={note} onChange={(event) => setNote(event.target.value)} />
           </fieldset>
           <div className="modal-action">
-            <button type="button" className="btn" onClick={() => confirmDialog.current?.close()} disabled={busy}>
+            <button type="button" className="btn" onClick={closeConfirm} disabled={busy}>
               {messages.keepSubscription}
             </button>
-            <button type="button" className="btn btn-error" onClick={onConfirmCancel} disabled={busy} aria-busy={busy}>
+            {/* With an offer to take instead, cancelling is the quiet choice; still red, as it ends something. */}
+            <button type="button" className={`btn btn-error ${offer ? 'btn-outline' : ''}`} onClick={onConfirmCancel} disabled={busy} aria-busy={busy}>
               {busy && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
               {messages.confirmCancel}
             </button>

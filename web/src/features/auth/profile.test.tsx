@@ -8,10 +8,9 @@ import { billingTexts } from '../billing/billing-texts';
 import EditProfilePage from './EditProfilePage';
 import ProfilePage from './ProfilePage';
 
-/** The calls of an action, without the page's read of the learner's courses in progress ("Continue watching"). */
-/** The profile's own calls, without what its sections (continue watching, billing) read for themselves. */
+/** The profile's own calls, without what its sections (continue watching, billing) and the cancel dialog (its save offer) read for themselves. */
 const withoutProgress = <T extends { url: string; init: RequestInit }>(calls: T[]) =>
-  calls.filter((call) => !((call.init.method ?? 'GET') === 'GET' && ['/api/v1/progress', '/api/v1/billing/history'].includes(call.url)));
+  calls.filter((call) => !((call.init.method ?? 'GET') === 'GET' && ['/api/v1/progress', '/api/v1/billing/history', '/api/v1/payments/save-offer'].includes(call.url)));
 
 const inactiveUser = sampleUser();
 // Midday UTC: the same calendar day in India, where the dates are shown.
@@ -195,6 +194,117 @@ describe('profile page', () => {
     await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Yes, cancel' }));
     expect(await findToast(messages.failedUnsubscribe)).toBeInTheDocument();
+  });
+});
+
+describe('profile page: free trials and the save offer (issue 16)', () => {
+  const trialEnd = '2026-12-02T06:30:00.000Z';
+  const trialUser: User = { ...inactiveUser, subscription: { status: 'active', currentPeriodEnd: trialEnd, cancelAtPeriodEnd: false, trialEndsAt: trialEnd } };
+  const offer = { discount: { code: 'STAY50', kind: 'percent', amount: 50, charges: 2 }, discountedPrice: 49.5, regularPrice: 99, interval: 'monthly' };
+  const offerAnswer = (found: object | null) => ({ body: { success: true, message: messages.saveOfferFetched, offer: found } });
+  const history = { body: { success: true, message: messages.billingHistoryFetched, entries: [], renewal: null } };
+  const reads = (calls: { url: string; init: RequestInit }[], url: string) => calls.filter((call) => (call.init.method ?? 'GET') === 'GET' && call.url === url).length;
+
+  function renderProfile(user: User) {
+    logIn(user);
+    return renderPage(<ProfilePage />, { path: '/user/profile' });
+  }
+
+  it('in a free trial says when the first payment is, instead of a renewal', () => {
+    renderProfile(trialUser);
+    expect(screen.getByText('Active')).toBeInTheDocument();
+    expect(screen.getByText('Trial, first payment on 2 Dec 2026')).toBeInTheDocument();
+    expect(screen.queryByText(/^Renews on/)).not.toBeInTheDocument();
+  });
+
+  it('a trial cancelled says until when access lasts, as any cancelled subscription', () => {
+    renderProfile({ ...trialUser, subscription: { ...trialUser.subscription, cancelAtPeriodEnd: true } });
+    expect(screen.getByText('Cancelled, access until 2 Dec 2026')).toBeInTheDocument();
+    expect(screen.queryByText(/^Trial, first payment/)).not.toBeInTheDocument();
+  });
+
+  it('cancelling in a free trial says nothing was charged and none will be, instead of the refund rules', async () => {
+    stubApi({ 'GET /api/v1/payments/save-offer': offerAnswer(null) });
+    const { user } = renderProfile(trialUser);
+    await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
+    const dialog = screen.getByRole('dialog', { name: `${messages.cancelSubscription}?` });
+    expect(within(dialog).getByText(billingTexts.cancelInTrial('2 Dec 2026'))).toBeInTheDocument();
+    expect(within(dialog).queryByText(messages.cancelConfirmRefund)).not.toBeInTheDocument();
+  });
+
+  it('the cancel dialog asks for the save offer when it opens, and shows it above the choices with its own button', async () => {
+    const calls = stubApi({ 'GET /api/v1/payments/save-offer': offerAnswer(offer), 'GET /api/v1/billing/history': history });
+    const { user } = renderProfile(activeUser);
+    await screen.findByText(billingTexts.noPayments);
+    expect(reads(calls, '/api/v1/payments/save-offer')).toBe(0);
+
+    await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
+    const dialog = screen.getByRole('dialog', { name: `${messages.cancelSubscription}?` });
+    const found = await within(dialog).findByRole('region', { name: billingTexts.offerTitle });
+    expect(found).toHaveTextContent('Stay for 50 % off your next 2 payments: ₹49.50 instead of ₹99');
+    const take = within(found).getByRole('button', { name: billingTexts.takeOffer });
+    expect(take).toHaveClass('btn-primary');
+    // Above the cancel choices; cancelling is still there, the quiet way.
+    expect(found.compareDocumentPosition(within(dialog).getByText(messages.cancelConfirmRefund)) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    const cancel = within(dialog).getByRole('button', { name: 'Yes, cancel' });
+    expect(cancel).toHaveClass('btn-outline');
+    expect(within(dialog).getAllByRole('button').filter((button) => button.classList.contains('btn-primary'))).toEqual([take]);
+  });
+
+  it('taking the offer sends it, says so, closes the dialog and reads the user and the billing history again', async () => {
+    const calls = stubApi({
+      'GET /api/v1/payments/save-offer': offerAnswer(offer),
+      'POST /api/v1/payments/save-offer': { body: { success: true, message: messages.saveOfferAccepted, offer } },
+      'GET /api/v1/billing/history': history,
+      'GET /api/v1/user/me': { body: { success: true, message: messages.userDetailsFetched, user: activeUser } },
+    });
+    const { user, router, store } = renderProfile(activeUser);
+    await screen.findByText(billingTexts.noPayments);
+    const historyReads = reads(calls, '/api/v1/billing/history');
+    await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
+    await user.click(await screen.findByRole('button', { name: billingTexts.takeOffer }));
+
+    expect(await findToast(messages.saveOfferAccepted)).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(reads(calls, '/api/v1/billing/history')).toBeGreaterThan(historyReads));
+    await waitFor(() => expect(reads(calls, '/api/v1/user/me')).toBe(1));
+    expect(calls.filter((call) => call.init.method === 'POST').map((call) => call.url)).toEqual(['/api/v1/payments/save-offer']);
+    expect(router.state.location.pathname).toBe('/user/profile');
+    expect(store.getState().auth.data?.subscription.status).toBe('active');
+  });
+
+  it('an offer no longer there: the server says why, and the offer leaves the dialog', async () => {
+    let offered: object | null = offer;
+    stubApi({
+      'GET /api/v1/payments/save-offer': () => offerAnswer(offered),
+      'POST /api/v1/payments/save-offer': () => {
+        offered = null;
+        return { status: 400, body: { success: false, message: messages.saveOfferNone } };
+      },
+    });
+    const { user } = renderProfile(activeUser);
+    await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
+    await user.click(await screen.findByRole('button', { name: billingTexts.takeOffer }));
+
+    expect(await findToast(messages.saveOfferNone)).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('button', { name: billingTexts.takeOffer })).not.toBeInTheDocument());
+    expect(screen.getByRole('dialog')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Yes, cancel' })).not.toHaveClass('btn-outline');
+  });
+
+  it('without an offer the dialog is as it was, and it asks again each time it opens', async () => {
+    const calls = stubApi({ 'GET /api/v1/payments/save-offer': offerAnswer(null) });
+    const { user } = renderProfile(activeUser);
+    await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
+    await waitFor(() => expect(reads(calls, '/api/v1/payments/save-offer')).toBe(1));
+    const dialog = screen.getByRole('dialog');
+    expect(within(dialog).queryByRole('button', { name: billingTexts.takeOffer })).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Yes, cancel' })).toHaveClass('btn-error');
+    expect(within(dialog).getByRole('button', { name: 'Yes, cancel' })).not.toHaveClass('btn-outline');
+
+    await user.click(within(dialog).getByRole('button', { name: 'Keep it' }));
+    await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
+    await waitFor(() => expect(reads(calls, '/api/v1/payments/save-offer')).toBe(2));
   });
 });
 

@@ -1,4 +1,4 @@
-import { billingDocumentUrl, BillingDetailsSchema, INDIAN_STATES, isValidGstin, type BillingDetails, type BillingDocument, type BillingEntry } from '@lms/contract/billing';
+import { billingDocumentUrl, BillingDetailsSchema, INDIAN_STATES, isValidGstin, type BillingDetails, type BillingDocument, type BillingEntry, type BillingHistory } from '@lms/contract/billing';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { formatDate, rupees } from '../../app/format';
@@ -26,6 +26,7 @@ export function BillingSection({ className = '' }: { className?: string }) {
       <h2 id={headingId} className="text-xl font-semibold">
         {billingTexts.history}
       </h2>
+      {history.data?.renewal && <RenewalLine renewal={history.data.renewal} />}
       {history.isLoading ? (
         <div className="skeleton h-24 w-full rounded-box" aria-hidden="true" />
       ) : entries.length === 0 ? (
@@ -39,6 +40,38 @@ export function BillingSection({ className = '' }: { className?: string }) {
       )}
       <TaxDetails />
     </section>
+  );
+}
+
+/** Ours (issue 16): what comes next: the plan and its next charge (the first, after a free trial), or none once cancelled. */
+function RenewalLine({ renewal }: { renewal: NonNullable<BillingHistory['renewal']> }) {
+  const amount = renewal.nextAmount ?? undefined;
+  const trialEnds = formatDate(renewal.trialEndsAt ?? undefined);
+  const renews = formatDate(renewal.renewsOn ?? undefined);
+  const until = formatDate(renewal.accessUntil ?? undefined);
+  const next = renewal.cancelled
+    ? until && billingTexts.noMorePayments(until)
+    : trialEnds
+      ? billingTexts.trialPayment(amount, trialEnds)
+      : renews && billingTexts.nextPayment(amount, renews);
+  if (!next) return null;
+  return (
+    // Under the heading, as its subtitle: what comes next, before the payments that came before.
+    <p className="-mt-2 flex items-start gap-2 text-sm text-base-content/80">
+      <svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2" className="mt-px shrink-0 text-primary" aria-hidden="true">
+        <rect x="3" y="5" width="18" height="16" rx="2" />
+        <path d="M3 10h18M8 3v4M16 3v4" strokeLinecap="round" />
+      </svg>
+      <span className="min-w-0 wrap-anywhere">
+        {renewal.plan ? (
+          <>
+            <strong className="font-semibold text-base-content">{billingTexts.planName(renewal.plan.name)}</strong> · {next}
+          </>
+        ) : (
+          next.charAt(0).toUpperCase() + next.slice(1)
+        )}
+      </span>
+    </p>
   );
 }
 

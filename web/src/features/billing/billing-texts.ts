@@ -1,3 +1,8 @@
+import type { Discount, PlanInterval } from '@lms/contract/plans';
+import { rupees } from '../../app/format';
+
+const per: Record<PlanInterval, string> = { monthly: '/month', yearly: '/year' };
+
 /**
  * Ours (issue 15): the words of the profile's billing section. Not in the message catalogue
  * (contract/src/messages.ts), which ships in every page's first chunk: these load with the profile.
@@ -23,4 +28,24 @@ export const billingTexts = {
   whyLeaving: 'Why are you leaving? (optional)',
   whyLeavingHint: 'It helps us make the courses better.',
   noteLabel: 'Anything else you want to tell us?',
+
+  // Ours (issue 16): the subscription's next step, free trials and the save offer.
+  trialFirstPayment: (date: string) => `Trial, first payment on ${date}`,
+  /** The billing section's renewal line, "Yearly plan · next payment ₹799.20 on 25 Nov 2027": the plan (a name that says plan already stays as it is)… */
+  planName: (name: string) => (/\bplan$/i.test(name.trim()) ? name.trim() : `${name.trim()} plan`),
+  /** …and what comes next. */
+  nextPayment: (amount: number | undefined, date: string) => (amount !== undefined ? `next payment ${rupees.format(amount)} on ${date}` : `renews on ${date}`),
+  /** In a free trial: the first payment comes when it ends. */
+  trialPayment: (amount: number | undefined, date: string) =>
+    amount !== undefined ? `free trial, first payment ${rupees.format(amount)} on ${date}` : `free trial until ${date}`,
+  noMorePayments: (date: string) => `no more payments, access until ${date}`,
+  cancelInTrial: (date: string) => `You are in your free trial and nothing has been charged. Cancel now and no payment is taken; you keep access until ${date}.`,
+  offerTitle: 'Before you go',
+  /** "Stay for 50 % off your next 2 payments: ₹49.50 instead of ₹99". */
+  offer: (discount: Discount, discountedPrice: number, regularPrice: number) =>
+    `Stay for ${discount.kind === 'percent' ? `${discount.amount}\u00a0%` : rupees.format(discount.amount)} off ${
+      discount.charges === 1 ? 'your next payment' : `your next ${discount.charges} payments`
+    }: ${rupees.format(discountedPrice)} instead of\u00a0${rupees.format(regularPrice)}`,
+  offerAfter: (regularPrice: number, interval: PlanInterval) => `Then ${rupees.format(regularPrice)}${per[interval]} again. You can still cancel at any time.`,
+  takeOffer: 'Take the offer',
 } as const;

@@ -23,7 +23,17 @@ const billingApi = serverState.enhanceEndpoints({ addTagTypes: ['Billing'] }).in
         if (data) dispatch(billingApi.util.upsertQueryData('getBillingDetails', undefined, data));
       },
     }),
+    /** Ours (issue 16): the discount the cancel dialog may offer instead. Quiet: without it the dialog is as it was. */
+    getSaveOffer: build.query<ResponseOf<typeof endpoints.payments.saveOffer>, void>({
+      query: () => serverCall(endpoints.payments.saveOffer, {}, { fallback: messages.failedLoadData, quiet: true }),
+      providesTags: ['Billing', 'Viewer'],
+    }),
+    /** Takes the save offer: the next payments are discounted, which the history's renewal line then shows; a refusal reads the offer again. */
+    acceptSaveOffer: build.mutation<ResponseOf<typeof endpoints.payments.acceptSaveOffer>, void>({
+      query: () => serverCall(endpoints.payments.acceptSaveOffer, {}, { fallback: messages.operationFailed, toastSuccess: true }),
+      invalidatesTags: ['Billing'],
+    }),
   }),
 });
 
-export const { useGetBillingHistoryQuery, useGetBillingDetailsQuery, useSaveBillingDetailsMutation } = billingApi;
+export const { useGetBillingHistoryQuery, useGetBillingDetailsQuery, useSaveBillingDetailsMutation, useGetSaveOfferQuery, useAcceptSaveOfferMutation } = billingApi;

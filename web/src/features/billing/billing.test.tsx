@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { gstinCheckCharacter, type BillingEntry } from '@lms/contract/billing';
+import { gstinCheckCharacter, type BillingEntry, type BillingHistory } from '@lms/contract/billing';
 import { messages } from '@lms/contract/messages';
 import { findToast, renderPage, sampleUser, storeLogin, stubApi } from '../../test/render';
 import { BillingSection } from './BillingSection';
@@ -72,6 +72,48 @@ describe('billing history', () => {
     stubApi({ 'GET /api/v1/billing/history': history([]) });
     open();
     expect(await screen.findByText(billingTexts.noPayments)).toBeInTheDocument();
+  });
+});
+
+describe('the renewal line (issue 16)', () => {
+  type Renewal = NonNullable<BillingHistory['renewal']>;
+  const renewalAnswer = (renewal: Renewal | null) => ({ body: { success: true, message: messages.billingHistoryFetched, entries: [], renewal } });
+  /** The line as a person reads it, the plan's name in bold and the rest. */
+  const line = (text: string) => screen.findByText((_content, element) => element?.tagName === 'SPAN' && element.textContent?.replace(/\s+/g, ' ') === text);
+  const renewing: Renewal = { renewsOn: '2027-11-25T06:30:00.000Z', cancelled: false, accessUntil: null, plan: { name: 'Yearly', interval: 'yearly' }, nextAmount: 799.2, trialEndsAt: null };
+
+  it('names the plan and the next payment, with its amount and date', async () => {
+    stubApi({ 'GET /api/v1/billing/history': renewalAnswer(renewing) });
+    open();
+    expect(await line('Yearly plan · next payment ₹799.20 on 25 Nov 2027')).toBeInTheDocument();
+    expect(screen.getByText('Yearly plan').tagName).toBe('STRONG');
+  });
+
+  it("in a free trial, the first payment on the trial's last day", async () => {
+    stubApi({
+      'GET /api/v1/billing/history': renewalAnswer({ ...renewing, renewsOn: '2026-12-02T06:30:00.000Z', plan: { name: 'Monthly', interval: 'monthly' }, nextAmount: 99, trialEndsAt: '2026-12-02T06:30:00.000Z' }),
+    });
+    open();
+    expect(await line('Monthly plan · free trial, first payment ₹99 on 2 Dec 2026')).toBeInTheDocument();
+  });
+
+  it('once cancelled, no more payments and until when access lasts', async () => {
+    stubApi({ 'GET /api/v1/billing/history': renewalAnswer({ renewsOn: null, cancelled: true, accessUntil: '2026-12-23T06:30:00.000Z', plan: null, nextAmount: null, trialEndsAt: null }) });
+    open();
+    expect(await line('No more payments, access until 23 Dec 2026')).toBeInTheDocument();
+    expect(screen.queryByText(/next payment/)).not.toBeInTheDocument();
+  });
+
+  it('a plan whose name says plan already is not named twice; without a subscription there is no line', async () => {
+    stubApi({ 'GET /api/v1/billing/history': renewalAnswer({ ...renewing, plan: { name: 'Pro plan', interval: 'monthly' }, nextAmount: 149 }) });
+    const first = open();
+    expect(await line('Pro plan · next payment ₹149 on 25 Nov 2027')).toBeInTheDocument();
+    first.unmount();
+
+    stubApi({ 'GET /api/v1/billing/history': renewalAnswer(null) });
+    open();
+    await screen.findByText(billingTexts.noPayments);
+    expect(screen.queryByText(/payment ₹|access until/)).not.toBeInTheDocument();
   });
 });
 

@@ -1,16 +1,20 @@
 import { messages } from '@lms/contract/messages';
+import type { CheckoutQuote, Plan } from '@lms/contract/plans';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
-import { Link, Navigate, useLocation, useNavigate } from 'react-router';
-import { formatDate, rupees } from '../../app/format';
+import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { formatDate } from '../../app/format';
 import { withNext } from '../../app/with-next';
 import { paths } from '../../app/paths';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { usePageTitle } from '../../app/use-page-title';
 import { Notice } from '../../components/Notice';
-import { Tick } from '../../components/Tick';
+import { checkoutTexts } from './checkout-texts';
+import { CheckoutSummary } from './CheckoutSummary';
 import { loadCheckoutScript, type RazorpayCheckout, type RazorpayPaymentResponse } from './load-script';
-import { createSubscription, getRazorpayKey, verifyPayment } from './payments.api';
+import { BUNDLE_TITLE, PlanCard } from './PlanCard';
+import { getRazorpayKey, useGetPlansQuery, verifyPayment } from './payments.api';
+import { useCheckoutChoice } from './use-checkout-choice';
 
 /** daisyUI's light primary, in hex: Checkout's theme takes a hex colour. */
 const THEME_COLOR = '#422ad5';
@@ -21,6 +25,11 @@ export interface PaidState {
   paid: true;
   /** After resuming a cancelled subscription nothing was paid: the end of the period already paid for. */
   resumedUntil?: string;
+  /** The resumed plan renews yearly. */
+  yearly?: boolean;
+  /** Ours (issue 16): a free trial started; its first payment, and when it is taken. */
+  trialUntil?: string;
+  firstAmount?: number;
 }
 
 /** What CheckoutSuccessPage says when it gives way to the checkout, having nothing to confirm. */
@@ -54,10 +63,12 @@ export default function CheckoutPage() {
   }
   if (subscribed && !paying) {
     const renews = formatDate(subscription.currentPeriodEnd);
+    // Ours (issue 16): in a free trial, the first payment is what comes next.
+    const trialEnds = formatDate(subscription.trialEndsAt);
     return (
       <CheckoutState title={messages.youAreSubscribed} secondary={{ to: paths.profile, label: messages.manageSubscription }}>
         <p>{messages.subscribedText}</p>
-        {renews && <p className="font-semibold">{messages.renewsOn(renews)}</p>}
+        {trialEnds ? <p className="font-semibold">{checkoutTexts.inTrial(trialEnds)}</p> : renews && <p className="font-semibold">{messages.renewsOn(renews)}</p>}
       </CheckoutState>
     );
   }
@@ -95,20 +106,31 @@ function CheckoutState({ title, secondary, children }: { title: string; secondar
   );
 }
 
-/** Spec §9's bundle card; spec §4's checkout flow. */
+/**
+ * Spec §9's bundle card, beside the other plans on sale (issue 16); spec §4's checkout flow: on load
+ * the key, then the subscription for the plan chosen (`?plan=`, else the default, with no body as
+ * the spec's client sends it). Choosing another plan or a coupon subscribes again (use-checkout-choice.ts);
+ * the server's quote says what paying means.
+ */
 function SubscriptionBundle({ onPaying }: { onPaying: () => void }) {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-  const titleId = useId();
+  const [search, setSearch] = useSearchParams();
   const user = useAppSelector((state) => state.auth.data);
   const { key, subscription_id: subscriptionId, checkoutScript, price } = useAppSelector((state) => state.razorpay);
   // Ours (DESIGN §6): a subscriber who cancelled without a refund resumes here. The new subscription's
   // first charge comes when the paid period ends; Checkout only checks the card now.
   const resumeFrom = user?.subscription.status === 'active' && user.subscription.cancelAtPeriodEnd ? user.subscription.currentPeriodEnd : undefined;
   const resumeDate = formatDate(resumeFrom);
+  const plans = useGetPlansQuery();
   const [loading, setLoading] = useState(true);
   const [working, setWorking] = useState(false);
   const openCheckout = useRef<RazorpayCheckout | null>(null);
+  const headingId = useId();
+
+  // The plan and coupon chosen, and the subscription and quote on hand for them (issue 16).
+  const choice = useCheckoutChoice(search.get('plan') || undefined);
+  const { quote, updating, begin } = choice;
 
   // Spec §4: on load, fetch the key, then create the subscription.
   useEffect(() => {
@@ -120,17 +142,15 @@ function SubscriptionBundle({ onPaying }: { onPaying: () => void }) {
           toast.error(messages.somethingWentWrong);
           return;
         }
-        const id = await dispatch(createSubscription(controller.signal));
-        if (!id) toast.error(messages.somethingWentWrong);
+        await begin(controller.signal);
       } catch {
         // The API client has already shown the server's message (or the fallback); one toast is enough.
-        // (A subscription the stored user did not know about yet reloads the user: the page then says "You're subscribed".)
       } finally {
         if (!controller.signal.aborted) setLoading(false);
       }
     })();
     return () => controller.abort();
-  }, [dispatch]);
+  }, [dispatch, begin]);
 
   // Leaving the page (e.g. to /checkout/fail) closes a Checkout that is still open.
   useEffect(() => {
@@ -140,18 +160,30 @@ function SubscriptionBundle({ onPaying }: { onPaying: () => void }) {
     };
   }, []);
 
-  async function onPaid(response: RazorpayPaymentResponse) {
+  function choosePlan(id: string) {
+    choice.choosePlan(id);
+    // Shareable, and kept on reload; in place of this entry, as a radio is no page of its own.
+    setSearch({ plan: id }, { replace: true, state: null });
+  }
+
+  async function onPaid(response: RazorpayPaymentResponse, paidFor: CheckoutQuote | null) {
     openCheckout.current = null; // Checkout closes itself before calling the handler.
     setWorking(true);
     onPaying();
+    const trialStarts = paidFor && paidFor.trialDays > 0 && paidFor.authorisationOnly ? paidFor.firstCharge : undefined;
     try {
-      await dispatch(verifyPayment(response));
+      // A free trial's card check is no payment: "Payment verified" would say otherwise.
+      await dispatch(verifyPayment(response, { toastSuccess: !trialStarts }));
     } catch {
       void navigate(paths.checkoutFail, { replace: true });
       return;
     }
     // Replacing /checkout: Back from the result leads to the page before the checkout, never to a stale bundle.
-    const state: PaidState = { paid: true, ...(resumeFrom && { resumedUntil: resumeFrom }) };
+    const state: PaidState = {
+      paid: true,
+      ...(resumeFrom && { resumedUntil: resumeFrom, ...(paidFor?.plan.interval === 'yearly' && { yearly: true }) }),
+      ...(trialStarts && { trialUntil: trialStarts.date, firstAmount: trialStarts.amount }),
+    };
     void navigate(paths.checkoutSuccess, { replace: true, state });
   }
 
@@ -160,6 +192,7 @@ function SubscriptionBundle({ onPaying }: { onPaying: () => void }) {
       toast.error(messages.somethingWentWrong);
       return;
     }
+    const paidFor = quote;
     setWorking(true);
     try {
       const Razorpay = await loadCheckoutScript(checkoutScript);
@@ -167,8 +200,8 @@ function SubscriptionBundle({ onPaying }: { onPaying: () => void }) {
         key,
         subscription_id: subscriptionId,
         name: 'LMS',
-        description: 'Monthly subscription bundle',
-        handler: (response) => void onPaid(response),
+        description: checkoutTexts.checkoutDescription(paidFor?.plan.interval ?? 'monthly'),
+        handler: (response) => void onPaid(response, paidFor),
         prefill: { name: user?.fullName, email: user?.email },
         theme: { color: THEME_COLOR },
         modal: {
@@ -187,48 +220,89 @@ function SubscriptionBundle({ onPaying }: { onPaying: () => void }) {
     }
   }
 
-  const ready = !loading && Boolean(key && subscriptionId && checkoutScript);
+  const ready = !loading && !updating && Boolean(key && subscriptionId && checkoutScript);
+  // The plans on sale; until they are known (or if they cannot be), the plan being bought, else the bundle at the key's price.
+  const onSale: Plan[] = plans.data?.plans.length
+    ? plans.data.plans
+    : [quote?.plan ?? { id: '', name: BUNDLE_TITLE, interval: 'monthly', price: price ?? Number.NaN, trialDays: 0, default: true }];
+  const defaultPlan = onSale.find((plan) => plan.default);
+  const selectedId = choice.planId ?? defaultPlan?.id;
+  const trialAvailable = resumeFrom ? null : (plans.data?.trialAvailable ?? true);
+  const selectable = onSale.length > 1;
+  const trialChosen = Boolean(quote && quote.trialDays > 0 && !updating);
 
-  return (
-    <section className="flex justify-center px-4 py-10 sm:py-16">
-      <article aria-labelledby={titleId} className="card w-full max-w-md bg-base-100 shadow-xl ring-1 ring-base-300">
-        <div className="card-body gap-6 p-6 sm:p-8">
-          <h1 id={titleId} className="card-title justify-center text-center text-2xl sm:text-3xl">
-            Subscription Bundle
-          </h1>
-          <dl className="grid grid-cols-[auto_1fr] items-baseline gap-x-4 gap-y-2">
-            <dt className="text-base-content/70">Duration</dt>
-            <dd className="text-right font-semibold">1 month</dd>
-            <dt className="text-base-content/70">Price</dt>
-            <dd className="text-right text-3xl font-bold">
-              {price !== null ? (
-                rupees.format(price)
-              ) : loading ? (
-                <span className="loading loading-dots loading-md" role="status" aria-label="Loading the price" />
-              ) : (
-                '—'
-              )}
-            </dd>
-          </dl>
-          <ul className="space-y-3">
-            {[messages.bundleIncludes, messages.bundleRefundable].map((text) => (
-              <Tick key={text}>{text}</Tick>
-            ))}
-          </ul>
-          {resumeDate && (
-            <Notice role="note">
-              <strong className="block">{messages.resumeNothingCharged(resumeDate)}</strong>{' '}
-              {messages.resumeCardCheck}
-            </Notice>
-          )}
-          <div className="card-actions">
-            <button type="button" className="btn btn-primary btn-block btn-lg" disabled={!ready || working} aria-busy={working} onClick={buy}>
-              {working && <span className="loading loading-spinner" aria-hidden="true" />}
-              {resumeDate ? messages.resumeSubscription : 'Buy now'}
-            </button>
+  const summary = (
+    <CheckoutSummary
+      quote={quote}
+      planTitle={selectable && quote ? (quote.plan.default ? BUNDLE_TITLE : quote.plan.name) : undefined}
+      updating={updating && !loading}
+      failed={choice.failed}
+      onRetry={choice.retry}
+      coupon={choice.coupon}
+      onCouponChange={choice.setCoupon}
+      applying={choice.applying}
+      onApply={choice.applyCoupon}
+      onRemove={choice.removeCoupon}
+    >
+      {resumeDate && (
+        <Notice role="note">
+          <strong className="block">{messages.resumeNothingCharged(resumeDate)}</strong>{' '}
+          {quote?.plan.interval === 'yearly' ? checkoutTexts.resumeCardCheckYearly : messages.resumeCardCheck}
+        </Notice>
+      )}
+      <button type="button" className="btn btn-primary btn-block btn-lg" disabled={!ready || working} aria-busy={working} onClick={buy}>
+        {working && <span className="loading loading-spinner" aria-hidden="true" />}
+        {resumeDate ? messages.resumeSubscription : trialChosen ? checkoutTexts.startTrial : 'Buy now'}
+      </button>
+    </CheckoutSummary>
+  );
+
+  const card = (plan: Plan) => (
+    <PlanCard
+      key={plan.default ? 'default' : plan.id}
+      plan={plan}
+      monthlyPrice={defaultPlan?.interval === 'monthly' ? defaultPlan.price : undefined}
+      selectable={selectable}
+      selected={plan.id === selectedId}
+      onSelect={() => choosePlan(plan.id)}
+      trialAvailable={trialAvailable === false || (quote?.plan.id === plan.id && quote.trialUnavailable) ? false : trialAvailable}
+      priceLoading={loading}
+    />
+  );
+
+  if (!selectable) {
+    return (
+      <section className="flex justify-center px-4 py-10 sm:py-16">
+        <div className="card w-full max-w-md bg-base-100 shadow-xl ring-1 ring-base-300">
+          <div className="card-body gap-6 p-6 sm:p-8">
+            {plans.isLoading ? <PlanSkeleton /> : card(onSale[0]!)}
+            <div className="border-t border-base-content/10 pt-6">{summary}</div>
           </div>
         </div>
-      </article>
+      </section>
+    );
+  }
+  return (
+    <section className="mx-auto w-full max-w-6xl px-4 py-8 sm:py-12">
+      <header className="mb-6 space-y-2 text-center lg:text-left">
+        <h1 id={headingId} className="text-2xl font-bold sm:text-3xl">
+          {checkoutTexts.choosePlan}
+        </h1>
+        <p className="text-base-content/80">{checkoutTexts.choosePlanIntro}</p>
+      </header>
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] lg:items-start">
+        <fieldset disabled={working} className="grid min-w-0 gap-4 sm:grid-cols-2" role="radiogroup" aria-labelledby={headingId}>
+          {onSale.map(card)}
+        </fieldset>
+        <div className="card w-full max-w-md justify-self-center bg-base-100 shadow-xl ring-1 ring-base-300 lg:sticky lg:top-24 lg:max-w-none">
+          <div className="card-body p-5 sm:p-6">{summary}</div>
+        </div>
+      </div>
     </section>
   );
+}
+
+/** The bundle card's place while the plans on sale are read. */
+function PlanSkeleton() {
+  return <div className="skeleton h-72 w-full" role="status" aria-label={checkoutTexts.plansLoading} />;
 }

@@ -4,6 +4,7 @@ import { formatDate } from '../../app/format';
 import { paths } from '../../app/paths';
 import { usePageTitle } from '../../app/use-page-title';
 import type { FromResultState, PaidState } from './CheckoutPage';
+import { checkoutTexts } from './checkout-texts';
 
 /**
  * Spec §2: the result of a verified payment, with 'Go to dashboard' (to /). Ours: only right after
@@ -14,8 +15,18 @@ export default function CheckoutSuccessPage() {
   const state = useLocation().state as Partial<PaidState> | null;
   // Ours: after resuming a cancelled subscription nothing was paid; the checkout says until when it runs.
   const resumedUntil = formatDate(state?.resumedUntil);
+  // Ours (issue 16): after a free trial's card check nothing was paid either: the trial runs until the first payment.
+  const trialUntil = formatDate(state?.trialUntil);
   const paid = state?.paid === true;
-  usePageTitle(paid ? (resumedUntil ? messages.subscriptionResumed : messages.paymentSuccessful) : undefined);
+  const title = trialUntil ? checkoutTexts.trialStarted : resumedUntil ? messages.subscriptionResumed : messages.paymentSuccessful;
+  const text = trialUntil
+    ? checkoutTexts.trialStartedText(state?.firstAmount ?? 0, trialUntil)
+    : resumedUntil
+      ? state?.yearly
+        ? checkoutTexts.subscriptionResumedYearly(resumedUntil)
+        : messages.subscriptionResumedText(resumedUntil)
+      : messages.paymentSuccessfulText;
+  usePageTitle(paid ? title : undefined);
   // The checkout then shows what there is to show (the bundle, or "You're subscribed"); a visitor goes home.
   // (It decides, not this page: reading the store here made the bundler split the first chunk, 0.9 KB more for `/`.)
   if (!paid) return <Navigate to={paths.checkout} replace state={{ fromResult: true } satisfies FromResultState} />;
@@ -27,8 +38,8 @@ export default function CheckoutSuccessPage() {
             <circle cx="12" cy="12" r="10" />
             <path d="M7 12.5l3.5 3.5L17 9" />
           </svg>
-          <h1 className="card-title text-2xl">{resumedUntil ? messages.subscriptionResumed : messages.paymentSuccessful}</h1>
-          <p>{resumedUntil ? messages.subscriptionResumedText(resumedUntil) : messages.paymentSuccessfulText}</p>
+          <h1 className="card-title text-2xl">{title}</h1>
+          <p>{text}</p>
           <div className="card-actions w-full flex-col gap-2">
             <Link to={paths.home} replace className="btn btn-primary btn-block">
               {messages.goToDashboard}

@@ -1,8 +1,10 @@
 import { endpoints } from '@lms/contract/endpoints';
 import { messages } from '@lms/contract/messages';
+import type { RequestOf, ResponseOf } from '@lms/contract/http';
 import type { VerifyPayment } from '@lms/contract/payments';
+import type { CheckoutQuote } from '@lms/contract/plans';
 import { ApiError, call } from '../../app/api';
-import { serverState } from '../../app/server-state';
+import { serverCall, serverState } from '../../app/server-state';
 import { refreshUser } from '../../app/session';
 import type { AppDispatch } from '../../app/store';
 import { checkoutDetailsLoaded, keyLoaded, paymentVerified, subscriptionCreated } from './razorpay.slice';
@@ -24,38 +26,61 @@ export const getRazorpayKey = (signal?: AbortSignal) => async (dispatch: AppDisp
   return details;
 };
 
+/** Ours (issue 16): the plans on sale, and whether this account may still have a free trial. Quiet: the checkout falls back to the bundle. */
+const plansApi = serverState.injectEndpoints({
+  endpoints: (build) => ({
+    getPlans: build.query<ResponseOf<typeof endpoints.payments.plans>, void>({
+      query: () => serverCall(endpoints.payments.plans, {}, { fallback: messages.failedLoadData, quiet: true }),
+      // Whether a trial is still this account's depends on who is signed in.
+      providesTags: ['Viewer'],
+    }),
+  }),
+});
+export const { useGetPlansQuery } = plansApi;
+
+/** What the buyer chose: a plan (the default when none, as the spec's client sends no body) and a coupon. */
+export interface CheckoutChoice {
+  plan?: string;
+  coupon?: string;
+}
+
 /**
- * Spec §4: creates the subscription Checkout will pay (the server reuses an unpaid one).
- * The previous id is dropped first, so a refusal (an admin, an active subscriber) leaves none to pay.
+ * Spec §4: creates the subscription Checkout will pay (the server reuses an unpaid one for the same
+ * choice), and answers what the checkout shows before paying (issue 16). Quiet: the checkout says
+ * where a refusal belongs (a coupon's under its field). A 400 or a 429 leaves the previous unpaid
+ * subscription as it was, so its id is kept; any other failure may have dropped it, so none is left to pay.
  * An active subscriber's refusal reloads the stored user, who then shows as subscribed.
  */
-export const createSubscription = (signal?: AbortSignal) => async (dispatch: AppDispatch) => {
-  dispatch(subscriptionCreated(''));
+export const createSubscription = (choice: CheckoutChoice = {}, signal?: AbortSignal) => async (dispatch: AppDispatch) => {
+  // The spec's call has no body (the default plan, no coupon): `call` sends none for an undefined one.
+  const body = choice.plan || choice.coupon ? { ...(choice.plan && { plan: choice.plan }), ...(choice.coupon && { coupon: choice.coupon }) } : undefined;
   let answer;
   try {
-    answer = await call(endpoints.payments.subscribe, {}, { fallback: messages.somethingWentWrong, signal });
+    answer = await call(endpoints.payments.subscribe, { body } as RequestOf<typeof endpoints.payments.subscribe>, { fallback: messages.somethingWentWrong, signal, quiet: true });
   } catch (error) {
+    if (!(error instanceof ApiError && (error.status === 400 || error.status === 429))) dispatch(subscriptionCreated(''));
     // Ours: a subscription the stored user did not know about yet (paid in another tab): reload the user.
     if (error instanceof ApiError && error.message === messages.alreadySubscribed) await dispatch(refreshUser()).catch(() => undefined);
     throw error;
   }
   const subscriptionId = answer.subscription_id ?? '';
   dispatch(subscriptionCreated(subscriptionId));
-  return subscriptionId;
+  return { subscriptionId, quote: answer.checkout as CheckoutQuote | undefined };
 };
 
 /**
  * Spec §4: verifies what Checkout reported; the subscription is then active, so the
  * stored user is reloaded. Throws (after the client's toast) when verification fails.
+ * `toastSuccess: false` when nothing was paid (a free trial's card check): the result page says what happened.
  */
-export const verifyPayment = (response: VerifyPayment) => async (dispatch: AppDispatch) => {
+export const verifyPayment = (response: VerifyPayment, { toastSuccess = true } = {}) => async (dispatch: AppDispatch) => {
   // Only the three fields the server checks, whatever else Checkout adds.
   const { razorpay_payment_id, razorpay_subscription_id, razorpay_signature } = response;
   try {
     await call(
       endpoints.payments.verify,
       { body: { razorpay_payment_id, razorpay_subscription_id, razorpay_signature } },
-      { fallback: messages.operationFailed, toastSuccess: true },
+      { fallback: messages.operationFailed, toastSuccess },
     );
   } catch (error) {
     dispatch(paymentVerified(false));
