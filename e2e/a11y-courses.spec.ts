@@ -1,5 +1,7 @@
 import { adminCredentials, expect, logInAs, newPerson, registerByApi, test, type Page } from './fixtures.ts';
-import { DEMO_COURSE, courseIdByTitle, horizontalOverflow, seriousViolations } from './journeys.ts';
+import { DEMO_COURSE, courseIdByTitle, exclusively, horizontalOverflow, releaseLocks, seriousViolations } from './journeys.ts';
+
+test.afterEach(releaseLocks);
 
 // axe is injected as an inline script, which the server's Content-Security-Policy would (rightly) refuse.
 test.use({ bypassCSP: true });
@@ -57,8 +59,11 @@ const pages: [string, Visitor, Open][] = [
     '/checkout',
     'user',
     async (page) => {
-      await visit(() => '/checkout', 'Subscription Bundle')(page, '');
-      await expect(page.getByRole('button', { name: 'Buy now' })).toBeEnabled();
+      // The bundle alone is on sale (e2e/plans.spec.ts sells others for a while, holding this lock).
+      await exclusively('plans', async () => {
+        await visit(() => '/checkout', 'Subscription Bundle')(page, '');
+        await expect(page.getByRole('button', { name: 'Buy now' })).toBeEnabled();
+      });
     },
   ],
   // /checkout/success shows only right after a verified payment (opened directly it gives way to /checkout):

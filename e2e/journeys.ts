@@ -11,8 +11,8 @@ export const DEMO_COURSE = {
   lectures: ['Welcome and setting up', 'Values, variables and types', 'Functions and closures'],
 };
 
-/** The sandbox's test cards (server/src/features/sandbox). */
-export const CARDS = { pays: '4111 1111 1111 1111', declined: '4000 0000 0000 0002' };
+/** The sandbox's test cards (server/src/features/sandbox): two that pay (one free trial per card), one declined. */
+export const CARDS = { pays: '4111 1111 1111 1111', alsoPays: '5267 3181 8797 5449', declined: '4000 0000 0000 0002' };
 /** A good expiry (MM/YY, December five years on) and CVC for the sandbox's Checkout, which checks both. */
 export const CARD_EXPIRY = `12/${String((new Date().getFullYear() + 5) % 100).padStart(2, '0')}`;
 export const CARD_CVC = '123';
@@ -80,7 +80,7 @@ export const lectureInList = (page: Page, title: string) =>
     .getByRole('button', { name: new RegExp(`^(\\d+\\.|Completed) ${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( Stopped at \\d+(:\\d{2}){1,2})?( \\d+(:\\d{2}){1,2})?$`) });
 
 /** On /checkout: Buy now (or Resume subscription), then the sandbox's Checkout modal, paying with `card`. */
-export async function payWithCard(page: Page, card: string, button: 'Buy now' | 'Resume subscription' = 'Buy now') {
+export async function payWithCard(page: Page, card: string, button: 'Buy now' | 'Resume subscription' | 'Start free trial' = 'Buy now') {
   const buy = page.getByRole('button', { name: button });
   // Enabled once the key and a subscription are there (spec §4).
   await expect(buy).toBeEnabled();
