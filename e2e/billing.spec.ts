@@ -38,7 +38,7 @@ test('a learner adds their GSTIN, pays, downloads the tax invoice; cancels with 
   await expect(download).toBeVisible({ timeout: 30_000 });
   const number = (await download.getAttribute('aria-label'))!.match(/LMS\/\d{2}-\d{2}\/\d{6}/)![0];
   await expect(billing.getByText('Paid', { exact: true })).toBeVisible();
-  await expect(billing.getByText('₹99')).toBeVisible();
+  await expect(billing.getByText('₹99', { exact: true })).toBeVisible();
   expect.soft(await seriousViolations(page), 'axe on the profile with billing history').toEqual([]);
 
   const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);

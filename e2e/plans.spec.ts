@@ -89,7 +89,7 @@ test('the admin sells a yearly plan with a coupon and a plan with a free trial; 
       await subscriptionOnProfile(page);
       await expect(page.getByText(around(() => later(0, 1), aYearOn)).first()).toBeVisible();
       const billing = page.getByRole('region', { name: 'Billing history' });
-      await expect(billing.getByText('₹799.20')).toBeVisible();
+      await expect(billing.getByText('₹799.20', { exact: true })).toBeVisible();
       await expect(billing).toContainText(new RegExp(`${yearlyName} plan · next payment ₹999 on ${around(() => later(0, 1), aYearOn).source}`));
 
       // The admin sees the redemption, and the plan's subscriber.
