@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ReplySchema } from './envelope.ts';
 import { API_PREFIX } from './http.ts';
-import { messages } from './messages.ts';
+import { answers } from './answers.ts';
 
 /**
  * Billing (issue 15): the buyer's tax details, invoices and credit notes, billing history.
@@ -93,17 +93,17 @@ const optionalText = (max: number, message: string) =>
  */
 export const BillingDetailsSchema = z
   .object({
-    businessName: optionalText(100, messages.businessNameTooLong),
-    gstin: optionalText(15, messages.gstinInvalid).transform((value) => value?.toUpperCase() ?? null),
-    stateCode: optionalText(2, messages.stateInvalid),
-    address: optionalText(300, messages.billingAddressTooLong),
+    businessName: optionalText(100, answers.businessNameTooLong),
+    gstin: optionalText(15, answers.gstinInvalid).transform((value) => value?.toUpperCase() ?? null),
+    stateCode: optionalText(2, answers.stateInvalid),
+    address: optionalText(300, answers.billingAddressTooLong),
   })
   .superRefine((details, context) => {
-    if (details.stateCode !== null && !isStateCode(details.stateCode)) context.addIssue({ code: 'custom', path: ['stateCode'], message: messages.stateInvalid });
+    if (details.stateCode !== null && !isStateCode(details.stateCode)) context.addIssue({ code: 'custom', path: ['stateCode'], message: answers.stateInvalid });
     if (details.gstin === null) return;
-    if (!isValidGstin(details.gstin)) return context.addIssue({ code: 'custom', path: ['gstin'], message: messages.gstinInvalid });
-    if (details.stateCode !== details.gstin.slice(0, 2)) context.addIssue({ code: 'custom', path: ['stateCode'], message: messages.gstinStateMismatch });
-    if (details.businessName === null) context.addIssue({ code: 'custom', path: ['businessName'], message: messages.businessNameRequired });
+    if (!isValidGstin(details.gstin)) return context.addIssue({ code: 'custom', path: ['gstin'], message: answers.gstinInvalid });
+    if (details.stateCode !== details.gstin.slice(0, 2)) context.addIssue({ code: 'custom', path: ['stateCode'], message: answers.gstinStateMismatch });
+    if (details.businessName === null) context.addIssue({ code: 'custom', path: ['businessName'], message: answers.businessNameRequired });
   });
 export type BillingDetailsInput = z.input<typeof BillingDetailsSchema>;
 
@@ -160,6 +160,6 @@ export const BillingHistoryResponseSchema = ReplySchema.extend({
 });
 export type BillingHistory = z.infer<typeof BillingHistoryResponseSchema>;
 
-export const BillingDocumentParamsSchema = z.object({ id: z.uuid(messages.invalidId) });
+export const BillingDocumentParamsSchema = z.object({ id: z.uuid(answers.invalidId) });
 /** GET: an invoice's or credit note's PDF, for its buyer or an admin; 409 while it is being made. */
 export const billingDocumentUrl = (id: string) => `${API_PREFIX}/billing/documents/${id}/pdf`;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { emailPattern, NAME_MAX } from './users.ts';
 import { PagedShape, pagingQuery, ReplySchema } from './envelope.ts';
 import { messages } from './messages.ts';
+import { answers } from './answers.ts';
 
 export const CONTACT_MESSAGE_MAX = 5000;
 export const CONTACT_PAGE_MAX = 100;
@@ -13,9 +14,9 @@ export const ContactSchema = z
   .object({ name: mandatory(), email: mandatory(), message: mandatory() })
   .pipe(
     z.object({
-      name: z.string().max(NAME_MAX, messages.nameTooLong),
-      email: z.string().max(254, messages.emailTooLong).regex(emailPattern, messages.invalidEmail),
-      message: z.string().max(CONTACT_MESSAGE_MAX, messages.messageTooLong),
+      name: z.string().max(NAME_MAX, answers.nameTooLong),
+      email: z.string().max(254, answers.emailTooLong).regex(emailPattern, messages.invalidEmail),
+      message: z.string().max(CONTACT_MESSAGE_MAX, answers.messageTooLong),
     }),
   );
 export type Contact = z.input<typeof ContactSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { messages } from './messages.ts';
+import { answers } from './answers.ts';
 
 export const TITLE_MAX = 120;
 export const CATEGORY_MAX = 60;
@@ -33,7 +34,7 @@ export const UpdateCourseSchema = z.object({
 export type UpdateCourse = z.input<typeof UpdateCourseSchema>;
 
 /** A form's yes/no field as sent by a checkbox or FormData: 'true' or 'false'. */
-const formBoolean = z.enum(['true', 'false'], { error: messages.previewInvalid }).transform((value) => value === 'true');
+const formBoolean = z.enum(['true', 'false'], { error: answers.previewInvalid }).transform((value) => value === 'true');
 
 /**
  * Add lecture: title, description (and the video file) or 'All fields are mandatory';
@@ -45,31 +46,31 @@ export const AddLectureSchema = z
 export type AddLecture = z.input<typeof AddLectureSchema>;
 
 /** Change a lecture (admin): for now whether it is a free preview. */
-export const UpdateLectureSchema = z.object({ preview: z.boolean({ error: messages.previewInvalid }) });
+export const UpdateLectureSchema = z.object({ preview: z.boolean({ error: answers.previewInvalid }) });
 export type UpdateLecture = z.infer<typeof UpdateLectureSchema>;
 
 export const LectureParamsSchema = z.object({
-  courseId: z.uuid(messages.invalidId),
-  lectureId: z.uuid(messages.invalidId),
+  courseId: z.uuid(answers.invalidId),
+  lectureId: z.uuid(answers.invalidId),
 });
 
-export const CourseIdParamsSchema = z.object({ id: z.uuid(messages.invalidId) });
+export const CourseIdParamsSchema = z.object({ id: z.uuid(answers.invalidId) });
 
 export const ListCoursesQuerySchema = z.object({
   /** One course by id (a page opened by its link fetches its course this way). */
-  id: z.uuid(messages.invalidId).optional(),
-  search: z.string().trim().max(100, messages.searchTooLong).optional(),
+  id: z.uuid(answers.invalidId).optional(),
+  search: z.string().trim().max(100, answers.searchTooLong).optional(),
   category: z.string().trim().max(CATEGORY_MAX, messages.categoryTooLong).optional(),
-  page: z.coerce.number({ error: messages.invalidPage }).int(messages.invalidPage).min(1, messages.invalidPage).max(1_000_000, messages.invalidPage).default(1),
-  limit: z.coerce.number({ error: messages.invalidPage }).int(messages.invalidPage).min(1, messages.invalidPage).max(COURSES_PAGE_MAX, messages.invalidPage).default(50),
+  page: z.coerce.number({ error: answers.invalidPage }).int(answers.invalidPage).min(1, answers.invalidPage).max(1_000_000, answers.invalidPage).default(1),
+  limit: z.coerce.number({ error: answers.invalidPage }).int(answers.invalidPage).min(1, answers.invalidPage).max(COURSES_PAGE_MAX, answers.invalidPage).default(50),
 });
 export type ListCoursesQuery = z.input<typeof ListCoursesQuerySchema>;
 /** The query after defaults: page and limit always set. */
 export type CoursesPage = z.output<typeof ListCoursesQuerySchema>;
 
 export const DeleteLectureQuerySchema = z.object({
-  courseId: z.uuid(messages.invalidId),
-  lectureId: z.uuid(messages.invalidId),
+  courseId: z.uuid(answers.invalidId),
+  lectureId: z.uuid(answers.invalidId),
 });
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { messages } from './messages.ts';
+import { answers } from './answers.ts';
 
 /** The `{ success, message }` envelope of every answer (DESIGN §4); an endpoint's data sits beside it: `ReplySchema.extend({...})`. */
 export const ReplySchema = z.object({ success: z.boolean(), message: z.string() });
@@ -11,10 +11,10 @@ export const FailureSchema = z.object({ success: z.literal(false), message: z.st
  * from 1, the limit from 1 to `limitMax` (default 50).
  */
 export const pagingQuery = (limitMax: number) => {
-  const whole = () => z.coerce.number({ error: messages.invalidPage }).int(messages.invalidPage).min(1, messages.invalidPage);
+  const whole = () => z.coerce.number({ error: answers.invalidPage }).int(answers.invalidPage).min(1, answers.invalidPage);
   return z.object({
-    page: whole().max(1_000_000, messages.invalidPage).default(1),
-    limit: whole().max(limitMax, messages.invalidPage).default(Math.min(50, limitMax)),
+    page: whole().max(1_000_000, answers.invalidPage).default(1),
+    limit: whole().max(limitMax, answers.invalidPage).default(Math.min(50, limitMax)),
   });
 };
 

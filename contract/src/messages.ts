@@ -1,7 +1,9 @@
 /**
- * Every visible text of the product, in one place. The spec's texts are kept
- * verbatim, typos included (see ../shared/spec/SPEC.md); changing one is a one-line edit.
- * Texts we added beyond the spec are marked as ours.
+ * Every visible text of the product, in one catalogue of two files: this one, with every text of
+ * the spec (kept verbatim, typos included; see ../shared/spec/SPEC.md) and the words the web app
+ * shows itself, and answers.ts, the server's confirmations and refusals that the web app shows only
+ * as the server sends them. This file ships in every page's first chunk (DESIGN §11: the budget for
+ * `/`); answers.ts does not. Changing a text is a one-line edit. Texts we added are marked as ours.
  */
 export const messages = {
   // Spec §5: validation
@@ -65,86 +67,22 @@ export const messages = {
   cancelSubscription: 'Cancel Subscription',
   courseTableColumns: ['S No', 'Course Title', 'Course Category', 'Instructor', 'Total Lectures', 'Description', 'Actions'],
 
-  // Ours: server answers the spec does not show
-  accountCreated: 'Account created successfully',
-  loggedIn: 'Logged in successfully',
-  loggedOut: 'Logged out successfully',
-  profileUpdated: 'Profile updated successfully',
-  userDetailsFetched: 'User details',
-  passwordChanged: 'Password changed successfully',
-  resetMailSent: 'If an account exists for that email, a reset link has been sent to it',
-  passwordReset: 'Password has been reset, please log in',
+  // Ours: server answers the web app also reads (to tell them apart, or to say them first); the rest are in answers.ts
   resetLinkInvalid: 'This reset link is invalid or has expired',
   passwordsDoNotMatch: 'Passwords do not match',
-  oldPasswordWrong: 'Old password is incorrect',
-  wrongCredentials: 'Email or password does not match',
-  emailTaken: 'Email already exists',
-  notLoggedIn: 'Please log in to continue',
-  notAllowed: 'You are not allowed to do this',
-  notOwnProfile: 'You can only update your own profile',
-  notFound: 'Not found',
-  tooManyLoginAttempts: 'Too many login attempts, please try again later',
-  tooManyRequests: 'Too many requests, please try again later',
-  nameTooLong: 'Name should be at most 50 characters',
-  emailTooLong: 'Email should be at most 254 characters',
   avatarType: 'Avatar must be a jpg, jpeg, png or svg image',
-  imageTooLarge: 'Image is too large',
-  requestTooLarge: 'Request is too large',
-  invalidRequest: 'Invalid request',
-  invalidJson: 'Request body is not valid JSON',
-  malformedForm: 'The form could not be read, please send it again',
-  unsupportedContentType: 'Unsupported content type',
-  foreignOrigin: 'Cross-site request refused',
-  testModeRibbon: 'Test mode — payments are simulated',
   choosePasswordFirst: 'Please choose a new password before you continue',
-  internalError: 'Something went wrong on our side, please try again',
-  coursesFetched: 'All courses',
-  courseCreated: 'Course created successfully',
-  courseUpdated: 'Course updated successfully',
-  courseDeleted: 'Course deleted successfully',
-  lecturesFetched: 'Course lectures fetched successfully',
-  lectureAdded: 'Lecture added successfully',
-  lectureDeleted: 'Lecture deleted successfully',
   courseNotFound: 'Course not found',
-  lectureNotFound: 'Lecture not found',
-  subscribeToWatch: 'Subscribe to watch the lectures of this course',
   thumbnailType: 'Thumbnail must be a jpg, jpeg or png image',
   videoType: 'Lecture must be a video file',
-  videoTooLarge: 'Video is too large',
-  videoLinkInvalid: 'This video link is invalid or has expired',
   titleTooLong: 'Title should be at most 120 characters',
   categoryTooLong: 'Category should be at most 60 characters',
   instructorTooLong: 'Instructor name should be at most 60 characters',
   descriptionTooLong: 'Description should be at most 5000 characters',
-  searchTooLong: 'Search should be at most 100 characters',
-  invalidId: 'Invalid id',
-  invalidPage: 'Page and limit must be whole numbers (limit at most 100)',
-  razorpayKey: 'Razorpay key',
-  subscriptionCreated: 'Subscription created, complete the payment to activate it',
   adminCannotSubscribe: 'Administrators can watch every course without a subscription',
   alreadySubscribed: 'You already have an active subscription',
-  paymentVerified: 'Payment verified successfully',
-  paymentDetailsInvalid: 'Payment details are missing or malformed',
-  paymentSignatureInvalid: 'Payment verification failed',
-  subscriptionNotYours: 'This subscription does not belong to you',
-  paymentNotCaptured: 'The payment has not been completed',
-  noActiveSubscription: 'You have no active subscription',
-  unsubscribedRefunded: 'Subscription cancelled. Your last payment has been refunded in full.',
-  unsubscribedNoRefund:
-    'Subscription cancelled. The last payment is outside the refund window, so it was not refunded; you keep access until the end of the period you paid for.',
-  unsubscribedRefundUsed:
-    'Subscription cancelled. A refund was already given in the last 12 months, so this payment was not refunded; you keep access until the end of the period you paid for.',
   unsubscribedRefundFailed: 'Subscription cancelled, but the refund could not be made just now. Please contact us.',
-  unsubscribedTrial: 'Subscription cancelled. Nothing was charged, and you keep access until your free trial ends.',
-  providerUnavailable: 'The payment provider could not be reached, please try again',
-  webhookSignatureInvalid: 'Invalid webhook signature',
-  webhookReceived: 'Event received',
-  paymentRecords: 'Payment records',
-  userStats: 'User statistics',
-  countInvalid: 'Count must be a whole number from 1 to 500',
   contactSent: 'Thank you for contacting us, we will get back to you soon',
-  contactMessages: 'Contact messages',
-  messageTooLong: 'Message should be at most 5000 characters',
 
   // Ours: web
   choosePasswordTitle: 'Choose your own password',
@@ -168,14 +106,6 @@ export const messages = {
   subscriptionResumed: 'Subscription resumed',
   subscriptionResumedText: (date: string) => `Your access continues. Nothing is charged until ${date}; from then on the bundle renews every month.`,
 
-  // Ours: storefront (issue 12): public curriculum, free previews, link previews
-  siteName: 'LMS',
-  siteDescription: 'Video courses you can learn from at your own pace: one monthly bundle unlocks every course.',
-  curriculumFetched: 'Course curriculum',
-  previewInvalid: 'Preview must be true or false',
-  lecturePreviewOn: 'The lecture is now a free preview',
-  lecturePreviewOff: 'The lecture is no longer a free preview',
-
   // Ours: polish pass (issue 12, items 5 and 7): page titles, the first page loading, edit profile's current avatar
   pageLoading: 'Loading the page',
   profileTitle: 'Your profile',
@@ -190,7 +120,6 @@ export const messages = {
   chartLoading: 'Loading the chart',
 
   // Ours: storefront navigation, home page and checkout (issue 12, items 1, 2 and 6)
-  subscriptionPlan: 'Subscription plan',
   accountMenu: 'Account menu',
   skipToContent: 'Skip to content',
   loginToSubscribe: 'Log in, or create an account, to subscribe: you come straight back to the checkout.',
@@ -250,12 +179,6 @@ export const messages = {
   pickedFileRefused: (name: string, rule: string) => `“${name}” was not used: ${rule}`,
 
   // Ours: video pipeline (issue 13): processing states, the admin's retry, the server's ffmpeg
-  videoStatus: 'Video processing status',
-  videoRetryStarted: 'The video is being processed again',
-  videoRetryNotFailed: 'Only a video whose processing failed can be processed again',
-  videoUnreadable: (detail: string) => `This file could not be read as a video (${detail}). Upload it again, or export it as MP4 (H.264).`,
-  videoNoPicture: 'This file has no video picture to play. Upload a video with a picture track.',
-  videoTranscodeFailed: (detail: string) => `The video could not be converted for streaming (${detail}). It still plays as uploaded.`,
   videoWaiting: 'Waiting to be processed',
   videoProcessing: (percent: number) => `Processing ${percent}%`,
   videoReady: 'Ready for streaming',
@@ -266,75 +189,11 @@ export const messages = {
   videoQualityAuto: 'Auto',
   videoQualityAutoNow: (height: number) => `Auto (${height}p)`,
   videoShortcuts: 'Keys: Space plays or pauses, ← and → move 5 s, F full screen, M mute',
-  videoProcessingOff: (why: string) =>
-    `Video processing is off: ${why}. Lectures play as uploaded (MP4), without quality levels, posters or durations. Install ffmpeg, or set FFMPEG_PATH and FFPROBE_PATH, then restart the server.`,
-  // Ours: learner progress (issue 14), the server's answers. The pages' own words are with them
-  // (app/progress-texts.ts, features/stats/Engagement.tsx): this catalogue ships in every page's first chunk.
-  progressSaved: 'Progress saved',
-  progressFetched: 'Progress fetched',
-  progressSettingsSaved: 'Settings saved',
-  progressPositionInvalid: 'The position must be within the video',
-  progressDurationInvalid: 'The video length must be positive',
-  progressTimeInvalid: 'The save time must not be in the future',
-  progressWatchedInvalid: 'Time watched must be 0 to 120 s a save',
-  progressCompletedInvalid: 'Completed must be true or false',
-  progressAutoplayInvalid: 'Autoplay must be true or false',
-  lectureMarkedDone: 'Lecture marked as completed',
-  lectureMarkedNotDone: 'Lecture marked as not completed',
-  engagementFetched: 'Engagement fetched',
 
-  // Ours: billing (issue 15): tax details, invoices, credit notes, billing history
-  billingDetailsSaved: 'Billing details saved',
-  billingDetailsFetched: 'Billing details fetched',
-  billingHistoryFetched: 'Billing history fetched',
-  gstinInvalid: 'Enter a valid 15-character GSTIN, e.g. 27AAPFU0939F1ZV',
-  gstinStateMismatch: 'The state must be the one your GSTIN is registered in',
-  stateInvalid: 'Choose a state from the list',
-  businessNameRequired: 'Enter the business name your GSTIN is registered to',
-  businessNameTooLong: 'The business name must be at most 100 characters',
-  billingAddressTooLong: 'The address must be at most 300 characters',
-  documentNotFound: 'No such invoice',
-  documentNotYours: 'This invoice belongs to another account',
-  documentPreparing: 'The PDF is being prepared. Try again in a moment',
-  cancelReasonInvalid: 'Choose one of the reasons offered',
-  cancelNoteTooLong: 'Please keep the note under 500 characters',
-  cancellationsFetched: 'Cancellation reasons fetched',
-  revenueFetched: 'Revenue fetched',
-  exportKindInvalid: 'Export payments or documents',
-  exportDateInvalid: 'Dates must be written as YYYY-MM-DD',
-  exportRangeInvalid: 'The start date must not be after the end date',
-  exportRangeTooLong: 'Export at most 400 days at a time',
-
-  // Ours: plans, free trials and coupons (issue 16), the server's answers
-  nothingToUpdate: 'Nothing to change was sent',
-  plansFetched: 'Plans fetched',
-  planCreated: 'Plan created',
-  planUpdated: 'Plan updated',
+  // Ours: plans, free trials and coupons (issue 16), the server's answers the checkout reads
   planNotFound: 'This plan is not on sale',
-  planNameInvalid: 'Give the plan a name of at most 40 characters',
-  planIntervalInvalid: 'A plan renews monthly or yearly',
-  planPriceInvalid: 'Enter the price in rupees, e.g. 99 or 99.50',
-  planPriceTooLow: 'The price must be at least ₹1, the smallest amount the payment provider charges',
-  planPriceTooHigh: 'The price may be at most ₹15,000: a renewal above that needs the card holder’s approval every time',
   planPriceWithTaxTooHigh: 'With GST added this price would charge more than ₹15,000: a renewal above that needs the card holder’s approval every time',
-  planTrialDaysInvalid: 'Free trial days must be a whole number from 0 to 90',
-  planArchivedInvalid: 'Archived must be true or false',
-  defaultPlanArchived: 'The default plan is the bundle the site sells; it cannot be archived',
-  couponsFetched: 'Coupons fetched',
-  couponCreated: 'Coupon created',
-  couponUpdated: 'Coupon updated',
-  couponNotFound: 'No such coupon',
-  couponCodeInvalid: 'A coupon code is 3 to 20 letters, digits, - or _',
-  couponCodeTaken: 'A coupon with this code exists already',
-  couponKindInvalid: 'A coupon takes a percentage or an amount off',
-  couponAmountInvalid: 'Enter the amount off in rupees, from ₹1 to ₹15,000',
-  couponPercentInvalid: 'A percentage off is a whole number from 1 to 99',
-  couponChargesInvalid: 'A coupon applies to the first 1 to 24 payments',
   couponDatesInvalid: 'Enter valid dates, the end after the start',
-  couponMaxInvalid: 'Maximum redemptions must be a whole number of at least 1, or none',
-  couponMaxBelowUses: 'Maximum redemptions cannot be fewer than the uses already taken',
-  couponSaveOfferInvalid: 'Save offer must be true or false',
-  couponArchivedInvalid: 'Archived must be true or false',
   couponUnknown: 'This coupon code is not valid',
   couponNotYetValid: 'This coupon cannot be used yet',
   couponExpired: 'This coupon has expired',
@@ -342,13 +201,6 @@ export const messages = {
   couponOtherPlan: 'This coupon is not for the plan you chose',
   couponAlreadyUsed: 'You have already used this coupon',
   couponBelowMinimum: 'This coupon would take the price below ₹1, the smallest amount the payment provider charges',
-  trialChoiceInvalid: 'Trial must be true or false',
-  trialUsed: 'This account has already had a free trial',
-  planHasNoTrial: 'This plan has no free trial',
-  trialCardUsed: 'This card has already been used for a free trial. Subscribe again to start with a payment today.',
-  saveOfferFetched: 'Save offer',
-  saveOfferNone: 'There is no offer for this subscription',
-  saveOfferAccepted: 'Offer applied: your next payments are discounted',
 } as const;
 
 export type MessageKey = keyof typeof messages;

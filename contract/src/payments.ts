@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { ReplySchema as Reply } from './envelope.ts';
-import { messages } from './messages.ts';
+import { answers } from './answers.ts';
 import { CheckoutQuoteSchema } from './plans.ts';
 
 /** What Checkout hands to `options.handler`, sent on to the server to verify. */
 export const VerifyPaymentSchema = z.object({
-  razorpay_payment_id: z.string({ error: messages.paymentDetailsInvalid }).regex(/^pay_[A-Za-z0-9]{1,40}$/, messages.paymentDetailsInvalid),
-  razorpay_subscription_id: z.string({ error: messages.paymentDetailsInvalid }).regex(/^sub_[A-Za-z0-9]{1,40}$/, messages.paymentDetailsInvalid),
-  razorpay_signature: z.string({ error: messages.paymentDetailsInvalid }).regex(/^[0-9a-f]{64}$/, messages.paymentDetailsInvalid),
+  razorpay_payment_id: z.string({ error: answers.paymentDetailsInvalid }).regex(/^pay_[A-Za-z0-9]{1,40}$/, answers.paymentDetailsInvalid),
+  razorpay_subscription_id: z.string({ error: answers.paymentDetailsInvalid }).regex(/^sub_[A-Za-z0-9]{1,40}$/, answers.paymentDetailsInvalid),
+  razorpay_signature: z.string({ error: answers.paymentDetailsInvalid }).regex(/^[0-9a-f]{64}$/, answers.paymentDetailsInvalid),
 });
 export type VerifyPayment = z.infer<typeof VerifyPaymentSchema>;
 
@@ -47,8 +47,8 @@ export type CancelReason = keyof typeof CANCEL_REASONS;
 export const CANCEL_NOTE_MAX = 500;
 /** POST /payments/unsubscribe's optional body: the spec's client sends none. */
 export const CancellationSchema = z.object({
-  reason: z.enum(Object.keys(CANCEL_REASONS) as [CancelReason, ...CancelReason[]], { error: messages.cancelReasonInvalid }).optional(),
-  note: z.string({ error: messages.cancelNoteTooLong }).trim().max(CANCEL_NOTE_MAX, messages.cancelNoteTooLong).optional(),
+  reason: z.enum(Object.keys(CANCEL_REASONS) as [CancelReason, ...CancelReason[]], { error: answers.cancelReasonInvalid }).optional(),
+  note: z.string({ error: answers.cancelNoteTooLong }).trim().max(CANCEL_NOTE_MAX, answers.cancelNoteTooLong).optional(),
 });
 export type Cancellation = z.infer<typeof CancellationSchema>;
 
@@ -73,7 +73,7 @@ export const CancellationReasonsResponseSchema = Reply.extend({
 export type CancellationReasons = z.infer<typeof CancellationReasonsResponseSchema>;
 
 export const PaymentRecordsQuerySchema = z.object({
-  count: z.coerce.number({ error: messages.countInvalid }).int(messages.countInvalid).min(1, messages.countInvalid).max(500, messages.countInvalid).default(100),
+  count: z.coerce.number({ error: answers.countInvalid }).int(answers.countInvalid).min(1, answers.countInvalid).max(500, answers.countInvalid).default(100),
 });
 
 export const MONTH_NAMES = [

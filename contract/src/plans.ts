@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ReplySchema as Reply } from './envelope.ts';
 import { messages } from './messages.ts';
+import { answers } from './answers.ts';
 
 /**
  * Plans, free trials and coupons (issue 16; decision 0017). A plan is what is sold: a name, a
@@ -33,9 +34,9 @@ const rupees = (invalid: string) =>
     .number({ error: invalid })
     .refine((value) => Number.isFinite(value) && isWholePaise(value), invalid);
 const price = () =>
-  rupees(messages.planPriceInvalid)
-    .refine((value) => value >= MIN_PRICE, messages.planPriceTooLow)
-    .refine((value) => value <= MAX_PRICE, messages.planPriceTooHigh);
+  rupees(answers.planPriceInvalid)
+    .refine((value) => value >= MIN_PRICE, answers.planPriceTooLow)
+    .refine((value) => value <= MAX_PRICE, answers.planPriceTooHigh);
 
 // ── Plans ───────────────────────────────────────────────────────────────────
 
@@ -78,15 +79,15 @@ export const AdminPlansResponseSchema = Reply.extend({
 export const AdminPlanResponseSchema = Reply.extend({ plan: AdminPlanSchema });
 
 export const PlanInputSchema = z.object({
-  name: z.string({ error: messages.planNameInvalid }).trim().min(1, messages.planNameInvalid).max(40, messages.planNameInvalid),
-  interval: z.enum(PLAN_INTERVALS, { error: messages.planIntervalInvalid }),
+  name: z.string({ error: answers.planNameInvalid }).trim().min(1, answers.planNameInvalid).max(40, answers.planNameInvalid),
+  interval: z.enum(PLAN_INTERVALS, { error: answers.planIntervalInvalid }),
   /** Rupees, as the seller sets prices: including GST unless PRICES_INCLUDE_TAX=no. */
   price: price(),
   trialDays: z.coerce
-    .number({ error: messages.planTrialDaysInvalid })
-    .int(messages.planTrialDaysInvalid)
-    .min(0, messages.planTrialDaysInvalid)
-    .max(MAX_TRIAL_DAYS, messages.planTrialDaysInvalid)
+    .number({ error: answers.planTrialDaysInvalid })
+    .int(answers.planTrialDaysInvalid)
+    .min(0, answers.planTrialDaysInvalid)
+    .max(MAX_TRIAL_DAYS, answers.planTrialDaysInvalid)
     .default(0),
 });
 export type PlanInput = z.infer<typeof PlanInputSchema>;
@@ -97,14 +98,14 @@ export const PlanUpdateSchema = z
     name: PlanInputSchema.shape.name.optional(),
     price: price().optional(),
     trialDays: z.coerce
-      .number({ error: messages.planTrialDaysInvalid })
-      .int(messages.planTrialDaysInvalid)
-      .min(0, messages.planTrialDaysInvalid)
-      .max(MAX_TRIAL_DAYS, messages.planTrialDaysInvalid)
+      .number({ error: answers.planTrialDaysInvalid })
+      .int(answers.planTrialDaysInvalid)
+      .min(0, answers.planTrialDaysInvalid)
+      .max(MAX_TRIAL_DAYS, answers.planTrialDaysInvalid)
       .optional(),
-    archived: z.boolean({ error: messages.planArchivedInvalid }).optional(),
+    archived: z.boolean({ error: answers.planArchivedInvalid }).optional(),
   })
-  .refine((update) => Object.values(update).some((value) => value !== undefined), messages.nothingToUpdate);
+  .refine((update) => Object.values(update).some((value) => value !== undefined), answers.nothingToUpdate);
 export type PlanUpdate = z.infer<typeof PlanUpdateSchema>;
 
 export const PlanIdParamsSchema = z.object({ id: z.uuid(messages.planNotFound) });
@@ -119,40 +120,40 @@ const isoTime = z.iso.datetime({ offset: true, error: messages.couponDatesInvali
 export const CouponInputSchema = z
   .object({
     code: z
-      .string({ error: messages.couponCodeInvalid })
+      .string({ error: answers.couponCodeInvalid })
       .trim()
       .toUpperCase()
-      .regex(COUPON_CODE_PATTERN, messages.couponCodeInvalid),
-    kind: z.enum(COUPON_KINDS, { error: messages.couponKindInvalid }),
+      .regex(COUPON_CODE_PATTERN, answers.couponCodeInvalid),
+    kind: z.enum(COUPON_KINDS, { error: answers.couponKindInvalid }),
     /** A percentage (1–99) or rupees off each discounted charge. */
-    amount: rupees(messages.couponAmountInvalid).refine((value) => value > 0, messages.couponAmountInvalid),
+    amount: rupees(answers.couponAmountInvalid).refine((value) => value > 0, answers.couponAmountInvalid),
     /** How many charges the discount applies to, from the first: 1 is the first payment only. */
     charges: z.coerce
-      .number({ error: messages.couponChargesInvalid })
-      .int(messages.couponChargesInvalid)
-      .min(1, messages.couponChargesInvalid)
-      .max(MAX_DISCOUNTED_CHARGES, messages.couponChargesInvalid)
+      .number({ error: answers.couponChargesInvalid })
+      .int(answers.couponChargesInvalid)
+      .min(1, answers.couponChargesInvalid)
+      .max(MAX_DISCOUNTED_CHARGES, answers.couponChargesInvalid)
       .default(1),
     validFrom: isoTime.nullable().optional(),
     validUntil: isoTime.nullable().optional(),
     /** Redemptions allowed in all; none for no limit. Each account redeems a coupon once. */
     maxRedemptions: z.coerce
-      .number({ error: messages.couponMaxInvalid })
-      .int(messages.couponMaxInvalid)
-      .min(1, messages.couponMaxInvalid)
-      .max(1_000_000, messages.couponMaxInvalid)
+      .number({ error: answers.couponMaxInvalid })
+      .int(answers.couponMaxInvalid)
+      .min(1, answers.couponMaxInvalid)
+      .max(1_000_000, answers.couponMaxInvalid)
       .nullable()
       .optional(),
     /** The plans it is for; empty for every plan. */
     plans: z.array(z.uuid(messages.planNotFound)).max(50, messages.planNotFound).default([]),
     /** Offered in the cancellation dialog instead of cancelling (at most one coupon is). Not redeemable at checkout. */
-    saveOffer: z.boolean({ error: messages.couponSaveOfferInvalid }).default(false),
+    saveOffer: z.boolean({ error: answers.couponSaveOfferInvalid }).default(false),
   })
   .refine((coupon) => coupon.kind !== 'percent' || (Number.isInteger(coupon.amount) && coupon.amount <= 99), {
-    message: messages.couponPercentInvalid,
+    message: answers.couponPercentInvalid,
     path: ['amount'],
   })
-  .refine((coupon) => coupon.kind !== 'amount' || coupon.amount <= MAX_PRICE, { message: messages.couponAmountInvalid, path: ['amount'] })
+  .refine((coupon) => coupon.kind !== 'amount' || coupon.amount <= MAX_PRICE, { message: answers.couponAmountInvalid, path: ['amount'] })
   .refine((coupon) => !coupon.validFrom || !coupon.validUntil || Date.parse(coupon.validFrom) < Date.parse(coupon.validUntil), {
     message: messages.couponDatesInvalid,
     path: ['validUntil'],
@@ -165,17 +166,17 @@ export const CouponUpdateSchema = z
     validFrom: isoTime.nullable().optional(),
     validUntil: isoTime.nullable().optional(),
     maxRedemptions: z.coerce
-      .number({ error: messages.couponMaxInvalid })
-      .int(messages.couponMaxInvalid)
-      .min(1, messages.couponMaxInvalid)
-      .max(1_000_000, messages.couponMaxInvalid)
+      .number({ error: answers.couponMaxInvalid })
+      .int(answers.couponMaxInvalid)
+      .min(1, answers.couponMaxInvalid)
+      .max(1_000_000, answers.couponMaxInvalid)
       .nullable()
       .optional(),
     plans: z.array(z.uuid(messages.planNotFound)).max(50, messages.planNotFound).optional(),
-    saveOffer: z.boolean({ error: messages.couponSaveOfferInvalid }).optional(),
-    archived: z.boolean({ error: messages.couponArchivedInvalid }).optional(),
+    saveOffer: z.boolean({ error: answers.couponSaveOfferInvalid }).optional(),
+    archived: z.boolean({ error: answers.couponArchivedInvalid }).optional(),
   })
-  .refine((update) => Object.values(update).some((value) => value !== undefined), messages.nothingToUpdate);
+  .refine((update) => Object.values(update).some((value) => value !== undefined), answers.nothingToUpdate);
 export type CouponUpdate = z.infer<typeof CouponUpdateSchema>;
 
 export const CouponSchema = z.object({
@@ -197,7 +198,7 @@ export const CouponSchema = z.object({
 export type Coupon = z.infer<typeof CouponSchema>;
 export const CouponsResponseSchema = Reply.extend({ coupons: z.array(CouponSchema) });
 export const CouponResponseSchema = Reply.extend({ coupon: CouponSchema });
-export const CouponIdParamsSchema = z.object({ id: z.uuid(messages.couponNotFound) });
+export const CouponIdParamsSchema = z.object({ id: z.uuid(answers.couponNotFound) });
 
 /** A coupon as a buyer sees it: what it takes off, and for how many charges. */
 export const DiscountSchema = z.object({
@@ -224,7 +225,7 @@ export const SubscribeSchema = z.object({
     .max(40, messages.couponUnknown)
     .transform((code) => code || undefined)
     .optional(),
-  trial: z.boolean({ error: messages.trialChoiceInvalid }).optional(),
+  trial: z.boolean({ error: answers.trialChoiceInvalid }).optional(),
 });
 export type Subscribe = z.infer<typeof SubscribeSchema>;
 

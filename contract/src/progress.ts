@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CourseSchema } from './courses.ts';
 import { ReplySchema } from './envelope.ts';
-import { messages } from './messages.ts';
+import { answers } from './answers.ts';
 
 /**
  * Learner progress (issue 14): where each learner stopped in each lecture, which lectures they
@@ -24,23 +24,23 @@ const seconds = (message: string) => z.number({ error: message }).refine(Number.
 /** POST /progress/lectures/:lectureId: the player's position, sent every ~10 s, on pause, seek and leave. */
 export const SaveProgressSchema = z.object({
   /** Seconds from the start; checked against the lecture's length on the server. */
-  position: seconds(messages.progressPositionInvalid).min(0, messages.progressPositionInvalid).max(MAX_VIDEO_SECONDS, messages.progressPositionInvalid),
+  position: seconds(answers.progressPositionInvalid).min(0, answers.progressPositionInvalid).max(MAX_VIDEO_SECONDS, answers.progressPositionInvalid),
   /** The player's idea of the length: used only while the server has not measured the video. */
-  duration: seconds(messages.progressDurationInvalid).positive(messages.progressDurationInvalid).max(MAX_VIDEO_SECONDS, messages.progressDurationInvalid).optional(),
+  duration: seconds(answers.progressDurationInvalid).positive(answers.progressDurationInvalid).max(MAX_VIDEO_SECONDS, answers.progressDurationInvalid).optional(),
   /** Seconds played since the previous save. */
-  watched: seconds(messages.progressWatchedInvalid).min(0, messages.progressWatchedInvalid).max(MAX_WATCHED_PER_SAVE, messages.progressWatchedInvalid).default(0),
+  watched: seconds(answers.progressWatchedInvalid).min(0, answers.progressWatchedInvalid).max(MAX_WATCHED_PER_SAVE, answers.progressWatchedInvalid).default(0),
   /** When the position was read (ms since 1970, the browser's clock): an older save never replaces a newer one. */
-  at: z.number({ error: messages.progressTimeInvalid }).int(messages.progressTimeInvalid).positive(messages.progressTimeInvalid),
+  at: z.number({ error: answers.progressTimeInvalid }).int(answers.progressTimeInvalid).positive(answers.progressTimeInvalid),
   /** The video played to its end. */
-  ended: z.boolean({ error: messages.progressCompletedInvalid }).optional(),
+  ended: z.boolean({ error: answers.progressCompletedInvalid }).optional(),
 });
 export type SaveProgress = z.input<typeof SaveProgressSchema>;
 
-export const CompletionSchema = z.object({ completed: z.boolean({ error: messages.progressCompletedInvalid }) });
-export const ProgressSettingsSchema = z.object({ autoplayNext: z.boolean({ error: messages.progressAutoplayInvalid }) });
+export const CompletionSchema = z.object({ completed: z.boolean({ error: answers.progressCompletedInvalid }) });
+export const ProgressSettingsSchema = z.object({ autoplayNext: z.boolean({ error: answers.progressAutoplayInvalid }) });
 export type ProgressSettings = z.infer<typeof ProgressSettingsSchema>;
 
-export const LectureProgressParamsSchema = z.object({ lectureId: z.uuid(messages.invalidId) });
+export const LectureProgressParamsSchema = z.object({ lectureId: z.uuid(answers.invalidId) });
 
 /** One learner's progress in one lecture. */
 export const LectureProgressSchema = z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ReplySchema } from './envelope.ts';
 import { API_PREFIX } from './http.ts';
-import { messages } from './messages.ts';
+import { answers } from './answers.ts';
 
 export const UserStatsResponseSchema = ReplySchema.extend({
   /** Accounts with role USER. */
@@ -70,11 +70,11 @@ const day = (message: string) =>
 /** GET /admin/revenue/export: payments or documents issued from `from` to `to` (inclusive days, India's calendar), as CSV. */
 export const RevenueExportQuerySchema = z
   .object({
-    kind: z.enum(['payments', 'documents'], { error: messages.exportKindInvalid }),
-    from: day(messages.exportDateInvalid),
-    to: day(messages.exportDateInvalid),
+    kind: z.enum(['payments', 'documents'], { error: answers.exportKindInvalid }),
+    from: day(answers.exportDateInvalid),
+    to: day(answers.exportDateInvalid),
   })
-  .refine((range) => range.from <= range.to, { message: messages.exportRangeInvalid, path: ['to'] })
-  .refine((range) => (Date.parse(range.to) - Date.parse(range.from)) / 86_400_000 < EXPORT_MAX_DAYS, { message: messages.exportRangeTooLong, path: ['to'] });
+  .refine((range) => range.from <= range.to, { message: answers.exportRangeInvalid, path: ['to'] })
+  .refine((range) => (Date.parse(range.to) - Date.parse(range.from)) / 86_400_000 < EXPORT_MAX_DAYS, { message: answers.exportRangeTooLong, path: ['to'] });
 export type RevenueExportQuery = z.infer<typeof RevenueExportQuerySchema>;
 export const revenueExportUrl = (query: RevenueExportQuery) => `${API_PREFIX}/admin/revenue/export?${new URLSearchParams(query)}`;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FailureSchema, ReplySchema } from './envelope.ts';
 import { messages } from './messages.ts';
+import { answers } from './answers.ts';
 
 /** Spec §5: letters, digits and !@#$%^&*, 6-16 long, at least one digit and one special character. */
 export const passwordPattern = /^(?=.*\d)(?=.*[!@#$%^&*])[A-Za-z\d!@#$%^&*]{6,16}$/;
@@ -20,10 +21,10 @@ export const AVATAR_ACCEPT = '.jpg,.jpeg,.png,.svg,image/jpeg,image/png,image/sv
 const filled = (message: string) => z.string({ error: message }).trim().min(1, message);
 const password = (message: string) => z.string({ error: message }).min(1, message);
 
-const fullName = (tooShort: string) => z.string().min(NAME_MIN, tooShort).max(NAME_MAX, messages.nameTooLong);
+const fullName = (tooShort: string) => z.string().min(NAME_MIN, tooShort).max(NAME_MAX, answers.nameTooLong);
 const email = z
   .string()
-  .max(EMAIL_MAX, messages.emailTooLong)
+  .max(EMAIL_MAX, answers.emailTooLong)
   .regex(emailPattern, messages.invalidEmailId)
   .transform((value) => value.toLowerCase());
 const newPassword = z.string().regex(passwordPattern, messages.passwordRule);
@@ -47,8 +48,8 @@ export const AdminSchema = z.object({
 
 export const LoginSchema = z
   .object({
-    email: filled(messages.fillAllDetails).max(EMAIL_MAX, messages.emailTooLong),
-    password: password(messages.fillAllDetails).max(256, messages.wrongCredentials),
+    email: filled(messages.fillAllDetails).max(EMAIL_MAX, answers.emailTooLong),
+    password: password(messages.fillAllDetails).max(256, answers.wrongCredentials),
   })
   .transform((login) => ({ ...login, email: login.email.toLowerCase() }));
 export type Login = z.input<typeof LoginSchema>;
@@ -61,7 +62,7 @@ export type UpdateProfile = z.input<typeof UpdateProfileSchema>;
 
 export const ChangePasswordSchema = z
   .object({
-    oldPassword: password(messages.fillAllDetails).max(256, messages.oldPasswordWrong),
+    oldPassword: password(messages.fillAllDetails).max(256, answers.oldPasswordWrong),
     newPassword: password(messages.fillAllDetails),
   })
   .pipe(z.object({ oldPassword: z.string(), newPassword }));
@@ -81,7 +82,7 @@ export const ResetTokenParamsSchema = z.object({
   token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, messages.resetLinkInvalid),
 });
 
-export const UserIdParamsSchema = z.object({ id: z.uuid(messages.notFound) });
+export const UserIdParamsSchema = z.object({ id: z.uuid(answers.notFound) });
 
 export const RoleSchema = z.enum(['USER', 'ADMIN']);
 export type Role = z.infer<typeof RoleSchema>;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { users } from './db/schema.ts';
@@ -83,13 +83,13 @@ describe('errors', () => {
   it('answers unknown API paths with a JSON 404', async () => {
     const response = await t.app.inject({ url: '/api/v1/nothing-here' });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ success: false, message: messages.notFound });
+    expect(response.json()).toEqual({ success: false, message: answers.notFound });
   });
 
   it('hides the detail of an unexpected failure behind a 500, and logs it', async () => {
     const response = await t.app.inject({ url: '/api/v1/test-only/boom' });
     expect(response.statusCode).toBe(500);
-    expect(response.json()).toEqual({ success: false, message: messages.internalError });
+    expect(response.json()).toEqual({ success: false, message: answers.internalError });
     expect(logLines.join('')).toContain('hunter2');
   });
 });
@@ -101,7 +101,7 @@ describe('bad input', () => {
   it('answers malformed JSON with 400', async () => {
     const response = await post('{"email": "a@b.co", "password": ', 'application/json');
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ success: false, message: messages.invalidJson });
+    expect(response.json()).toEqual({ success: false, message: answers.invalidJson });
   });
 
   it('answers a wrong content type with 415', async () => {
@@ -115,7 +115,7 @@ describe('bad input', () => {
   it('answers an oversized body with 413', async () => {
     const response = await post(JSON.stringify({ email: 'a@b.co', password: 'x'.repeat(400 * 1024) }), 'application/json');
     expect(response.statusCode).toBe(413);
-    expect(response.json()).toEqual({ success: false, message: messages.requestTooLarge });
+    expect(response.json()).toEqual({ success: false, message: answers.requestTooLarge });
   });
 
   it('refuses __proto__ and constructor keys (400) and writes nothing', async () => {
@@ -300,7 +300,7 @@ describe('the built web app', () => {
 
   /** The page as served: the default title, description and link preview tags (storefront/page-head.ts) end its head. */
   const withDefaultHead = (html: string) => html.replace('</head>', `\n${headTags(defaultHead())}  </head>`);
-  const pageWithRibbon = withDefaultHead(page.replace('<body>', `<body>\n    <div class="test-mode-ribbon" role="note">${messages.testModeRibbon}</div>`));
+  const pageWithRibbon = withDefaultHead(page.replace('<body>', `<body>\n    <div class="test-mode-ribbon" role="note">${answers.testModeRibbon}</div>`));
 
   it('does not serve the .br and .gz files at URLs of their own', async () => {
     for (const url of ['/assets/app-abc123.js.br', '/assets/app-abc123.js.gz', '/index.html.br']) {
@@ -331,13 +331,13 @@ describe('the built web app', () => {
     for (const url of ['/', '/index.html', '/checkout', '/user/profile']) {
       const response = await app.inject({ url });
       expect(response.statusCode, url).toBe(200);
-      expect(response.body, url).toContain(`<body>\n    <div class="test-mode-ribbon" role="note">${messages.testModeRibbon}</div><div></div>`);
+      expect(response.body, url).toContain(`<body>\n    <div class="test-mode-ribbon" role="note">${answers.testModeRibbon}</div><div></div>`);
     }
     const live = await buildApp(withSecrets(loadConfig({ ...TEST_ENV, DATA_DIR: dataDir, PAYMENTS_MODE: 'razorpay' })), { database, webRoot });
     try {
       const response = await live.inject({ url: '/' });
       expect(response.body).toBe(withDefaultHead(page));
-      expect(response.body).not.toContain(messages.testModeRibbon);
+      expect(response.body).not.toContain(answers.testModeRibbon);
     } finally {
       await live.close();
     }

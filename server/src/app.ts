@@ -15,7 +15,7 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import type { Config } from './config.ts';
 import type { Context } from './context.ts';
 import { databaseTargetOf, openDatabase, type Database } from './db/client.ts';
@@ -254,7 +254,7 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
       !/^\/(api|media|sandbox)\//.test(path) &&
       !/\.[a-z0-9]+$/i.test(path);
     if (webApp && isPage) return webApp.send(request, reply);
-    return reply.code(404).send({ success: false, message: messages.notFound });
+    return reply.code(404).send({ success: false, message: answers.notFound });
   });
 
   return app;
@@ -311,15 +311,15 @@ function loggableUrl(url: string): string {
 function toHttpError(error: FastifyError): { status: number; message: string } {
   if (error instanceof AppError) return { status: error.statusCode, message: error.message };
   if (hasZodFastifySchemaValidationErrors(error)) {
-    return { status: 400, message: error.validation[0]?.message ?? messages.invalidRequest };
+    return { status: 400, message: error.validation[0]?.message ?? answers.invalidRequest };
   }
   const status = error.statusCode ?? 500;
-  if (status === 413) return { status, message: messages.requestTooLarge };
-  if (status === 415) return { status, message: messages.unsupportedContentType };
-  if (status === 429) return { status, message: messages.tooManyRequests };
+  if (status === 413) return { status, message: answers.requestTooLarge };
+  if (status === 415) return { status, message: answers.unsupportedContentType };
+  if (status === 429) return { status, message: answers.tooManyRequests };
   if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError) {
-    return { status: 400, message: messages.invalidJson };
+    return { status: 400, message: answers.invalidJson };
   }
-  if (status >= 400 && status < 500) return { status, message: messages.invalidRequest };
-  return { status: 500, message: messages.internalError };
+  if (status >= 400 && status < 500) return { status, message: answers.invalidRequest };
+  return { status: 500, message: answers.internalError };
 }

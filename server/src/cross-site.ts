@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import type { Config } from './config.ts';
 import { AppError } from './errors.ts';
 
@@ -37,6 +37,6 @@ export function refuseForeignOrigins(config: Pick<Config, 'publicUrl' | 'allowed
   const isCrossSite = crossSiteTest(config);
   return async (request: FastifyRequest) => {
     if (SAFE_METHODS.has(request.method)) return;
-    if (isCrossSite(request)) throw new AppError(403, messages.foreignOrigin);
+    if (isCrossSite(request)) throw new AppError(403, answers.foreignOrigin);
   };
 }

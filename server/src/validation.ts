@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { AppError } from './errors.ts';
 
 /**
@@ -9,7 +9,7 @@ import { AppError } from './errors.ts';
 export function parseInput<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw new AppError(400, result.error.issues[0]?.message ?? messages.invalidRequest);
+  throw new AppError(400, result.error.issues[0]?.message ?? answers.invalidRequest);
 }
 
 /** A JSON body schema that reads a missing body as an empty form, so it gets the form's "fill all" text. */

@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { headTags, splitAtHead, type PageHead } from './features/storefront/page-head.ts';
 
 /** The built web app's one page, as every page path gets it. */
@@ -68,7 +68,7 @@ export async function serveWebApp(
 /** index.html with the sandbox's ribbon as the first thing in its body. */
 export function renderPage(indexHtml: string, { testMode }: { testMode: boolean }): string {
   if (!testMode) return indexHtml;
-  const ribbon = `<div class="test-mode-ribbon" role="note">${messages.testModeRibbon}</div>`;
+  const ribbon = `<div class="test-mode-ribbon" role="note">${answers.testModeRibbon}</div>`;
   const body = indexHtml.indexOf('<body>');
   if (body < 0) throw new Error('web/dist/index.html has no <body> to put the test-mode ribbon in');
   const at = body + '<body>'.length;

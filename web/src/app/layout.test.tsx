@@ -4,6 +4,7 @@ import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import type { User } from '@lms/contract/users';
 import { sampleUser, storeLogin, stubApi } from '../test/render';
 import { routes } from './router';
@@ -11,7 +12,7 @@ import { createStore } from './store';
 
 const learner = sampleUser();
 const admin = sampleUser({ fullName: 'LMS Admin', role: 'ADMIN' });
-const me = (user: User) => ({ body: { success: true, message: messages.userDetailsFetched, user } });
+const me = (user: User) => ({ body: { success: true, message: answers.userDetailsFetched, user } });
 
 /** The whole app at `path` (the layout around a lazy page), as a visitor or as `user`. */
 async function renderApp(path: string, user?: User) {

@@ -5,6 +5,7 @@ import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import type { User } from '@lms/contract/users';
 import { findToast, sampleUser, storeLogin, stubApi } from '../test/render';
 import { routes } from './router';
@@ -15,7 +16,7 @@ vi.mock('react-chartjs-2', () => ({ Pie: () => null, Bar: () => null }));
 
 const admin: User = sampleUser({ fullName: 'LMS Admin', email: 'admin@lms.local', role: 'ADMIN' });
 const lockedAdmin: User = { ...admin, mustChangePassword: true };
-const me = (user: User) => ({ body: { success: true, message: messages.userDetailsFetched, user } });
+const me = (user: User) => ({ body: { success: true, message: answers.userDetailsFetched, user } });
 const refused = { status: 403, body: { success: false, message: messages.choosePasswordFirst } };
 
 /** The whole app (layout, guards, lazy pages) at `path`, logged in as `user`. */
@@ -80,7 +81,7 @@ describe('a user who must choose a new password (the initial administrator)', ()
       'GET /api/v1/user/me': () => me(changed ? admin : lockedAdmin),
       'POST /api/v1/user/change-password': () => {
         changed = true;
-        return { body: { success: true, message: messages.passwordChanged } };
+        return { body: { success: true, message: answers.passwordChanged } };
       },
       'GET /api/v1/courses?limit=100': { body: { success: true, message: '', courses: [] } },
       'GET /api/v1/admin/status/users': { body: { success: true, message: '', allUsersCount: 0, subscribedUsersCount: 0 } },
@@ -97,11 +98,11 @@ describe('a user who must choose a new password (the initial administrator)', ()
     expect(store.getState().auth.data?.mustChangePassword).toBeUndefined();
     const change = calls.find((call) => call.url === '/api/v1/user/change-password')!;
     expect(JSON.parse(change.init.body as string)).toEqual({ oldPassword: 'Handed#over12', newPassword: 'Mine#2026x' });
-    expect(await findToast(messages.passwordChanged)).toBeInTheDocument();
+    expect(await findToast(answers.passwordChanged)).toBeInTheDocument();
   });
 
   it('may log out instead', async () => {
-    stubApi({ 'GET /api/v1/user/me': me(lockedAdmin), 'GET /api/v1/user/logout': { body: { success: true, message: messages.loggedOut } } });
+    stubApi({ 'GET /api/v1/user/me': me(lockedAdmin), 'GET /api/v1/user/logout': { body: { success: true, message: answers.loggedOut } } });
     const { router, store, user } = renderApp('/changepassword', lockedAdmin);
     await screen.findByRole('heading', { level: 1, name: messages.choosePasswordTitle });
     await user.click(within(screen.getByRole('region', { name: messages.choosePasswordTitle })).getByRole('button', { name: 'Logout' }));

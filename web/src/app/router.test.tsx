@@ -3,6 +3,7 @@ import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import type { User } from '@lms/contract/users';
 import { sampleUser, storeLogin, stubApi } from '../test/render';
 import { routes } from './router';
@@ -39,7 +40,7 @@ describe('the first page of a visit', () => {
 
 describe('the plans and coupons pages (issue 16)', () => {
   const admin = sampleUser({ fullName: 'LMS Admin', email: 'admin@lms.local', role: 'ADMIN' });
-  const me = (user: User) => ({ body: { success: true, message: messages.userDetailsFetched, user } });
+  const me = (user: User) => ({ body: { success: true, message: answers.userDetailsFetched, user } });
   const renderAt = (path: string, user?: User) => {
     if (user) storeLogin(user);
     const router = createMemoryRouter(routes, { initialEntries: [path] });
@@ -57,8 +58,8 @@ describe('the plans and coupons pages (issue 16)', () => {
   ])('%s opens for the admin, with its own title, and is not in the menu', async (path, title) => {
     stubApi({
       'GET /api/v1/user/me': me(admin),
-      'GET /api/v1/admin/plans': { body: { success: true, message: messages.plansFetched, plans: [] } },
-      'GET /api/v1/admin/coupons': { body: { success: true, message: messages.couponsFetched, coupons: [] } },
+      'GET /api/v1/admin/plans': { body: { success: true, message: answers.plansFetched, plans: [] } },
+      'GET /api/v1/admin/coupons': { body: { success: true, message: answers.couponsFetched, coupons: [] } },
     });
     renderAt(path, admin);
     expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();

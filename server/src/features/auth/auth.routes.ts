@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import {
   ChangePasswordSchema,
   ForgotPasswordSchema,
@@ -27,7 +27,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request, reply) => {
       const { user, session } = await logIn(ctx, { ...request.body, ip: request.ip });
       setSessionCookie(request, reply, session);
-      return { success: true, message: messages.loggedIn, user: toUserJson(ctx, user) };
+      return { success: true, message: answers.loggedIn, user: toUserJson(ctx, user) };
     },
   });
 
@@ -38,11 +38,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: { summary: 'Log out: ends this session', response: { 200: MessageSchema } },
     handler: async (request, reply) => {
       // Any page can make a browser GET a URL (an <img>): a logout another site asked for ends nothing.
-      if (isCrossSite(request)) throw new AppError(403, messages.foreignOrigin);
+      if (isCrossSite(request)) throw new AppError(403, answers.foreignOrigin);
       const token = request.cookies[SESSION_COOKIE];
       if (token) await revokeSession(ctx, token);
       clearSessionCookie(request, reply);
-      return { success: true, message: messages.loggedOut };
+      return { success: true, message: answers.loggedOut };
     },
   });
 
@@ -57,7 +57,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request, reply) => {
       const session = await changePassword(ctx, currentUser(request), request.body);
       setSessionCookie(request, reply, session);
-      return { success: true, message: messages.passwordChanged };
+      return { success: true, message: answers.passwordChanged };
     },
   });
 
@@ -69,7 +69,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     handler: async (request) => {
       await requestPasswordReset(ctx, { ...request.body, ip: request.ip });
-      return { success: true, message: messages.resetMailSent };
+      return { success: true, message: answers.resetMailSent };
     },
   });
 
@@ -82,7 +82,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     handler: async (request) => {
       await resetPassword(ctx, { token: request.params.token, password: request.body.password, ip: request.ip });
-      return { success: true, message: messages.passwordReset };
+      return { success: true, message: answers.passwordReset };
     },
   });
 };

@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { passwordResets, users } from '../../db/schema.ts';
@@ -28,7 +29,7 @@ export async function logIn(
     (await isExhausted(loginFailuresPerEmailAndIp, fromHere)) ||
     (await isExhausted(loginFailuresPerEmail, input.email))
   ) {
-    throw new AppError(429, messages.tooManyLoginAttempts);
+    throw new AppError(429, answers.tooManyLoginAttempts);
   }
   const [user] = await ctx.db.select().from(users).where(eq(users.email, input.email));
   const valid = user
@@ -36,7 +37,7 @@ export async function logIn(
     : await ctx.passwords.verifyNothing(input.password);
   if (!user || !valid) {
     await Promise.all([consume(loginFailuresPerEmailAndIp, fromHere), consume(loginFailuresPerEmail, input.email)]);
-    throw new AppError(401, messages.wrongCredentials);
+    throw new AppError(401, answers.wrongCredentials);
   }
   await loginFailuresPerEmailAndIp.delete(fromHere);
   return { user, session: await createSession(ctx, user.id) };
@@ -48,9 +49,9 @@ export async function changePassword(
   user: UserRow,
   input: { oldPassword: string; newPassword: string },
 ): Promise<{ token: string; expiresAt: Date }> {
-  if (!(await consume(ctx.limits.passwordChangePerUser, user.id))) throw new AppError(429, messages.tooManyRequests);
+  if (!(await consume(ctx.limits.passwordChangePerUser, user.id))) throw new AppError(429, answers.tooManyRequests);
   if (!(await ctx.passwords.verify(input.oldPassword, user.passwordHash))) {
-    throw new AppError(400, messages.oldPasswordWrong);
+    throw new AppError(400, answers.oldPasswordWrong);
   }
   const passwordHash = await ctx.passwords.hash(input.newPassword);
   await ctx.db.transaction((tx) => setPassword(tx, user.id, passwordHash));
@@ -77,7 +78,7 @@ async function setPassword(db: Db, userId: string, passwordHash: string) {
  * has an account, and mails the link only if it has.
  */
 export async function requestPasswordReset(ctx: Context, input: { email: string; ip: string }): Promise<void> {
-  if (!(await consume(ctx.limits.resetPerIp, input.ip))) throw new AppError(429, messages.tooManyRequests);
+  if (!(await consume(ctx.limits.resetPerIp, input.ip))) throw new AppError(429, answers.tooManyRequests);
   // A quiet cap per address: no mail bombing, and no answer that differs.
   if (!(await consume(ctx.limits.resetPerEmail, input.email))) return;
   await ctx.jobs.send('password-reset', { email: input.email });
@@ -110,7 +111,7 @@ export async function mailPasswordReset(ctx: Context, input: { email: string }):
  * never the half second and 128 MiB of a hash.
  */
 export async function resetPassword(ctx: Context, input: { token: string; password: string; ip: string }): Promise<void> {
-  if (!(await consume(ctx.limits.resetTokenPerIp, input.ip))) throw new AppError(429, messages.tooManyRequests);
+  if (!(await consume(ctx.limits.resetTokenPerIp, input.ip))) throw new AppError(429, answers.tooManyRequests);
   // Marking the token used is the claim: of two concurrent uses only one gets the row back.
   const [claimed] = await ctx.db
     .update(passwordResets)

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { ensureInitialAdmin, INITIAL_ADMIN_EMAIL, INITIAL_ADMIN_FILE } from '../../cli/initial-admin.ts';
 import { passwordResets, sessions, users } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
@@ -25,7 +26,7 @@ describe('POST /api/v1/user/login', () => {
     const account = await signUp(t.app);
     const response = await login(t.app, account.email.toUpperCase(), account.password);
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ success: true, message: messages.loggedIn, user: { _id: account.user._id, role: 'USER' } });
+    expect(response.json()).toMatchObject({ success: true, message: answers.loggedIn, user: { _id: account.user._id, role: 'USER' } });
     expect((await me(sessionCookie(response))).statusCode).toBe(200);
   });
 
@@ -58,7 +59,7 @@ describe('POST /api/v1/user/login', () => {
     const account = await signUp(t.app);
     for (const response of [await login(t.app, account.email, 'wrong#123'), await login(t.app, 'nobody@example.com', account.password)]) {
       expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual({ success: false, message: messages.wrongCredentials });
+      expect(response.json()).toEqual({ success: false, message: answers.wrongCredentials });
       expect(response.cookies).toHaveLength(0);
     }
   });
@@ -69,7 +70,7 @@ describe('logout', () => {
     const account = await signUp(t.app);
     const response = await t.app.inject({ method, url: '/api/v1/user/logout', headers: { cookie: account.cookie } });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ success: true, message: messages.loggedOut });
+    expect(response.json()).toEqual({ success: true, message: answers.loggedOut });
     const cleared = response.cookies.find((c) => c.name === 'lms_session')!;
     expect(cleared.value).toBe('');
     expect((await me(account.cookie)).statusCode).toBe(401);
@@ -83,7 +84,7 @@ describe('logout', () => {
     const account = await signUp(t.app);
     const forged = await t.app.inject({ method: 'GET', url: '/api/v1/user/logout', headers: { cookie: account.cookie, ...headers } });
     expect(forged.statusCode).toBe(403);
-    expect(forged.json()).toEqual({ success: false, message: messages.foreignOrigin });
+    expect(forged.json()).toEqual({ success: false, message: answers.foreignOrigin });
     expect(forged.cookies.find((c) => c.name === 'lms_session')).toBeUndefined();
     expect((await me(account.cookie)).statusCode).toBe(200);
   });
@@ -109,7 +110,7 @@ describe('POST /api/v1/user/change-password', () => {
     const otherDevice = sessionCookie(await login(t.app, account.email, account.password));
     const response = await change(account.cookie, { oldPassword: account.password, newPassword: 'better#456' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ success: true, message: messages.passwordChanged });
+    expect(response.json()).toEqual({ success: true, message: answers.passwordChanged });
 
     expect((await me(otherDevice)).statusCode).toBe(401);
     expect((await me(account.cookie)).statusCode).toBe(401);
@@ -122,7 +123,7 @@ describe('POST /api/v1/user/change-password', () => {
     const account = await signUp(t.app);
     const wrongOld = await change(account.cookie, { oldPassword: 'nope#1234', newPassword: 'better#456' });
     expect(wrongOld.statusCode).toBe(400);
-    expect(wrongOld.json().message).toBe(messages.oldPasswordWrong);
+    expect(wrongOld.json().message).toBe(answers.oldPasswordWrong);
     const weak = await change(account.cookie, { oldPassword: account.password, newPassword: 'weakpass' });
     expect(weak.json().message).toBe(messages.passwordRule);
     const missing = await change(account.cookie, { oldPassword: account.password });
@@ -148,7 +149,7 @@ describe('forgot and reset password', () => {
     expect(known.statusCode).toBe(200);
     expect(unknown.statusCode).toBe(200);
     expect(known.body).toBe(unknown.body);
-    expect(known.json().message).toBe(messages.resetMailSent);
+    expect(known.json().message).toBe(answers.resetMailSent);
     const [mail] = await waitForMails(t.dataDir, mailTo(account.email));
     expect(mail).toContain(`${t.config.publicUrl}/reset-password/`);
     expect(await outbox(t.dataDir)).toHaveLength(before + 1);
@@ -192,7 +193,7 @@ describe('forgot and reset password', () => {
 
     const response = await reset(token, 'fresh#789');
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ success: true, message: messages.passwordReset });
+    expect(response.json()).toEqual({ success: true, message: answers.passwordReset });
     expect((await me(account.cookie)).statusCode).toBe(401);
     expect((await login(t.app, account.email, 'fresh#789')).statusCode).toBe(200);
 
@@ -257,7 +258,7 @@ describe('forgot and reset password', () => {
     try {
       const flood = await Promise.all(Array.from({ length: 12 }, () => reset(randomBytes(32).toString('base64url'), 'fresh#789', '198.51.100.20')));
       expect(flood.map((response) => response.statusCode).sort()).toEqual([...Array(10).fill(400), 429, 429]);
-      expect(flood.find((response) => response.statusCode === 429)!.json().message).toBe(messages.tooManyRequests);
+      expect(flood.find((response) => response.statusCode === 429)!.json().message).toBe(answers.tooManyRequests);
       expect(hashes).toBe(0);
 
       // The flood's address is spent; a genuine link from elsewhere still works.
@@ -306,7 +307,7 @@ describe('POST /api/v1/user/register limits', () => {
       expect((await from('198.51.100.40')).statusCode).toBe(201);
       const third = await from('198.51.100.40');
       expect(third.statusCode).toBe(429);
-      expect(third.json()).toEqual({ success: false, message: messages.tooManyRequests });
+      expect(third.json()).toEqual({ success: false, message: answers.tooManyRequests });
       expect((await from('198.51.100.41')).statusCode).toBe(201);
       expect(await rowCount(limited.database, users)).toBe(3);
     } finally {
@@ -320,7 +321,7 @@ describe('cross-site requests', () => {
     const account = await signUp(t.app);
     const foreign = await login(t.app, account.email, account.password, { origin: 'https://evil.example' });
     expect(foreign.statusCode).toBe(403);
-    expect(foreign.json()).toEqual({ success: false, message: messages.foreignOrigin });
+    expect(foreign.json()).toEqual({ success: false, message: answers.foreignOrigin });
     const crossSite = await login(t.app, account.email, account.password, { 'sec-fetch-site': 'cross-site' });
     expect(crossSite.statusCode).toBe(403);
 
@@ -360,7 +361,7 @@ describe('login rate limits', () => {
       for (let i = 0; i < 3; i++) expect((await from('wrong#123', '203.0.113.50')).statusCode).toBe(401);
       const blocked = await from(account.password, '203.0.113.50');
       expect(blocked.statusCode).toBe(429);
-      expect(blocked.json()).toEqual({ success: false, message: messages.tooManyLoginAttempts });
+      expect(blocked.json()).toEqual({ success: false, message: answers.tooManyLoginAttempts });
       // The owner, elsewhere, still gets in: a stranger's guesses lock only the stranger out.
       expect((await from(account.password, '198.51.100.50')).statusCode).toBe(200);
       const other = await signUp(limited.app);

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import type { Role } from '@lms/contract/users';
 import { AppError } from '../../errors.ts';
 import { findSessionUser, SESSION_COOKIE, type UserRow } from './sessions.ts';
@@ -24,7 +25,7 @@ export async function loadUser(request: FastifyRequest): Promise<UserRow | null>
  * password may still do (who am I, change password); everything else uses requireUser.
  */
 export async function requireLogin(request: FastifyRequest, _reply: FastifyReply) {
-  if (!(await loadUser(request))) throw new AppError(401, messages.notLoggedIn);
+  if (!(await loadUser(request))) throw new AppError(401, answers.notLoggedIn);
 }
 
 /** Pre-handler: 401 unless logged in; 403 until a user whose password was handed to them has chosen their own. */
@@ -38,11 +39,11 @@ export const requireRole =
   (...roles: Role[]) =>
   async (request: FastifyRequest, reply: FastifyReply) => {
     await requireUser(request, reply);
-    if (!roles.includes(request.user!.role)) throw new AppError(403, messages.notAllowed);
+    if (!roles.includes(request.user!.role)) throw new AppError(403, answers.notAllowed);
   };
 
 /** The user a guarded handler runs for. */
 export function currentUser(request: FastifyRequest): UserRow {
-  if (!request.user) throw new AppError(401, messages.notLoggedIn);
+  if (!request.user) throw new AppError(401, answers.notLoggedIn);
   return request.user;
 }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { BillingDetailsResponseSchema, BillingDetailsSchema, BillingDocumentParamsSchema, BillingHistoryResponseSchema } from '@lms/contract/billing';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { jsonBody } from '../../validation.ts';
 import { currentUser, requireUser } from '../auth/guards.ts';
 import { billingDetailsOf, documentFileName, documentFor, getBillingHistory, setBillingDetails } from './billing.service.ts';
@@ -12,7 +12,7 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/details', {
     schema: { summary: 'What goes on your invoices: business name, GSTIN, state, address', response: { 200: BillingDetailsResponseSchema } },
     preHandler: requireUser,
-    handler: async (request) => ({ success: true, message: messages.billingDetailsFetched, details: billingDetailsOf(currentUser(request)) }),
+    handler: async (request) => ({ success: true, message: answers.billingDetailsFetched, details: billingDetailsOf(currentUser(request)) }),
   });
 
   app.put('/details', {
@@ -24,7 +24,7 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
     preHandler: requireUser,
     handler: async (request) => ({
       success: true,
-      message: messages.billingDetailsSaved,
+      message: answers.billingDetailsSaved,
       details: await setBillingDetails(ctx, currentUser(request), request.body),
     }),
   });
@@ -32,7 +32,7 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/history', {
     schema: { summary: 'Your payments, newest first, with their invoices and credit notes; when the subscription renews or ends', response: { 200: BillingHistoryResponseSchema } },
     preHandler: requireUser,
-    handler: async (request) => ({ success: true, message: messages.billingHistoryFetched, ...(await getBillingHistory(ctx, currentUser(request))) }),
+    handler: async (request) => ({ success: true, message: answers.billingHistoryFetched, ...(await getBillingHistory(ctx, currentUser(request))) }),
   });
 
   app.get('/documents/:id/pdf', {

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { BillingDetails, BillingDocument, BillingHistory } from '@lms/contract/billing';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { billingCounters, billingDocuments, payments, plans, subscriptions, users } from '../../db/schema.ts';
@@ -212,9 +212,9 @@ export async function getBillingHistory(ctx: Context, user: UserRow): Promise<Om
 /** A document the user may download: their own, or anyone's for an admin. */
 export async function documentFor(ctx: Context, user: UserRow, documentId: string): Promise<DocumentRow & { pdfKey: string }> {
   const [document] = await ctx.db.select().from(billingDocuments).where(eq(billingDocuments.id, documentId));
-  if (!document) throw new AppError(404, messages.documentNotFound);
-  if (document.userId !== user.id && user.role !== 'ADMIN') throw new AppError(403, messages.documentNotYours);
-  if (!document.pdfKey) throw new AppError(409, messages.documentPreparing);
+  if (!document) throw new AppError(404, answers.documentNotFound);
+  if (document.userId !== user.id && user.role !== 'ADMIN') throw new AppError(403, answers.documentNotYours);
+  if (!document.pdfKey) throw new AppError(409, answers.documentPreparing);
   return { ...document, pdfKey: document.pdfKey };
 }
 

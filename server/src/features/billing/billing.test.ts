@@ -1,7 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gstinCheckCharacter, isValidGstin } from '@lms/contract/billing';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { billingCounters, billingDocuments, payments, subscriptions, users } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { signUp, signUpAdmin } from '../../test/http.ts';
@@ -107,7 +107,7 @@ describe('billing', () => {
       expect((await api('GET', '/billing/details', cookie)).json().details).toEqual({ businessName: null, gstin: null, stateCode: null, address: null });
       const saved = await api('PUT', '/billing/details', cookie, { businessName: ' Verma Tutors LLP ', gstin: BUYER_GSTIN.toLowerCase(), stateCode: '27', address: 'Baner, Pune 411045' });
       expect(saved.statusCode, saved.body).toBe(200);
-      expect(saved.json()).toMatchObject({ success: true, message: messages.billingDetailsSaved });
+      expect(saved.json()).toMatchObject({ success: true, message: answers.billingDetailsSaved });
       const expected = { businessName: 'Verma Tutors LLP', gstin: BUYER_GSTIN, stateCode: '27', address: 'Baner, Pune 411045' };
       expect(saved.json().details).toEqual(expected);
       expect((await api('GET', '/billing/details', cookie)).json().details).toEqual(expected);
@@ -123,13 +123,13 @@ describe('billing', () => {
         expect(response.json().success).toBe(false);
         return response.json().message;
       };
-      expect(await refusal({ businessName: 'X Ltd', gstin: '27AAPFU0939F1ZW', stateCode: '27' })).toBe(messages.gstinInvalid);
-      expect(await refusal({ businessName: 'X Ltd', gstin: 'NOT A GSTIN', stateCode: '27' })).toBe(messages.gstinInvalid);
-      expect(await refusal({ businessName: 'X Ltd', gstin: BUYER_GSTIN, stateCode: '29' })).toBe(messages.gstinStateMismatch);
-      expect(await refusal({ gstin: BUYER_GSTIN, stateCode: '27' })).toBe(messages.businessNameRequired);
-      expect(await refusal({ stateCode: '99' })).toBe(messages.stateInvalid);
-      expect(await refusal({ businessName: 'x'.repeat(101) })).toBe(messages.businessNameTooLong);
-      expect(await refusal({ address: 'x'.repeat(301) })).toBe(messages.billingAddressTooLong);
+      expect(await refusal({ businessName: 'X Ltd', gstin: '27AAPFU0939F1ZW', stateCode: '27' })).toBe(answers.gstinInvalid);
+      expect(await refusal({ businessName: 'X Ltd', gstin: 'NOT A GSTIN', stateCode: '27' })).toBe(answers.gstinInvalid);
+      expect(await refusal({ businessName: 'X Ltd', gstin: BUYER_GSTIN, stateCode: '29' })).toBe(answers.gstinStateMismatch);
+      expect(await refusal({ gstin: BUYER_GSTIN, stateCode: '27' })).toBe(answers.businessNameRequired);
+      expect(await refusal({ stateCode: '99' })).toBe(answers.stateInvalid);
+      expect(await refusal({ businessName: 'x'.repeat(101) })).toBe(answers.businessNameTooLong);
+      expect(await refusal({ address: 'x'.repeat(301) })).toBe(answers.billingAddressTooLong);
       expect((await api('GET', '/billing/details', cookie)).json().details.gstin).toBeNull();
       expect((await api('PUT', '/billing/details', '', { stateCode: '27' })).statusCode).toBe(401);
     });
@@ -222,10 +222,10 @@ describe('billing', () => {
       const stranger = await signUp(t.app);
       const refused = await api('GET', url, stranger.cookie);
       expect(refused.statusCode).toBe(403);
-      expect(refused.json()).toEqual({ success: false, message: messages.documentNotYours });
+      expect(refused.json()).toEqual({ success: false, message: answers.documentNotYours });
       expect((await api('GET', url, '')).statusCode).toBe(401);
       expect((await api('GET', url, adminCookie)).statusCode).toBe(200);
-      expect((await api('GET', '/billing/documents/00000000-0000-4000-8000-000000000000/pdf', adminCookie)).json()).toEqual({ success: false, message: messages.documentNotFound });
+      expect((await api('GET', '/billing/documents/00000000-0000-4000-8000-000000000000/pdf', adminCookie)).json()).toEqual({ success: false, message: answers.documentNotFound });
       expect((await api('GET', '/billing/documents/not-an-id/pdf', adminCookie)).statusCode).toBe(400);
       // The file itself is nowhere public.
       const [row] = await t.database.db.select().from(billingDocuments).where(eq(billingDocuments.id, entries[0].invoice.id));
@@ -266,7 +266,7 @@ describe('billing', () => {
       const id = await issueInvoice(t.database.db, t.config.seller, payment!, new Date(Date.now() + 30 * DAY));
       const response = await api('GET', `/billing/documents/${id}/pdf`, learner.cookie);
       expect(response.statusCode).toBe(409);
-      expect(response.json().message).toBe(messages.documentPreparing);
+      expect(response.json().message).toBe(answers.documentPreparing);
       expect((await api('GET', '/billing/history', learner.cookie)).json().entries[0].invoice).toMatchObject({ id, ready: false });
     });
   });

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gstinCheckCharacter } from '@lms/contract/billing';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { cancellations, lifecycleMails, payments, subscriptions, users } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { parsedOutbox, waitForJobs, waitForParsedMails } from '../../test/mail.ts';
@@ -120,9 +120,9 @@ describe('lifecycle mail', () => {
   it('refuses a reason not offered, or a note too long, and cancels nothing', async () => {
     const learner = await subscriber(t);
     for (const [body, message] of [
-      [{ reason: 'because' }, messages.cancelReasonInvalid],
-      [{ note: 'x'.repeat(501) }, messages.cancelNoteTooLong],
-      [{ note: 42 }, messages.cancelNoteTooLong],
+      [{ reason: 'because' }, answers.cancelReasonInvalid],
+      [{ note: 'x'.repeat(501) }, answers.cancelNoteTooLong],
+      [{ note: 42 }, answers.cancelNoteTooLong],
     ] as const) {
       const response = await api('POST', '/payments/unsubscribe', learner.cookie, body);
       expect(response.statusCode, JSON.stringify(body)).toBe(400);

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ContactMessagesQuerySchema, ContactMessagesResponseSchema, ContactSchema } from '@lms/contract/contact';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { MessageSchema } from '@lms/contract/users';
 import { jsonBody } from '../../validation.ts';
 import { requireRole } from '../auth/guards.ts';
@@ -34,7 +35,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
       const inbox = await listContactMessages(ctx, request.query);
       return {
         success: true,
-        message: messages.contactMessages,
+        message: answers.contactMessages,
         messages: inbox.messages.map(toContactMessageJson),
         total: inbox.total,
         page,

@@ -1,7 +1,7 @@
 import { count, desc, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ContactMessagesPage } from '@lms/contract/contact';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import type { Context } from '../../context.ts';
 import { contactMessages, users } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -22,7 +22,7 @@ export async function sendContactMessage(
   { log }: { log: Pick<FastifyBaseLogger, 'error'> },
 ): Promise<ContactMessageRow> {
   // Counted before anything is stored: every accepted message costs a row and a mail.
-  if (!(await consume(ctx.limits.contactPerIp, input.ip))) throw new AppError(429, messages.tooManyRequests);
+  if (!(await consume(ctx.limits.contactPerIp, input.ip))) throw new AppError(429, answers.tooManyRequests);
   const [stored] = await ctx.db
     .insert(contactMessages)
     .values({ name: input.name, email: input.email, message: input.message })

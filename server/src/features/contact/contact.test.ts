@@ -2,6 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTACT_MESSAGE_MAX } from '@lms/contract/contact';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { contactMessages } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { rowCount } from '../../test/db.ts';
@@ -152,9 +153,9 @@ describe('POST /api/v1/contact', () => {
   });
 
   it('refuses fields that are too long (400)', async () => {
-    await expectRefused(() => post(t.app, validMessage({ name: 'N'.repeat(51) })), 400, messages.nameTooLong);
-    await expectRefused(() => post(t.app, validMessage({ email: `${'e'.repeat(250)}@example.com` })), 400, messages.emailTooLong);
-    await expectRefused(() => post(t.app, validMessage({ message: 'm'.repeat(CONTACT_MESSAGE_MAX + 1) })), 400, messages.messageTooLong);
+    await expectRefused(() => post(t.app, validMessage({ name: 'N'.repeat(51) })), 400, answers.nameTooLong);
+    await expectRefused(() => post(t.app, validMessage({ email: `${'e'.repeat(250)}@example.com` })), 400, answers.emailTooLong);
+    await expectRefused(() => post(t.app, validMessage({ message: 'm'.repeat(CONTACT_MESSAGE_MAX + 1) })), 400, answers.messageTooLong);
     expect((await post(t.app, validMessage({ message: 'm'.repeat(CONTACT_MESSAGE_MAX) }))).statusCode).toBe(200);
   });
 
@@ -169,14 +170,14 @@ describe('POST /api/v1/contact', () => {
           remoteAddress: newAddress(),
         }),
       415,
-      messages.unsupportedContentType,
+      answers.unsupportedContentType,
     );
   });
 
   it('accepts 5 messages from one address in 15 minutes, then answers 429 and stores nothing', async () => {
     const address = newAddress();
     for (let i = 0; i < 5; i++) expect((await post(t.app, validMessage(), address)).statusCode).toBe(200);
-    await expectRefused(() => post(t.app, validMessage(), address), 429, messages.tooManyRequests);
+    await expectRefused(() => post(t.app, validMessage(), address), 429, answers.tooManyRequests);
     expect((await post(t.app, validMessage())).statusCode).toBe(200);
   });
 });
@@ -207,7 +208,7 @@ describe('GET /api/v1/contact', () => {
     const response = await list();
     expect(response.statusCode).toBe(200);
     const body = response.json();
-    expect(body).toMatchObject({ success: true, message: messages.contactMessages, total: 7, page: 1, limit: 50 });
+    expect(body).toMatchObject({ success: true, message: answers.contactMessages, total: 7, page: 1, limit: 50 });
     expect(body.messages.map((m: { name: string }) => m.name)).toEqual([6, 5, 4, 3, 2, 1, 0].map((i) => `Sender ${i}`));
     expect(body.messages[0]).toEqual({
       _id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -231,7 +232,7 @@ describe('GET /api/v1/contact', () => {
     for (const query of ['?limit=0', '?limit=101', '?page=0', '?page=abc', '?limit=2.5']) {
       const response = await list(query);
       expect(response.statusCode, query).toBe(400);
-      expect(response.json()).toEqual({ success: false, message: messages.invalidPage });
+      expect(response.json()).toEqual({ success: false, message: answers.invalidPage });
     }
     expect((await list('?limit=100')).statusCode).toBe(200);
   });
@@ -239,10 +240,10 @@ describe('GET /api/v1/contact', () => {
   it('is for admins only: 401 logged out, 403 for a user', async () => {
     const loggedOut = await inbox.app.inject({ url: '/api/v1/contact' });
     expect(loggedOut.statusCode).toBe(401);
-    expect(loggedOut.json()).toEqual({ success: false, message: messages.notLoggedIn });
+    expect(loggedOut.json()).toEqual({ success: false, message: answers.notLoggedIn });
     const forbidden = await list('', user);
     expect(forbidden.statusCode).toBe(403);
-    expect(forbidden.json()).toEqual({ success: false, message: messages.notAllowed });
+    expect(forbidden.json()).toEqual({ success: false, message: answers.notAllowed });
   });
 
   // Last: it adds to the inbox the other tests count.

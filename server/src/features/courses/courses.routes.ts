@@ -8,6 +8,7 @@ import {
   UpdateCourseSchema,
 } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { MessageSchema } from '@lms/contract/users';
 import { AppError } from '../../errors.ts';
 import { parseInput } from '../../validation.ts';
@@ -33,7 +34,7 @@ export const courseRoutes: FastifyPluginAsyncZod = async (app) => {
       const { page, limit, search, category, id } = request.query;
       const cached = await ctx.catalogue.page(JSON.stringify([page, limit, search, category, id]), async () => {
         const { courses, total } = await listCourses(ctx, request.query);
-        return { success: true, message: messages.coursesFetched, courses: courses.map((c) => toCourseJson(ctx, c)), total, page, limit };
+        return { success: true, message: answers.coursesFetched, courses: courses.map((c) => toCourseJson(ctx, c)), total, page, limit };
       });
       return sendCataloguePage(request, reply, cached);
     },
@@ -51,7 +52,7 @@ export const courseRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!form.file) throw new AppError(400, messages.allFieldsMandatory);
       const fields = parseInput(CreateCourseSchema, form.fields);
       const course = await createCourse(ctx, fields, form.file);
-      return reply.code(201).send({ success: true, message: messages.courseCreated, course: toCourseJson(ctx, course) });
+      return reply.code(201).send({ success: true, message: answers.courseCreated, course: toCourseJson(ctx, course) });
     },
   });
 
@@ -68,7 +69,7 @@ export const courseRoutes: FastifyPluginAsyncZod = async (app) => {
       const form = await readImageForm(request, { fileField: 'thumbnail', maxBytes: ctx.config.imageMaxBytes });
       const fields = parseInput(UpdateCourseSchema, form.fields);
       const course = await updateCourse(ctx, request.params.id, fields, form.file);
-      return { success: true, message: messages.courseUpdated, course: toCourseJson(ctx, course) };
+      return { success: true, message: answers.courseUpdated, course: toCourseJson(ctx, course) };
     },
   });
 
@@ -77,7 +78,7 @@ export const courseRoutes: FastifyPluginAsyncZod = async (app) => {
     preHandler: adminOnly,
     handler: async (request) => {
       await deleteCourse(ctx, request.params.id);
-      return { success: true, message: messages.courseDeleted };
+      return { success: true, message: answers.courseDeleted };
     },
   });
 };

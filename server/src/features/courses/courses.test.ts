@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { courses, lectures } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { COMPRESS_MIN_BYTES } from './catalogue-cache.ts';
@@ -81,8 +82,8 @@ describe('POST /api/v1/courses', () => {
   });
 
   it('is for admins only: 401 logged out, 403 for a user, nothing written', async () => {
-    await expectNothingWritten(async () => createCourse({}, ''), 401, messages.notLoggedIn);
-    await expectNothingWritten(async () => createCourse({}, user), 403, messages.notAllowed);
+    await expectNothingWritten(async () => createCourse({}, ''), 401, answers.notLoggedIn);
+    await expectNothingWritten(async () => createCourse({}, user), 403, answers.notAllowed);
   });
 
   it('answers "All fields are mandatory" for each missing field, the thumbnail included', async () => {
@@ -99,7 +100,7 @@ describe('POST /api/v1/courses', () => {
     await expectNothingWritten(() => send('POST', '/api/v1/courses', admin, { ...fields, thumbnail: { bytes: svgImage(), filename: 'c.svg' } }), 400, messages.thumbnailType);
     await expectNothingWritten(() => send('POST', '/api/v1/courses', admin, { ...fields, thumbnail: { bytes: 'hello', filename: 'c.png' } }), 400, messages.thumbnailType);
     const big = Buffer.concat([await pngImage(), Buffer.alloc(300 * 1024)]);
-    await expectNothingWritten(() => send('POST', '/api/v1/courses', admin, { ...fields, thumbnail: { bytes: big, filename: 'c.png' } }), 413, messages.imageTooLarge);
+    await expectNothingWritten(() => send('POST', '/api/v1/courses', admin, { ...fields, thumbnail: { bytes: big, filename: 'c.png' } }), 413, answers.imageTooLarge);
     await expectNothingWritten(async () => createCourse({ title: 'x'.repeat(100 * 1024) }), 400, messages.titleTooLong);
   });
 });
@@ -124,7 +125,7 @@ describe('GET /api/v1/courses', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     const body = response.json();
-    expect(body).toMatchObject({ success: true, message: messages.coursesFetched, page: 1, limit: 50 });
+    expect(body).toMatchObject({ success: true, message: answers.coursesFetched, page: 1, limit: 50 });
     expect(Object.keys(body).sort()).toEqual(['courses', 'limit', 'message', 'page', 'success', 'total']);
     expect(body.total).toBeGreaterThanOrEqual(4);
     expect(body.courses.slice(0, 4).map((c: { _id: string }) => c._id)).toEqual([...ids].reverse());
@@ -192,7 +193,7 @@ describe('GET /api/v1/courses/:id (lectures)', () => {
     expect((await t.app.inject({ url: `/api/v1/courses/${courseId}` })).statusCode).toBe(401);
     const refused = await t.app.inject({ url: `/api/v1/courses/${courseId}`, headers: { cookie: user } });
     expect(refused.statusCode).toBe(403);
-    expect(refused.json().message).toBe(messages.subscribeToWatch);
+    expect(refused.json().message).toBe(answers.subscribeToWatch);
     expect(refused.body).not.toContain('/media/private/');
     const unknown = await t.app.inject({ url: '/api/v1/courses/00000000-0000-4000-8000-000000000000', headers: { cookie: admin } });
     expect(unknown.statusCode).toBe(404);
@@ -242,7 +243,7 @@ describe('POST /api/v1/courses/:id (add lecture)', () => {
   });
 
   it('refuses a video over VIDEO_MAX_BYTES with 413, keeping no file', async () => {
-    await expectNothingWritten(() => addLecture(courseId, lectureFields(VIDEO_MAX + 1024)), 413, messages.videoTooLarge);
+    await expectNothingWritten(() => addLecture(courseId, lectureFields(VIDEO_MAX + 1024)), 413, answers.videoTooLarge);
   });
 
   it('refuses huge titles and descriptions, keeping no file', async () => {
@@ -256,7 +257,7 @@ describe('POST /api/v1/courses/:id (add lecture)', () => {
     await expectNothingWritten(
       () => t.app.inject({ method: 'POST', url: `/api/v1/courses/${courseId}`, payload: cut, headers: { ...form.headers, cookie: admin } }),
       400,
-      messages.malformedForm,
+      answers.malformedForm,
     );
   });
 
@@ -285,8 +286,8 @@ describe('POST /api/v1/courses/:id (add lecture)', () => {
   });
 
   it('is for admins only, and 404 for an unknown course', async () => {
-    await expectNothingWritten(() => addLecture(courseId, lectureFields(), user), 403, messages.notAllowed);
-    await expectNothingWritten(() => addLecture(courseId, lectureFields(), ''), 401, messages.notLoggedIn);
+    await expectNothingWritten(() => addLecture(courseId, lectureFields(), user), 403, answers.notAllowed);
+    await expectNothingWritten(() => addLecture(courseId, lectureFields(), ''), 401, answers.notLoggedIn);
     await expectNothingWritten(() => addLecture('00000000-0000-4000-8000-000000000000', lectureFields()), 404, messages.courseNotFound);
   });
 });
@@ -300,7 +301,7 @@ describe('DELETE /api/v1/courses?courseId=&lectureId=', () => {
 
     const response = await t.app.inject({ method: 'DELETE', url: `/api/v1/courses?courseId=${courseId}&lectureId=${added._id}`, headers: { cookie: admin } });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ success: true, message: messages.lectureDeleted, course: { _id: courseId, numbersOfLectures: 0, lectures: [] } });
+    expect(response.json()).toMatchObject({ success: true, message: answers.lectureDeleted, course: { _id: courseId, numbersOfLectures: 0, lectures: [] } });
     expect(await mediaFiles(t.dataDir, 'videos')).not.toContain(file);
   });
 
@@ -310,7 +311,7 @@ describe('DELETE /api/v1/courses?courseId=&lectureId=', () => {
     const lectureId = (await addLecture(courseId, lectureFields())).json().course.lectures[0]._id;
     const remove = (query: string, cookie = admin) => t.app.inject({ method: 'DELETE', url: `/api/v1/courses${query}`, headers: { cookie } });
     await expectNothingWritten(() => remove(`?courseId=${courseId}&lectureId=${lectureId}`, user), 403);
-    await expectNothingWritten(() => remove(`?courseId=${otherId}&lectureId=${lectureId}`), 404, messages.lectureNotFound);
+    await expectNothingWritten(() => remove(`?courseId=${otherId}&lectureId=${lectureId}`), 404, answers.lectureNotFound);
     await expectNothingWritten(() => remove(`?courseId=${courseId}`), 400);
     await expectNothingWritten(() => remove(`?courseId=${courseId}&lectureId=nope`), 400);
   });
@@ -346,7 +347,7 @@ describe('DELETE /api/v1/courses/:id', () => {
 
     const response = await t.app.inject({ method: 'DELETE', url: `/api/v1/courses/${course._id}`, headers: { cookie: admin } });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ success: true, message: messages.courseDeleted });
+    expect(response.json()).toEqual({ success: true, message: answers.courseDeleted });
     const after = await snapshot();
     expect(after.courses).toBe(before.courses - 1);
     expect(after.lectures).toBe(before.lectures - 2);
@@ -385,7 +386,7 @@ describe('the catalogue is cached but never stale after a change on this server'
     await t.database.db.update(courses).set({ title: 'Through the back door' }).where(eq(courses.id, course._id));
     const cached = await t.app.inject({ url: '/api/v1/courses' });
     expect(cached.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(cached.json()).toMatchObject({ success: true, message: messages.coursesFetched, page: 1, limit: 50 });
+    expect(cached.json()).toMatchObject({ success: true, message: answers.coursesFetched, page: 1, limit: 50 });
     expect(listed(cached.json(), course._id)?.title).toBe('Before the back door');
     // Any write empties every cached page, not just the one it touches.
     await newCourse();

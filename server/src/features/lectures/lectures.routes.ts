@@ -11,6 +11,7 @@ import {
   UpdateLectureSchema,
 } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { AppError } from '../../errors.ts';
 import { jsonBody } from '../../validation.ts';
 import { currentUser, requireRole, requireUser } from '../auth/guards.ts';
@@ -51,9 +52,9 @@ export const lectureRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request) => {
       const viewer = currentUser(request);
       const course = await findCourse(ctx, request.params.id);
-      if (!canWatchLectures(viewer)) throw new AppError(403, messages.subscribeToWatch);
+      if (!canWatchLectures(viewer)) throw new AppError(403, answers.subscribeToWatch);
       const lectures = await listLectures(ctx, course.id, viewer);
-      return { success: true, message: messages.lecturesFetched, course: toCourseJson(ctx, course), lectures };
+      return { success: true, message: answers.lecturesFetched, course: toCourseJson(ctx, course), lectures };
     },
   });
 
@@ -70,7 +71,7 @@ export const lectureRoutes: FastifyPluginAsyncZod = async (app) => {
       const form = await readForm(request, {
         fileField: 'lectures',
         maxBytes: ctx.config.videoMaxBytes,
-        tooLargeMessage: messages.videoTooLarge,
+        tooLargeMessage: answers.videoTooLarge,
         receive: (file) => storeLectureVideo(ctx, file),
         discard: (video) => ctx.media.remove(video.key),
       });
@@ -79,7 +80,7 @@ export const lectureRoutes: FastifyPluginAsyncZod = async (app) => {
       const lectures = await listLectures(ctx, course.id, currentUser(request));
       return reply.code(201).send({
         success: true,
-        message: messages.lectureAdded,
+        message: answers.lectureAdded,
         course: { ...toCourseJson(ctx, { ...course, numbersOfLectures: lectures.length }), lectures },
       });
     },
@@ -97,7 +98,7 @@ export const lectureRoutes: FastifyPluginAsyncZod = async (app) => {
       const { courseId, lectureId } = request.params;
       const { preview } = request.body;
       const lecture = await setLecturePreview(ctx, { courseId, lectureId, preview, viewer: currentUser(request) });
-      return { success: true, message: preview ? messages.lecturePreviewOn : messages.lecturePreviewOff, lecture };
+      return { success: true, message: preview ? answers.lecturePreviewOn : answers.lecturePreviewOff, lecture };
     },
   });
 
@@ -111,7 +112,7 @@ export const lectureRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request) => {
       const { courseId, lectureId } = request.params;
       const lecture = await retryVideoProcessing(ctx, courseId, lectureId);
-      return { success: true, message: messages.videoRetryStarted, lecture: await toLectureJson(ctx, lecture, currentUser(request)) };
+      return { success: true, message: answers.videoRetryStarted, lecture: await toLectureJson(ctx, lecture, currentUser(request)) };
     },
   });
 
@@ -127,7 +128,7 @@ export const lectureRoutes: FastifyPluginAsyncZod = async (app) => {
       await deleteLecture(ctx, courseId, lectureId);
       const course = await findCourse(ctx, courseId);
       const lectures = await listLectures(ctx, courseId, currentUser(request));
-      return { success: true, message: messages.lectureDeleted, course: { ...toCourseJson(ctx, course), lectures } };
+      return { success: true, message: answers.lectureDeleted, course: { ...toCourseJson(ctx, course), lectures } };
     },
   });
 };

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { AddLectureSchema, type Curriculum, type CurriculumLecture, type Lecture, type VideoProcessing } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import type { Context } from '../../context.ts';
 import { courses, lectures } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -111,7 +112,7 @@ export async function getCurriculum(ctx: Context, courseId: string): Promise<Cur
   const known = rows.map((lecture) => lecture.durationSeconds).filter((seconds) => seconds !== null);
   return {
     success: true,
-    message: messages.curriculumFetched,
+    message: answers.curriculumFetched,
     course: toCourseJson(ctx, { ...course, numbersOfLectures: rows.length }),
     lectures: curriculum,
     lectureCount: rows.length,
@@ -225,7 +226,7 @@ export async function setLecturePreview(
       .set({ isPreview: preview })
       .where(and(eq(lectures.id, lectureId), eq(lectures.courseId, courseId)))
       .returning();
-    if (!updated) throw new AppError(404, messages.lectureNotFound);
+    if (!updated) throw new AppError(404, answers.lectureNotFound);
     const touch = touchCourse(courseId);
     await tx.update(courses).set(touch.set).where(touch.where);
     return updated;
@@ -246,7 +247,7 @@ export async function deleteLecture(ctx: Context, courseId: string, lectureId: s
       .delete(lectures)
       .where(and(eq(lectures.id, lectureId), eq(lectures.courseId, courseId)))
       .returning(LECTURE_MEDIA);
-    if (!row) throw new AppError(404, messages.lectureNotFound);
+    if (!row) throw new AppError(404, answers.lectureNotFound);
     // Its progress went with it (foreign key); the learners' course figures follow.
     await recountCourseProgress(tx, courseId);
     const touch = touchCourse(courseId);

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { courses, lectures, users } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { mediaFiles, rowCount } from '../../test/db.ts';
@@ -72,7 +73,7 @@ const keyOf = (url: string) => new URL(url, 'http://x').pathname.replace('/media
 
 function expectRefused(response: LightMyRequestResponse) {
   expect(response.statusCode).toBe(403);
-  expect(response.json()).toEqual({ success: false, message: messages.videoLinkInvalid });
+  expect(response.json()).toEqual({ success: false, message: answers.videoLinkInvalid });
 }
 
 describe('GET /api/v1/courses/:id/curriculum', () => {
@@ -90,7 +91,7 @@ describe('GET /api/v1/courses/:id/curriculum', () => {
     expect(response.headers['cache-control']).toBe('no-store');
     const body = response.json();
     const listed = (await t.app.inject({ url: `/api/v1/courses?id=${courseId}` })).json().courses[0];
-    expect(body).toMatchObject({ success: true, message: messages.curriculumFetched, course: listed, lectureCount: 3, totalDuration: null });
+    expect(body).toMatchObject({ success: true, message: answers.curriculumFetched, course: listed, lectureCount: 3, totalDuration: null });
     expect(body.course.numbersOfLectures).toBe(3);
     expect(body.lectures.map((l: { title: string; preview: boolean; duration: null }) => [l.title, l.preview, l.duration])).toEqual([
       ['Welcome', true, null],
@@ -213,10 +214,10 @@ describe('free preview lectures', () => {
   it('keep the spec’s GET /courses/:id answers: 401 logged out, 403 without a subscription; subscribers get their own URLs and the preview flag', async () => {
     const loggedOut = await t.app.inject({ url: `/api/v1/courses/${courseId}` });
     expect(loggedOut.statusCode).toBe(401);
-    expect(loggedOut.json()).toEqual({ success: false, message: messages.notLoggedIn });
+    expect(loggedOut.json()).toEqual({ success: false, message: answers.notLoggedIn });
     const learnerAnswer = await t.app.inject({ url: `/api/v1/courses/${courseId}`, headers: { cookie: learner } });
     expect(learnerAnswer.statusCode).toBe(403);
-    expect(learnerAnswer.json()).toEqual({ success: false, message: messages.subscribeToWatch });
+    expect(learnerAnswer.json()).toEqual({ success: false, message: answers.subscribeToWatch });
     expect(learnerAnswer.body).not.toContain('/media/private/');
 
     const response = await t.app.inject({ url: `/api/v1/courses/${courseId}`, headers: { cookie: subscriber.cookie } });
@@ -232,14 +233,14 @@ describe('free preview lectures', () => {
   it('an admin turns on and off; turning it off stops issuing its URL and refuses the ones issued', async () => {
     const on = await setPreview(courseId, privateId, { preview: true });
     expect(on.statusCode, on.body).toBe(200);
-    expect(on.json()).toMatchObject({ success: true, message: messages.lecturePreviewOn, lecture: { _id: privateId, title: 'Paid part', preview: true, duration: null } });
+    expect(on.json()).toMatchObject({ success: true, message: answers.lecturePreviewOn, lecture: { _id: privateId, title: 'Paid part', preview: true, duration: null } });
     const issued = (await curriculum(courseId)).json().lectures[1].secure_url;
     expect(issued).toContain(`viewer=${ANY_VIEWER}`);
     expect((await t.app.inject({ url: issued, headers: { range: 'bytes=0-9' } })).statusCode).toBe(206);
 
     const off = await setPreview(courseId, privateId, { preview: false });
     expect(off.statusCode).toBe(200);
-    expect(off.json()).toMatchObject({ success: true, message: messages.lecturePreviewOff, lecture: { _id: privateId, preview: false } });
+    expect(off.json()).toMatchObject({ success: true, message: answers.lecturePreviewOff, lecture: { _id: privateId, preview: false } });
     const after = (await curriculum(courseId)).json().lectures[1];
     expect(after.preview).toBe(false);
     expect(after.secure_url).toBeUndefined();
@@ -279,7 +280,7 @@ describe('POST /api/v1/courses/:id with preview', () => {
       const before = { lectures: await rowCount(t.database, lectures), videos: await mediaFiles(t.dataDir, 'videos') };
       const response = await postLecture(courseId, { title: 'Odd', preview });
       expect(response.statusCode, preview).toBe(400);
-      expect(response.json()).toEqual({ success: false, message: messages.previewInvalid });
+      expect(response.json()).toEqual({ success: false, message: answers.previewInvalid });
       expect({ lectures: await rowCount(t.database, lectures), videos: await mediaFiles(t.dataDir, 'videos') }).toEqual(before);
     }
   });
@@ -304,11 +305,11 @@ describe('PATCH /api/v1/courses/:courseId/lectures/:lectureId', () => {
   it('is for admins only: 401 logged out, 403 for a learner and a subscriber, nothing changed', async () => {
     const loggedOut = await setPreview(courseId, lectureId, { preview: true }, '');
     expect(loggedOut.statusCode).toBe(401);
-    expect(loggedOut.json()).toEqual({ success: false, message: messages.notLoggedIn });
+    expect(loggedOut.json()).toEqual({ success: false, message: answers.notLoggedIn });
     for (const cookie of [learner, subscriber.cookie]) {
       const refused = await setPreview(courseId, lectureId, { preview: true }, cookie);
       expect(refused.statusCode).toBe(403);
-      expect(refused.json()).toEqual({ success: false, message: messages.notAllowed });
+      expect(refused.json()).toEqual({ success: false, message: answers.notAllowed });
     }
     expect(await previewFlag()).toBe(false);
   });
@@ -321,7 +322,7 @@ describe('PATCH /api/v1/courses/:courseId/lectures/:lectureId', () => {
     ]) {
       const response = await setPreview(course!, lecture!, { preview: true });
       expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ success: false, message: messages.lectureNotFound });
+      expect(response.json()).toEqual({ success: false, message: answers.lectureNotFound });
     }
     for (const [course, lecture] of [
       ['nope', lectureId],
@@ -329,7 +330,7 @@ describe('PATCH /api/v1/courses/:courseId/lectures/:lectureId', () => {
     ]) {
       const response = await setPreview(course!, lecture!, { preview: true });
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ success: false, message: messages.invalidId });
+      expect(response.json()).toEqual({ success: false, message: answers.invalidId });
     }
     expect(await previewFlag()).toBe(false);
   });
@@ -338,7 +339,7 @@ describe('PATCH /api/v1/courses/:courseId/lectures/:lectureId', () => {
     for (const payload of [{}, { preview: 'true' }, { preview: 1 }, { preview: null }, undefined]) {
       const response = await setPreview(courseId, lectureId, payload);
       expect(response.statusCode, JSON.stringify(payload)).toBe(400);
-      expect(response.json()).toEqual({ success: false, message: messages.previewInvalid });
+      expect(response.json()).toEqual({ success: false, message: answers.previewInvalid });
     }
     expect(await previewFlag()).toBe(false);
   });

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import send from '@fastify/send';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { ErrorSchema } from '@lms/contract/users';
 import { AppError } from '../../errors.ts';
 import { HLS_PREFIX, readHlsPath } from './hls-urls.ts';
@@ -42,7 +42,7 @@ export const hlsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     handler: async (request, reply) => {
       const asked = readHlsPath(ctx.config.sessionSecret, request.params['*']);
-      if (!asked || asked.grant.expiresAt.getTime() < Date.now()) throw new AppError(403, messages.videoLinkInvalid);
+      if (!asked || asked.grant.expiresAt.getTime() < Date.now()) throw new AppError(403, answers.videoLinkInvalid);
       await checkViewer(request, asked.grant.key, asked.grant.viewerId);
 
       const { fileKey, grant } = asked;
@@ -56,7 +56,7 @@ export const hlsRoutes: FastifyPluginAsyncZod = async (app) => {
           return reply.code(302).header('cache-control', 'private, no-store').header('location', url).send('');
         }
         const stat = await ctx.media.stat(fileKey);
-        if (!stat || stat.bytes > PLAYLIST_MAX_BYTES) throw new AppError(404, messages.notFound);
+        if (!stat || stat.bytes > PLAYLIST_MAX_BYTES) throw new AppError(404, answers.notFound);
         const text = await readText(ctx.media.read(fileKey));
         const folder = grant.key;
         const lines = await Promise.all(
@@ -74,9 +74,9 @@ export const hlsRoutes: FastifyPluginAsyncZod = async (app) => {
       if (result.type !== 'file') {
         result.stream.destroy();
         if (result.statusCode === 416 || result.statusCode === 412) {
-          return reply.code(result.statusCode).headers(withoutBodyHeaders(result.headers)).send({ success: false, message: messages.invalidRequest });
+          return reply.code(result.statusCode).headers(withoutBodyHeaders(result.headers)).send({ success: false, message: answers.invalidRequest });
         }
-        throw new AppError(404, messages.notFound);
+        throw new AppError(404, answers.notFound);
       }
       reply.code(result.statusCode as 200 | 206 | 304).headers(result.headers).header('cache-control', cacheControl);
       if (result.statusCode !== 304) reply.header('content-type', isPlaylist ? PLAYLIST_TYPE : SEGMENT_TYPE);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { lectures, users } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { mp4Video, multipart, pngImage, signUp, signUpAdmin } from '../../test/http.ts';
@@ -91,7 +91,7 @@ describe('HLS with local storage', () => {
 
   it('refuses a visitor, another user, a lapsed subscriber, an expired or altered link: 403 every time', async () => {
     const url = urlFor(subscriber.id);
-    const refused = async (response: Awaited<ReturnType<typeof get>>, message: string = messages.videoLinkInvalid) => {
+    const refused = async (response: Awaited<ReturnType<typeof get>>, message: string = answers.videoLinkInvalid) => {
       expect(response.statusCode).toBe(403);
       expect(response.json()).toEqual({ success: false, message });
     };
@@ -99,7 +99,7 @@ describe('HLS with local storage', () => {
     await refused(await get(beside(url, '0_00000.ts')));
     await refused(await get(url, learner.cookie));
     // The learner's own link: signed for them, but they may not watch.
-    await refused(await get(urlFor(learner.id), learner.cookie), messages.notAllowed);
+    await refused(await get(urlFor(learner.id), learner.cookie), answers.notAllowed);
     await refused(await get(urlFor(subscriber.id, new Date(Date.now() - 1000)), subscriber.cookie));
 
     const [grant, folder, name] = url.slice('/media/hls/'.length).split('/') as [string, string, string];
@@ -121,13 +121,13 @@ describe('HLS with local storage', () => {
     // A subscriber whose paid period has ended.
     const lapsed = await signUp(t.app);
     await t.app.ctx.db.update(users).set({ subscriptionEndsAt: new Date(Date.now() - 1000) }).where(eq(users.id, lapsed.user._id));
-    await refused(await get(urlFor(lapsed.user._id), lapsed.cookie), messages.notAllowed);
+    await refused(await get(urlFor(lapsed.user._id), lapsed.cookie), answers.notAllowed);
   });
 
   it('answers 404 for a file the folder does not have', async () => {
     const response = await get(beside(urlFor(subscriber.id), '7_00000.ts'), subscriber.cookie);
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ success: false, message: messages.notFound });
+    expect(response.json()).toEqual({ success: false, message: answers.notFound });
   });
 
   it('plays a free preview to anyone, until it stops being one', async () => {

@@ -4,7 +4,7 @@ import send from '@fastify/send';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { ErrorSchema } from '@lms/contract/users';
 import { AppError } from '../../errors.ts';
 import { isValidMediaSignature } from './signed-urls.ts';
@@ -64,7 +64,7 @@ export const privateMediaRoutes: FastifyPluginAsyncZod = async (app) => {
     // A malformed link is refused like a forged one (403), not reported as a bad request.
     attachValidation: true,
     handler: async (request, reply) => {
-      if (request.validationError) throw new AppError(403, messages.videoLinkInvalid);
+      if (request.validationError) throw new AppError(403, answers.videoLinkInvalid);
       const key = request.params['*'];
       const { expiresAt } = await authorizeVideoRequest(request, key, request.query);
 
@@ -78,15 +78,15 @@ export const privateMediaRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       if (result.type !== 'file') {
         result.stream.destroy();
-        if (result.statusCode === 404) throw new AppError(404, messages.notFound);
+        if (result.statusCode === 404) throw new AppError(404, answers.notFound);
         // 416 (with `Content-Range: bytes */<size>`) and 412 keep send's status and headers.
         if (result.statusCode === 416 || result.statusCode === 412) {
           return reply
             .code(result.statusCode)
             .headers(withoutBodyHeaders(result.headers))
-            .send({ success: false, message: messages.invalidRequest });
+            .send({ success: false, message: answers.invalidRequest });
         }
-        throw result.type === 'error' ? result.metadata.error : new AppError(404, messages.notFound);
+        throw result.type === 'error' ? result.metadata.error : new AppError(404, answers.notFound);
       }
 
       const secondsLeft = Math.floor(expiresAt / 1000 - Date.now() / 1000);
@@ -109,7 +109,7 @@ async function authorizeVideoRequest(
   key: string,
   query: z.output<typeof VideoLinkQuerySchema>,
 ): Promise<{ expiresAt: number }> {
-  const invalid = () => new AppError(403, messages.videoLinkInvalid);
+  const invalid = () => new AppError(403, answers.videoLinkInvalid);
   const { ctx } = request.server;
   if (!key.startsWith('videos/') || !isMediaKey(key)) throw invalid();
 

@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import Fastify, { type LightMyRequestResponse } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import type { Context } from '../../context.ts';
 import { sessions } from '../../db/schema.ts';
 import { mailedResetToken } from '../../test/mail.ts';
@@ -76,7 +76,7 @@ function rawGet(port: number, rawPath: string, cookie: string): Promise<{ status
   });
 }
 
-function expectRefused(response: LightMyRequestResponse, message: string = messages.videoLinkInvalid) {
+function expectRefused(response: LightMyRequestResponse, message: string = answers.videoLinkInvalid) {
   expect(response.statusCode).toBe(403);
   expect(response.json()).toEqual({ success: false, message });
 }
@@ -119,7 +119,7 @@ describe('GET /media/private/* (signed lecture video)', () => {
 
     expect(response.statusCode).toBe(416);
     expect(response.headers['content-range']).toBe(`bytes */${SIZE}`);
-    expect(response.json()).toEqual({ success: false, message: messages.invalidRequest });
+    expect(response.json()).toEqual({ success: false, message: answers.invalidRequest });
   });
 
   it('answers HEAD with the headers and no body, for the whole file and for a range', async () => {
@@ -157,7 +157,7 @@ describe('GET /media/private/* (signed lecture video)', () => {
 
     const mismatch = await get(url, { 'if-match': '"something-else"' });
     expect(mismatch.statusCode).toBe(412);
-    expect(mismatch.json()).toEqual({ success: false, message: messages.invalidRequest });
+    expect(mismatch.json()).toEqual({ success: false, message: answers.invalidRequest });
   });
 
   it('honours If-Range: the range while the video is unchanged, the whole video otherwise', async () => {
@@ -205,7 +205,7 @@ describe('GET /media/private/* (signed lecture video)', () => {
   it('answers 404 for a correctly signed link to a video that is not there', async () => {
     const response = await get(await urlFor(admin.id, { key: newVideoKey() }));
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ success: false, message: messages.notFound });
+    expect(response.json()).toEqual({ success: false, message: answers.notFound });
   });
 });
 
@@ -259,7 +259,7 @@ describe('GET /media/private/* refuses links that are not good for this request'
   });
 
   it('refuses a viewer who may not watch lectures (no subscription), even with their own link', async () => {
-    expectRefused(await get(await urlFor(plain.id), { cookie: plain.cookie }), messages.notAllowed);
+    expectRefused(await get(await urlFor(plain.id), { cookie: plain.cookie }), answers.notAllowed);
   });
 
   it.each([

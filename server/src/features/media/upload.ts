@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import type { FastifyRequest } from 'fastify';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { AppError } from '../../errors.ts';
 
 export interface UploadedForm<T> {
@@ -28,7 +28,7 @@ interface FormOptions<T> {
  * When anything fails after the file was received, `discard` undoes it.
  */
 export async function readForm<T>(request: FastifyRequest, options: FormOptions<T>): Promise<UploadedForm<T>> {
-  if (!request.isMultipart()) throw new AppError(415, messages.unsupportedContentType);
+  if (!request.isMultipart()) throw new AppError(415, answers.unsupportedContentType);
   const form: UploadedForm<T> = { fields: Object.create(null) as Record<string, string> };
   const parts = request.parts({ limits: { fileSize: options.maxBytes, files: 2, fields: 20, fieldSize: 64 * 1024 } });
   try {
@@ -39,7 +39,7 @@ export async function readForm<T>(request: FastifyRequest, options: FormOptions<
         form.file = await options.receive(part.file).catch((error: unknown) => {
           // A file stream that broke (the client went away mid-upload) is the client's doing;
           // anything else, such as storage failing, is ours and stays a 500.
-          throw part.file.errored && !(error instanceof AppError) ? new AppError(400, messages.malformedForm) : error;
+          throw part.file.errored && !(error instanceof AppError) ? new AppError(400, answers.malformedForm) : error;
         });
         // Past the limit the parser cuts the file short rather than failing it.
         if (part.file.truncated) throw new AppError(413, options.tooLargeMessage);
@@ -59,7 +59,7 @@ export async function readImageForm(
   request: FastifyRequest,
   { fileField, maxBytes }: { fileField: string; maxBytes: number },
 ): Promise<UploadedForm<Buffer>> {
-  const form = await readForm(request, { fileField, maxBytes, tooLargeMessage: messages.imageTooLarge, receive: buffer });
+  const form = await readForm(request, { fileField, maxBytes, tooLargeMessage: answers.imageTooLarge, receive: buffer });
   if (form.file?.length === 0) delete form.file;
   return form;
 }
@@ -69,7 +69,7 @@ function toUploadError(error: unknown, tooLargeMessage: string): unknown {
   const { code, statusCode } = error as { code?: string; statusCode?: number };
   if (code === 'FST_REQ_FILE_TOO_LARGE') return new AppError(413, tooLargeMessage);
   if (error instanceof AppError || (statusCode && statusCode < 500)) return error;
-  if (isParserError(error)) return new AppError(400, messages.malformedForm);
+  if (isParserError(error)) return new AppError(400, answers.malformedForm);
   return error;
 }
 

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { AppError } from '../../errors.ts';
 import { loadUser } from '../auth/guards.ts';
 import { SESSION_COOKIE } from '../auth/sessions.ts';
@@ -21,14 +21,14 @@ export async function checkViewer(request: FastifyRequest, key: string, viewerId
   const { ctx } = request.server;
   if (viewerId === ANY_VIEWER) {
     if (ctx.previewVideos.isTrusted(key)) return;
-    if (!(await isPreviewVideo(ctx, key))) throw new AppError(403, messages.videoLinkInvalid);
+    if (!(await isPreviewVideo(ctx, key))) throw new AppError(403, answers.videoLinkInvalid);
     ctx.previewVideos.remember(key);
     return;
   }
   const token = request.cookies[SESSION_COOKIE];
   if (token && ctx.recentViewers.viewerOf(token) === viewerId) return;
   const user = await loadUser(request);
-  if (!user || user.id !== viewerId) throw new AppError(403, messages.videoLinkInvalid);
-  if (!canWatchLectures(user)) throw new AppError(403, messages.notAllowed);
+  if (!user || user.id !== viewerId) throw new AppError(403, answers.videoLinkInvalid);
+  if (!canWatchLectures(user)) throw new AppError(403, answers.notAllowed);
   ctx.recentViewers.remember(token!, user.id);
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import type { VerifyPayment } from '@lms/contract/payments';
 import { MONTHS_PER_CHARGE, type CheckoutQuote, type Subscribe } from '@lms/contract/plans';
 import type { Context } from '../../context.ts';
@@ -76,8 +77,8 @@ export async function subscribe(ctx: Context, user: UserRow, request: Subscribe 
   const active = hasActiveSubscription(user, now);
   if (active && !user.subscriptionCancelledAt) throw new AppError(409, messages.alreadySubscribed);
   const priced = await planOnSale(ctx, request.plan);
-  if (request.trial === true && priced.plan.trialDays === 0) throw new AppError(400, messages.planHasNoTrial);
-  if (request.trial === true && !mayHaveTrial(user, now)) throw new AppError(400, messages.trialUsed);
+  if (request.trial === true && priced.plan.trialDays === 0) throw new AppError(400, answers.planHasNoTrial);
+  if (request.trial === true && !mayHaveTrial(user, now)) throw new AppError(400, answers.trialUsed);
   const trialDays = request.trial !== false && mayHaveTrial(user, now) ? priced.plan.trialDays : 0;
   const unpaid = await unpaidSubscriptionOf(ctx.db, user.id);
   const coupon = request.coupon ? await couponForCheckout(ctx, { code: request.coupon, planId: priced.plan.id, userId: user.id, heldBy: unpaid?.id, now }) : null;
@@ -205,16 +206,16 @@ export async function verifyPayment(ctx: Context, user: UserRow, input: VerifyPa
     .select()
     .from(subscriptions)
     .where(eq(subscriptions.providerSubscriptionId, input.razorpay_subscription_id));
-  if (!subscription || subscription.userId !== user.id) throw new AppError(403, messages.subscriptionNotYours);
+  if (!subscription || subscription.userId !== user.id) throw new AppError(403, answers.subscriptionNotYours);
   const message = subscriptionPaymentMessage(input.razorpay_payment_id, subscription.providerSubscriptionId);
   if (!isSignedBy(ctx.config.payments.keySecret, message, input.razorpay_signature)) {
-    throw new AppError(400, messages.paymentSignatureInvalid);
+    throw new AppError(400, answers.paymentSignatureInvalid);
   }
   if (subscription.startAt) return confirmAuthorisation(ctx, user, subscription, input.razorpay_payment_id, log);
   const payment = await atProvider(() => ctx.razorpay.fetchPayment(input.razorpay_payment_id)).catch((error: unknown) => {
-    throw error instanceof RazorpayError ? new AppError(400, messages.paymentNotCaptured) : error;
+    throw error instanceof RazorpayError ? new AppError(400, answers.paymentNotCaptured) : error;
   });
-  if (!isCaptured(payment)) throw new AppError(400, messages.paymentNotCaptured);
+  if (!isCaptured(payment)) throw new AppError(400, answers.paymentNotCaptured);
   const { plan } = await planOfSubscription(ctx.db, subscription);
   const paid = await ctx.db.transaction((tx) =>
     recordPayment(tx, ctx.config.seller, subscription, payment, periodAfter(fromUnix(payment.created_at), intervalOf(plan))),
@@ -230,7 +231,7 @@ export async function verifyPayment(ctx: Context, user: UserRow, input: VerifyPa
  */
 async function confirmAuthorisation(ctx: Context, user: UserRow, subscription: SubscriptionRow, paymentId: string, log: Pick<FastifyBaseLogger, 'warn'>): Promise<void> {
   const truth = await atProvider(() => ctx.razorpay.fetchSubscription(subscription.providerSubscriptionId));
-  if (!['authenticated', 'active'].includes(truth.status)) throw new AppError(400, messages.paymentNotCaptured);
+  if (!['authenticated', 'active'].includes(truth.status)) throw new AppError(400, answers.paymentNotCaptured);
   if (subscription.trialDays > 0) return startTrial(ctx, user, subscription, truth, paymentId, log);
   await ctx.db.transaction(async (tx) => {
     await confirmCouponUse(tx, subscription.id);
@@ -293,6 +294,6 @@ async function startTrial(
       await tx.update(subscriptions).set({ status: 'cancelled', cancelledAt: new Date(), updatedAt: new Date() }).where(eq(subscriptions.id, subscription.id));
       await releaseCouponUse(tx, subscription.id);
     });
-    throw new AppError(400, error.reason === 'card' ? messages.trialCardUsed : messages.trialUsed);
+    throw new AppError(400, error.reason === 'card' ? answers.trialCardUsed : answers.trialUsed);
   }
 }

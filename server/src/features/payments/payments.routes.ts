@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import {
   CancellationSchema,
   PlanResponseSchema,
@@ -36,7 +37,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
     preHandler: requireUser,
     handler: async () => ({
       success: true,
-      message: messages.razorpayKey,
+      message: answers.razorpayKey,
       key: payments.keyId,
       checkoutScript: payments.mode === 'sandbox' ? SANDBOX_CHECKOUT_SCRIPT : RAZORPAY_CHECKOUT_SCRIPT,
       price: await defaultPlanPrice(ctx),
@@ -48,7 +49,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: { summary: "The bundle's price per month and refund window (public)", response: { 200: PlanResponseSchema } },
     handler: async () => ({
       success: true,
-      message: messages.subscriptionPlan,
+      message: answers.subscriptionPlan,
       price: await defaultPlanPrice(ctx),
       currency: 'INR' as const,
       refundWindowDays: payments.refundWindowDays,
@@ -62,7 +63,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = await loadUser(request);
       return {
         success: true,
-        message: messages.plansFetched,
+        message: answers.plansFetched,
         plans: (await plansOnSale(ctx)).map(planJson),
         trialAvailable: !user || (user.role !== 'ADMIN' && mayHaveTrial(user)),
       };
@@ -78,11 +79,11 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
     preHandler: requireUser,
     handler: async (request) => {
       const user = currentUser(request);
-      if (!(await consume(ctx.limits.checkoutsPerAccount, user.id))) throw new AppError(429, messages.tooManyRequests);
-      if (request.body.coupon && (await isExhausted(ctx.limits.couponFailuresPerAccount, user.id))) throw new AppError(429, messages.tooManyRequests);
+      if (!(await consume(ctx.limits.checkoutsPerAccount, user.id))) throw new AppError(429, answers.tooManyRequests);
+      if (request.body.coupon && (await isExhausted(ctx.limits.couponFailuresPerAccount, user.id))) throw new AppError(429, answers.tooManyRequests);
       try {
         const { subscriptionId, quote } = await subscribe(ctx, user, request.body);
-        return { success: true, message: messages.subscriptionCreated, subscription_id: subscriptionId, checkout: quote };
+        return { success: true, message: answers.subscriptionCreated, subscription_id: subscriptionId, checkout: quote };
       } catch (error) {
         if (request.body.coupon && error instanceof AppError && COUPON_REFUSALS.has(error.message)) await consume(ctx.limits.couponFailuresPerAccount, user.id);
         throw error;
@@ -95,7 +96,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
     preHandler: requireUser,
     handler: async (request) => {
       await verifyPayment(ctx, currentUser(request), request.body, request.log);
-      return { success: true, message: messages.paymentVerified };
+      return { success: true, message: answers.paymentVerified };
     },
   });
 
@@ -103,13 +104,13 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/save-offer', {
     schema: { summary: 'The save offer this subscriber may take instead of cancelling, if any', response: { 200: SaveOfferResponseSchema } },
     preHandler: requireUser,
-    handler: async (request) => ({ success: true, message: messages.saveOfferFetched, offer: await getSaveOffer(ctx, currentUser(request)) }),
+    handler: async (request) => ({ success: true, message: answers.saveOfferFetched, offer: await getSaveOffer(ctx, currentUser(request)) }),
   });
 
   app.post('/save-offer', {
     schema: { summary: 'Take the save offer: the next payments are discounted', response: { 200: SaveOfferResponseSchema } },
     preHandler: requireUser,
-    handler: async (request) => ({ success: true, message: messages.saveOfferAccepted, offer: await acceptSaveOffer(ctx, currentUser(request)) }),
+    handler: async (request) => ({ success: true, message: answers.saveOfferAccepted, offer: await acceptSaveOffer(ctx, currentUser(request)) }),
   });
 
   app.post('/unsubscribe', {
@@ -140,7 +141,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
           },
           { log: request.log },
         );
-        return { success: true, message: messages.webhookReceived, duplicate };
+        return { success: true, message: answers.webhookReceived, duplicate };
       },
     });
   });

@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import type { Cancellation } from '@lms/contract/payments';
 import { MONTHS_PER_CHARGE, type SaveOffer } from '@lms/contract/plans';
 import type { Context } from '../../context.ts';
@@ -170,7 +171,7 @@ export async function applyProviderState(db: Db, subscription: SubscriptionRow, 
  * a failed call leaves everything as it was, and calling again finishes the job.
  */
 export async function unsubscribe(ctx: Context, user: UserRow, why: Cancellation = {}, now = new Date()): Promise<{ refunded: boolean; message: string }> {
-  if (!hasActiveSubscription(user, now)) throw new AppError(400, messages.noActiveSubscription);
+  if (!hasActiveSubscription(user, now)) throw new AppError(400, answers.noActiveSubscription);
   // Whatever would still charge the user: the paid one, a resumed one waiting to start, a trial.
   const live = await ctx.db
     .select()
@@ -185,9 +186,9 @@ export async function unsubscribe(ctx: Context, user: UserRow, why: Cancellation
     .limit(1);
   if (!last) {
     // A free trial: nothing paid, nothing to refund; access lasts until the trial ends.
-    if (live.length === 0) throw new AppError(400, messages.noActiveSubscription);
+    if (live.length === 0) throw new AppError(400, answers.noActiveSubscription);
     await stopRenewals(ctx, user, live, why, now);
-    return { refunded: false, message: messages.unsubscribedTrial };
+    return { refunded: false, message: answers.unsubscribedTrial };
   }
   const { payment } = last;
 
@@ -196,7 +197,7 @@ export async function unsubscribe(ctx: Context, user: UserRow, why: Cancellation
   const refundUsed = insideWindow && (await hadRefundWithinAYear(ctx.db, user.id, now));
   if (!insideWindow || refundUsed) {
     await stopRenewals(ctx, user, live, why, now);
-    return { refunded: false, message: refundUsed ? messages.unsubscribedRefundUsed : messages.unsubscribedNoRefund };
+    return { refunded: false, message: refundUsed ? answers.unsubscribedRefundUsed : answers.unsubscribedNoRefund };
   }
 
   const ending = [...new Map([last.subscription, ...live].map((subscription) => [subscription.id, subscription])).values()];
@@ -224,7 +225,7 @@ export async function unsubscribe(ctx: Context, user: UserRow, why: Cancellation
   await queueDocumentPdfs(ctx, [mails.creditNote]);
   await queueLifecycleMails(ctx, [mails.cancelled]);
   ctx.recentViewers.forgetUser(user.id);
-  return refund.ok ? { refunded: true, message: messages.unsubscribedRefunded } : { refunded: false, message: messages.unsubscribedRefundFailed };
+  return refund.ok ? { refunded: true, message: answers.unsubscribedRefunded } : { refunded: false, message: messages.unsubscribedRefundFailed };
 }
 
 /** The refund rule's "once in any 12 months". */
@@ -340,7 +341,7 @@ export async function getSaveOffer(ctx: Context, user: UserRow, now = new Date()
  */
 export async function acceptSaveOffer(ctx: Context, user: UserRow, now = new Date()): Promise<SaveOffer> {
   const found = await saveOfferFor(ctx, user, now);
-  if (!found) throw new AppError(400, messages.saveOfferNone);
+  if (!found) throw new AppError(400, answers.saveOfferNone);
   const { subscription, coupon, priced, discounted } = found;
   const providerPlan = await providerPlanFor(ctx, intervalOf(priced.plan), discounted);
   await ctx.db.transaction((tx) => takeCouponUse(tx, { couponId: coupon.id, userId: user.id, subscriptionId: subscription.id }));

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { payments, sandboxPayments, sandboxRefunds, subscriptions, users, webhookEvents } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { rowCount } from '../../test/db.ts';
@@ -81,7 +82,7 @@ describe('GET /payments/plan', () => {
     expect(visitor.statusCode).toBe(200);
     expect(visitor.json()).toEqual({
       success: true,
-      message: messages.subscriptionPlan,
+      message: answers.subscriptionPlan,
       price: t.config.payments.pricePaise / 100,
       currency: 'INR',
       refundWindowDays: t.config.payments.refundWindowDays,
@@ -154,7 +155,7 @@ describe('the whole journey through the sandbox', () => {
 
     const cancelled = await api('POST', '/payments/unsubscribe', paid.cookie);
     expect(cancelled.statusCode).toBe(200);
-    expect(cancelled.json()).toEqual({ success: true, refunded: true, message: messages.unsubscribedRefunded });
+    expect(cancelled.json()).toEqual({ success: true, refunded: true, message: answers.unsubscribedRefunded });
     expect((await me(paid.cookie)).subscription.status).toBe('inactive');
     expect((await api('GET', `/courses/${courseId}`, paid.cookie)).statusCode).toBe(403);
     const stillPlaying = await t.app.inject({ url: lectures.json().lectures[0].secure_url, headers: { cookie: paid.cookie } });
@@ -168,7 +169,7 @@ describe('the whole journey through the sandbox', () => {
 
     const again = await api('POST', '/payments/unsubscribe', paid.cookie);
     expect(again.statusCode).toBe(400);
-    expect(again.json().message).toBe(messages.noActiveSubscription);
+    expect(again.json().message).toBe(answers.noActiveSubscription);
   });
 
   it('does not refund a payment older than the refund window, and keeps access to the end of the paid period', async () => {
@@ -176,7 +177,7 @@ describe('the whole journey through the sandbox', () => {
     const end = await endsAt(paid.user._id);
     await t.database.db.update(payments).set({ paidAt: new Date(Date.now() - 15 * DAY) }).where(eq(payments.userId, paid.user._id));
     const cancelled = await api('POST', '/payments/unsubscribe', paid.cookie);
-    expect(cancelled.json()).toEqual({ success: true, refunded: false, message: messages.unsubscribedNoRefund });
+    expect(cancelled.json()).toEqual({ success: true, refunded: false, message: answers.unsubscribedNoRefund });
     expect((await me(paid.cookie)).subscription).toEqual({ status: 'active', currentPeriodEnd: end!.toISOString(), cancelAtPeriodEnd: true });
     expect((await api('GET', `/courses/${courseId}`, paid.cookie)).statusCode).toBe(200);
     const [record] = await paymentsOf(paid.user._id);
@@ -205,7 +206,7 @@ describe('the refund rule: one refund in any 12 months', () => {
     // First round: cancelled inside the window, refunded, access ends now.
     const paid = await subscriber();
     const first = await api('POST', '/payments/unsubscribe', paid.cookie);
-    expect(first.json()).toEqual({ success: true, refunded: true, message: messages.unsubscribedRefunded });
+    expect(first.json()).toEqual({ success: true, refunded: true, message: answers.unsubscribedRefunded });
     expect((await me(paid.cookie)).subscription).toEqual({ status: 'inactive' });
 
     // Second round, days later: the same, but no refund this time; access lasts the month paid for.
@@ -216,7 +217,7 @@ describe('the refund rule: one refund in any 12 months', () => {
     await webhooksSettled(events + 2);
     const paidUntil = (await endsAt(paid.user._id))!;
     const cancelled = await api('POST', '/payments/unsubscribe', paid.cookie);
-    expect(cancelled.json()).toEqual({ success: true, refunded: false, message: messages.unsubscribedRefundUsed });
+    expect(cancelled.json()).toEqual({ success: true, refunded: false, message: answers.unsubscribedRefundUsed });
     expect((await me(paid.cookie)).subscription).toEqual({ status: 'active', currentPeriodEnd: paidUntil.toISOString(), cancelAtPeriodEnd: true });
     expect((await api('GET', `/courses/${courseId}`, paid.cookie)).statusCode).toBe(200);
     const records = await paymentsOf(paid.user._id);
@@ -290,7 +291,7 @@ describe('POST /payments/verify', () => {
     const before = await rowCount(t.database, payments);
     const stolen = await api('POST', '/payments/verify', other.cookie, paid.handler);
     expect(stolen.statusCode).toBe(403);
-    expect(stolen.json().message).toBe(messages.subscriptionNotYours);
+    expect(stolen.json().message).toBe(answers.subscriptionNotYours);
     expect((await me(other.cookie)).subscription.status).toBe('inactive');
 
     const otherSubscription = (await api('POST', '/payments/subscribe', other.cookie)).json().subscription_id;
@@ -300,12 +301,12 @@ describe('POST /payments/verify', () => {
       razorpay_signature: hmacHex('guessed-secret', `${paid.handler.razorpay_payment_id}|${otherSubscription}`),
     });
     expect(forged.statusCode).toBe(400);
-    expect(forged.json().message).toBe(messages.paymentSignatureInvalid);
+    expect(forged.json().message).toBe(answers.paymentSignatureInvalid);
 
     for (const body of [{}, { ...paid.handler, razorpay_signature: 'xyz' }, { ...paid.handler, razorpay_payment_id: "pay_1' OR 1=1" }, { ...paid.handler, razorpay_subscription_id: 42 }]) {
       const response = await api('POST', '/payments/verify', other.cookie, body);
       expect(response.statusCode).toBe(400);
-      expect(response.json().message).toBe(messages.paymentDetailsInvalid);
+      expect(response.json().message).toBe(answers.paymentDetailsInvalid);
     }
     expect((await api('POST', '/payments/verify', '', paid.handler)).statusCode).toBe(401);
     expect(await rowCount(t.database, payments)).toBe(before);
@@ -323,7 +324,7 @@ describe('POST /payments/unsubscribe never stops half-way', () => {
     try {
       const failed = await api('POST', '/payments/unsubscribe', paid.cookie);
       expect(failed.statusCode).toBe(502);
-      expect(failed.json().message).toBe(messages.providerUnavailable);
+      expect(failed.json().message).toBe(answers.providerUnavailable);
     } finally {
       t.app.ctx.razorpay.cancelSubscription = cancel;
     }
@@ -456,7 +457,7 @@ describe('POST /payments/webhook', () => {
     const notJson = await send('{nope', { 'x-razorpay-event-id': 'evt_D', 'x-razorpay-signature': hmacHex(secret, '{nope') });
     for (const response of [unsigned, forged, reserialised]) {
       expect(response.statusCode).toBe(400);
-      expect(response.json().message).toBe(messages.webhookSignatureInvalid);
+      expect(response.json().message).toBe(answers.webhookSignatureInvalid);
     }
     expect(noEventId.statusCode).toBe(400);
     expect(notJson.statusCode).toBe(400);
@@ -485,7 +486,7 @@ describe("a subscriber's remembered video session is forgotten when the subscrip
     expect((await api('POST', '/payments/unsubscribe', paid.cookie)).statusCode).toBe(200);
     const refused = await play(url, paid.cookie);
     expect(refused.statusCode).toBe(403);
-    expect(refused.json().message).toBe(messages.notAllowed);
+    expect(refused.json().message).toBe(answers.notAllowed);
   });
 
   it.each([
@@ -507,6 +508,6 @@ describe("a subscriber's remembered video session is forgotten when the subscrip
     await endAtProvider(paid.subscriptionId);
     const refused = await play(url, paid.cookie);
     expect(refused.statusCode).toBe(403);
-    expect(refused.json().message).toBe(messages.notAllowed);
+    expect(refused.json().message).toBe(answers.notAllowed);
   });
 });

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import type { PlanInterval } from '@lms/contract/plans';
 import type { Context } from '../../context.ts';
 import { paymentPlans } from '../../db/schema.ts';
@@ -24,7 +24,7 @@ export async function atProvider<T>(call: () => Promise<T>): Promise<T> {
     return await call();
   } catch (error) {
     if (error instanceof RazorpayError && error.status < 500) throw error;
-    throw new AppError(502, messages.providerUnavailable);
+    throw new AppError(502, answers.providerUnavailable);
   }
 }
 
@@ -85,7 +85,7 @@ export async function cancelAtProvider(ctx: Pick<Context, 'razorpay'>, subscript
   } catch (error) {
     if (!(error instanceof RazorpayError)) throw error;
     const current = await atProvider(() => ctx.razorpay.fetchSubscription(subscriptionId));
-    if (!ENDED_STATES.has(current.status)) throw new AppError(502, messages.providerUnavailable);
+    if (!ENDED_STATES.has(current.status)) throw new AppError(502, answers.providerUnavailable);
   }
 }
 

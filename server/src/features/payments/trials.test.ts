@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { lifecycleMails, payments, users, webhookEvents } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { rowCount } from '../../test/db.ts';
@@ -93,7 +93,7 @@ describe('a free trial', () => {
 
   it('is one per account: a second one is refused (400) and the plan sells without it, charged today', async () => {
     const learner = await startTrial();
-    expect((await api('POST', '/payments/unsubscribe', learner.cookie)).json()).toMatchObject({ refunded: false, message: messages.unsubscribedTrial });
+    expect((await api('POST', '/payments/unsubscribe', learner.cookie)).json()).toMatchObject({ refunded: false, message: answers.unsubscribedTrial });
     // Cancelled in the trial: nothing charged, access until it ends, the provider's subscription cancelled.
     expect((await me(learner.cookie)).subscription).toMatchObject({ status: 'active', cancelAtPeriodEnd: true });
     expect((await providerSubscription(t, learner.subscriptionId)).status).toBe('cancelled');
@@ -106,7 +106,7 @@ describe('a free trial', () => {
     await t.database.db.update(users).set({ subscriptionEndsAt: new Date(Date.now() - 1000), subscriptionCancelledAt: null }).where(eq(users.id, learner.user._id));
     const insisted = await api('POST', '/payments/subscribe', learner.cookie, { plan: trialPlan.id, trial: true });
     expect(insisted.statusCode).toBe(400);
-    expect(insisted.json()).toEqual({ success: false, message: messages.trialUsed });
+    expect(insisted.json()).toEqual({ success: false, message: answers.trialUsed });
     expect((await api('GET', '/payments/plans', learner.cookie)).json().trialAvailable).toBe(false);
     const plain = await api('POST', '/payments/subscribe', learner.cookie, { plan: trialPlan.id });
     expect(plain.json().checkout).toMatchObject({ trialDays: 0, trialUnavailable: true, authorisationOnly: false, dueNow: 999 });
@@ -119,7 +119,7 @@ describe('a free trial', () => {
     expect(first.verified.statusCode).toBe(200);
     const second = await startTrial(CARDS.pays);
     expect(second.verified.statusCode).toBe(400);
-    expect(second.verified.json()).toEqual({ success: false, message: messages.trialCardUsed });
+    expect(second.verified.json()).toEqual({ success: false, message: answers.trialCardUsed });
     expect((await me(second.cookie)).subscription).toEqual({ status: 'inactive' });
     expect(await canWatch(second.cookie)).toBe(false);
     expect((await providerSubscription(t, second.subscriptionId)).status).toBe('cancelled');
@@ -136,6 +136,6 @@ describe('a free trial', () => {
     const now = await api('POST', '/payments/subscribe', learner.cookie, { plan: trialPlan.id, trial: false });
     expect(now.json().checkout).toMatchObject({ trialDays: 0, trialUnavailable: false, authorisationOnly: false, dueNow: 999 });
     const bundle = await api('POST', '/payments/subscribe', learner.cookie, { trial: true });
-    expect(bundle.json()).toEqual({ success: false, message: messages.planHasNoTrial });
+    expect(bundle.json()).toEqual({ success: false, message: answers.planHasNoTrial });
   });
 });

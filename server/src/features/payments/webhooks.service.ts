@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { subscriptions, users, webhookEvents } from '../../db/schema.ts';
@@ -38,14 +38,14 @@ export async function handleWebhook(
   { log }: { log: Pick<FastifyBaseLogger, 'warn'> },
 ): Promise<{ duplicate: boolean }> {
   if (!delivery.signature || !isSignedBy(ctx.config.payments.webhookSecret, delivery.rawBody, delivery.signature)) {
-    throw new AppError(400, messages.webhookSignatureInvalid);
+    throw new AppError(400, answers.webhookSignatureInvalid);
   }
-  if (!delivery.eventId || delivery.eventId.length > 100) throw new AppError(400, messages.invalidRequest);
+  if (!delivery.eventId || delivery.eventId.length > 100) throw new AppError(400, answers.invalidRequest);
   let body: z.infer<typeof WebhookSchema>;
   try {
     body = WebhookSchema.parse(JSON.parse(delivery.rawBody.toString('utf8')));
   } catch {
-    throw new AppError(400, messages.invalidRequest);
+    throw new AppError(400, answers.invalidRequest);
   }
   const eventId = delivery.eventId;
   const providerSubscriptionId = body.payload.subscription?.entity.id;

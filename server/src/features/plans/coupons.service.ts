@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { MIN_PRICE, type Coupon, type CouponInput, type CouponKind, type CouponUpdate, type Discount } from '@lms/contract/plans';
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
@@ -97,7 +98,7 @@ export async function createCoupon(ctx: Pick<Context, 'db'>, input: CouponInput)
     });
     return couponJson(row);
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError(409, messages.couponCodeTaken);
+    if (isUniqueViolation(error)) throw new AppError(409, answers.couponCodeTaken);
     throw error;
   }
 }
@@ -107,13 +108,13 @@ export async function updateCoupon(ctx: Pick<Context, 'db'>, id: string, update:
   if (update.plans) await checkPlans(ctx.db, update.plans);
   const row = await ctx.db.transaction(async (tx) => {
     const [coupon] = await tx.select().from(coupons).where(eq(coupons.id, id)).for('update');
-    if (!coupon) throw new AppError(404, messages.couponNotFound);
+    if (!coupon) throw new AppError(404, answers.couponNotFound);
     const validFrom = update.validFrom === undefined ? coupon.validFrom : dateOf(update.validFrom);
     const validUntil = update.validUntil === undefined ? coupon.validUntil : dateOf(update.validUntil);
     if (validFrom && validUntil && validFrom >= validUntil) throw new AppError(400, messages.couponDatesInvalid);
     const maxRedemptions = update.maxRedemptions === undefined ? coupon.maxRedemptions : update.maxRedemptions;
     // Uses already taken stay taken: the limit may not go below them.
-    if (maxRedemptions !== null && maxRedemptions < coupon.redemptions) throw new AppError(400, messages.couponMaxBelowUses);
+    if (maxRedemptions !== null && maxRedemptions < coupon.redemptions) throw new AppError(400, answers.couponMaxBelowUses);
     if (update.saveOffer) await takeSaveOfferRole(tx, id);
     const [changed] = await tx
       .update(coupons)

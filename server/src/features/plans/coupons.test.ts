@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { billingDocuments, couponRedemptions, coupons, payments, subscriptions, webhookEvents } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { rowCount } from '../../test/db.ts';
@@ -44,19 +45,19 @@ describe('admin coupons', () => {
   });
 
   it.each([
-    [{ code: 'AB', kind: 'percent', amount: 10 }, messages.couponCodeInvalid],
-    [{ code: 'SPACE BAR', kind: 'percent', amount: 10 }, messages.couponCodeInvalid],
-    [{ code: 'X'.repeat(21), kind: 'percent', amount: 10 }, messages.couponCodeInvalid],
-    [{ code: 'GIFT', kind: 'free', amount: 10 }, messages.couponKindInvalid],
-    [{ code: 'GIFT', kind: 'percent', amount: 0 }, messages.couponAmountInvalid],
-    [{ code: 'GIFT', kind: 'percent', amount: 100 }, messages.couponPercentInvalid],
-    [{ code: 'GIFT', kind: 'percent', amount: 12.5 }, messages.couponPercentInvalid],
-    [{ code: 'GIFT', kind: 'amount', amount: 15000.5 }, messages.couponAmountInvalid],
-    [{ code: 'GIFT', kind: 'amount', amount: 10, charges: 0 }, messages.couponChargesInvalid],
-    [{ code: 'GIFT', kind: 'amount', amount: 10, charges: 25 }, messages.couponChargesInvalid],
+    [{ code: 'AB', kind: 'percent', amount: 10 }, answers.couponCodeInvalid],
+    [{ code: 'SPACE BAR', kind: 'percent', amount: 10 }, answers.couponCodeInvalid],
+    [{ code: 'X'.repeat(21), kind: 'percent', amount: 10 }, answers.couponCodeInvalid],
+    [{ code: 'GIFT', kind: 'free', amount: 10 }, answers.couponKindInvalid],
+    [{ code: 'GIFT', kind: 'percent', amount: 0 }, answers.couponAmountInvalid],
+    [{ code: 'GIFT', kind: 'percent', amount: 100 }, answers.couponPercentInvalid],
+    [{ code: 'GIFT', kind: 'percent', amount: 12.5 }, answers.couponPercentInvalid],
+    [{ code: 'GIFT', kind: 'amount', amount: 15000.5 }, answers.couponAmountInvalid],
+    [{ code: 'GIFT', kind: 'amount', amount: 10, charges: 0 }, answers.couponChargesInvalid],
+    [{ code: 'GIFT', kind: 'amount', amount: 10, charges: 25 }, answers.couponChargesInvalid],
     [{ code: 'GIFT', kind: 'amount', amount: 10, validFrom: '2026-12-01T00:00:00Z', validUntil: '2026-11-01T00:00:00Z' }, messages.couponDatesInvalid],
     [{ code: 'GIFT', kind: 'amount', amount: 10, validUntil: 'next week' }, messages.couponDatesInvalid],
-    [{ code: 'GIFT', kind: 'amount', amount: 10, maxRedemptions: 0 }, messages.couponMaxInvalid],
+    [{ code: 'GIFT', kind: 'amount', amount: 10, maxRedemptions: 0 }, answers.couponMaxInvalid],
     [{ code: 'GIFT', kind: 'amount', amount: 10, plans: ['00000000-0000-4000-8000-000000000000'] }, messages.planNotFound],
   ])('refuses %j with a message, and makes nothing', async (input, message) => {
     const before = await rowCount(t.database, coupons);
@@ -85,12 +86,12 @@ describe('admin coupons', () => {
     });
     const again = await api('POST', '/admin/coupons', admin, { code: 'Welcome-10', kind: 'percent', amount: 5 });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ success: false, message: messages.couponCodeTaken });
+    expect(again.json()).toEqual({ success: false, message: answers.couponCodeTaken });
 
     const edited = await api('PATCH', `/admin/coupons/${coupon.id}`, admin, { validUntil: inDays(30), maxRedemptions: 10, plans: [bundleId], archived: true });
-    expect(edited.json()).toMatchObject({ success: true, message: messages.couponUpdated, coupon: { maxRedemptions: 10, plans: [bundleId], archived: true, amount: 10.5, charges: 3 } });
+    expect(edited.json()).toMatchObject({ success: true, message: answers.couponUpdated, coupon: { maxRedemptions: 10, plans: [bundleId], archived: true, amount: 10.5, charges: 3 } });
     // The discount itself is not editable: a body with only it changes nothing.
-    expect((await api('PATCH', `/admin/coupons/${coupon.id}`, admin, { amount: 50 })).json()).toEqual({ success: false, message: messages.nothingToUpdate });
+    expect((await api('PATCH', `/admin/coupons/${coupon.id}`, admin, { amount: 50 })).json()).toEqual({ success: false, message: answers.nothingToUpdate });
     expect((await api('PATCH', '/admin/coupons/00000000-0000-4000-8000-000000000000', admin, { archived: true })).statusCode).toBe(404);
     const listed = (await api('GET', '/admin/coupons', admin)).json();
     expect(listed.coupons.find((entry: { id: string }) => entry.id === coupon.id)).toMatchObject({ code: 'WELCOME-10', archived: true });
@@ -225,10 +226,10 @@ describe('a coupon at checkout', () => {
     expect(taken.statusCode, taken.body).toBe(200);
     expect((await payAndVerify(t, second.cookie, taken.json().subscription_id)).statusCode).toBe(200);
     expect((await couponRow(coupon.id)).redemptions).toBe(1);
-    expect((await api('PATCH', `/admin/coupons/${coupon.id}`, admin, { maxRedemptions: 0 })).json()).toEqual({ success: false, message: messages.couponMaxInvalid });
+    expect((await api('PATCH', `/admin/coupons/${coupon.id}`, admin, { maxRedemptions: 0 })).json()).toEqual({ success: false, message: answers.couponMaxInvalid });
     await api('PATCH', `/admin/coupons/${coupon.id}`, admin, { maxRedemptions: null });
     await subscribe((await signUp(t.app)).cookie, { coupon: 'LASTONE' });
-    expect((await api('PATCH', `/admin/coupons/${coupon.id}`, admin, { maxRedemptions: 1 })).json()).toEqual({ success: false, message: messages.couponMaxBelowUses });
+    expect((await api('PATCH', `/admin/coupons/${coupon.id}`, admin, { maxRedemptions: 1 })).json()).toEqual({ success: false, message: answers.couponMaxBelowUses });
     // The first buyer's old checkout cannot be paid now.
     const late = await t.app.inject({ method: 'POST', url: `/sandbox/v1/subscriptions/${held.json().subscription_id}/pay`, payload: { card_number: '4111 1111 1111 1111' } });
     expect(late.statusCode).toBe(400);
@@ -275,13 +276,13 @@ describe('the save offer', () => {
     const shown = await api('GET', '/payments/save-offer', learner.cookie);
     expect(shown.json()).toEqual({
       success: true,
-      message: messages.saveOfferFetched,
+      message: answers.saveOfferFetched,
       offer: { discount: { code: 'STAY50', kind: 'percent', amount: 50, charges: 2 }, discountedPrice: 49.5, regularPrice: 99, interval: 'monthly' },
     });
     const taken = await api('POST', '/payments/save-offer', learner.cookie);
-    expect(taken.json()).toMatchObject({ success: true, message: messages.saveOfferAccepted, offer: { discountedPrice: 49.5 } });
+    expect(taken.json()).toMatchObject({ success: true, message: answers.saveOfferAccepted, offer: { discountedPrice: 49.5 } });
     expect(await providerSubscription(t, learner.subscriptionId)).toMatchObject({ has_scheduled_changes: true });
-    expect((await api('POST', '/payments/save-offer', learner.cookie)).json()).toEqual({ success: false, message: messages.saveOfferNone });
+    expect((await api('POST', '/payments/save-offer', learner.cookie)).json()).toEqual({ success: false, message: answers.saveOfferNone });
     expect((await couponRow(offer.id)).redemptions).toBe(1);
 
     for (let charge = 0; charge < 2; charge++) await sandboxTrigger(t, learner.subscriptionId, 'charge');

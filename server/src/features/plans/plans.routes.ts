@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import {
   AdminPlanResponseSchema,
   AdminPlansResponseSchema,
@@ -28,7 +28,7 @@ export const planRoutes: FastifyPluginAsyncZod = async (app) => {
     preHandler: adminOnly,
     handler: async () => ({
       success: true,
-      message: messages.plansFetched,
+      message: answers.plansFetched,
       plans: await listPlansForAdmin(ctx),
       tax: { pricesAddTax: ctx.config.payments.pricesAddTax, gstRate: ctx.config.seller.gstRate },
     }),
@@ -37,7 +37,7 @@ export const planRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/admin/plans', {
     schema: { summary: 'Create a plan', body: jsonBody(PlanInputSchema), response: { 201: AdminPlanResponseSchema } },
     preHandler: adminOnly,
-    handler: async (request, reply) => reply.code(201).send({ success: true, message: messages.planCreated, plan: await createPlan(ctx, request.body) }),
+    handler: async (request, reply) => reply.code(201).send({ success: true, message: answers.planCreated, plan: await createPlan(ctx, request.body) }),
   });
 
   app.patch('/admin/plans/:id', {
@@ -48,19 +48,19 @@ export const planRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: AdminPlanResponseSchema },
     },
     preHandler: adminOnly,
-    handler: async (request) => ({ success: true, message: messages.planUpdated, plan: await updatePlan(ctx, request.params.id, request.body) }),
+    handler: async (request) => ({ success: true, message: answers.planUpdated, plan: await updatePlan(ctx, request.params.id, request.body) }),
   });
 
   app.get('/admin/coupons', {
     schema: { summary: 'Every coupon, with its redemptions', response: { 200: CouponsResponseSchema } },
     preHandler: adminOnly,
-    handler: async () => ({ success: true, message: messages.couponsFetched, coupons: await listCoupons(ctx) }),
+    handler: async () => ({ success: true, message: answers.couponsFetched, coupons: await listCoupons(ctx) }),
   });
 
   app.post('/admin/coupons', {
     schema: { summary: 'Create a coupon', body: jsonBody(CouponInputSchema), response: { 201: CouponResponseSchema } },
     preHandler: adminOnly,
-    handler: async (request, reply) => reply.code(201).send({ success: true, message: messages.couponCreated, coupon: await createCoupon(ctx, request.body) }),
+    handler: async (request, reply) => reply.code(201).send({ success: true, message: answers.couponCreated, coupon: await createCoupon(ctx, request.body) }),
   });
 
   app.patch('/admin/coupons/:id', {
@@ -71,6 +71,6 @@ export const planRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: CouponResponseSchema },
     },
     preHandler: adminOnly,
-    handler: async (request) => ({ success: true, message: messages.couponUpdated, coupon: await updateCoupon(ctx, request.params.id, request.body) }),
+    handler: async (request) => ({ success: true, message: answers.couponUpdated, coupon: await updateCoupon(ctx, request.params.id, request.body) }),
   });
 };

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { MAX_PRICE, type AdminPlan, type Plan, type PlanInput, type PlanInterval, type PlanUpdate } from '@lms/contract/plans';
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
@@ -189,7 +190,7 @@ export async function updatePlan(ctx: Pick<Context, 'db' | 'config'>, id: string
   await ctx.db.transaction(async (tx) => {
     const [plan] = await tx.select().from(plans).where(eq(plans.id, id)).for('update');
     if (!plan) throw new AppError(404, messages.planNotFound);
-    if (update.archived && plan.isDefault) throw new AppError(409, messages.defaultPlanArchived);
+    if (update.archived && plan.isDefault) throw new AppError(409, answers.defaultPlanArchived);
     await tx
       .update(plans)
       .set({

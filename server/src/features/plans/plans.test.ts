@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { billingDocuments, payments, plans, subscriptions, users } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { signUp, signUpAdmin } from '../../test/http.ts';
@@ -44,7 +45,7 @@ describe('the default plan', () => {
     await ensureDefaultPlan(t.app.ctx);
     expect(await t.database.db.select().from(plans).where(eq(plans.isDefault, true))).toHaveLength(1);
     const listed = await publicPlans();
-    expect(listed).toMatchObject({ success: true, message: messages.plansFetched, trialAvailable: true });
+    expect(listed).toMatchObject({ success: true, message: answers.plansFetched, trialAvailable: true });
     expect(listed.plans[0]).toEqual({ id: expect.any(String), name: 'Monthly', interval: 'monthly', price: 99, trialDays: 0, default: true });
     // The storefront's price and the key call's stay what they were.
     expect((await api('GET', '/payments/plan', '')).json()).toMatchObject({ price: 99 });
@@ -68,7 +69,7 @@ describe('the default plan', () => {
     const [bundle] = (await publicPlans()).plans;
     const answer = await api('PATCH', `/admin/plans/${bundle.id}`, admin, { archived: true });
     expect(answer.statusCode).toBe(409);
-    expect(answer.json()).toEqual({ success: false, message: messages.defaultPlanArchived });
+    expect(answer.json()).toEqual({ success: false, message: answers.defaultPlanArchived });
   });
 });
 
@@ -83,18 +84,18 @@ describe('admin plans', () => {
   });
 
   it.each([
-    [{ name: '', interval: 'monthly', price: 99 }, messages.planNameInvalid],
-    [{ name: 'x'.repeat(41), interval: 'monthly', price: 99 }, messages.planNameInvalid],
-    [{ name: 'Weekly', interval: 'weekly', price: 99 }, messages.planIntervalInvalid],
-    [{ name: 'Free', interval: 'monthly', price: 0 }, messages.planPriceTooLow],
-    [{ name: 'Cheap', interval: 'monthly', price: 0.99 }, messages.planPriceTooLow],
-    [{ name: 'Negative', interval: 'monthly', price: -5 }, messages.planPriceTooLow],
-    [{ name: 'Dear', interval: 'yearly', price: 15000.01 }, messages.planPriceTooHigh],
-    [{ name: 'Fraction', interval: 'monthly', price: 99.999 }, messages.planPriceInvalid],
-    [{ name: 'Text', interval: 'monthly', price: 'ninety' }, messages.planPriceInvalid],
-    [{ name: 'NaN', interval: 'monthly', price: 'NaN' }, messages.planPriceInvalid],
-    [{ name: 'Long trial', interval: 'monthly', price: 99, trialDays: 91 }, messages.planTrialDaysInvalid],
-    [{ name: 'Half day', interval: 'monthly', price: 99, trialDays: 1.5 }, messages.planTrialDaysInvalid],
+    [{ name: '', interval: 'monthly', price: 99 }, answers.planNameInvalid],
+    [{ name: 'x'.repeat(41), interval: 'monthly', price: 99 }, answers.planNameInvalid],
+    [{ name: 'Weekly', interval: 'weekly', price: 99 }, answers.planIntervalInvalid],
+    [{ name: 'Free', interval: 'monthly', price: 0 }, answers.planPriceTooLow],
+    [{ name: 'Cheap', interval: 'monthly', price: 0.99 }, answers.planPriceTooLow],
+    [{ name: 'Negative', interval: 'monthly', price: -5 }, answers.planPriceTooLow],
+    [{ name: 'Dear', interval: 'yearly', price: 15000.01 }, answers.planPriceTooHigh],
+    [{ name: 'Fraction', interval: 'monthly', price: 99.999 }, answers.planPriceInvalid],
+    [{ name: 'Text', interval: 'monthly', price: 'ninety' }, answers.planPriceInvalid],
+    [{ name: 'NaN', interval: 'monthly', price: 'NaN' }, answers.planPriceInvalid],
+    [{ name: 'Long trial', interval: 'monthly', price: 99, trialDays: 91 }, answers.planTrialDaysInvalid],
+    [{ name: 'Half day', interval: 'monthly', price: 99, trialDays: 1.5 }, answers.planTrialDaysInvalid],
   ])('refuses %j with a message, and makes nothing', async (input, message) => {
     const before = await rowCount(t.database, plans);
     const answer = await api('POST', '/admin/plans', admin, input);
@@ -109,10 +110,10 @@ describe('admin plans', () => {
     expect((await publicPlans()).plans.map((listed: { id: string }) => listed.id)).toContain(plan.id);
 
     const renamed = await api('PATCH', `/admin/plans/${plan.id}`, admin, { name: 'Monthly plus', trialDays: 7 });
-    expect(renamed.json()).toMatchObject({ success: true, message: messages.planUpdated, plan: { name: 'Monthly plus', trialDays: 7, price: 149.5 } });
+    expect(renamed.json()).toMatchObject({ success: true, message: answers.planUpdated, plan: { name: 'Monthly plus', trialDays: 7, price: 149.5 } });
     // What is left out stays as it was.
     expect((await api('PATCH', `/admin/plans/${plan.id}`, admin, { name: 'Monthly plus+' })).json().plan).toMatchObject({ trialDays: 7, price: 149.5 });
-    expect((await api('PATCH', `/admin/plans/${plan.id}`, admin, {})).json()).toEqual({ success: false, message: messages.nothingToUpdate });
+    expect((await api('PATCH', `/admin/plans/${plan.id}`, admin, {})).json()).toEqual({ success: false, message: answers.nothingToUpdate });
 
     expect((await api('PATCH', `/admin/plans/${plan.id}`, admin, { archived: true })).json().plan.archived).toBe(true);
     expect((await publicPlans()).plans.map((listed: { id: string }) => listed.id)).not.toContain(plan.id);
@@ -135,7 +136,7 @@ describe('admin plans', () => {
       expect(answer.statusCode).toBe(400);
       expect(answer.json()).toEqual({ success: false, message: messages.planNotFound });
     }
-    expect((await api('POST', '/payments/subscribe', learner.cookie, { trial: 'yes' })).json()).toEqual({ success: false, message: messages.trialChoiceInvalid });
+    expect((await api('POST', '/payments/subscribe', learner.cookie, { trial: 'yes' })).json()).toEqual({ success: false, message: answers.trialChoiceInvalid });
     expect((await api('POST', '/payments/subscribe', learner.cookie, { coupon: 'X'.repeat(41) })).json()).toEqual({ success: false, message: messages.couponUnknown });
     expect(await t.database.db.select().from(subscriptions).where(eq(subscriptions.userId, learner.user._id))).toEqual([]);
   });

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { CourseIdParamsSchema } from '@lms/contract/courses';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import {
   CompletionSchema,
   CourseProgressResponseSchema,
@@ -31,7 +31,7 @@ export const progressRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/', {
     schema: { summary: 'Every course the learner has started, most recent first, with where to pick each up', response: { 200: MyProgressResponseSchema } },
     preHandler: requireUser,
-    handler: async (request) => ({ success: true, message: messages.progressFetched, ...(await getMyProgress(ctx, currentUser(request))) }),
+    handler: async (request) => ({ success: true, message: answers.progressFetched, ...(await getMyProgress(ctx, currentUser(request))) }),
   });
 
   app.get('/courses/:id', {
@@ -43,7 +43,7 @@ export const progressRoutes: FastifyPluginAsyncZod = async (app) => {
     preHandler: requireUser,
     handler: async (request) => ({
       success: true,
-      message: messages.progressFetched,
+      message: answers.progressFetched,
       ...(await getCourseProgress(ctx, currentUser(request), request.params.id)),
     }),
   });
@@ -61,9 +61,9 @@ export const progressRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = currentUser(request);
       const { lectureId } = request.params;
       const save = () => saveProgress(ctx, user, lectureId, request.body);
-      if (await withinRate(request)) return { success: true, message: messages.progressSaved, ...(await save()) };
-      if (!ctx.heldSaves.hold(`${user.id}:${lectureId}`, save)) throw new AppError(429, messages.tooManyRequests);
-      return reply.code(202).send({ success: true, message: messages.progressSaved });
+      if (await withinRate(request)) return { success: true, message: answers.progressSaved, ...(await save()) };
+      if (!ctx.heldSaves.hold(`${user.id}:${lectureId}`, save)) throw new AppError(429, answers.tooManyRequests);
+      return reply.code(202).send({ success: true, message: answers.progressSaved });
     },
   });
 
@@ -76,10 +76,10 @@ export const progressRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: requireUser,
     handler: async (request) => {
-      if (!(await withinRate(request))) throw new AppError(429, messages.tooManyRequests);
+      if (!(await withinRate(request))) throw new AppError(429, answers.tooManyRequests);
       const { completed } = request.body;
       const saved = await setLectureCompleted(ctx, currentUser(request), request.params.lectureId, completed);
-      return { success: true, message: completed ? messages.lectureMarkedDone : messages.lectureMarkedNotDone, ...saved };
+      return { success: true, message: completed ? answers.lectureMarkedDone : answers.lectureMarkedNotDone, ...saved };
     },
   });
 
@@ -87,8 +87,8 @@ export const progressRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: { summary: "The learner's player settings: whether the next lecture starts by itself", body: jsonBody(ProgressSettingsSchema), response: { 200: ProgressSettingsResponseSchema } },
     preHandler: requireUser,
     handler: async (request) => {
-      if (!(await withinRate(request))) throw new AppError(429, messages.tooManyRequests);
-      return { success: true, message: messages.progressSettingsSaved, settings: await setProgressSettings(ctx, currentUser(request), request.body) };
+      if (!(await withinRate(request))) throw new AppError(429, answers.tooManyRequests);
+      return { success: true, message: answers.progressSettingsSaved, settings: await setProgressSettings(ctx, currentUser(request), request.body) };
     },
   });
 };

@@ -1,5 +1,5 @@
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import {
   COMPLETION_SHARE,
   type CourseProgress,
@@ -37,9 +37,9 @@ async function watchableLecture(ctx: Context, user: UserRow, lectureId: string) 
     })
     .from(lectures)
     .where(eq(lectures.id, lectureId));
-  if (!lecture) throw new AppError(404, messages.lectureNotFound);
+  if (!lecture) throw new AppError(404, answers.lectureNotFound);
   // Free previews count for anyone signed in; everything else needs what watching it needs.
-  if (!lecture.isPreview && !canWatchLectures(user)) throw new AppError(403, messages.subscribeToWatch);
+  if (!lecture.isPreview && !canWatchLectures(user)) throw new AppError(403, answers.subscribeToWatch);
   return lecture;
 }
 
@@ -113,7 +113,7 @@ interface SaveRow {
  */
 export async function saveProgress(ctx: Context, user: UserRow, lectureId: string, input: SaveInput): Promise<SavedProgress> {
   const now = Date.now();
-  if (input.at > now + CLOCK_SKEW_MS) throw new AppError(400, messages.progressTimeInvalid);
+  if (input.at > now + CLOCK_SKEW_MS) throw new AppError(400, answers.progressTimeInvalid);
   // The browser's clock, but never ahead of ours: a fast clock must not freeze the position.
   const readAt = new Date(Math.min(input.at, now)).toISOString();
   const canWatch = canWatchLectures(user);
@@ -166,10 +166,10 @@ export async function saveProgress(ctx: Context, user: UserRow, lectureId: strin
            o.n + (s.completed_at is not null)::int as completed
     from lecture as l left join saved as s on true left join others as o on true`);
   const row = (result as unknown as { rows: SaveRow[] }).rows[0];
-  if (!row) throw new AppError(404, messages.lectureNotFound);
+  if (!row) throw new AppError(404, answers.lectureNotFound);
   if (row.lecture_id === null) {
-    if (!canWatch && !row.is_preview) throw new AppError(403, messages.subscribeToWatch);
-    throw new AppError(400, messages.progressPositionInvalid);
+    if (!canWatch && !row.is_preview) throw new AppError(403, answers.subscribeToWatch);
+    throw new AppError(400, answers.progressPositionInvalid);
   }
   const time = (value: Date | string) => new Date(value).toISOString();
   return {

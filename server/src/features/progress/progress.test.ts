@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { courseCompletionCounts, courseProgress, lectureProgress, lectures, users } from '../../db/schema.ts';
 import { PROGRESS_WRITES_PER_MINUTE } from '../../rate-limit.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
@@ -89,7 +89,7 @@ describe('saving and resuming', () => {
     const saved = await save(first, learner.cookie, { position: 42.5, watched: 10 });
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json()).toMatchObject({
-      message: messages.progressSaved,
+      message: answers.progressSaved,
       lecture: { lectureId: first, position: 42.5, watched: 10, completed: false },
       course: { courseId, completedLectures: 0, lectureCount: 2, percent: 0, lastLectureId: first },
     });
@@ -147,10 +147,10 @@ describe('saving and resuming', () => {
     const lecture = await newLecture(course);
     const done = await mark(lecture, learner.cookie, true);
     expect(done.statusCode, done.body).toBe(200);
-    expect(done.json()).toMatchObject({ message: messages.lectureMarkedDone, lecture: { completed: true }, course: { completedLectures: 1, percent: 100 } });
+    expect(done.json()).toMatchObject({ message: answers.lectureMarkedDone, lecture: { completed: true }, course: { completedLectures: 1, percent: 100 } });
     const readBefore = Date.now() - 2000;
     const undone = await mark(lecture, learner.cookie, false);
-    expect(undone.json()).toMatchObject({ message: messages.lectureMarkedNotDone, lecture: { completed: false }, course: { completedLectures: 0, percent: 0 } });
+    expect(undone.json()).toMatchObject({ message: answers.lectureMarkedNotDone, lecture: { completed: false }, course: { completedLectures: 0, percent: 0 } });
     const stale = await save(lecture, learner.cookie, { position: 95, at: readBefore });
     expect(stale.json().lecture.completed).toBe(false);
     const fresh = await save(lecture, learner.cookie, { position: 95, at: Date.now() });
@@ -159,15 +159,15 @@ describe('saving and resuming', () => {
 
   it('refuses positions outside the video, and NaN, negative, absurd or missing values, with a message', async () => {
     const cases: [Record<string, unknown>, string][] = [
-      [{ position: -1 }, messages.progressPositionInvalid],
-      [{ position: 'NaN' }, messages.progressPositionInvalid],
-      [{ position: null }, messages.progressPositionInvalid],
-      [{ position: 1e12 }, messages.progressPositionInvalid],
-      [{ position: 150 }, messages.progressPositionInvalid], // the video is 100 s long
-      [{ position: 5, duration: -3 }, messages.progressDurationInvalid],
-      [{ position: 5, watched: 5000 }, messages.progressWatchedInvalid],
-      [{ position: 5, at: Date.now() + DAY_MS }, messages.progressTimeInvalid],
-      [{ position: 5, at: 'yesterday' }, messages.progressTimeInvalid],
+      [{ position: -1 }, answers.progressPositionInvalid],
+      [{ position: 'NaN' }, answers.progressPositionInvalid],
+      [{ position: null }, answers.progressPositionInvalid],
+      [{ position: 1e12 }, answers.progressPositionInvalid],
+      [{ position: 150 }, answers.progressPositionInvalid], // the video is 100 s long
+      [{ position: 5, duration: -3 }, answers.progressDurationInvalid],
+      [{ position: 5, watched: 5000 }, answers.progressWatchedInvalid],
+      [{ position: 5, at: Date.now() + DAY_MS }, answers.progressTimeInvalid],
+      [{ position: 5, at: 'yesterday' }, answers.progressTimeInvalid],
     ];
     for (const [body, message] of cases) {
       const response = await save(first, learner.cookie, body);
@@ -176,7 +176,7 @@ describe('saving and resuming', () => {
     }
     const bad = await mark(first, learner.cookie, 'yes');
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().message).toBe(messages.progressCompletedInvalid);
+    expect(bad.json().message).toBe(answers.progressCompletedInvalid);
     // Nothing of them was written.
     expect((await lectureOf(courseId, first, learner.cookie)).position).toBe(60);
   });
@@ -190,7 +190,7 @@ describe('saving and resuming', () => {
     expect(mine.json().settings).toEqual({ autoplayNext: false });
     const bad = await t.app.inject({ method: 'PUT', url: '/api/v1/progress/settings', payload: { autoplayNext: 1 }, headers: { cookie: learner.cookie } });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().message).toBe(messages.progressAutoplayInvalid);
+    expect(bad.json().message).toBe(answers.progressAutoplayInvalid);
   });
 });
 
@@ -208,7 +208,7 @@ describe('who may save', () => {
     const visitor = await signUp(t.app);
     const refused = await save(lecture, visitor.cookie, { position: 5 });
     expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toEqual({ success: false, message: messages.subscribeToWatch });
+    expect(refused.json()).toEqual({ success: false, message: answers.subscribeToWatch });
     expect((await mark(lecture, visitor.cookie, true)).statusCode).toBe(403);
     const rows = await t.app.ctx.db.select().from(lectureProgress).where(eq(lectureProgress.userId, visitor.user._id));
     expect(rows).toEqual([]);
@@ -228,7 +228,7 @@ describe('who may save', () => {
     expect((await t.app.inject({ url: '/api/v1/progress' })).statusCode).toBe(401);
     const unknown = await save('00000000-0000-4000-8000-000000000000', admin, { position: 1 });
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json().message).toBe(messages.lectureNotFound);
+    expect(unknown.json().message).toBe(answers.lectureNotFound);
     expect((await save('not-a-uuid', admin, { position: 1 })).statusCode).toBe(400);
   });
 });

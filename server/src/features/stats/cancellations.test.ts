@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { cancellations, payments } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { signUpAdmin } from '../../test/http.ts';
@@ -35,7 +35,7 @@ describe('GET /admin/cancellations', () => {
     const response = await api('GET', '/admin/cancellations', admin);
     expect(response.statusCode).toBe(200);
     const body = response.json();
-    expect(body).toMatchObject({ success: true, message: messages.cancellationsFetched, total: 4 });
+    expect(body).toMatchObject({ success: true, message: answers.cancellationsFetched, total: 4 });
     expect(body.reasons).toEqual([
       { reason: 'too_expensive', count: 2 },
       { reason: 'not_using', count: 1 },

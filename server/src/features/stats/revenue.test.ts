@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { eq } from 'drizzle-orm';
 import { cancellations, payments, planPrices, plans, subscriptions, users } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
@@ -137,7 +137,7 @@ describe('revenue figures', () => {
     // The route answers the same figures for today, to admins only.
     const answer = await api('GET', '/admin/revenue', admin);
     expect(answer.statusCode).toBe(200);
-    expect(answer.json()).toMatchObject({ success: true, message: messages.revenueFetched, months: expect.any(Array) });
+    expect(answer.json()).toMatchObject({ success: true, message: answers.revenueFetched, months: expect.any(Array) });
     const learner = await subscriber(t);
     expect((await api('GET', '/admin/revenue', learner.cookie)).statusCode).toBe(403);
     expect((await api('GET', '/admin/revenue', '')).statusCode).toBe(401);
@@ -188,17 +188,17 @@ describe('CSV export', () => {
       expect(response.statusCode, JSON.stringify(query)).toBe(400);
       expect(response.json()).toEqual({ success: false, message });
     };
-    await refused({ kind: 'users', from: '2026-11-01', to: '2026-11-30' }, messages.exportKindInvalid);
-    await refused({ kind: 'payments', from: '1/11/2026', to: '2026-11-30' }, messages.exportDateInvalid);
-    await refused({ kind: 'payments', from: '2026-02-30', to: '2026-11-30' }, messages.exportDateInvalid);
-    await refused({ kind: 'payments', from: '2026-12-01', to: '2026-11-30' }, messages.exportRangeInvalid);
-    await refused({ kind: 'payments', from: '2025-01-01', to: '2026-11-30' }, messages.exportRangeTooLong);
+    await refused({ kind: 'users', from: '2026-11-01', to: '2026-11-30' }, answers.exportKindInvalid);
+    await refused({ kind: 'payments', from: '1/11/2026', to: '2026-11-30' }, answers.exportDateInvalid);
+    await refused({ kind: 'payments', from: '2026-02-30', to: '2026-11-30' }, answers.exportDateInvalid);
+    await refused({ kind: 'payments', from: '2026-12-01', to: '2026-11-30' }, answers.exportRangeInvalid);
+    await refused({ kind: 'payments', from: '2025-01-01', to: '2026-11-30' }, answers.exportRangeTooLong);
     const learner = await subscriber(t);
     expect((await exportCsv({ kind: 'payments', from: '2026-11-01', to: '2026-11-30' }, learner.cookie)).statusCode).toBe(403);
 
     const other = (await signUpAdmin(t.app)).cookie;
-    const answers = [];
-    for (let i = 0; i <= EXPORTS_PER_MINUTE; i++) answers.push((await exportCsv({ kind: 'payments', from: '2026-11-01', to: '2026-11-01' }, other)).statusCode);
-    expect(answers).toEqual([...Array(EXPORTS_PER_MINUTE).fill(200), 429]);
+    const statuses = [];
+    for (let i = 0; i <= EXPORTS_PER_MINUTE; i++) statuses.push((await exportCsv({ kind: 'payments', from: '2026-11-01', to: '2026-11-01' }, other)).statusCode);
+    expect(statuses).toEqual([...Array(EXPORTS_PER_MINUTE).fill(200), 429]);
   });
 });

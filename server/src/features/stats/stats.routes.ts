@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { CancellationReasonsResponseSchema, PaymentRecordsQuerySchema, PaymentRecordsResponseSchema } from '@lms/contract/payments';
 import { EngagementResponseSchema } from '@lms/contract/progress';
 import { RevenueExportQuerySchema, RevenueResponseSchema, UserStatsResponseSchema } from '@lms/contract/stats';
@@ -19,7 +19,7 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/admin/status/users', {
     schema: { summary: 'Registered users, and those with an active subscription', response: { 200: UserStatsResponseSchema } },
     preHandler: adminOnly,
-    handler: async () => ({ success: true, message: messages.userStats, ...(await getUserStats(ctx)) }),
+    handler: async () => ({ success: true, message: answers.userStats, ...(await getUserStats(ctx)) }),
   });
 
   app.get('/admin/engagement', {
@@ -28,7 +28,7 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: EngagementResponseSchema },
     },
     preHandler: adminOnly,
-    handler: async () => ({ success: true, message: messages.engagementFetched, ...(await getEngagement(ctx)) }),
+    handler: async () => ({ success: true, message: answers.engagementFetched, ...(await getEngagement(ctx)) }),
   });
 
   app.get('/admin/cancellations', {
@@ -37,7 +37,7 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: CancellationReasonsResponseSchema },
     },
     preHandler: adminOnly,
-    handler: async () => ({ success: true, message: messages.cancellationsFetched, ...(await getCancellationReasons(ctx)) }),
+    handler: async () => ({ success: true, message: answers.cancellationsFetched, ...(await getCancellationReasons(ctx)) }),
   });
 
   app.get('/admin/revenue', {
@@ -46,7 +46,7 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: RevenueResponseSchema },
     },
     preHandler: adminOnly,
-    handler: async () => ({ success: true, message: messages.revenueFetched, ...(await getRevenue(ctx)) }),
+    handler: async () => ({ success: true, message: answers.revenueFetched, ...(await getRevenue(ctx)) }),
   });
 
   app.get('/admin/revenue/export', {
@@ -57,7 +57,7 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
     preHandler: adminOnly,
     handler: async (request, reply) => {
       // Each export reads up to a year of rows: a few a minute per admin.
-      if (!(await consume(ctx.limits.exportsPerAccount, currentUser(request).id))) throw new AppError(429, messages.tooManyRequests);
+      if (!(await consume(ctx.limits.exportsPerAccount, currentUser(request).id))) throw new AppError(429, answers.tooManyRequests);
       const { fileName, body } = revenueExport(ctx, request.query);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
@@ -76,7 +76,7 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
     preHandler: adminOnly,
     handler: async (request) => ({
       success: true,
-      message: messages.paymentRecords,
+      message: answers.paymentRecords,
       ...(await getPaymentRecords(ctx, { count: request.query.count })),
     }),
   });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { MONTH_NAMES } from '@lms/contract/payments';
 import { payments, subscriptions, users } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
@@ -81,16 +81,16 @@ describe('GET /api/v1/admin/status/users', () => {
     const response = await stats();
     expect(response.statusCode).toBe(200);
     // Users: the signed-up one (never paid) and four inserted; admins: the signed-up one and two inserted.
-    expect(response.json()).toEqual({ success: true, message: messages.userStats, allUsersCount: 5, subscribedUsersCount: 2 });
+    expect(response.json()).toEqual({ success: true, message: answers.userStats, allUsersCount: 5, subscribedUsersCount: 2 });
   });
 
   it('is for admins only: 401 logged out, 403 for a user', async () => {
     const loggedOut = await t.app.inject({ url: '/api/v1/admin/status/users' });
     expect(loggedOut.statusCode).toBe(401);
-    expect(loggedOut.json()).toEqual({ success: false, message: messages.notLoggedIn });
+    expect(loggedOut.json()).toEqual({ success: false, message: answers.notLoggedIn });
     const forbidden = await stats(user);
     expect(forbidden.statusCode).toBe(403);
-    expect(forbidden.json()).toEqual({ success: false, message: messages.notAllowed });
+    expect(forbidden.json()).toEqual({ success: false, message: answers.notAllowed });
   });
 });
 
@@ -112,7 +112,7 @@ describe('GET /api/v1/payments', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       success: true,
-      message: messages.paymentRecords,
+      message: answers.paymentRecords,
       allPayments: [],
       finalMonths: Object.fromEntries(MONTH_NAMES.map((name) => [name, 0])),
       monthlySalesRecord: Array(12).fill(0),
@@ -187,7 +187,7 @@ describe('GET /api/v1/payments', () => {
     for (const count of ['0', '501', 'abc', '2.5', '-1']) {
       const response = await records(`?count=${count}`);
       expect(response.statusCode, count).toBe(400);
-      expect(response.json()).toEqual({ success: false, message: messages.countInvalid });
+      expect(response.json()).toEqual({ success: false, message: answers.countInvalid });
     }
     expect((await records('?count=500')).statusCode).toBe(200);
     expect((await records('?count=1')).json().allPayments).toHaveLength(1);
@@ -196,10 +196,10 @@ describe('GET /api/v1/payments', () => {
   it('is for admins only: 401 logged out, 403 for a user', async () => {
     const loggedOut = await t.app.inject({ url: '/api/v1/payments' });
     expect(loggedOut.statusCode).toBe(401);
-    expect(loggedOut.json()).toEqual({ success: false, message: messages.notLoggedIn });
+    expect(loggedOut.json()).toEqual({ success: false, message: answers.notLoggedIn });
     const forbidden = await records('', user);
     expect(forbidden.statusCode).toBe(403);
-    expect(forbidden.json()).toEqual({ success: false, message: messages.notAllowed });
+    expect(forbidden.json()).toEqual({ success: false, message: answers.notAllowed });
   });
 });
 

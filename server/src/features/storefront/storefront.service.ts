@@ -1,5 +1,5 @@
 import { asc, count } from 'drizzle-orm';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import type { Context } from '../../context.ts';
 import { courses } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -19,7 +19,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The head of every page that has none of its own: the site's name and description. */
 export function defaultHead(): PageHead {
-  return { title: messages.siteName, description: messages.siteDescription, siteName: messages.siteName };
+  return { title: answers.siteName, description: answers.siteDescription, siteName: answers.siteName };
 }
 
 export const coursePageUrl = (ctx: Context, courseId: string) => `${ctx.config.publicUrl}${COURSE_PAGE_PATH}?id=${courseId}`;
@@ -35,9 +35,9 @@ export async function coursePageHead(ctx: Context, courseId: string): Promise<Pa
   const course = UUID.test(courseId) ? await findCourse(ctx, courseId).catch(notFoundAs(undefined)) : undefined;
   if (!course) return { ...defaultHead(), noindex: true };
   return {
-    title: `${course.title} · ${messages.siteName}`,
+    title: `${course.title} · ${answers.siteName}`,
     description: summarize(course.description),
-    siteName: messages.siteName,
+    siteName: answers.siteName,
     url: coursePageUrl(ctx, course.id),
     image: { url: absolute(ctx, ctx.media.publicUrl(course.thumbnailKey)), ...THUMBNAIL_SIZE, alt: course.title },
     // The cover is the course page's largest paint (Lighthouse); the app shows it at the same URL.
@@ -77,7 +77,7 @@ export async function buildSitemap(ctx: Context, { part, maxUrls = SITEMAP_MAX_U
   const parts = Math.max(1, Math.ceil((PUBLIC_PAGES.length + counted!.n) / maxUrls));
   if (part === undefined) return parts === 1 ? urlSet(ctx, 0, maxUrls) : sitemapIndex(ctx, parts);
   // A single file is only ever /sitemap.xml.
-  if (parts === 1 || part < 1 || part > parts) throw new AppError(404, messages.notFound);
+  if (parts === 1 || part < 1 || part > parts) throw new AppError(404, answers.notFound);
   return urlSet(ctx, (part - 1) * maxUrls, maxUrls);
 }
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { courses } from '../../db/schema.ts';
@@ -129,7 +129,7 @@ describe('a course page sent by the server', () => {
       'og:image': image,
       'og:image:width': '640',
       'og:image:height': '360',
-      'og:site_name': messages.siteName,
+      'og:site_name': answers.siteName,
       'twitter:card': 'summary_large_image',
       'twitter:title': 'Practical SQL · LMS',
       'twitter:description': description,
@@ -139,7 +139,7 @@ describe('a course page sent by the server', () => {
     // Still the app's page: its script, its root, the test-mode ribbon; the build's own title and description are replaced.
     expect(html).toContain('<script type="module" crossorigin src="/assets/app-abc123.js"></script>');
     expect(html).toContain('<div id="root"></div>');
-    expect(html).toContain(messages.testModeRibbon);
+    expect(html).toContain(answers.testModeRibbon);
     expect(html).not.toContain('Built-in description');
     // The og:image is a real image.
     const thumbnail = await page(course.thumbnail.secure_url);
@@ -188,8 +188,8 @@ describe('a course page sent by the server', () => {
     for (const id of ['00000000-0000-4000-8000-000000000000', 'nope', '%3Cscript%3E', 'x'.repeat(300)]) {
       const response = await page(`/course/description?id=${id}`);
       expect(response.statusCode, id).toBe(200);
-      expect(titleOf(response.body)).toBe(messages.siteName);
-      expect(metaOf(response.body, 'description')).toBe(messages.siteDescription);
+      expect(titleOf(response.body)).toBe(answers.siteName);
+      expect(metaOf(response.body, 'description')).toBe(answers.siteDescription);
       expect(metaOf(response.body, 'robots')).toBe('noindex');
       expect(canonicalOf(response.body)).toBeUndefined();
       expect(response.body).not.toContain('<script>');
@@ -202,9 +202,9 @@ describe('a course page sent by the server', () => {
 
   it.each(['/', '/courses', '/about', '/user/profile', '/course/lecture'])('gives %s the default title and description, and no course tags', async (url) => {
     const html = (await page(url)).body;
-    expect(titleOf(html)).toBe(messages.siteName);
-    expect(metaOf(html, 'description')).toBe(messages.siteDescription);
-    expect(metaOf(html, 'og:title')).toBe(messages.siteName);
+    expect(titleOf(html)).toBe(answers.siteName);
+    expect(metaOf(html, 'description')).toBe(answers.siteDescription);
+    expect(metaOf(html, 'og:title')).toBe(answers.siteName);
     expect(metaOf(html, 'og:image')).toBeUndefined();
     expect(metaOf(html, 'robots')).toBeUndefined();
     expect(canonicalOf(html)).toBeUndefined();
@@ -220,7 +220,7 @@ describe('a course page sent by the server', () => {
     for (const url of ['/sitemap.xml.gz', '/robots.txt.bak', '/sitemap-x.xml', '/sitemap-0.xml', '/sitemap-1.xml']) {
       const response = await page(url);
       expect(response.statusCode, url).toBe(404);
-      expect(response.json(), url).toEqual({ success: false, message: messages.notFound });
+      expect(response.json(), url).toEqual({ success: false, message: answers.notFound });
     }
   });
 });

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { RegisterSchema, UpdateProfileSchema, UserIdParamsSchema, UserResponseSchema } from '@lms/contract/users';
 import { AppError } from '../../errors.ts';
 import { parseInput } from '../../validation.ts';
@@ -23,13 +24,13 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     handler: async (request, reply) => {
       // Counted before the body is read: each sign-up costs a password hash and an image re-encode.
-      if (!(await consume(ctx.limits.signupPerIp, request.ip))) throw new AppError(429, messages.tooManyRequests);
+      if (!(await consume(ctx.limits.signupPerIp, request.ip))) throw new AppError(429, answers.tooManyRequests);
       const form = await readImageForm(request, { fileField: 'avatar', maxBytes: ctx.config.imageMaxBytes });
       if (!form.file) throw new AppError(400, messages.fillAllDetails);
       const fields = parseInput(RegisterSchema, form.fields);
       const user = await registerUser(ctx, { ...fields, avatar: form.file });
       setSessionCookie(request, reply, await createSession(ctx, user.id));
-      return reply.code(201).send({ success: true, message: messages.accountCreated, user: toUserJson(ctx, user) });
+      return reply.code(201).send({ success: true, message: answers.accountCreated, user: toUserJson(ctx, user) });
     },
   });
 
@@ -39,7 +40,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     preHandler: requireLogin,
     handler: async (request) => ({
       success: true,
-      message: messages.userDetailsFetched,
+      message: answers.userDetailsFetched,
       user: toUserJson(ctx, currentUser(request)),
     }),
   });
@@ -54,11 +55,11 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     preHandler: requireUser,
     handler: async (request) => {
       const user = currentUser(request);
-      if (request.params.id !== user.id) throw new AppError(403, messages.notOwnProfile);
+      if (request.params.id !== user.id) throw new AppError(403, answers.notOwnProfile);
       const form = await readImageForm(request, { fileField: 'avatar', maxBytes: ctx.config.imageMaxBytes });
       const fields = parseInput(UpdateProfileSchema, form.fields);
       const updated = await updateProfile(ctx, user, { ...fields, avatar: form.file });
-      return { success: true, message: messages.profileUpdated, user: toUserJson(ctx, updated) };
+      return { success: true, message: answers.profileUpdated, user: toUserJson(ctx, updated) };
     },
   });
 };

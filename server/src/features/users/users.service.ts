@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import type { Role, User } from '@lms/contract/users';
 import type { Context } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -68,7 +69,7 @@ export async function registerUser(
   input: { fullName: string; email: string; password: string; avatar: Buffer },
 ): Promise<UserRow> {
   const [existing] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, input.email));
-  if (existing) throw new AppError(409, messages.emailTaken);
+  if (existing) throw new AppError(409, answers.emailTaken);
   // The image is judged before the password is hashed: a bad upload costs no hash.
   const avatar = await encodeAvatar(input.avatar);
   const passwordHash = await ctx.passwords.hash(input.password);
@@ -81,7 +82,7 @@ export async function registerUser(
       return user!;
     } catch (error) {
       // Two sign-ups with one email at once: the database decides.
-      if (isUniqueViolation(error)) throw new AppError(409, messages.emailTaken);
+      if (isUniqueViolation(error)) throw new AppError(409, answers.emailTaken);
       throw error;
     }
   });

@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { users } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { mediaFiles, rowCount } from '../../test/db.ts';
@@ -38,7 +39,7 @@ describe('POST /api/v1/user/register', () => {
     const body = response.json();
     expect(body).toMatchObject({
       success: true,
-      message: messages.accountCreated,
+      message: answers.accountCreated,
       user: { fullName: 'Asha Verma', email: 'mixed.case@example.com', role: 'USER', subscription: { status: 'inactive' } },
     });
     expect(body.user._id).toMatch(/^[0-9a-f-]{36}$/);
@@ -128,7 +129,7 @@ describe('POST /api/v1/user/register', () => {
       register({ ...newSignup({ email: email.toUpperCase() }), avatar: await png() }),
     );
     expect(response.statusCode).toBe(409);
-    expect(response.json().message).toBe(messages.emailTaken);
+    expect(response.json().message).toBe(answers.emailTaken);
   });
 
   it('lets only one of two simultaneous signups with one email through', async () => {
@@ -163,7 +164,7 @@ describe('POST /api/v1/user/register', () => {
     const huge = await pngImage(2000, 2000).then(() => Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'binary'), Buffer.alloc(300 * 1024)]));
     const response = await expectNothingWritten(() => register({ ...newSignup(), avatar: { bytes: huge, filename: 'big.png' } }));
     expect(response.statusCode).toBe(413);
-    expect(response.json().message).toBe(messages.imageTooLarge);
+    expect(response.json().message).toBe(answers.imageTooLarge);
   });
 
   it('ignores a file sent under another field name, and unknown fields', async () => {
@@ -188,7 +189,7 @@ describe('GET /api/v1/user/me', () => {
     for (const headers of [{}, { cookie: 'lms_session=made-up-token' }]) {
       const response = await t.app.inject({ url: '/api/v1/user/me', headers });
       expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual({ success: false, message: messages.notLoggedIn });
+      expect(response.json()).toEqual({ success: false, message: answers.notLoggedIn });
     }
   });
 });

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Lecture } from '@lms/contract/courses';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
@@ -148,7 +148,7 @@ describe('a lecture uploaded with processing on', () => {
 
     const retried = await t.app.inject({ method: 'POST', url: retryUrl, headers: { cookie: admin } });
     expect(retried.statusCode, retried.body).toBe(200);
-    expect(retried.json()).toMatchObject({ success: true, message: messages.videoRetryStarted, lecture: { processing: { state: 'waiting' } } });
+    expect(retried.json()).toMatchObject({ success: true, message: answers.videoRetryStarted, lecture: { processing: { state: 'waiting' } } });
     // The same bytes fail the same way again.
     expect((await until(() => lectureAsAdmin(t, admin, courseId, added._id), settled)).processing.state).toBe('failed');
 
@@ -156,10 +156,10 @@ describe('a lecture uploaded with processing on', () => {
     await until(() => lectureAsAdmin(t, admin, courseId, good._id), settled);
     const refused = await t.app.inject({ method: 'POST', url: `/api/v1/courses/${courseId}/lectures/${good._id}/processing`, headers: { cookie: admin } });
     expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toEqual({ success: false, message: messages.videoRetryNotFailed });
+    expect(refused.json()).toEqual({ success: false, message: answers.videoRetryNotFailed });
 
     const unknown = await t.app.inject({ method: 'POST', url: `/api/v1/courses/${courseId}/lectures/${crypto.randomUUID()}/processing`, headers: { cookie: admin } });
-    expect(unknown.json()).toEqual({ success: false, message: messages.lectureNotFound });
+    expect(unknown.json()).toEqual({ success: false, message: answers.lectureNotFound });
   });
 
   it('tells the admin which ffmpeg it uses', async () => {
@@ -182,7 +182,7 @@ describe('when no ffmpeg can run', () => {
 
       const status = (await t.app.inject({ url: '/api/v1/video/status', headers: { cookie: admin } })).json();
       expect(status).toMatchObject({ available: false, ffmpeg: null });
-      expect(status.reason).toBe(messages.videoProcessingOff('/nowhere/ffmpeg could not run (spawn /nowhere/ffmpeg ENOENT)'));
+      expect(status.reason).toBe(answers.videoProcessingOff('/nowhere/ffmpeg could not run (spawn /nowhere/ffmpeg ENOENT)'));
     } finally {
       await t.close();
     }
@@ -201,7 +201,7 @@ describe('faults', () => {
       const added = await upload(t, admin, courseId, clip);
       const failed = await until(() => lectureAsAdmin(t, admin, courseId, added._id), settled);
       expect(failed.processing.state).toBe('failed');
-      expect(failed.processing.reason).toBe(messages.videoTranscodeFailed('ffmpeg failed: simulated encoder crash'));
+      expect(failed.processing.reason).toBe(answers.videoTranscodeFailed('ffmpeg failed: simulated encoder crash'));
       // The first try and one retry.
       expect(await runsOf(t.config.video.ffmpegPath!)).toBe(2);
       // The poster each try cut was removed with it, and no HLS folder was stored.

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import type { Context } from '../../context.ts';
 import { lectures } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -83,13 +83,13 @@ export async function processLectureVideo(
   } catch (error) {
     await Promise.all(made.map((key) => ctx.media.remove(key).catch(() => undefined)));
     if (error instanceof LostLecture) return void log.info({ lectureId: job.lectureId }, 'lecture deleted or taken over while processing; its files are removed');
-    if (error instanceof UnreadableVideo) return markFailed(ctx, job, messages.videoUnreadable(error.detail));
+    if (error instanceof UnreadableVideo) return markFailed(ctx, job, answers.videoUnreadable(error.detail));
     if (signal?.aborted) {
       // Shutting down: the next try (after the queue's retry delay) starts it again.
       await release(ctx, job);
       throw error;
     }
-    if (finalAttempt) await markFailed(ctx, job, messages.videoTranscodeFailed((error as Error).message));
+    if (finalAttempt) await markFailed(ctx, job, answers.videoTranscodeFailed((error as Error).message));
     else await release(ctx, job);
     throw error;
   } finally {
@@ -236,7 +236,7 @@ export async function retryVideoProcessing(ctx: Context, courseId: string, lectu
       .select({ id: lectures.id })
       .from(lectures)
       .where(and(eq(lectures.id, lectureId), eq(lectures.courseId, courseId)));
-    throw exists ? new AppError(409, messages.videoRetryNotFailed) : new AppError(404, messages.lectureNotFound);
+    throw exists ? new AppError(409, answers.videoRetryNotFailed) : new AppError(404, answers.lectureNotFound);
   }
   await queueVideoProcessing(ctx, { lectureId, run });
   return lecture;

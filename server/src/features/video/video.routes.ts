@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { VideoStatusResponseSchema } from '@lms/contract/courses';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { requireRole } from '../auth/guards.ts';
 
 /** Mounted at /api/v1/video: how this server processes videos (the lectures' states are on each lecture). */
@@ -17,9 +17,9 @@ export const videoRoutes: FastifyPluginAsyncZod = async (app) => {
       const { video } = ctx;
       return {
         success: true,
-        message: messages.videoStatus,
+        message: answers.videoStatus,
         available: video.available,
-        reason: video.available ? null : messages.videoProcessingOff(video.reason),
+        reason: video.available ? null : answers.videoProcessingOff(video.reason),
         ffmpeg: video.available ? video.tools.description : null,
       };
     },

@@ -1,6 +1,7 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { findToast, renderPage, sampleUser, storeLogin, stubApi } from '../../test/render';
 import LoginPage from './LoginPage';
 
@@ -39,7 +40,7 @@ describe('login page', () => {
   });
 
   it('logs in with JSON email and password and goes home', async () => {
-    const calls = stubApi({ 'POST /api/v1/user/login': { body: { success: true, message: messages.loggedIn, user } } });
+    const calls = stubApi({ 'POST /api/v1/user/login': { body: { success: true, message: answers.loggedIn, user } } });
     const { fill, router, store } = renderLogin();
     await fill('asha@example.com', 'secret1!');
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
@@ -48,11 +49,11 @@ describe('login page', () => {
     expect(calls[0]!.init.method).toBe('POST');
     expect(JSON.parse(calls[0]!.init.body as string)).toEqual({ email: 'asha@example.com', password: 'secret1!' });
     expect(store.getState().auth).toMatchObject({ isLoggedIn: true, role: 'USER', data: user });
-    expect(await findToast(messages.loggedIn)).toBeInTheDocument();
+    expect(await findToast(answers.loggedIn)).toBeInTheDocument();
   });
 
   it('goes back to the page the route guard sent the visitor from', async () => {
-    stubApi({ 'POST /api/v1/user/login': { body: { success: true, message: messages.loggedIn, user } } });
+    stubApi({ 'POST /api/v1/user/login': { body: { success: true, message: answers.loggedIn, user } } });
     const { fill, router } = renderLogin();
     await act(() => router.navigate('/login', { state: { from: '/user/profile' } }));
     await fill('asha@example.com', 'secret1!');
@@ -60,7 +61,7 @@ describe('login page', () => {
   });
 
   it('takes a user who must first choose a new password to the change-password page, wherever they were going', async () => {
-    stubApi({ 'POST /api/v1/user/login': { body: { success: true, message: messages.loggedIn, user: { ...user, role: 'ADMIN', mustChangePassword: true } } } });
+    stubApi({ 'POST /api/v1/user/login': { body: { success: true, message: answers.loggedIn, user: { ...user, role: 'ADMIN', mustChangePassword: true } } } });
     const { fill, router } = renderLogin();
     await act(() => router.navigate('/login', { state: { from: '/admin/dashboard' } }));
     await fill('admin@lms.local', 'Handed#over12');
@@ -68,10 +69,10 @@ describe('login page', () => {
   });
 
   it("shows the server's message when the login is refused, and stays", async () => {
-    stubApi({ 'POST /api/v1/user/login': { status: 401, body: { success: false, message: messages.wrongCredentials } } });
+    stubApi({ 'POST /api/v1/user/login': { status: 401, body: { success: false, message: answers.wrongCredentials } } });
     const { fill, router, store } = renderLogin();
     await fill('asha@example.com', 'wrong1!');
-    expect(await findToast(messages.wrongCredentials)).toBeInTheDocument();
+    expect(await findToast(answers.wrongCredentials)).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/login');
     expect(store.getState().auth.isLoggedIn).toBe(false);
     expect(screen.getByRole('button', { name: 'Login' })).toBeEnabled();
@@ -91,7 +92,7 @@ describe('login page', () => {
     await fill('asha@example.com', 'secret1!');
     const button = screen.getByRole('button', { name: 'Login' });
     expect(button).toBeDisabled();
-    await act(async () => answer(new Response(JSON.stringify({ success: false, message: messages.wrongCredentials }), { status: 401 })));
+    await act(async () => answer(new Response(JSON.stringify({ success: false, message: answers.wrongCredentials }), { status: 401 })));
     await waitFor(() => expect(button).toBeEnabled());
   });
 });
@@ -119,7 +120,7 @@ describe('login page: where it leads (ours)', () => {
   });
 
   it('goes to ?next= after logging in, says why it is there, and the signup link carries it on', async () => {
-    stubApi({ 'POST /api/v1/user/login': { body: { success: true, message: messages.loggedIn, user } } });
+    stubApi({ 'POST /api/v1/user/login': { body: { success: true, message: answers.loggedIn, user } } });
     const { fill, router } = renderLogin();
     await act(() => router.navigate('/login?next=%2Fcheckout'));
     expect(screen.getByRole('note')).toHaveTextContent(messages.loginToSubscribe);
@@ -134,7 +135,7 @@ describe('login page: where it leads (ours)', () => {
     ['a protocol-relative URL', '//evil.example'],
     ['a backslash URL', '/\\evil.example'],
   ])('ignores a ?next= that is %s and goes home', async (_case, next) => {
-    stubApi({ 'POST /api/v1/user/login': { body: { success: true, message: messages.loggedIn, user } } });
+    stubApi({ 'POST /api/v1/user/login': { body: { success: true, message: answers.loggedIn, user } } });
     const { fill, router } = renderLogin();
     await act(() => router.navigate(`/login?next=${encodeURIComponent(next)}`));
     expect(screen.getByRole('link', { name: 'Create account' })).toHaveAttribute('href', '/Signup');

@@ -1,6 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { findToast, renderPage, sampleUser, storeLogin, stubApi } from '../../test/render';
 import ChangePasswordPage from './ChangePasswordPage';
 import ForgotPasswordPage from './ForgotPasswordPage';
@@ -43,11 +44,11 @@ describe('forgot password page', () => {
   });
 
   it("asks for a link and shows the server's neutral answer on the page", async () => {
-    const calls = stubApi({ 'POST /api/v1/user/reset': { body: { success: true, message: messages.resetMailSent } } });
+    const calls = stubApi({ 'POST /api/v1/user/reset': { body: { success: true, message: answers.resetMailSent } } });
     const { send } = renderForgot();
     await send('asha@example.com');
     const page = screen.getByRole('region', { name: 'Forgot password' });
-    expect(await within(page).findByText(messages.resetMailSent)).toBeInTheDocument();
+    expect(await within(page).findByText(answers.resetMailSent)).toBeInTheDocument();
     expect(calls).toHaveLength(1);
     expect(calls[0]!.url).toBe('/api/v1/user/reset');
     expect(calls[0]!.init.method).toBe('POST');
@@ -55,11 +56,11 @@ describe('forgot password page', () => {
   });
 
   it("shows the server's message when the request is refused", async () => {
-    stubApi({ 'POST /api/v1/user/reset': { status: 429, body: { success: false, message: messages.tooManyRequests } } });
+    stubApi({ 'POST /api/v1/user/reset': { status: 429, body: { success: false, message: answers.tooManyRequests } } });
     const { send } = renderForgot();
     await send('asha@example.com');
-    expect(await findToast(messages.tooManyRequests)).toBeInTheDocument();
-    expect(within(screen.getByRole('region', { name: 'Forgot password' })).queryByText(messages.resetMailSent)).not.toBeInTheDocument();
+    expect(await findToast(answers.tooManyRequests)).toBeInTheDocument();
+    expect(within(screen.getByRole('region', { name: 'Forgot password' })).queryByText(answers.resetMailSent)).not.toBeInTheDocument();
   });
 
   it('shows "Operation failed" when the server gives no message', async () => {
@@ -114,14 +115,14 @@ describe('reset password page', () => {
   });
 
   it('sets the new password with the link and goes to login', async () => {
-    const calls = stubApi({ [`POST /api/v1/user/reset/${token}`]: { body: { success: true, message: messages.passwordReset } } });
+    const calls = stubApi({ [`POST /api/v1/user/reset/${token}`]: { body: { success: true, message: answers.passwordReset } } });
     const { reset, router } = await renderReset();
     await reset('newpass1!', 'newpass1!');
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(calls).toHaveLength(1);
     expect(calls[0]!.init.method).toBe('POST');
     expect(JSON.parse(calls[0]!.init.body as string)).toEqual({ password: 'newpass1!' });
-    expect(await findToast(messages.passwordReset)).toBeInTheDocument();
+    expect(await findToast(answers.passwordReset)).toBeInTheDocument();
   });
 
   it("shows the server's message when the link has expired, and stays", async () => {
@@ -177,7 +178,7 @@ describe('change password page', () => {
   });
 
   it('changes the password and goes to the profile', async () => {
-    const calls = stubApi({ 'POST /api/v1/user/change-password': { body: { success: true, message: messages.passwordChanged } } });
+    const calls = stubApi({ 'POST /api/v1/user/change-password': { body: { success: true, message: answers.passwordChanged } } });
     const { change, router } = renderChange();
     await change('oldpass1!', 'newpass1!');
     await waitFor(() => expect(router.state.location.pathname).toBe('/user/profile'));
@@ -185,14 +186,14 @@ describe('change password page', () => {
     expect(calls[0]!.url).toBe('/api/v1/user/change-password');
     expect(calls[0]!.init.method).toBe('POST');
     expect(JSON.parse(calls[0]!.init.body as string)).toEqual({ oldPassword: 'oldpass1!', newPassword: 'newpass1!' });
-    expect(await findToast(messages.passwordChanged)).toBeInTheDocument();
+    expect(await findToast(answers.passwordChanged)).toBeInTheDocument();
   });
 
   it("shows the server's message when the old password is wrong, and stays", async () => {
-    stubApi({ 'POST /api/v1/user/change-password': { status: 400, body: { success: false, message: messages.oldPasswordWrong } } });
+    stubApi({ 'POST /api/v1/user/change-password': { status: 400, body: { success: false, message: answers.oldPasswordWrong } } });
     const { change, router } = renderChange();
     await change('wrongpass1!', 'newpass1!');
-    expect(await findToast(messages.oldPasswordWrong)).toBeInTheDocument();
+    expect(await findToast(answers.oldPasswordWrong)).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/changepassword');
     expect(screen.getByRole('button', { name: 'Change password' })).toBeEnabled();
   });

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { CANCEL_REASONS } from '@lms/contract/payments';
 import { AVATAR_ACCEPT, type User } from '@lms/contract/users';
 import { findToast, renderPage, sampleUser, storeLogin, stubApi } from '../../test/render';
@@ -102,8 +103,8 @@ describe('profile page', () => {
 
   it('cancels: unsubscribes, reloads the user, then goes home with the subscription inactive', async () => {
     const calls = stubApi({
-      'POST /api/v1/payments/unsubscribe': { body: { success: true, message: messages.unsubscribedRefunded, refunded: true } },
-      'GET /api/v1/user/me': { body: { success: true, message: messages.userDetailsFetched, user: inactiveUser } },
+      'POST /api/v1/payments/unsubscribe': { body: { success: true, message: answers.unsubscribedRefunded, refunded: true } },
+      'GET /api/v1/user/me': { body: { success: true, message: answers.userDetailsFetched, user: inactiveUser } },
     });
     const { user, router, store } = renderProfile(activeUser);
     await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
@@ -113,13 +114,13 @@ describe('profile page', () => {
     // The reason was skipped: none is sent.
     expect(JSON.parse(calls.find((call) => call.url === '/api/v1/payments/unsubscribe')!.init.body as string)).toEqual({});
     expect(store.getState().auth.data?.subscription.status).toBe('inactive');
-    expect(await findToast(messages.unsubscribedRefunded)).toBeInTheDocument();
+    expect(await findToast(answers.unsubscribedRefunded)).toBeInTheDocument();
   });
 
   it('sends why the subscriber is leaving when they say, and nothing when they skip it', async () => {
     const calls = stubApi({
-      'POST /api/v1/payments/unsubscribe': { body: { success: true, message: messages.unsubscribedRefunded, refunded: true } },
-      'GET /api/v1/user/me': { body: { success: true, message: messages.userDetailsFetched, user: inactiveUser } },
+      'POST /api/v1/payments/unsubscribe': { body: { success: true, message: answers.unsubscribedRefunded, refunded: true } },
+      'GET /api/v1/user/me': { body: { success: true, message: answers.userDetailsFetched, user: inactiveUser } },
     });
     const { user, router } = renderProfile(activeUser);
     await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
@@ -136,13 +137,13 @@ describe('profile page', () => {
 
   it("cancels without a refund: stays on the profile with the server's message, access until the period's end and a way to resume", async () => {
     const calls = stubApi({
-      'POST /api/v1/payments/unsubscribe': { body: { success: true, message: messages.unsubscribedRefundUsed, refunded: false } },
-      'GET /api/v1/user/me': { body: { success: true, message: messages.userDetailsFetched, user: endingUser } },
+      'POST /api/v1/payments/unsubscribe': { body: { success: true, message: answers.unsubscribedRefundUsed, refunded: false } },
+      'GET /api/v1/user/me': { body: { success: true, message: answers.userDetailsFetched, user: endingUser } },
     });
     const { user, router, store } = renderProfile(activeUser);
     await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Yes, cancel' }));
-    expect(await screen.findByRole('status')).toHaveTextContent(messages.unsubscribedRefundUsed);
+    expect(await screen.findByRole('status')).toHaveTextContent(answers.unsubscribedRefundUsed);
     expect(withoutProgress(calls).map((call) => `${call.init.method ?? 'GET'} ${call.url}`)).toEqual(['POST /api/v1/payments/unsubscribe', 'GET /api/v1/user/me']);
     expect(router.state.location.pathname).toBe('/user/profile');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
@@ -155,7 +156,7 @@ describe('profile page', () => {
 
   it('still shows a refunded cancellation as inactive when reloading the user fails', async () => {
     stubApi({
-      'POST /api/v1/payments/unsubscribe': { body: { success: true, message: messages.unsubscribedRefunded, refunded: true } },
+      'POST /api/v1/payments/unsubscribe': { body: { success: true, message: answers.unsubscribedRefunded, refunded: true } },
       'GET /api/v1/user/me': { status: 500, body: {} },
     });
     const { user, router, store } = renderProfile(activeUser);
@@ -167,7 +168,7 @@ describe('profile page', () => {
 
   it('still shows an unrefunded cancellation as ending when reloading the user fails', async () => {
     stubApi({
-      'POST /api/v1/payments/unsubscribe': { body: { success: true, message: messages.unsubscribedNoRefund, refunded: false } },
+      'POST /api/v1/payments/unsubscribe': { body: { success: true, message: answers.unsubscribedNoRefund, refunded: false } },
       'GET /api/v1/user/me': { status: 500, body: {} },
     });
     const { user, router } = renderProfile(activeUser);
@@ -178,11 +179,11 @@ describe('profile page', () => {
   });
 
   it("shows the server's message when cancelling is refused, and stays active", async () => {
-    const calls = stubApi({ 'POST /api/v1/payments/unsubscribe': { status: 400, body: { success: false, message: messages.noActiveSubscription } } });
+    const calls = stubApi({ 'POST /api/v1/payments/unsubscribe': { status: 400, body: { success: false, message: answers.noActiveSubscription } } });
     const { user, router, store } = renderProfile(activeUser);
     await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Yes, cancel' }));
-    expect(await findToast(messages.noActiveSubscription)).toBeInTheDocument();
+    expect(await findToast(answers.noActiveSubscription)).toBeInTheDocument();
     expect(withoutProgress(calls)).toHaveLength(1);
     expect(router.state.location.pathname).toBe('/user/profile');
     expect(store.getState().auth.data?.subscription.status).toBe('active');
@@ -201,8 +202,8 @@ describe('profile page: free trials and the save offer (issue 16)', () => {
   const trialEnd = '2026-12-02T06:30:00.000Z';
   const trialUser: User = { ...inactiveUser, subscription: { status: 'active', currentPeriodEnd: trialEnd, cancelAtPeriodEnd: false, trialEndsAt: trialEnd } };
   const offer = { discount: { code: 'STAY50', kind: 'percent', amount: 50, charges: 2 }, discountedPrice: 49.5, regularPrice: 99, interval: 'monthly' };
-  const offerAnswer = (found: object | null) => ({ body: { success: true, message: messages.saveOfferFetched, offer: found } });
-  const history = { body: { success: true, message: messages.billingHistoryFetched, entries: [], renewal: null } };
+  const offerAnswer = (found: object | null) => ({ body: { success: true, message: answers.saveOfferFetched, offer: found } });
+  const history = { body: { success: true, message: answers.billingHistoryFetched, entries: [], renewal: null } };
   const reads = (calls: { url: string; init: RequestInit }[], url: string) => calls.filter((call) => (call.init.method ?? 'GET') === 'GET' && call.url === url).length;
 
   function renderProfile(user: User) {
@@ -254,9 +255,9 @@ describe('profile page: free trials and the save offer (issue 16)', () => {
   it('taking the offer sends it, says so, closes the dialog and reads the user and the billing history again', async () => {
     const calls = stubApi({
       'GET /api/v1/payments/save-offer': offerAnswer(offer),
-      'POST /api/v1/payments/save-offer': { body: { success: true, message: messages.saveOfferAccepted, offer } },
+      'POST /api/v1/payments/save-offer': { body: { success: true, message: answers.saveOfferAccepted, offer } },
       'GET /api/v1/billing/history': history,
-      'GET /api/v1/user/me': { body: { success: true, message: messages.userDetailsFetched, user: activeUser } },
+      'GET /api/v1/user/me': { body: { success: true, message: answers.userDetailsFetched, user: activeUser } },
     });
     const { user, router, store } = renderProfile(activeUser);
     await screen.findByText(billingTexts.noPayments);
@@ -264,7 +265,7 @@ describe('profile page: free trials and the save offer (issue 16)', () => {
     await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
     await user.click(await screen.findByRole('button', { name: billingTexts.takeOffer }));
 
-    expect(await findToast(messages.saveOfferAccepted)).toBeInTheDocument();
+    expect(await findToast(answers.saveOfferAccepted)).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     await waitFor(() => expect(reads(calls, '/api/v1/billing/history')).toBeGreaterThan(historyReads));
     await waitFor(() => expect(reads(calls, '/api/v1/user/me')).toBe(1));
@@ -279,14 +280,14 @@ describe('profile page: free trials and the save offer (issue 16)', () => {
       'GET /api/v1/payments/save-offer': () => offerAnswer(offered),
       'POST /api/v1/payments/save-offer': () => {
         offered = null;
-        return { status: 400, body: { success: false, message: messages.saveOfferNone } };
+        return { status: 400, body: { success: false, message: answers.saveOfferNone } };
       },
     });
     const { user } = renderProfile(activeUser);
     await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
     await user.click(await screen.findByRole('button', { name: billingTexts.takeOffer }));
 
-    expect(await findToast(messages.saveOfferNone)).toBeInTheDocument();
+    expect(await findToast(answers.saveOfferNone)).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('button', { name: billingTexts.takeOffer })).not.toBeInTheDocument());
     expect(screen.getByRole('dialog')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Yes, cancel' })).not.toHaveClass('btn-outline');
@@ -358,7 +359,7 @@ describe('edit profile page', () => {
 
   it('saves a new name without a new picture: the current one counts, and only the name is sent', async () => {
     const updated: User = { ...inactiveUser, fullName: 'Asha Verma Rao' };
-    const calls = stubApi({ [`PUT /api/v1/user/update/${inactiveUser._id}`]: { body: { success: true, message: messages.profileUpdated, user: updated } } });
+    const calls = stubApi({ [`PUT /api/v1/user/update/${inactiveUser._id}`]: { body: { success: true, message: answers.profileUpdated, user: updated } } });
     const { save, router, store } = renderEdit();
     await save('Asha Verma Rao', null);
     await waitFor(() => expect(router.state.location.pathname).toBe('/user/profile'));
@@ -367,12 +368,12 @@ describe('edit profile page', () => {
     expect([...body.keys()]).toEqual(['fullName']);
     expect(body.get('fullName')).toBe('Asha Verma Rao');
     expect(store.getState().auth.data).toEqual(updated);
-    expect(await findToast(messages.profileUpdated)).toBeInTheDocument();
+    expect(await findToast(answers.profileUpdated)).toBeInTheDocument();
   });
 
   it('sends the multipart form to the user, keeps the new name and goes to the profile', async () => {
     const updated: User = { ...inactiveUser, fullName: 'Asha Verma Rao', avatar: { secure_url: '/media/avatars/new.png' } };
-    const calls = stubApi({ [`PUT /api/v1/user/update/${inactiveUser._id}`]: { body: { success: true, message: messages.profileUpdated, user: updated } } });
+    const calls = stubApi({ [`PUT /api/v1/user/update/${inactiveUser._id}`]: { body: { success: true, message: answers.profileUpdated, user: updated } } });
     const { save, router, store } = renderEdit();
     await save('Asha Verma Rao', picture());
     await waitFor(() => expect(router.state.location.pathname).toBe('/user/profile'));
@@ -385,7 +386,7 @@ describe('edit profile page', () => {
     expect(body.get('fullName')).toBe('Asha Verma Rao');
     expect((body.get('avatar') as File).name).toBe('new.png');
     expect(store.getState().auth.data).toEqual(updated);
-    expect(await findToast(messages.profileUpdated)).toBeInTheDocument();
+    expect(await findToast(answers.profileUpdated)).toBeInTheDocument();
   });
 
   it("shows the server's message when the update is refused, and stays", async () => {

@@ -1,6 +1,7 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { AVATAR_ACCEPT } from '@lms/contract/users';
 import { findToast, renderPage, sampleUser, storeLogin, stubApi } from '../../test/render';
 import SignupPage from './SignupPage';
@@ -77,7 +78,7 @@ describe('signup page', () => {
   });
 
   it('sends the multipart form and goes home logged in', async () => {
-    const calls = stubApi({ 'POST /api/v1/user/register': { status: 201, body: { success: true, message: messages.accountCreated, user } } });
+    const calls = stubApi({ 'POST /api/v1/user/register': { status: 201, body: { success: true, message: answers.accountCreated, user } } });
     const { fill, router, store } = renderSignup();
     const avatar = picture();
     await fill({ ...valid, email: 'Asha@Example.com' }, avatar);
@@ -96,10 +97,10 @@ describe('signup page', () => {
   });
 
   it("shows the server's message when the account is refused, and stays", async () => {
-    stubApi({ 'POST /api/v1/user/register': { status: 409, body: { success: false, message: messages.emailTaken } } });
+    stubApi({ 'POST /api/v1/user/register': { status: 409, body: { success: false, message: answers.emailTaken } } });
     const { fill, router } = renderSignup();
     await fill(valid, picture());
-    expect(await findToast(messages.emailTaken)).toBeInTheDocument();
+    expect(await findToast(answers.emailTaken)).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/Signup');
     expect(screen.getByRole('button', { name: 'Create account' })).toBeEnabled();
   });
@@ -128,7 +129,7 @@ describe('signup page: where it leads (ours)', () => {
   });
 
   it('goes to ?next= after signing up, says why it is there, and the login link carries it on', async () => {
-    stubApi({ 'POST /api/v1/user/register': { status: 201, body: { success: true, message: messages.accountCreated, user } } });
+    stubApi({ 'POST /api/v1/user/register': { status: 201, body: { success: true, message: answers.accountCreated, user } } });
     const { fill, router } = renderSignup();
     await act(() => router.navigate('/Signup?next=%2Fcheckout'));
     expect(screen.getByRole('note')).toHaveTextContent(messages.signupToSubscribe);
@@ -139,7 +140,7 @@ describe('signup page: where it leads (ours)', () => {
   });
 
   it('ignores a ?next= off the site and goes home after signing up', async () => {
-    stubApi({ 'POST /api/v1/user/register': { status: 201, body: { success: true, message: messages.accountCreated, user } } });
+    stubApi({ 'POST /api/v1/user/register': { status: 201, body: { success: true, message: answers.accountCreated, user } } });
     const { fill, router } = renderSignup();
     await act(() => router.navigate(`/Signup?next=${encodeURIComponent('//evil.example/checkout')}`));
     expect(screen.getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login');

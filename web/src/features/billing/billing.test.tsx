@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { gstinCheckCharacter, type BillingEntry, type BillingHistory } from '@lms/contract/billing';
-import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { findToast, renderPage, sampleUser, storeLogin, stubApi } from '../../test/render';
 import { BillingSection } from './BillingSection';
 import { billingTexts } from './billing-texts';
@@ -17,7 +17,7 @@ const entry = (overrides: Partial<BillingEntry>): BillingEntry => ({
   creditNote: null,
   ...overrides,
 });
-const history = (entries: BillingEntry[]) => ({ body: { success: true, message: messages.billingHistoryFetched, entries, renewal: null } });
+const history = (entries: BillingEntry[]) => ({ body: { success: true, message: answers.billingHistoryFetched, entries, renewal: null } });
 const details = { businessName: null, gstin: null, stateCode: null, address: null };
 
 function open() {
@@ -77,7 +77,7 @@ describe('billing history', () => {
 
 describe('the renewal line (issue 16)', () => {
   type Renewal = NonNullable<BillingHistory['renewal']>;
-  const renewalAnswer = (renewal: Renewal | null) => ({ body: { success: true, message: messages.billingHistoryFetched, entries: [], renewal } });
+  const renewalAnswer = (renewal: Renewal | null) => ({ body: { success: true, message: answers.billingHistoryFetched, entries: [], renewal } });
   /** The line as a person reads it, the plan's name in bold and the rest. */
   const line = (text: string) => screen.findByText((_content, element) => element?.tagName === 'SPAN' && element.textContent?.replace(/\s+/g, ' ') === text);
   const renewing: Renewal = { renewsOn: '2027-11-25T06:30:00.000Z', cancelled: false, accessUntil: null, plan: { name: 'Yearly', interval: 'yearly' }, nextAmount: 799.2, trialEndsAt: null };
@@ -122,7 +122,7 @@ describe('tax details', () => {
     const calls = stubApi({
       'GET /api/v1/billing/history': history([]),
       'GET /api/v1/billing/details': { body: { success: true, message: 'ok', details } },
-      'PUT /api/v1/billing/details': (init) => ({ body: { success: true, message: messages.billingDetailsSaved, details: JSON.parse(init.body as string) } }),
+      'PUT /api/v1/billing/details': (init) => ({ body: { success: true, message: answers.billingDetailsSaved, details: JSON.parse(init.body as string) } }),
     });
     const { user } = open();
     await screen.findByText(billingTexts.noPayments);
@@ -135,7 +135,7 @@ describe('tax details', () => {
     expect(screen.getByLabelText(billingTexts.state)).toHaveValue('27');
     await user.type(screen.getByLabelText(billingTexts.address), 'Baner, Pune 411045');
     await user.click(screen.getByRole('button', { name: billingTexts.save }));
-    expect(await findToast(messages.billingDetailsSaved)).toBeInTheDocument();
+    expect(await findToast(answers.billingDetailsSaved)).toBeInTheDocument();
     const put = calls.find((call) => call.init.method === 'PUT')!;
     expect(JSON.parse(put.init.body as string)).toEqual({ businessName: 'Verma Tutors LLP', gstin: GSTIN, stateCode: '27', address: 'Baner, Pune 411045' });
   });
@@ -158,13 +158,13 @@ describe('tax details', () => {
     await user.type(await screen.findByLabelText(billingTexts.businessName), 'Verma Tutors LLP');
     await user.type(screen.getByLabelText(billingTexts.gstin), `${GSTIN.slice(0, 14)}${GSTIN[14] === 'A' ? 'B' : 'A'}`);
     await user.click(screen.getByRole('button', { name: billingTexts.save }));
-    expect(await findToast(messages.gstinInvalid)).toBeInTheDocument();
+    expect(await findToast(answers.gstinInvalid)).toBeInTheDocument();
 
     await user.clear(screen.getByLabelText(billingTexts.gstin));
     await user.type(screen.getByLabelText(billingTexts.gstin), GSTIN);
     await user.selectOptions(screen.getByLabelText(billingTexts.state), '29');
     await user.click(screen.getByRole('button', { name: billingTexts.save }));
-    expect(await findToast(messages.gstinStateMismatch)).toBeInTheDocument();
+    expect(await findToast(answers.gstinStateMismatch)).toBeInTheDocument();
     expect(calls.some((call) => call.init.method === 'PUT')).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { findToast, renderPage, stubApi } from '../../test/render';
 import ContactPage from './ContactPage';
 
@@ -50,10 +51,10 @@ describe('contact page', () => {
   });
 
   it("shows the server's message when it refuses, keeping what was typed", async () => {
-    stubApi({ 'POST /api/v1/contact': { status: 429, body: { success: false, message: messages.tooManyRequests } } });
+    stubApi({ 'POST /api/v1/contact': { status: 429, body: { success: false, message: answers.tooManyRequests } } });
     const { user } = renderPage(<ContactPage />, { path: '/contact' });
     await fillAndSend(user, { name: 'Asha Rao', email: 'asha@example.com', message: 'Hello' });
-    expect(await findToast(messages.tooManyRequests)).toBeInTheDocument();
+    expect(await findToast(answers.tooManyRequests)).toBeInTheDocument();
     expect(screen.queryByText(messages.contactSent)).not.toBeInTheDocument();
     expect(screen.getByLabelText('Message')).toHaveValue('Hello');
   });

@@ -4,6 +4,7 @@ import toast from 'react-hot-toast';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { TITLE_MAX, type Course } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { findPlayer, findToast, renderPage, sampleUser, storeLogin, stubApi } from '../../test/render';
 import CourseDescriptionPage from './CourseDescriptionPage';
 import CourseListPage from './CourseListPage';
@@ -211,7 +212,7 @@ describe('/course/description', () => {
           settings: { autoplayNext: true },
         },
       },
-      [`POST /api/v1/progress/lectures/${welcome._id}`]: { body: { success: true, message: messages.progressSaved } },
+      [`POST /api/v1/progress/lectures/${welcome._id}`]: { body: { success: true, message: answers.progressSaved } },
     });
     const { user: clicker } = open(null, `?id=${course(1)._id}`);
     await screen.findByRole('heading', { level: 1, name: 'Course 1' });

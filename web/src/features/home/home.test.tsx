@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Course } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { renderPage, sampleUser, storeLogin, stubApi } from '../../test/render';
 import HomePage from './HomePage';
 
@@ -15,8 +16,8 @@ const course = (n: number): Course => ({
   numbersOfLectures: n,
   totalDuration: null,
 });
-const newest = (courses: Course[]) => ({ body: { success: true, message: messages.coursesFetched, courses, total: courses.length, page: 1, limit: 3 } });
-const plan = { body: { success: true, message: messages.subscriptionPlan, price: 149, currency: 'INR', refundWindowDays: 14 } };
+const newest = (courses: Course[]) => ({ body: { success: true, message: answers.coursesFetched, courses, total: courses.length, page: 1, limit: 3 } });
+const plan = { body: { success: true, message: answers.subscriptionPlan, price: 149, currency: 'INR', refundWindowDays: 14 } };
 const NEWEST = 'GET /api/v1/courses?page=1&limit=3';
 const PLAN = 'GET /api/v1/payments/plan';
 

@@ -3,6 +3,7 @@ import toast from 'react-hot-toast';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Course, Lecture } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import type { User } from '@lms/contract/users';
 import { findPlayer, renderPage, storeLogin, stubApi } from '../../test/render';
 import AddLecturePage from './AddLecturePage';
@@ -91,7 +92,7 @@ describe('/course/lecture', () => {
     const calls = stubApi({
       [`GET /api/v1/courses/${course._id}`]: { body: { success: true, message: 'ok', course, lectures: [{ ...lecture(1), preview: true, duration: 75 }, lecture(2)] } },
       [`PATCH /api/v1/courses/${course._id}/lectures/${lecture(2)._id}`]: (init) => ({
-        body: { success: true, message: messages.lecturePreviewOn, lecture: { ...lecture(2), preview: JSON.parse(String(init.body)).preview } },
+        body: { success: true, message: answers.lecturePreviewOn, lecture: { ...lecture(2), preview: JSON.parse(String(init.body)).preview } },
       }),
     });
     const { user } = openLectures(admin);
@@ -110,7 +111,7 @@ describe('/course/lecture', () => {
     expect(within(rows[1]!).getByText(messages.freePreview)).toHaveClass('badge');
     const patch = calls.find((c) => c.init.method === 'PATCH')!;
     expect(JSON.parse(String(patch.init.body))).toEqual({ preview: true });
-    expect(await screen.findByText(messages.lecturePreviewOn)).toBeInTheDocument();
+    expect(await screen.findByText(answers.lecturePreviewOn)).toBeInTheDocument();
 
     // Ready again once the list holds the answer.
     await vi.waitFor(() => expect(second).toBeEnabled());
@@ -137,7 +138,7 @@ describe('/course/lecture', () => {
     const processing = { ...lecture(2), processing: { state: 'processing' as const, percent: 40, reason: null } };
     const calls = stubApi({
       [`GET /api/v1/courses/${course._id}`]: { body: { ...lecturesAnswer.body, lectures: [lecture(1), processing] } },
-      [`PATCH /api/v1/courses/${course._id}/lectures/${lecture(2)._id}`]: { body: { success: true, message: messages.lecturePreviewOn, lecture: { ...lecture(2), preview: true } } },
+      [`PATCH /api/v1/courses/${course._id}/lectures/${lecture(2)._id}`]: { body: { success: true, message: answers.lecturePreviewOn, lecture: { ...lecture(2), preview: true } } },
     });
     // The server takes its time over the switch.
     const stubbed = globalThis.fetch;
@@ -155,7 +156,7 @@ describe('/course/lecture', () => {
     await user.click(toggle);
     await vi.waitFor(() => expect(toggle).toBeChecked());
     expect(toggle).toBeDisabled();
-    expect(screen.queryByText(messages.lecturePreviewOn)).not.toBeInTheDocument();
+    expect(screen.queryByText(answers.lecturePreviewOn)).not.toBeInTheDocument();
     // The list is read again meanwhile, and its answer predates the switch: the switch stays where it was put.
     const reads = () => calls.filter((call) => call.url === `/api/v1/courses/${course._id}` && (call.init.method ?? 'GET') === 'GET').length;
     await vi.waitFor(() => expect(reads()).toBe(2), { timeout: 5000 });
@@ -163,7 +164,7 @@ describe('/course/lecture', () => {
     expect(toggle).toBeChecked();
 
     act(() => answer());
-    expect(await screen.findByText(messages.lecturePreviewOn)).toBeInTheDocument();
+    expect(await screen.findByText(answers.lecturePreviewOn)).toBeInTheDocument();
     await vi.waitFor(() => expect(toggle).toBeEnabled());
     expect(toggle).toBeChecked();
     // Still watching the second lecture: switching a preview is not a new list.
@@ -370,7 +371,7 @@ describe('/course/addlecture', () => {
 describe('/course/lecture: the video pipeline, as the admin sees it', () => {
   const withState = (n: number, processing: Lecture['processing']): Lecture => ({ ...lecture(n), processing });
   const statusAnswer = (available: boolean) => ({
-    body: { success: true, message: 'ok', available, reason: available ? null : messages.videoProcessingOff('no ffmpeg found'), ffmpeg: available ? 'ffmpeg 5.1' : null },
+    body: { success: true, message: 'ok', available, reason: available ? null : answers.videoProcessingOff('no ffmpeg found'), ffmpeg: available ? 'ffmpeg 5.1' : null },
   });
 
   it('shows each lecture’s state, with a progress bar while processing, and retries a failed one', async () => {
@@ -383,7 +384,7 @@ describe('/course/lecture: the video pipeline, as the admin sees it', () => {
       'GET /api/v1/video/status': statusAnswer(true),
       [`POST /api/v1/courses/${course._id}/lectures/${failed._id}/processing`]: () => {
         retried = true;
-        return { body: { success: true, message: messages.videoRetryStarted, lecture: withState(2, { state: 'waiting', percent: null, reason: null }) } };
+        return { body: { success: true, message: answers.videoRetryStarted, lecture: withState(2, { state: 'waiting', percent: null, reason: null }) } };
       },
     });
     const { user } = openLectures(admin);
@@ -397,7 +398,7 @@ describe('/course/lecture: the video pipeline, as the admin sees it', () => {
   it('tells the admin why processing is off', async () => {
     stubApi({ [`GET /api/v1/courses/${course._id}`]: lecturesAnswer, 'GET /api/v1/video/status': statusAnswer(false) });
     openLectures(admin);
-    expect(await screen.findByText(messages.videoProcessingOff('no ffmpeg found'))).toBeInTheDocument();
+    expect(await screen.findByText(answers.videoProcessingOff('no ffmpeg found'))).toBeInTheDocument();
   });
 
   it('shows a subscriber neither states nor the notice', async () => {
@@ -454,7 +455,7 @@ describe('/course/lecture: learner progress', () => {
   });
 
   it('saves the position on pause, and marks a lecture done on request', async () => {
-    const saved = { success: true, message: messages.progressSaved, lecture: progressAt(lecture(1)._id, 42), course: courseFigures(0) };
+    const saved = { success: true, message: answers.progressSaved, lecture: progressAt(lecture(1)._id, 42), course: courseFigures(0) };
     const calls = stubApi(
       answersWith([], {
         [`POST /api/v1/progress/lectures/${lecture(1)._id}`]: { body: saved },
@@ -484,7 +485,7 @@ describe('/course/lecture: learner progress', () => {
   });
 
   it('at the end, counts down to the next lecture, which the learner may cancel or start at once', async () => {
-    const saved = { success: true, message: messages.progressSaved, lecture: progressAt(lecture(1)._id, 600, true), course: courseFigures(1) };
+    const saved = { success: true, message: answers.progressSaved, lecture: progressAt(lecture(1)._id, 600, true), course: courseFigures(1) };
     const calls = stubApi(answersWith([], { [`POST /api/v1/progress/lectures/${lecture(1)._id}`]: { body: saved } }));
     const { user } = openLectures(learner);
     const player = await findPlayer('Lecture 1: Lesson 1');

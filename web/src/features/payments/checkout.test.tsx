@@ -5,6 +5,7 @@ import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import type { CheckoutQuote, Discount, Plan } from '@lms/contract/plans';
 import type { User } from '@lms/contract/users';
 import { createStore } from '../../app/store';
@@ -84,12 +85,12 @@ const quoteFor = (plan: Plan, overrides: Partial<CheckoutQuote> = {}): CheckoutQ
 });
 
 const keyAnswer = (overrides: object = {}) => ({
-  body: { success: true, message: messages.razorpayKey, key: 'rzp_test_key', checkoutScript: '/sandbox/checkout.js', price: 99, ...overrides },
+  body: { success: true, message: answers.razorpayKey, key: 'rzp_test_key', checkoutScript: '/sandbox/checkout.js', price: 99, ...overrides },
 });
 const subscribeAnswer = (overrides: object = {}) => ({
-  body: { success: true, message: messages.subscriptionCreated, subscription_id: 'sub_Xyz789', checkout: quoteFor(MONTHLY), ...overrides },
+  body: { success: true, message: answers.subscriptionCreated, subscription_id: 'sub_Xyz789', checkout: quoteFor(MONTHLY), ...overrides },
 });
-const plansAnswer = (plans: Plan[], trialAvailable = true) => ({ body: { success: true, message: messages.plansFetched, plans, trialAvailable } });
+const plansAnswer = (plans: Plan[], trialAvailable = true) => ({ body: { success: true, message: answers.plansFetched, plans, trialAvailable } });
 const refusal = (message: string) => ({ status: 400, body: { success: false, message } });
 
 function stubCheckout(extra: Parameters<typeof stubApi>[0] = {}) {
@@ -129,7 +130,7 @@ function subscribeLikeServer({ trial = true, refuse }: { trial?: boolean; refuse
     return {
       body: {
         success: true,
-        message: messages.subscriptionCreated,
+        message: answers.subscriptionCreated,
         subscription_id: ids.get(key),
         checkout: quoteFor(plan, {
           coupon: coupon?.discount ?? null,
@@ -278,11 +279,11 @@ describe('/checkout', () => {
   it("shows the server's refusal once, without a second 'Something went wrong'", async () => {
     logIn();
     stubCheckout({
-      'POST /api/v1/payments/subscribe': { status: 502, body: { success: false, message: messages.providerUnavailable } },
+      'POST /api/v1/payments/subscribe': { status: 502, body: { success: false, message: answers.providerUnavailable } },
     });
     renderPage(<CheckoutPage />, { path: '/checkout' });
 
-    expect(await screen.findByText(messages.providerUnavailable)).toBeInTheDocument();
+    expect(await screen.findByText(answers.providerUnavailable)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Buy now' })).toBeDisabled();
     expect(screen.queryByText(messages.somethingWentWrong)).not.toBeInTheDocument();
   });
@@ -318,7 +319,7 @@ describe('/checkout', () => {
     logIn();
     stubCheckout({
       'POST /api/v1/payments/subscribe': { status: 400, body: { success: false, message: messages.alreadySubscribed } },
-      'GET /api/v1/user/me': { body: { success: true, message: messages.userDetailsFetched, user: { ...user, subscription: { status: 'active' } } } },
+      'GET /api/v1/user/me': { body: { success: true, message: answers.userDetailsFetched, user: { ...user, subscription: { status: 'active' } } } },
     });
     renderPage(<CheckoutPage />, { path: '/checkout' });
 
@@ -353,8 +354,8 @@ describe('/checkout', () => {
   it('a payment is verified with the three fields, the user reloaded, and the page goes to /checkout/success', async () => {
     logIn();
     const calls = stubCheckout({
-      'POST /api/v1/payments/verify': { body: { success: true, message: messages.paymentVerified } },
-      'GET /api/v1/user/me': { body: { success: true, message: messages.userDetailsFetched, user: { ...user, subscription: { status: 'active' } } } },
+      'POST /api/v1/payments/verify': { body: { success: true, message: answers.paymentVerified } },
+      'GET /api/v1/user/me': { body: { success: true, message: answers.userDetailsFetched, user: { ...user, subscription: { status: 'active' } } } },
     });
     const { checkout, router, store } = await openWidget();
 
@@ -370,13 +371,13 @@ describe('/checkout', () => {
     expect(JSON.parse(verify?.init.body as string)).toEqual(paid);
     expect(store.getState().razorpay.isPaymentVerified).toBe(true);
     expect(store.getState().auth.data?.subscription.status).toBe('active');
-    expect(await screen.findByText(messages.paymentVerified)).toBeInTheDocument();
+    expect(await screen.findByText(answers.paymentVerified)).toBeInTheDocument();
   });
 
   it('a payment that fails verification goes to /checkout/fail', async () => {
     logIn();
     stubCheckout({
-      'POST /api/v1/payments/verify': { status: 400, body: { success: false, message: messages.paymentSignatureInvalid } },
+      'POST /api/v1/payments/verify': { status: 400, body: { success: false, message: answers.paymentSignatureInvalid } },
     });
     const { checkout, router, store } = await openWidget();
 
@@ -384,7 +385,7 @@ describe('/checkout', () => {
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/checkout/fail'));
     expect(store.getState().razorpay.isPaymentVerified).toBe(false);
-    expect(await screen.findByText(messages.paymentSignatureInvalid)).toBeInTheDocument();
+    expect(await screen.findByText(answers.paymentSignatureInvalid)).toBeInTheDocument();
   });
 
   it("a payment Checkout reports as failed goes to /checkout/fail and closes Checkout", async () => {
@@ -405,8 +406,8 @@ describe('/checkout', () => {
     const resumed: User = { ...user, subscription: { status: 'active', currentPeriodEnd: periodEnd, cancelAtPeriodEnd: false } };
     logIn(ending);
     const calls = stubCheckout({
-      'POST /api/v1/payments/verify': { body: { success: true, message: messages.paymentVerified } },
-      'GET /api/v1/user/me': { body: { success: true, message: messages.userDetailsFetched, user: resumed } },
+      'POST /api/v1/payments/verify': { body: { success: true, message: answers.paymentVerified } },
+      'GET /api/v1/user/me': { body: { success: true, message: answers.userDetailsFetched, user: resumed } },
     });
     const view = renderPage(<CheckoutPage />, { path: '/checkout', routes: [{ path: '/checkout/success', element: <CheckoutSuccessPage /> }] });
 
@@ -582,9 +583,9 @@ describe('/checkout: plans, free trials and coupons (issue 16)', () => {
   it('after a free trial starts, the success page says so and when the first payment is', async () => {
     logIn();
     stubPlans({
-      'POST /api/v1/payments/verify': { body: { success: true, message: messages.paymentVerified } },
+      'POST /api/v1/payments/verify': { body: { success: true, message: answers.paymentVerified } },
       'GET /api/v1/user/me': {
-        body: { success: true, message: messages.userDetailsFetched, user: { ...user, subscription: { status: 'active', currentPeriodEnd: TRIAL_END, trialEndsAt: TRIAL_END } } },
+        body: { success: true, message: answers.userDetailsFetched, user: { ...user, subscription: { status: 'active', currentPeriodEnd: TRIAL_END, trialEndsAt: TRIAL_END } } },
       },
     });
     const view = renderCheckoutAt(`/checkout?plan=${TRIAL.id}`);
@@ -599,7 +600,7 @@ describe('/checkout: plans, free trials and coupons (issue 16)', () => {
     expect(screen.queryByText(messages.paymentSuccessful)).not.toBeInTheDocument();
     expect(document.title).toBe(`${checkoutTexts.trialStarted} · LMS`);
     // Nothing was paid: no "Payment verified" either.
-    expect(screen.queryByText(messages.paymentVerified)).not.toBeInTheDocument();
+    expect(screen.queryByText(answers.paymentVerified)).not.toBeInTheDocument();
   });
 
   it('a coupon: "Have a coupon?" opens the field; Apply subscribes with the plan and the code; the summary says what the discount does', async () => {
@@ -659,7 +660,7 @@ describe('/checkout: plans, free trials and coupons (issue 16)', () => {
     const server = subscribeLikeServer();
     let limited = false;
     const calls = stubPlans({
-      'POST /api/v1/payments/subscribe': (init) => (limited ? { status: 429, body: { success: false, message: messages.tooManyRequests } } : server(init)),
+      'POST /api/v1/payments/subscribe': (init) => (limited ? { status: 429, body: { success: false, message: answers.tooManyRequests } } : server(init)),
     });
     const { user, store } = renderPage(<CheckoutPage />, { path: '/checkout' });
     await waitFor(() => expect(screen.getByRole('button', { name: 'Buy now' })).toBeEnabled());
@@ -667,12 +668,12 @@ describe('/checkout: plans, free trials and coupons (issue 16)', () => {
     limited = true;
     await user.click(screen.getByRole('button', { name: checkoutTexts.haveCoupon }));
     await user.type(screen.getByLabelText(checkoutTexts.couponCode), 'GUESS1{Enter}');
-    expect(await screen.findByRole('alert')).toHaveTextContent(messages.tooManyRequests);
-    expect(screen.getAllByText(messages.tooManyRequests)).toHaveLength(1);
+    expect(await screen.findByRole('alert')).toHaveTextContent(answers.tooManyRequests);
+    expect(screen.getAllByText(answers.tooManyRequests)).toHaveLength(1);
     await waitFor(() => expect(screen.getByRole('button', { name: 'Buy now' })).toBeEnabled());
 
     await user.click(screen.getByRole('radio', { name: 'Yearly' }));
-    expect(await findToast(messages.tooManyRequests)).toBeInTheDocument();
+    expect(await findToast(answers.tooManyRequests)).toBeInTheDocument();
     await waitFor(() => expect(screen.getByRole('radio', { name: 'Subscription Bundle' })).toBeChecked());
     await waitFor(() => expect(screen.getByRole('button', { name: 'Buy now' })).toBeEnabled());
     expect(store.getState().razorpay.subscription_id).toBe('sub_Choice1');
@@ -748,13 +749,13 @@ describe('/checkout: plans, free trials and coupons (issue 16)', () => {
     logIn();
     let fail = false;
     const server = subscribeLikeServer();
-    stubPlans({ 'POST /api/v1/payments/subscribe': (init) => (fail ? { status: 502, body: { success: false, message: messages.providerUnavailable } } : server(init)) });
+    stubPlans({ 'POST /api/v1/payments/subscribe': (init) => (fail ? { status: 502, body: { success: false, message: answers.providerUnavailable } } : server(init)) });
     const { user } = renderPage(<CheckoutPage />, { path: '/checkout' });
     await waitFor(() => expect(screen.getByRole('button', { name: 'Buy now' })).toBeEnabled());
 
     fail = true;
     await user.click(screen.getByRole('radio', { name: 'Yearly' }));
-    expect(await findToast(messages.providerUnavailable)).toBeInTheDocument();
+    expect(await findToast(answers.providerUnavailable)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Buy now' })).toBeDisabled();
 
     fail = false;

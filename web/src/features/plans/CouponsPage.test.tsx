@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import type { AdminPlan, Coupon } from '@lms/contract/plans';
 import { findToast, renderPage, stubApi } from '../../test/render';
 import CouponsPage from './CouponsPage';
@@ -52,8 +53,8 @@ const gone = coupon(4, { code: 'DIWALI', validUntil: '2020-11-15T18:30:00.000Z' 
 const full = coupon(5, { code: 'FIRST10', maxRedemptions: 10, redemptions: 10, plans: [monthly.id, yearly.id] });
 const shelved = coupon(6, { code: 'OLD', archived: true });
 
-const plansAnswer = { body: { success: true, message: messages.plansFetched, plans: [monthly, yearly, retired] } };
-const listAnswer = (coupons: Coupon[]) => ({ body: { success: true, message: messages.couponsFetched, coupons } });
+const plansAnswer = { body: { success: true, message: answers.plansFetched, plans: [monthly, yearly, retired] } };
+const listAnswer = (coupons: Coupon[]) => ({ body: { success: true, message: answers.couponsFetched, coupons } });
 
 function open() {
   return renderPage(<CouponsPage />, { path: '/admin/coupons' });
@@ -109,7 +110,7 @@ describe('coupons page', () => {
     const calls = stubApi({
       [PLANS]: plansAnswer,
       [LIST]: () => listAnswer(++lists === 1 ? [stay] : [made, stay]),
-      [CREATE]: { status: 201, body: { success: true, message: messages.couponCreated, coupon: made } },
+      [CREATE]: { status: 201, body: { success: true, message: answers.couponCreated, coupon: made } },
     });
     const { user } = open();
     await screen.findByRole('table', { name: couponsTexts.listLabel });
@@ -121,7 +122,7 @@ describe('coupons page', () => {
     expect(within(dialog).getByLabelText(couponsTexts.codeLabel)).toHaveValue('DEC-25');
     await user.type(within(dialog).getByLabelText(couponsTexts.percentLabel), '150');
     await submit();
-    expect(await findToast(messages.couponPercentInvalid)).toBeInTheDocument();
+    expect(await findToast(answers.couponPercentInvalid)).toBeInTheDocument();
     expect(sent(calls, CREATE)).toEqual([]);
 
     await user.clear(within(dialog).getByLabelText(couponsTexts.percentLabel));
@@ -137,7 +138,7 @@ describe('coupons page', () => {
     await user.click(within(plans).getByRole('checkbox', { name: /^Yearly/ }));
     await submit();
 
-    expect(await findToast(messages.couponCreated)).toBeInTheDocument();
+    expect(await findToast(answers.couponCreated)).toBeInTheDocument();
     expect(sent(calls, CREATE)).toEqual([
       {
         code: 'DEC-25',
@@ -160,7 +161,7 @@ describe('coupons page', () => {
     const calls = stubApi({
       [PLANS]: plansAnswer,
       [LIST]: listAnswer([stay]),
-      [CREATE]: { status: 409, body: { success: false, message: messages.couponCodeTaken } },
+      [CREATE]: { status: 409, body: { success: false, message: answers.couponCodeTaken } },
     });
     const { user } = open();
     await screen.findByRole('table', { name: couponsTexts.listLabel });
@@ -175,7 +176,7 @@ describe('coupons page', () => {
     expect(offer).toHaveAccessibleDescription(`${couponsTexts.saveOfferHint} ${couponsTexts.replacesSaveOffer('STAY20')}`);
     await user.click(within(dialog).getByRole('button', { name: couponsTexts.create }));
 
-    expect(await findToast(messages.couponCodeTaken)).toBeInTheDocument();
+    expect(await findToast(answers.couponCodeTaken)).toBeInTheDocument();
     expect(sent(calls, CREATE)).toEqual([
       { code: 'STAY20', kind: 'amount', amount: 20.5, charges: 1, validFrom: null, validUntil: null, maxRedemptions: null, plans: [], saveOffer: true },
     ]);
@@ -186,7 +187,7 @@ describe('coupons page', () => {
     const calls = stubApi({
       [PLANS]: plansAnswer,
       [LIST]: listAnswer([welcome]),
-      [patchOf(welcome.id)]: { body: { success: true, message: messages.couponUpdated, coupon: welcome } },
+      [patchOf(welcome.id)]: { body: { success: true, message: answers.couponUpdated, coupon: welcome } },
     });
     const { user } = open();
     await screen.findByRole('table', { name: couponsTexts.listLabel });
@@ -201,14 +202,14 @@ describe('coupons page', () => {
     expect(within(dialog).getByRole('checkbox', { name: /^Yearly/ })).toBeChecked();
 
     await user.click(within(dialog).getByRole('button', { name: adminTexts.saveChanges }));
-    expect(await findToast(messages.nothingToUpdate)).toBeInTheDocument();
+    expect(await findToast(answers.nothingToUpdate)).toBeInTheDocument();
 
     await user.clear(within(dialog).getByLabelText(couponsTexts.validUntil));
     await user.type(within(dialog).getByLabelText(couponsTexts.validUntil), '2099-03-31');
     await user.clear(within(dialog).getByLabelText(couponsTexts.max));
     await user.click(within(dialog).getByRole('checkbox', { name: /^Monthly/ }));
     await user.click(within(dialog).getByRole('button', { name: adminTexts.saveChanges }));
-    expect(await findToast(messages.couponUpdated)).toBeInTheDocument();
+    expect(await findToast(answers.couponUpdated)).toBeInTheDocument();
     expect(sent(calls, patchOf(welcome.id))).toEqual([{ validUntil: '2099-03-31T18:30:00.000Z', maxRedemptions: null, plans: [yearly.id, monthly.id] }]);
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
@@ -243,7 +244,7 @@ describe('coupons page', () => {
       [LIST]: () => listAnswer([{ ...welcome, archived }]),
       [patchOf(welcome.id)]: (init) => {
         archived = (JSON.parse(init.body as string) as { archived: boolean }).archived;
-        return { body: { success: true, message: messages.couponUpdated, coupon: { ...welcome, archived } } };
+        return { body: { success: true, message: answers.couponUpdated, coupon: { ...welcome, archived } } };
       },
     });
     const { user } = open();

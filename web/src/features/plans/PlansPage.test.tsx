@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import type { AdminPlan } from '@lms/contract/plans';
 import { findToast, renderPage, stubApi } from '../../test/render';
 import PlansPage from './PlansPage';
@@ -43,7 +44,7 @@ const yearly: AdminPlan = {
 const founders: AdminPlan = { ...monthly, id: '50000000-0000-4000-8000-000000000003', name: 'Founders', default: false, archived: true, subscribers: 1, trialDays: 1 };
 
 const NO_TAX_ADDED = { pricesAddTax: false, gstRate: 18 };
-const listAnswer = (plans: AdminPlan[], tax = NO_TAX_ADDED) => ({ body: { success: true, message: messages.plansFetched, plans, tax } });
+const listAnswer = (plans: AdminPlan[], tax = NO_TAX_ADDED) => ({ body: { success: true, message: answers.plansFetched, plans, tax } });
 
 function open() {
   return renderPage(<PlansPage />, { path: '/admin/plans' });
@@ -110,7 +111,7 @@ describe('plans page', () => {
     let lists = 0;
     const calls = stubApi({
       [LIST]: () => listAnswer(++lists === 1 ? [monthly] : [monthly, made]),
-      [CREATE]: { status: 201, body: { success: true, message: messages.planCreated, plan: made } },
+      [CREATE]: { status: 201, body: { success: true, message: answers.planCreated, plan: made } },
     });
     const { user } = open();
     await screen.findByRole('table', { name: plansTexts.listLabel });
@@ -119,13 +120,13 @@ describe('plans page', () => {
 
     // Nothing typed: the first problem, and nothing sent.
     await user.click(within(dialog).getByRole('button', { name: plansTexts.create }));
-    expect(await findToast(messages.planNameInvalid)).toBeInTheDocument();
+    expect(await findToast(answers.planNameInvalid)).toBeInTheDocument();
     await user.type(within(dialog).getByLabelText(plansTexts.name), 'Yearly');
     await user.click(within(dialog).getByRole('button', { name: plansTexts.create }));
-    expect(await findToast(messages.planPriceInvalid)).toBeInTheDocument();
+    expect(await findToast(answers.planPriceInvalid)).toBeInTheDocument();
     await user.type(within(dialog).getByLabelText(plansTexts.priceLabel), '20000');
     await user.click(within(dialog).getByRole('button', { name: plansTexts.create }));
-    expect(await findToast(messages.planPriceTooHigh)).toBeInTheDocument();
+    expect(await findToast(answers.planPriceTooHigh)).toBeInTheDocument();
     expect(sent(calls, CREATE)).toEqual([]);
 
     await user.clear(within(dialog).getByLabelText(plansTexts.priceLabel));
@@ -135,7 +136,7 @@ describe('plans page', () => {
     await user.type(within(dialog).getByLabelText(plansTexts.trialLabel), '14');
     await user.click(within(dialog).getByRole('button', { name: plansTexts.create }));
 
-    expect(await findToast(messages.planCreated)).toBeInTheDocument();
+    expect(await findToast(answers.planCreated)).toBeInTheDocument();
     expect(sent(calls, CREATE)).toEqual([{ name: 'Yearly', interval: 'yearly', price: 999, trialDays: 14 }]);
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(await within(table()).findByRole('rowheader', { name: /^Yearly/ })).toBeInTheDocument();
@@ -157,7 +158,7 @@ describe('plans page', () => {
   });
 
   it("keeps the form open with the server's reason when it refuses", async () => {
-    const calls = stubApi({ [LIST]: listAnswer([monthly]), [CREATE]: { status: 400, body: { success: false, message: messages.planPriceTooHigh } } });
+    const calls = stubApi({ [LIST]: listAnswer([monthly]), [CREATE]: { status: 400, body: { success: false, message: answers.planPriceTooHigh } } });
     const { user } = open();
     await screen.findByRole('table', { name: plansTexts.listLabel });
     await user.click(screen.getByRole('button', { name: plansTexts.newPlan }));
@@ -165,7 +166,7 @@ describe('plans page', () => {
     await user.type(within(dialog).getByLabelText(plansTexts.name), 'Premium');
     await user.type(within(dialog).getByLabelText(plansTexts.priceLabel), '14999');
     await user.click(within(dialog).getByRole('button', { name: plansTexts.create }));
-    expect(await findToast(messages.planPriceTooHigh)).toBeInTheDocument();
+    expect(await findToast(answers.planPriceTooHigh)).toBeInTheDocument();
     expect(sent(calls, CREATE)).toHaveLength(1);
     expect(screen.getByRole('dialog', { name: plansTexts.createTitle })).toBeInTheDocument();
     expect(within(dialog).getByLabelText(plansTexts.name)).toHaveValue('Premium');
@@ -181,7 +182,7 @@ describe('plans page', () => {
     let lists = 0;
     const calls = stubApi({
       [LIST]: () => listAnswer(++lists === 1 ? [monthly] : [repriced]),
-      [patchOf(monthly.id)]: { body: { success: true, message: messages.planUpdated, plan: repriced } },
+      [patchOf(monthly.id)]: { body: { success: true, message: answers.planUpdated, plan: repriced } },
     });
     const { user } = open();
     await screen.findByRole('table', { name: plansTexts.listLabel });
@@ -196,13 +197,13 @@ describe('plans page', () => {
 
     // Saving nothing new is said, not sent.
     await user.click(within(dialog).getByRole('button', { name: adminTexts.saveChanges }));
-    expect(await findToast(messages.nothingToUpdate)).toBeInTheDocument();
+    expect(await findToast(answers.nothingToUpdate)).toBeInTheDocument();
     expect(sent(calls, patchOf(monthly.id))).toEqual([]);
 
     await user.clear(within(dialog).getByLabelText(plansTexts.priceLabel));
     await user.type(within(dialog).getByLabelText(plansTexts.priceLabel), '149');
     await user.click(within(dialog).getByRole('button', { name: adminTexts.saveChanges }));
-    expect(await findToast(messages.planUpdated)).toBeInTheDocument();
+    expect(await findToast(answers.planUpdated)).toBeInTheDocument();
     expect(sent(calls, patchOf(monthly.id))).toEqual([{ price: 149 }]);
     await waitFor(() => expect(rowOf('Monthly')).toHaveTextContent('₹149 / month'));
     expect(within(rowOf('Monthly')).getByText(plansTexts.history(2))).toBeInTheDocument();
@@ -214,13 +215,13 @@ describe('plans page', () => {
       [LIST]: () => listAnswer([monthly, { ...yearly, archived }]),
       [patchOf(yearly.id)]: (init) => {
         archived = (JSON.parse(init.body as string) as { archived: boolean }).archived;
-        return { body: { success: true, message: messages.planUpdated, plan: { ...yearly, archived } } };
+        return { body: { success: true, message: answers.planUpdated, plan: { ...yearly, archived } } };
       },
     });
     const { user } = open();
     await screen.findByRole('table', { name: plansTexts.listLabel });
     await user.click(within(rowOf('Yearly')).getByRole('button', { name: `Archive ${yearly.name}` }));
-    expect(await findToast(messages.planUpdated)).toBeInTheDocument();
+    expect(await findToast(answers.planUpdated)).toBeInTheDocument();
     const back = await within(rowOf('Yearly')).findByRole('button', { name: `Bring back ${yearly.name}` });
     expect(rowOf('Yearly')).toHaveTextContent(plansTexts.archived);
     await user.click(back);

@@ -2,6 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Course } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import { CANCEL_REASONS } from '@lms/contract/payments';
 import { renderPage, stubApi } from '../../test/render';
 import DashboardPage from './DashboardPage';
@@ -76,7 +77,7 @@ const inboxAnswer = (items: { _id: string; name: string; email: string; message:
   body: { success: true, message: 'Contact messages', messages: items, total: items.length, page: 1, limit: 20 },
 });
 
-function answers(overrides: Parameters<typeof stubApi>[0] = {}) {
+function dashboardAnswers(overrides: Parameters<typeof stubApi>[0] = {}) {
   return {
     [COURSES]: coursesAnswer([react, sql]),
     [STATS]: { body: { success: true, message: 'User statistics', allUsersCount: 42, subscribedUsersCount: 17 } },
@@ -183,7 +184,7 @@ const colours = (chart: HTMLElement, kind: 'series' | 'text') => JSON.parse(char
 describe('admin dashboard', () => {
   it('shows the title (its tab too) and the four cards with the numbers from the server, revenue in rupees', async () => {
     document.title = '';
-    stubApi(answers());
+    stubApi(dashboardAnswers());
     renderDashboard();
     expect(screen.getByRole('heading', { level: 1, name: messages.adminDashboard })).toBeInTheDocument();
     expect(document.title).toBe('Admin Dashboard · LMS');
@@ -194,7 +195,7 @@ describe('admin dashboard', () => {
   });
 
   it('feeds the pie with the registered and enrolled users, and says so in words', async () => {
-    stubApi(answers());
+    stubApi(dashboardAnswers());
     renderDashboard();
     await waitFor(() => expect(card(messages.registeredUsers)).toHaveTextContent('42'));
     const pie = screen.getByTestId('pie');
@@ -204,7 +205,7 @@ describe('admin dashboard', () => {
   });
 
   it('feeds the bar chart with Jan to Dec and the monthly sales, with a table of the same numbers', async () => {
-    stubApi(answers());
+    stubApi(dashboardAnswers());
     renderDashboard();
     await waitFor(() => expect(card(messages.subscriptionCount)).toHaveTextContent('52'));
     const bar = screen.getByRole('img', { name: isSalesChart });
@@ -221,7 +222,7 @@ describe('admin dashboard', () => {
     const scheme = Object.assign(new EventTarget(), { matches: false, media: '(prefers-color-scheme: dark)' });
     vi.spyOn(window, 'matchMedia').mockImplementation(() => scheme as unknown as MediaQueryList);
     setTheme({ '--color-primary': 'oklch(45% 0.24 277.023)', '--color-secondary': 'oklch(62.8% 0.2577 29.23)', '--color-base-100': '#ffffff', '--color-base-content': 'oklch(0% 0 0)' });
-    stubApi(answers());
+    stubApi(dashboardAnswers());
     renderDashboard();
     await waitFor(() => expect(card(messages.subscriptionCount)).toHaveTextContent('52'));
     const pie = screen.getByTestId('pie');
@@ -248,7 +249,7 @@ describe('admin dashboard', () => {
   });
 
   it("holds the charts' places while their numbers load, then draws them", async () => {
-    stubApi(answers());
+    stubApi(dashboardAnswers());
     const stubbed = globalThis.fetch;
     let releaseStats!: () => void;
     const statsHeld = new Promise<void>((resolve) => (releaseStats = resolve));
@@ -267,7 +268,7 @@ describe('admin dashboard', () => {
   });
 
   it('says there are no users yet where the pie of two zeros would draw nothing', async () => {
-    stubApi(answers({ [STATS]: { body: { success: true, message: 'User statistics', allUsersCount: 0, subscribedUsersCount: 0 } } }));
+    stubApi(dashboardAnswers({ [STATS]: { body: { success: true, message: 'User statistics', allUsersCount: 0, subscribedUsersCount: 0 } } }));
     renderDashboard();
     expect(await screen.findByText(messages.noUsersYet)).toBeInTheDocument();
     expect(screen.queryByTestId('pie')).not.toBeInTheDocument();
@@ -275,7 +276,7 @@ describe('admin dashboard', () => {
   });
 
   it('keeps the row actions quiet: only Delete is red', async () => {
-    stubApi(answers());
+    stubApi(dashboardAnswers());
     renderDashboard();
     const row = (await screen.findByRole('rowheader', { name: 'React basics' })).closest('tr')!;
     const actions = within(row).getAllByRole('button');
@@ -284,7 +285,7 @@ describe('admin dashboard', () => {
   });
 
   it('lists the courses under seven columns, four of them hidden on small screens', async () => {
-    stubApi(answers());
+    stubApi(dashboardAnswers());
     renderDashboard();
     expect(screen.getByRole('heading', { name: messages.coursesOverview })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: messages.createNewCourse })).toHaveAttribute('href', '/course/create');
@@ -304,7 +305,7 @@ describe('admin dashboard', () => {
   });
 
   it('loads courses, then user statistics, then payment records, each after the one before has answered', async () => {
-    const calls = stubApi(answers());
+    const calls = stubApi(dashboardAnswers());
     const stubbed = globalThis.fetch;
     let releaseStats!: () => void;
     const statsHeld = new Promise<void>((resolve) => (releaseStats = resolve));
@@ -325,7 +326,7 @@ describe('admin dashboard', () => {
   });
 
   it('shows learner engagement after the payment records: active learners, each started course as a bar, and who stopped watching', async () => {
-    stubApi(answers());
+    stubApi(dashboardAnswers());
     renderDashboard();
     const section = await screen.findByRole('region', { name: 'Learner engagement' });
     await waitFor(() => expect(within(section).getByText(engagementTexts.activeLearnersThisWeek).nextElementSibling).toHaveTextContent('1,234'));
@@ -342,7 +343,7 @@ describe('admin dashboard', () => {
   });
 
   it('shows the revenue figures after the payment records: MRR, churn, refunds, net; new vs cancelled by month; the latest payments with their documents', async () => {
-    stubApi(answers());
+    stubApi(dashboardAnswers());
     renderDashboard();
     const section = await screen.findByRole('region', { name: revenueTexts.heading });
     const figure = (label: string) => within(section).getByText(label, { selector: 'dt' }).nextElementSibling;
@@ -370,7 +371,7 @@ describe('admin dashboard', () => {
   });
 
   it('shows each plan’s part of the MRR as a bar with its amount and subscribers, largest first, and leads to the plans and coupons', async () => {
-    stubApi(answers());
+    stubApi(dashboardAnswers());
     const { user, router } = renderDashboard();
     const section = await screen.findByRole('region', { name: revenueTexts.heading });
     const figure = await within(section).findByRole('figure', { name: mrrTexts.heading });
@@ -398,8 +399,8 @@ describe('admin dashboard', () => {
   });
 
   it('says so when no plan has a renewing subscriber', async () => {
-    const base = answers()[REVENUE] as { body: Record<string, unknown> };
-    stubApi(answers({ [REVENUE]: { body: { ...base.body, mrr: 0, plans: [{ id: '50000000-0000-4000-8000-000000000001', name: 'Monthly', interval: 'monthly', archived: false, subscribers: 0, mrr: 0 }] } } }));
+    const base = dashboardAnswers()[REVENUE] as { body: Record<string, unknown> };
+    stubApi(dashboardAnswers({ [REVENUE]: { body: { ...base.body, mrr: 0, plans: [{ id: '50000000-0000-4000-8000-000000000001', name: 'Monthly', interval: 'monthly', archived: false, subscribers: 0, mrr: 0 }] } } }));
     renderDashboard();
     const section = await screen.findByRole('region', { name: revenueTexts.heading });
     expect(await within(section).findByText(mrrTexts.none)).toBeInTheDocument();
@@ -407,7 +408,7 @@ describe('admin dashboard', () => {
   });
 
   it('offers the accountant’s CSVs for a range of days, the financial year so far to begin with', async () => {
-    stubApi(answers());
+    stubApi(dashboardAnswers());
     const { user } = renderDashboard();
     const section = await screen.findByRole('region', { name: revenueTexts.heading });
     const payments = await within(section).findByRole('link', { name: revenueTexts.exportPayments });
@@ -423,7 +424,7 @@ describe('admin dashboard', () => {
   });
 
   it('shows why subscribers cancel after engagement: each reason as a bar, most given first, and the latest in their words', async () => {
-    stubApi(answers());
+    stubApi(dashboardAnswers());
     renderDashboard();
     const section = await screen.findByRole('region', { name: cancellationTexts.heading });
     const bar = await within(section).findByRole('progressbar', { name: `${CANCEL_REASONS.too_expensive}: 3 of 5` });
@@ -438,7 +439,7 @@ describe('admin dashboard', () => {
   });
 
   it('says so when nobody cancelled lately', async () => {
-    stubApi(answers({ [CANCELLATIONS]: { body: { success: true, message: 'ok', total: 0, reasons: [], latest: [] } } }));
+    stubApi(dashboardAnswers({ [CANCELLATIONS]: { body: { success: true, message: 'ok', total: 0, reasons: [], latest: [] } } }));
     renderDashboard();
     expect(await screen.findByText(cancellationTexts.none)).toBeInTheDocument();
   });
@@ -446,9 +447,9 @@ describe('admin dashboard', () => {
   it('deletes a course after confirmation, then reloads the list', async () => {
     let courseLists = 0;
     const calls = stubApi(
-      answers({
+      dashboardAnswers({
         [COURSES]: () => coursesAnswer(++courseLists === 1 ? [react, sql] : [sql]),
-        [`DELETE /api/v1/courses/${react._id}`]: { body: { success: true, message: messages.courseDeleted } },
+        [`DELETE /api/v1/courses/${react._id}`]: { body: { success: true, message: answers.courseDeleted } },
       }),
     );
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
@@ -463,11 +464,11 @@ describe('admin dashboard', () => {
     await waitFor(() => expect(screen.queryByRole('rowheader', { name: 'React basics' })).not.toBeInTheDocument());
     expect(calls.slice(before).map(key)).toEqual([`DELETE /api/v1/courses/${react._id}`, COURSES]);
     expect(screen.getByRole('rowheader', { name: 'SQL in depth' })).toBeInTheDocument();
-    expect(await screen.findByText(messages.courseDeleted)).toBeInTheDocument();
+    expect(await screen.findByText(answers.courseDeleted)).toBeInTheDocument();
   });
 
   it('sends nothing when the deletion is not confirmed', async () => {
-    const calls = stubApi(answers());
+    const calls = stubApi(dashboardAnswers());
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
     const { user } = renderDashboard();
     await waitFor(() => expect(card(messages.subscriptionCount)).toHaveTextContent('52'));
@@ -483,7 +484,7 @@ describe('admin dashboard', () => {
   });
 
   it('shows the spec fallback when a deletion fails, and keeps the list', async () => {
-    const calls = stubApi(answers({ [`DELETE /api/v1/courses/${react._id}`]: failure }));
+    const calls = stubApi(dashboardAnswers({ [`DELETE /api/v1/courses/${react._id}`]: failure }));
     vi.spyOn(window, 'confirm').mockReturnValue(true);
     const { user } = renderDashboard();
     await waitFor(() => expect(card(messages.subscriptionCount)).toHaveTextContent('52'));
@@ -501,7 +502,7 @@ describe('admin dashboard', () => {
     ['Manage lectures of SQL in depth', '/course/lecture'],
     ['Edit SQL in depth', '/course/edit'],
   ])('"%s" goes to %s with the course', async (name, pathname) => {
-    stubApi(answers());
+    stubApi(dashboardAnswers());
     const { user, router } = renderDashboard();
     await user.click(await screen.findByRole('button', { name }));
     expect(await screen.findByTestId('location')).toBeInTheDocument();
@@ -511,7 +512,7 @@ describe('admin dashboard', () => {
   });
 
   it('lists the newest contact messages with a mail link', async () => {
-    stubApi(answers());
+    stubApi(dashboardAnswers());
     renderDashboard();
     const inbox = screen.getByRole('region', { name: 'Messages' });
     const item = (await within(inbox).findByRole('heading', { name: 'Asha Rao' })).closest('article')!;
@@ -522,13 +523,13 @@ describe('admin dashboard', () => {
   });
 
   it('says so when the inbox is empty', async () => {
-    stubApi(answers({ [INBOX]: inboxAnswer([]) }));
+    stubApi(dashboardAnswers({ [INBOX]: inboxAnswer([]) }));
     renderDashboard();
     expect(await screen.findByText(/No messages yet/)).toBeInTheDocument();
   });
 
   it('shows the spec fallbacks when the statistics and payment records fail, and still loads each in turn', async () => {
-    const calls = stubApi(answers({ [STATS]: failure, [PAYMENTS]: failure }));
+    const calls = stubApi(dashboardAnswers({ [STATS]: failure, [PAYMENTS]: failure }));
     renderDashboard();
     expect(await screen.findByText(messages.failedLoadStats)).toBeInTheDocument();
     expect(await screen.findByText(messages.failedPaymentRecord)).toBeInTheDocument();
@@ -541,7 +542,7 @@ describe('admin dashboard', () => {
   });
 
   it('shows the spec fallback when the courses fail, then goes on to the statistics', async () => {
-    const calls = stubApi(answers({ [COURSES]: failure }));
+    const calls = stubApi(dashboardAnswers({ [COURSES]: failure }));
     renderDashboard();
     expect(await screen.findByText(messages.failedGetCourses)).toBeInTheDocument();
     await waitFor(() => expect(card(messages.subscriptionCount)).toHaveTextContent('52'));
