@@ -265,6 +265,9 @@ async function startTrial(
   const trialEnd = subscription.startAt!;
   try {
     await ctx.db.transaction(async (tx) => {
+      // The user's row before the subscription's, as everywhere (applyProviderState, recordPayment): a
+      // webhook about this subscription at the same moment then waits instead of deadlocking.
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
       const [first] = await tx
         .update(subscriptions)
         .set({ trialStartedAt: new Date() })

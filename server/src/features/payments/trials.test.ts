@@ -93,6 +93,7 @@ describe('a free trial', () => {
 
   it('is one per account: a second one is refused (400) and the plan sells without it, charged today', async () => {
     const learner = await startTrial();
+    expect(learner.verified.statusCode, learner.verified.body).toBe(200);
     expect((await api('POST', '/payments/unsubscribe', learner.cookie)).json()).toMatchObject({ refunded: false, message: answers.unsubscribedTrial });
     // Cancelled in the trial: nothing charged, access until it ends, the provider's subscription cancelled.
     expect((await me(learner.cookie)).subscription).toMatchObject({ status: 'active', cancelAtPeriodEnd: true });
