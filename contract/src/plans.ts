@@ -38,6 +38,15 @@ const price = () =>
     .refine((value) => value >= MIN_PRICE, answers.planPriceTooLow)
     .refine((value) => value <= MAX_PRICE, answers.planPriceTooHigh);
 
+const trialDays = () =>
+  z.coerce
+    .number({ error: answers.planTrialDaysInvalid })
+    .int(answers.planTrialDaysInvalid)
+    .min(0, answers.planTrialDaysInvalid)
+    .max(MAX_TRIAL_DAYS, answers.planTrialDaysInvalid);
+const maxRedemptions = () =>
+  z.coerce.number({ error: answers.couponMaxInvalid }).int(answers.couponMaxInvalid).min(1, answers.couponMaxInvalid).max(1_000_000, answers.couponMaxInvalid);
+
 // ── Plans ───────────────────────────────────────────────────────────────────
 
 /** A plan as the checkout and the storefront show it; `price` is what the buyer pays per charge, in rupees. */
@@ -83,12 +92,7 @@ export const PlanInputSchema = z.object({
   interval: z.enum(PLAN_INTERVALS, { error: answers.planIntervalInvalid }),
   /** Rupees, as the seller sets prices: including GST unless PRICES_INCLUDE_TAX=no. */
   price: price(),
-  trialDays: z.coerce
-    .number({ error: answers.planTrialDaysInvalid })
-    .int(answers.planTrialDaysInvalid)
-    .min(0, answers.planTrialDaysInvalid)
-    .max(MAX_TRIAL_DAYS, answers.planTrialDaysInvalid)
-    .default(0),
+  trialDays: trialDays().default(0),
 });
 export type PlanInput = z.infer<typeof PlanInputSchema>;
 
@@ -97,12 +101,7 @@ export const PlanUpdateSchema = z
   .object({
     name: PlanInputSchema.shape.name.optional(),
     price: price().optional(),
-    trialDays: z.coerce
-      .number({ error: answers.planTrialDaysInvalid })
-      .int(answers.planTrialDaysInvalid)
-      .min(0, answers.planTrialDaysInvalid)
-      .max(MAX_TRIAL_DAYS, answers.planTrialDaysInvalid)
-      .optional(),
+    trialDays: trialDays().optional(),
     archived: z.boolean({ error: answers.planArchivedInvalid }).optional(),
   })
   .refine((update) => Object.values(update).some((value) => value !== undefined), answers.nothingToUpdate);
@@ -137,13 +136,7 @@ export const CouponInputSchema = z
     validFrom: isoTime.nullable().optional(),
     validUntil: isoTime.nullable().optional(),
     /** Redemptions allowed in all; none for no limit. Each account redeems a coupon once. */
-    maxRedemptions: z.coerce
-      .number({ error: answers.couponMaxInvalid })
-      .int(answers.couponMaxInvalid)
-      .min(1, answers.couponMaxInvalid)
-      .max(1_000_000, answers.couponMaxInvalid)
-      .nullable()
-      .optional(),
+    maxRedemptions: maxRedemptions().nullable().optional(),
     /** The plans it is for; empty for every plan. */
     plans: z.array(z.uuid(messages.planNotFound)).max(50, messages.planNotFound).default([]),
     /** Offered in the cancellation dialog instead of cancelling (at most one coupon is). Not redeemable at checkout. */
@@ -165,13 +158,7 @@ export const CouponUpdateSchema = z
   .object({
     validFrom: isoTime.nullable().optional(),
     validUntil: isoTime.nullable().optional(),
-    maxRedemptions: z.coerce
-      .number({ error: answers.couponMaxInvalid })
-      .int(answers.couponMaxInvalid)
-      .min(1, answers.couponMaxInvalid)
-      .max(1_000_000, answers.couponMaxInvalid)
-      .nullable()
-      .optional(),
+    maxRedemptions: maxRedemptions().nullable().optional(),
     plans: z.array(z.uuid(messages.planNotFound)).max(50, messages.planNotFound).optional(),
     saveOffer: z.boolean({ error: answers.couponSaveOfferInvalid }).optional(),
     archived: z.boolean({ error: answers.couponArchivedInvalid }).optional(),

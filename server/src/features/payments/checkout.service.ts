@@ -42,9 +42,13 @@ interface CheckoutChoice {
   startAt: Date | null;
 }
 
+/** What the first charge takes: the price bought, less the coupon's discount. */
+const firstChargeOf = ({ priced, coupon }: Pick<CheckoutChoice, 'priced' | 'coupon'>) =>
+  coupon ? discountedCharge(coupon, priced.price.amountPaise) : priced.price.amountPaise;
+
 function quoteOf(user: UserRow, { priced, coupon, trialDays, startAt }: CheckoutChoice, now: Date): CheckoutQuote {
   const regular = priced.price.amountPaise;
-  const first = coupon ? discountedCharge(coupon, regular) : regular;
+  const first = firstChargeOf({ priced, coupon });
   const later = startAt !== null && startAt > now;
   return {
     plan: planJson(priced),
@@ -68,9 +72,10 @@ function quoteOf(user: UserRow, { priced, coupon, trialDays, startAt }: Checkout
  * A user has at most one unpaid subscription (a partial unique index): asking again for the same
  * reuses it, and asking for something else drops it (at the provider too) and gives back its
  * coupon use. A coupon's use is taken as the subscription is stored, so of two buyers after its
- * last use one gets it (the other's subscription is cancelled at the provider unpaid). A subscriber who cancelled without a refund still has access until the paid
- * period ends; subscribing again resumes: Razorpay cannot undo a cancellation, so the new
- * subscription starts when the paid period ends and nobody pays twice.
+ * last use one gets it (the other's subscription is cancelled at the provider unpaid). A
+ * subscriber who cancelled without a refund still has access until the paid period ends;
+ * subscribing again resumes: Razorpay cannot undo a cancellation, so the new subscription starts
+ * when the paid period ends and nobody pays twice.
  */
 export async function subscribe(ctx: Context, user: UserRow, request: Subscribe = {}, now = new Date()): Promise<{ subscriptionId: string; quote: CheckoutQuote }> {
   if (user.role === 'ADMIN') throw new AppError(403, messages.adminCannotSubscribe);
@@ -98,7 +103,7 @@ export async function subscribe(ctx: Context, user: UserRow, request: Subscribe 
   if (unpaid) await dropUnpaid(ctx, unpaid);
 
   const interval = intervalOf(priced.plan);
-  const firstCharge = Math.round(quote.firstCharge.amount * 100);
+  const firstCharge = firstChargeOf(choice);
   const providerPlan = await providerPlanFor(ctx, interval, firstCharge);
   const created = await atProvider(() =>
     ctx.razorpay.createSubscription({

@@ -55,3 +55,53 @@ export function StatusBadge({ tone, children }: { tone: keyof typeof DOTS; child
     </span>
   );
 }
+
+/**
+ * A row's quiet actions: Edit, and Archive or Bring back (left out where `onToggle` is, as for the
+ * default plan, which stays on sale). `name` makes each button's label its own for a screen reader.
+ */
+export function RowActions({
+  name,
+  archived,
+  busy,
+  onEdit,
+  onToggle,
+  className = '',
+}: {
+  name: string;
+  archived: boolean;
+  busy: boolean;
+  onEdit: () => void;
+  onToggle?: () => void;
+  className?: string;
+}) {
+  return (
+    <div className={`flex gap-2 ${className}`}>
+      <button type="button" className="btn btn-ghost btn-sm whitespace-nowrap" aria-label={adminTexts.editNamed(name)} onClick={onEdit}>
+        <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+          <path d="M4 20h4L19 9l-4-4L4 16zM13 7l4 4" />
+        </svg>
+        {adminTexts.edit}
+      </button>
+      {onToggle && (
+        <button
+          type="button"
+          className="btn btn-ghost btn-sm whitespace-nowrap"
+          aria-label={archived ? adminTexts.bringBackNamed(name) : adminTexts.archiveNamed(name)}
+          disabled={busy}
+          aria-busy={busy}
+          onClick={onToggle}
+        >
+          {busy ? (
+            <span className="loading loading-spinner loading-xs" aria-hidden="true" />
+          ) : (
+            <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+              {archived ? <path d="M9 14 4 9l5-5M4 9h11a5 5 0 0 1 0 10h-3" /> : <path d="M4 7h16v3H4zM6 10v9h12v-9M10 14h4" />}
+            </svg>
+          )}
+          {archived ? adminTexts.bringBack : adminTexts.archive}
+        </button>
+      )}
+    </div>
+  );
+}

@@ -2,7 +2,7 @@ import type { Coupon } from '@lms/contract/plans';
 import { useState, type ReactNode } from 'react';
 import { paths } from '../../app/paths';
 import { usePageTitle } from '../../app/use-page-title';
-import { AdminPageHeader, StatusBadge } from './AdminPageHeader';
+import { AdminPageHeader, RowActions, StatusBadge } from './AdminPageHeader';
 import { CouponDialog } from './CouponDialog';
 import { couponStatus, validityWords, type CouponStatus } from './coupon-validity';
 import { useGetAdminPlansQuery, useGetCouponsQuery, useUpdateCouponMutation } from './plans.api';
@@ -167,34 +167,14 @@ function CouponStatusBadge({ coupon, now }: { coupon: Coupon; now: number }) {
 
 function CouponActions({ coupon, onEdit, className = '' }: { coupon: Coupon; onEdit: (coupon: Coupon) => void; className?: string }) {
   const [update, updating] = useUpdateCouponMutation();
-  const toggle = async () => {
-    await update({ id: coupon.id, update: { archived: !coupon.archived } });
-  };
   return (
-    <div className={`flex gap-2 ${className}`}>
-      <button type="button" className="btn btn-ghost btn-sm whitespace-nowrap" aria-label={adminTexts.editNamed(coupon.code)} onClick={() => onEdit(coupon)}>
-        <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
-          <path d="M4 20h4L19 9l-4-4L4 16zM13 7l4 4" />
-        </svg>
-        {adminTexts.edit}
-      </button>
-      <button
-        type="button"
-        className="btn btn-ghost btn-sm whitespace-nowrap"
-        aria-label={coupon.archived ? adminTexts.bringBackNamed(coupon.code) : adminTexts.archiveNamed(coupon.code)}
-        disabled={updating.isLoading}
-        aria-busy={updating.isLoading}
-        onClick={toggle}
-      >
-        {updating.isLoading ? (
-          <span className="loading loading-spinner loading-xs" aria-hidden="true" />
-        ) : (
-          <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
-            {coupon.archived ? <path d="M9 14 4 9l5-5M4 9h11a5 5 0 0 1 0 10h-3" /> : <path d="M4 7h16v3H4zM6 10v9h12v-9M10 14h4" />}
-          </svg>
-        )}
-        {coupon.archived ? adminTexts.bringBack : adminTexts.archive}
-      </button>
-    </div>
+    <RowActions
+      name={coupon.code}
+      archived={coupon.archived}
+      busy={updating.isLoading}
+      onEdit={() => onEdit(coupon)}
+      onToggle={() => void update({ id: coupon.id, update: { archived: !coupon.archived } })}
+      className={className}
+    />
   );
 }

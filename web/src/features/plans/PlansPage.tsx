@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { formatDate, rupees } from '../../app/format';
 import { paths } from '../../app/paths';
 import { usePageTitle } from '../../app/use-page-title';
-import { AdminPageHeader, StatusBadge } from './AdminPageHeader';
+import { AdminPageHeader, RowActions, StatusBadge } from './AdminPageHeader';
 import { PlanDialog } from './PlanDialog';
 import { useGetAdminPlansQuery, useUpdatePlanMutation } from './plans.api';
 import { adminTexts, plansTexts as texts } from './plans-texts';
@@ -184,37 +184,15 @@ function PriceHistory({ plan }: { plan: AdminPlan }) {
 /** Edit, and take off sale or bring back: quiet, as the page's primary action is a new plan. */
 function PlanActions({ plan, onEdit, className = '' }: { plan: AdminPlan; onEdit: (plan: AdminPlan) => void; className?: string }) {
   const [update, updating] = useUpdatePlanMutation();
-  const toggle = async () => {
-    await update({ id: plan.id, update: { archived: !plan.archived } });
-  };
   return (
-    <div className={`flex gap-2 ${className}`}>
-      <button type="button" className="btn btn-ghost btn-sm whitespace-nowrap" aria-label={adminTexts.editNamed(plan.name)} onClick={() => onEdit(plan)}>
-        <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
-          <path d="M4 20h4L19 9l-4-4L4 16zM13 7l4 4" />
-        </svg>
-        {adminTexts.edit}
-      </button>
-      {/* The default plan is the bundle the storefront sells: it stays on sale (the server refuses too). */}
-      {!plan.default && (
-        <button
-          type="button"
-          className="btn btn-ghost btn-sm whitespace-nowrap"
-          aria-label={plan.archived ? adminTexts.bringBackNamed(plan.name) : adminTexts.archiveNamed(plan.name)}
-          disabled={updating.isLoading}
-          aria-busy={updating.isLoading}
-          onClick={toggle}
-        >
-          {updating.isLoading ? (
-            <span className="loading loading-spinner loading-xs" aria-hidden="true" />
-          ) : (
-            <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
-              {plan.archived ? <path d="M9 14 4 9l5-5M4 9h11a5 5 0 0 1 0 10h-3" /> : <path d="M4 7h16v3H4zM6 10v9h12v-9M10 14h4" />}
-            </svg>
-          )}
-          {plan.archived ? adminTexts.bringBack : adminTexts.archive}
-        </button>
-      )}
-    </div>
+    <RowActions
+      name={plan.name}
+      archived={plan.archived}
+      busy={updating.isLoading}
+      onEdit={() => onEdit(plan)}
+      // The default plan is the bundle the storefront sells: it stays on sale (the server refuses too).
+      onToggle={plan.default ? undefined : () => void update({ id: plan.id, update: { archived: !plan.archived } })}
+      className={className}
+    />
   );
 }
