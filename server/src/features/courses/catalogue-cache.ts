@@ -42,6 +42,13 @@ export interface CatalogueCache {
   page(key: string, compute: () => Promise<unknown>): Promise<CataloguePage>;
   /** Called by every write to courses or lectures. */
   invalidate(): void;
+  /** Pages served from the cache and pages computed, since the start (the metrics read them). */
+  readonly stats: CacheStats;
+}
+
+export interface CacheStats {
+  hits: number;
+  misses: number;
 }
 
 function cataloguePage(value: unknown): CataloguePage {
@@ -61,10 +68,16 @@ function cataloguePage(value: unknown): CataloguePage {
 
 export function createCatalogueCache({ freshMs = CATALOGUE_FRESH_MS, now = Date.now } = {}): CatalogueCache {
   const pages = new Map<string, { until: number; page: Promise<CataloguePage> }>();
+  const stats: CacheStats = { hits: 0, misses: 0 };
   return {
+    stats,
     page(key, compute) {
       const cached = pages.get(key);
-      if (cached && cached.until > now()) return cached.page;
+      if (cached && cached.until > now()) {
+        stats.hits++;
+        return cached.page;
+      }
+      stats.misses++;
       if (pages.size >= MAX_PAGES) pages.clear();
       const entry = { until: now() + freshMs, page: compute().then(cataloguePage) };
       pages.set(key, entry);
