@@ -162,6 +162,10 @@ export const answers = {
   saveOfferFetched: 'Save offer',
   saveOfferNone: 'There is no offer for this subscription',
   saveOfferAccepted: 'Offer applied: your next payments are discounted',
+
+  // Ours: operating the server (issue 17): /readyz, for load balancers
+  serverDraining: 'This server is shutting down',
+  serverNotReady: 'This server cannot reach its database or media storage',
 } as const;
 
 export type AnswerKey = keyof typeof answers;

@@ -6,7 +6,6 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { sql } from 'drizzle-orm';
 import Fastify, { LogController, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import {
@@ -22,11 +21,12 @@ import { databaseTargetOf, openDatabase, type Database } from './db/client.ts';
 import { AppError } from './errors.ts';
 import { createPasswordHasher } from './features/auth/password.ts';
 import { createCatalogueCache } from './features/courses/catalogue-cache.ts';
+import { createSessionCache } from './features/auth/session-cache.ts';
+import { followChanges } from './changes.ts';
 import { hlsRoutes } from './features/media/hls.routes.ts';
 import { privateMediaRoutes } from './features/media/media.routes.ts';
 import { createHeldSaves } from './features/progress/held-saves.ts';
 import { createPreviewVideos } from './features/media/preview-videos.ts';
-import { createRecentViewers } from './features/media/recent-viewers.ts';
 import { createStorage, mediaRoot, PUBLIC_MEDIA_FOLDERS, PUBLIC_MEDIA_PREFIX } from './features/media/storage.ts';
 import { createRazorpayClient, inProcessFetch } from './features/payments/razorpay-client.ts';
 import { sandboxRoutes } from './features/sandbox/sandbox.routes.ts';
@@ -35,7 +35,9 @@ import { QUEUE_RULES, startWorkers, type Jobs } from './jobs.ts';
 import { ensureDefaultPlan } from './features/plans/plans.service.ts';
 import { findVideoTools } from './features/video/ffmpeg.ts';
 import { refuseForeignOrigins } from './cross-site.ts';
+import { healthRoutes } from './health.ts';
 import { createMailer } from './mail.ts';
+import { mountMetrics } from './metrics.ts';
 import { createRateLimits } from './rate-limit.ts';
 import { paths } from './paths.ts';
 import { apiRoutes, siteRoutes } from './routes.ts';
@@ -62,11 +64,19 @@ export interface AppOptions {
   webRoot?: string;
   /** How often held progress saves are written (tests lengthen it to see them held). */
   heldSavesFlushMs?: number;
+  /**
+   * Tests write to the database behind the app's back, as another instance would, and expect the
+   * next request to see it: on PostgreSQL every request, not only a write, then waits to have
+   * heard every change made before it (a moment's wait in production).
+   */
+  catchUpOnEveryRequest?: boolean;
 }
 
 export const API_PREFIX = '/api/v1';
 export const SANDBOX_API_PREFIX = '/sandbox/v1';
 const JSON_BODY_LIMIT = 256 * 1024;
+/** Methods that change nothing (RFC 9110 §9.2.1). */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Secrets masked wherever they appear in a logged object: at its top level, in a logged
@@ -101,9 +111,27 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
     (await openDatabase(databaseTargetOf(config), {
       onIdleConnectionError: (error) => app.log.warn({ err: error }, 'database connection lost while idle; the pool will reconnect'),
     }));
+  // This instance's copies, which hear every change to what they copy (changes.ts, DESIGN §9).
+  const catalogue = createCatalogueCache();
+  const sessions = createSessionCache();
+  const previewVideos = createPreviewVideos();
+  const changes = await followChanges(database, {
+    apply(change) {
+      if (change.kind === 'user') return sessions.forgetUser(change.userId);
+      if (change.kind === 'session') return sessions.forgetSession(change.tokenHash);
+      if (change.kind === 'anything') sessions.forgetAll();
+      catalogue.invalidate();
+      previewVideos.forgetAll();
+    },
+    onListening(listening) {
+      sessions.setTrusted(listening);
+      if (!listening) app.log.warn('not hearing changes from the database: sessions are looked up on every request until it is back');
+    },
+  });
   const ctx: Context = {
     config,
     db: database.db,
+    changes,
     jobs: await startJobQueue<Jobs>(database, { log: app.log, rules: QUEUE_RULES, ...options.jobs }),
     mailer: createMailer(config),
     media: await createStorage(config),
@@ -117,9 +145,9 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
         ? { baseUrl: SANDBOX_API_PREFIX, fetch: inProcessFetch((request) => app.inject(request)) }
         : { baseUrl: config.payments.baseUrl }),
     }),
-    catalogue: createCatalogueCache(),
-    recentViewers: createRecentViewers(),
-    previewVideos: createPreviewVideos(),
+    catalogue,
+    sessions,
+    previewVideos,
     // A held save the rules refuse (its lecture deleted, a position past the end) is dropped quietly.
     heldSaves: createHeldSaves({
       onError: (error) => void (error instanceof AppError || app.log.error({ err: error }, 'a held progress save failed')),
@@ -138,6 +166,7 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
     await ctx.heldSaves.close();
     ctx.mailer.close();
     await ctx.limits.close();
+    await changes.stop();
     if (!options.database) await database.close();
   });
 
@@ -205,6 +234,19 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
   await app.register(fastifyCookie);
   await app.register(fastifyMultipart, { limits: { files: 2, fields: 20, fieldSize: 64 * 1024, parts: 30 } });
   app.addHook('onRequest', refuseForeignOrigins(config));
+  // A write is answered once this instance has heard what it changed, so that the writer's next
+  // request, here, never meets a copy from before it. PGlite delivers before the commit returns.
+  if (database.kind === 'postgres') {
+    app.addHook('onSend', async (request, _reply, payload) => {
+      if (!SAFE_METHODS.has(request.method)) await ctx.changes.caughtUp();
+      return payload;
+    });
+    if (options.catchUpOnEveryRequest) app.addHook('onRequest', () => ctx.changes.caughtUp());
+  }
+
+  // The probes, and metrics when configured: their hooks see every route mounted after them.
+  healthRoutes(app);
+  mountMetrics(app, database);
 
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'LMS API', version: '1.0.0' }, servers: [] },
@@ -212,10 +254,6 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
-  app.get('/healthz', { schema: { hide: true } }, async () => {
-    await ctx.db.execute(sql`select 1`);
-    return { status: 'ok' };
-  });
   await app.register(apiRoutes, { prefix: API_PREFIX });
   // The offline imitation of Razorpay (DESIGN §6); never mounted when talking to Razorpay itself.
   if (config.payments.mode === 'sandbox') {

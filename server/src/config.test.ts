@@ -68,4 +68,12 @@ describe('loadConfig', () => {
     expect(config.allowedOrigins).toEqual(['http://localhost:5173', 'http://127.0.0.1:5173']);
     expect(config.trustProxy).toBe(false);
   });
+
+  it('gives requests 30 s to finish at a stop, and keeps metrics off the public port unless a token guards them', () => {
+    expect(loadConfig({})).toMatchObject({ shutdownGraceSeconds: 30, metrics: { port: undefined, token: undefined } });
+    expect(loadConfig({ SHUTDOWN_GRACE_SECONDS: '5', METRICS_PORT: '9464' })).toMatchObject({ shutdownGraceSeconds: 5, metrics: { port: 9464 } });
+    expect(() => loadConfig({ PORT: '8080', METRICS_PORT: '8080' })).toThrow(/METRICS_PORT: must differ from PORT/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
+    expect(() => loadConfig({ SHUTDOWN_GRACE_SECONDS: '0' })).toThrow(/SHUTDOWN_GRACE_SECONDS/);
+  });
 });

@@ -79,6 +79,12 @@ const EnvSchema = z
   PRICES_INCLUDE_TAX: z.enum(['yes', 'no']).default('yes'),
   /** For `npm run bench`: where to write the event loop's delay each second. */
   EVENT_LOOP_STATS_FILE: z.string().min(1).optional(),
+  /** How long requests in flight may take to finish once a stop is asked for (SIGTERM, Ctrl-C). */
+  SHUTDOWN_GRACE_SECONDS: positiveInt.default(30),
+  /** Prometheus metrics on a port of their own, bound to HOST, never on PORT (metrics.ts). */
+  METRICS_PORT: port.optional(),
+  /** Prometheus metrics at /metrics on PORT, only to `Authorization: Bearer <token>` (metrics.ts). */
+  METRICS_TOKEN: z.string().min(16).optional(),
   })
   .superRefine((env, problems) => {
     const require = (names: readonly (keyof typeof env)[], when: string) => {
@@ -90,6 +96,9 @@ const EnvSchema = z
     }
     if (env.SELLER_GSTIN && env.SELLER_GSTIN.slice(0, 2) !== env.SELLER_STATE) {
       problems.addIssue({ code: 'custom', path: ['SELLER_STATE'], message: `must be ${env.SELLER_GSTIN.slice(0, 2)}, the state of SELLER_GSTIN` });
+    }
+    if (env.METRICS_PORT && env.METRICS_PORT === env.PORT) {
+      problems.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'must differ from PORT: metrics are never served on the public port' });
     }
     if (env.STORAGE === 's3') require(['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'], 'STORAGE=s3');
     if (env.PAYMENTS_MODE === 'razorpay') {
@@ -191,6 +200,10 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     contactEmail: env.CONTACT_EMAIL,
     logLevel: env.LOG_LEVEL,
     eventLoopStatsFile: env.EVENT_LOOP_STATS_FILE,
+    /** Requests in flight get this long to finish after SIGTERM or Ctrl-C; then the process exits without them. */
+    shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
+    /** Prometheus metrics (metrics.ts): off unless a port or a token is given; with both, the port asks for the token. */
+    metrics: { port: env.METRICS_PORT, token: env.METRICS_TOKEN },
   };
 }
 

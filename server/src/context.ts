@@ -2,9 +2,10 @@ import type { RuntimeConfig } from './secrets.ts';
 import type { Db } from './db/client.ts';
 import type { PasswordHasher } from './features/auth/password.ts';
 import type { CatalogueCache } from './features/courses/catalogue-cache.ts';
+import type { SessionCache } from './features/auth/session-cache.ts';
+import type { Changes } from './changes.ts';
 import type { HeldSaves } from './features/progress/held-saves.ts';
 import type { PreviewVideos } from './features/media/preview-videos.ts';
-import type { RecentViewers } from './features/media/recent-viewers.ts';
 import type { MediaStorage } from './features/media/storage.ts';
 import type { RazorpayClient } from './features/payments/razorpay-client.ts';
 import type { JobQueue } from './job-queue.ts';
@@ -25,11 +26,13 @@ export interface Context {
   passwords: PasswordHasher;
   limits: RateLimits;
   razorpay: RazorpayClient;
-  /** Serialized catalogue pages; course and lecture writes empty it. */
+  /** What this instance keeps copies of hears every change to it, from anywhere (DESIGN §9). */
+  changes: Changes;
+  /** Serialized catalogue pages; course and lecture changes empty it. */
   catalogue: CatalogueCache;
-  /** Sessions recently allowed to watch; whatever ends access forgets them. */
-  recentViewers: RecentViewers;
-  /** Videos recently found to be free previews; turning a preview off forgets it. */
+  /** Sessions in use and their users; whatever ends or changes one forgets it. */
+  sessions: SessionCache;
+  /** Videos recently found to be free previews; catalogue changes forget them. */
   previewVideos: PreviewVideos;
   /** Progress saves held back from sessions over their rate, the latest of each kept (features/progress). */
   heldSaves: HeldSaves;

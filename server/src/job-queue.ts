@@ -18,8 +18,24 @@ export interface JobQueue<Jobs> {
   work<N extends keyof Jobs & string>(name: N, handler: (data: Jobs[N], attempt: Attempt) => Promise<void>, options?: { concurrency?: number }): Promise<void>;
   /** Sends `name` on a cron schedule (UTC); one instance sends each occurrence. */
   schedule<N extends keyof Jobs & string>(name: N, cron: string, data: Jobs[N]): Promise<void>;
-  /** Lets running jobs finish (a few seconds at most), then stops polling. */
+  /**
+   * Stops taking jobs, aborts running ones' `signal` and gives them 5 s to finish; pg-boss then fails
+   * what still runs back to the queue, to be retried like any failure (a try used up) on this or
+   * another instance. Sends after this throw.
+   */
   stop(): Promise<void>;
+  /** Tells `listener` of every try this instance's workers finish, whatever its outcome (metrics.ts counts them). */
+  onJobDone(listener: (job: FinishedJob) => void): void;
+  /** Jobs waiting in each queue, on every instance together: sent and not yet taken, or waiting for a retry. */
+  waiting(): Promise<Record<string, number>>;
+}
+
+/** One try of a job, as it ended. */
+export interface FinishedJob {
+  name: string;
+  seconds: number;
+  /** pg-boss's words: completed; retry (it failed, and will be tried again); failed (for good). */
+  outcome: 'completed' | 'retry' | 'failed';
 }
 
 /** What a handler knows about the try it is running. */
@@ -81,6 +97,11 @@ export async function startJobQueue<Jobs>(database: Database, options: JobQueueO
   await boss.start();
 
   const workers = new Map<string, string[]>();
+  const doneListeners: ((job: FinishedJob) => void)[] = [];
+  const reportDone = (name: string, started: number, outcome: FinishedJob['outcome']) => {
+    const job = { name, seconds: (performance.now() - started) / 1000, outcome };
+    for (const listener of doneListeners) listener(job);
+  };
   // One creation per queue name in this process, even when two first sends race (on PostgreSQL,
   // two concurrent pgboss.create_queue calls of one name can deadlock).
   const queues = new Map<string, Promise<void>>();
@@ -119,9 +140,12 @@ export async function startJobQueue<Jobs>(database: Database, options: JobQueueO
         const id = await boss.work<Jobs[typeof name]>(name, { pollingIntervalSeconds, batchSize: 1, includeMetadata: true }, async ([job]) => {
           if (!job) return;
           const finalAttempt = job.retryCount >= job.retryLimit;
+          const started = performance.now();
           try {
             await handler(job.data, { finalAttempt, signal: stopping.signal });
+            reportDone(name, started, 'completed');
           } catch (error) {
+            reportDone(name, started, finalAttempt ? 'failed' : 'retry');
             const entry = { err: error, job: name, jobId: job.id, attempt: job.retryCount + 1 };
             if (finalAttempt) log.error(entry, 'job failed for good; it stays in the queue as failed');
             else log.warn(entry, 'job failed; it will be retried');
@@ -140,6 +164,15 @@ export async function startJobQueue<Jobs>(database: Database, options: JobQueueO
       await boss.stop({ graceful: true, wait: true, timeout: STOP_TIMEOUT_MS });
       await Promise.allSettled([...inFlight]);
       stopped = true;
+    },
+    onJobDone(listener) {
+      doneListeners.push(listener);
+    },
+    async waiting() {
+      // Its queries would be dropped, never answered, once the queue has stopped.
+      if (stopped) return {};
+      const queues = await boss.getQueues();
+      return Object.fromEntries(await Promise.all(queues.map(async ({ name }) => [name, (await boss.getQueueSize(name)) ?? 0] as const)));
     },
   };
 }

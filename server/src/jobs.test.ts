@@ -71,4 +71,51 @@ describe('stopping the job queue', () => {
     // Closed: a send now fails at once instead of waiting on a database that is gone.
     await expect(queue.send('stop-test', { n: 2 })).rejects.toThrow(/stopped/);
   });
+
+  it('hands a job still running 5 s after the stop back to the queue, to be retried', async () => {
+    const database = await openTestDatabase();
+    const queue = await startJobQueue<{ 'stuck-test': { n: number } }>(database, { log: t.app.log, pollingIntervalSeconds: 0.5 });
+    let begin!: () => void;
+    const started = new Promise<void>((resolve) => (begin = resolve));
+    // Deaf to the stop's abort signal, as a job in a long call may be.
+    await queue.work('stuck-test', () => {
+      begin();
+      return new Promise<void>(() => undefined);
+    });
+    await queue.send('stuck-test', { n: 1 });
+    await started;
+    await queue.stop();
+    // pg-boss counts the try when it takes the job again.
+    const { rows } = await database.execute(`SELECT state FROM pgboss.job WHERE name = 'stuck-test'`);
+    expect(rows).toEqual([{ state: 'retry' }]);
+    await database.close();
+  });
+});
+
+describe("the job queue's report of each try", () => {
+  it('says which queue, how long, and whether it completed, failed to be retried, or failed for good', async () => {
+    const database = await openTestDatabase();
+    const queue = await startJobQueue<{ 'report-test': { fail: boolean } }>(database, {
+      log: t.app.log,
+      pollingIntervalSeconds: 0.5,
+      retryDelaySeconds: 1,
+      rules: { 'report-test': { retryLimit: 1, retryDelaySeconds: 1 } },
+    });
+    const done: { name: string; outcome: string; seconds: number }[] = [];
+    queue.onJobDone((job) => done.push(job));
+    await queue.work('report-test', async ({ fail }) => {
+      if (fail) throw new Error('refused on purpose');
+    });
+    await queue.send('report-test', { fail: false });
+    await queue.send('report-test', { fail: true });
+    for (let tries = 0; tries < 100 && done.length < 3; tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+    await queue.stop();
+    await database.close();
+    expect(done.map(({ name, outcome }) => ({ name, outcome })).sort((a, b) => a.outcome.localeCompare(b.outcome))).toEqual([
+      { name: 'report-test', outcome: 'completed' },
+      { name: 'report-test', outcome: 'failed' },
+      { name: 'report-test', outcome: 'retry' },
+    ]);
+    for (const { seconds } of done) expect(seconds).toBeGreaterThanOrEqual(0);
+  });
 });

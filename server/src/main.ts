@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { buildApp } from './app.ts';
+import { listenForBackups } from './backup/control-socket.ts';
 import { seedDemoCourses } from './cli/demo-courses.ts';
 import { ensureInitialAdmin } from './cli/initial-admin.ts';
 import { ConfigError, loadConfig } from './config.ts';
@@ -9,9 +10,6 @@ import { databaseTargetOf } from './db/client.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
 import { LEFTOVER_AGE_MS, sweepMediaLeftovers } from './features/media/leftovers.ts';
 import { withSecrets } from './secrets.ts';
-
-/** How long requests in flight may take to finish once a stop is asked for. */
-const SHUTDOWN_GRACE_MS = 10_000;
 
 // Listens and shuts down gracefully; everything else lives in buildApp.
 try {
@@ -38,6 +36,8 @@ try {
   await ensureInitialAdmin(app.ctx, (message) => console.log(message), { interactive: process.stdout.isTTY === true });
   const sweeping = new AbortController();
   let closing = false;
+  // Set once the server listens; a stop before then has no backup socket to close.
+  let backups: Awaited<ReturnType<typeof listenForBackups>> = undefined;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
@@ -46,10 +46,12 @@ try {
     // A service manager waits for us (TimeoutStopSec), so does a person at Ctrl-C: an upload that
     // would hold the close for minutes is cut off instead, and its .part file swept at the next start.
     setTimeout(() => {
-      app.log.warn(`requests still running ${SHUTDOWN_GRACE_MS / 1000} s after ${signal}; exiting without them`);
+      app.log.warn(`requests still running ${config.shutdownGraceSeconds} s after ${signal}; exiting without them`);
       process.exit(1);
-    }, SHUTDOWN_GRACE_MS).unref();
-    // Stops accepting connections, lets requests in flight finish, then closes the database.
+    }, config.shutdownGraceSeconds * 1000).unref();
+    await backups?.close();
+    // Marks the instance draining (/readyz answers 503), stops accepting connections, lets requests in
+    // flight finish (uploads too), hands running jobs back to the queue, then closes the database.
     await app.close();
     process.exit(0);
   };
@@ -59,6 +61,8 @@ try {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
+  // `npm run backup` while the server runs (backup/control-socket.ts).
+  backups = await listenForBackups(app);
   if (config.eventLoopStatsFile) writeEventLoopStats(config.eventLoopStatsFile);
   // Not awaited: the server serves while the sweep walks the media.
   sweepMediaLeftovers(app.ctx, { olderThanMs: LEFTOVER_AGE_MS, log: app.log, signal: sweeping.signal }).catch((error: unknown) => {

@@ -19,7 +19,30 @@ export interface Database {
    * aborted transaction (PGlite's only connection, or a pooled one).
    */
   execute(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  /**
+   * Hears every NOTIFY on `channel`, from any connection, once its transaction commits. On PGlite
+   * a change's messages arrive before the query that committed it returns. On PostgreSQL they
+   * come over a connection of their own, which is made again when lost: `onListening(false)`
+   * says messages may be missed from now, `onListening(true)` that they are heard (again).
+   */
+  listen(channel: string, handlers: ListenHandlers): Promise<{ stop(): Promise<void> }>;
+  /** The PostgreSQL pool's connections now (metrics.ts); PGlite has no pool, one connection in this process. */
+  poolStats?(): PoolStats;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  /** Open connections, idle or running a query. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection: the pool is at `max`. */
+  waiting: number;
+  max: number;
+}
+
+export interface ListenHandlers {
+  onMessage(payload: string): void;
+  onListening(listening: boolean): void;
 }
 
 /** Where the data lives: a PostgreSQL URL, an embedded data folder, or an already open PGlite (tests). */
@@ -75,7 +98,12 @@ async function openPglite(client: PGlite): Promise<Database> {
     const results = block === undefined ? await client.exec(text) : await client.transaction((tx) => tx.exec(block));
     return results.at(-1) ?? { rows: [] };
   };
-  return { db, kind: 'pglite', execute, close: () => client.close() };
+  const listen = async (channel: string, { onMessage, onListening }: ListenHandlers) => {
+    const unlisten = await client.listen(channel, onMessage);
+    onListening(true);
+    return { stop: () => unlisten() };
+  };
+  return { db, kind: 'pglite', execute, listen, close: () => client.close() };
 }
 
 /** The statements between a leading `BEGIN;` and a trailing `COMMIT;`, or undefined for any other text. */
@@ -85,11 +113,14 @@ function transactionBody(text: string): string | undefined {
   return trimmed.slice('BEGIN;'.length, -'COMMIT;'.length);
 }
 
+/** Pooled connections one instance opens to PostgreSQL at most, the job queue's included. */
+const POOL_MAX = 10;
+
 async function openPostgres(url: string, { onIdleConnectionError = () => {} }: DatabaseOptions): Promise<Database> {
   const { default: pg } = await import('pg');
   const { drizzle: drizzlePostgres } = await import('drizzle-orm/node-postgres');
   const { migrate: migratePostgres } = await import('drizzle-orm/node-postgres/migrator');
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({ connectionString: url, max: POOL_MAX });
   pool.on('error', onIdleConnectionError);
   const db = drizzlePostgres({ client: pool, ...drizzleOptions });
   try {
@@ -119,7 +150,52 @@ async function openPostgres(url: string, { onIdleConnectionError = () => {} }: D
       connection.release();
     }
   };
-  return { db, kind: 'postgres', execute, close: () => pool.end() };
+  const listen = (channel: string, handlers: ListenHandlers) => listenPostgres(pg, url, channel, handlers);
+  const poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: POOL_MAX });
+  return { db, kind: 'postgres', execute, listen, poolStats, close: () => pool.end() };
+}
+
+/** How long a lost listening connection waits before connecting again. */
+const RELISTEN_DELAY_MS = 1000;
+
+/** A connection of its own (a pooled one would be handed to other queries) that connects again when lost. */
+async function listenPostgres(pg: typeof import('pg').default, url: string, channel: string, { onMessage, onListening }: ListenHandlers) {
+  let stopped = false;
+  let client: import('pg').Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async () => {
+    const connection = new pg.Client({ connectionString: url });
+    connection.on('notification', (message) => message.channel === channel && onMessage(message.payload ?? ''));
+    // A lost connection also ends: 'end' below says so and connects again.
+    connection.on('error', () => undefined);
+    connection.on('end', () => {
+      if (client !== connection) return;
+      client = undefined;
+      onListening(false);
+      if (!stopped) retry = setTimeout(() => void connect(), RELISTEN_DELAY_MS);
+    });
+    try {
+      await connection.connect();
+      await connection.query(`LISTEN ${connection.escapeIdentifier(channel)}`);
+    } catch {
+      await connection.end().catch(() => undefined);
+      if (!stopped) retry = setTimeout(() => void connect(), RELISTEN_DELAY_MS);
+      return;
+    }
+    if (stopped) return void (await connection.end());
+    client = connection;
+    onListening(true);
+  };
+  await connect();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(retry);
+      const connection = client;
+      client = undefined;
+      await connection?.end();
+    },
+  };
 }
 
 /** node-postgres answers an array for a text of several statements: the last one's rows are the answer. */

@@ -31,7 +31,8 @@ export function lockDataDir(dbDir: string): () => void {
   throw new DataDirLockedError(`Could not lock ${dbDir}`);
 }
 
-function isAlive(pid: number): boolean {
+/** Whether process `pid` is running (this one counts); backups use it for the snapshots they leave. */
+export function isAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   if (pid === process.pid) return true;
   try {

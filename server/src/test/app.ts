@@ -102,15 +102,27 @@ export async function createTestApp({
   rateLimitPrefix = `lms-test-${randomBytes(6).toString('hex')}`,
   jobRules,
   heldSavesFlushMs,
-}: { env?: Record<string, string>; logStream?: Writable; rateLimitPrefix?: string; jobRules?: JobQueueOptions['rules']; heldSavesFlushMs?: number } = {}) {
+  database: shared,
+  catchUpOnEveryRequest = true,
+}: {
+  env?: Record<string, string>;
+  logStream?: Writable;
+  rateLimitPrefix?: string;
+  jobRules?: JobQueueOptions['rules'];
+  heldSavesFlushMs?: number;
+  /** Another app's database, for two instances on one database (closed by its owner). */
+  database?: Database;
+  catchUpOnEveryRequest?: boolean;
+} = {}) {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'lms-test-'));
   const config = withSecrets(loadConfig({ ...TEST_ENV, DATA_DIR: dataDir, ...env }));
-  const database = await openTestDatabase();
+  const database = shared ?? (await openTestDatabase());
   const app = await buildApp(config, {
     database,
     logStream,
     rateLimitPrefix,
     heldSavesFlushMs,
+    catchUpOnEveryRequest,
     // Retries a second apart, and other instances' jobs found within half a second.
     jobs: { retryDelaySeconds: 1, pollingIntervalSeconds: 0.5, ...(jobRules && { rules: jobRules }) },
   });
@@ -121,7 +133,7 @@ export async function createTestApp({
     dataDir,
     async close() {
       await app.close();
-      await database.close();
+      if (!shared) await database.close();
       await fs.rm(dataDir, { recursive: true, force: true });
     },
   };

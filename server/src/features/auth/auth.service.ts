@@ -55,15 +55,13 @@ export async function changePassword(
   }
   const passwordHash = await ctx.passwords.hash(input.newPassword);
   await ctx.db.transaction((tx) => setPassword(tx, user.id, passwordHash));
-  ctx.recentViewers.forgetUser(user.id);
   if (user.mustChangePassword) await forgetInitialAdminPassword(ctx);
   return createSession(ctx, user.id);
 }
 
 /**
  * A new password ends every session, so a thief's stolen cookie stops working too, and
- * voids every reset link still out, so an old mail cannot undo it (callers also forget
- * the user as a recent viewer).
+ * voids every reset link still out, so an old mail cannot undo it.
  */
 async function setPassword(db: Db, userId: string, passwordHash: string) {
   const now = new Date();
@@ -123,5 +121,4 @@ export async function resetPassword(ctx: Context, input: { token: string; passwo
   if (!claimed) throw new AppError(400, messages.resetLinkInvalid);
   const passwordHash = await ctx.passwords.hash(input.password);
   await ctx.db.transaction((tx) => setPassword(tx, claimed.userId, passwordHash));
-  ctx.recentViewers.forgetUser(claimed.userId);
 }

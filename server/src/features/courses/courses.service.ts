@@ -97,7 +97,6 @@ export async function createCourse(
 ): Promise<CourseWithCount> {
   return withNewThumbnail(ctx, thumbnail, async (thumbnailKey) => {
     const [course] = await ctx.db.insert(courses).values({ ...input, thumbnailKey }).returning();
-    ctx.catalogue.invalidate();
     return { ...course!, numbersOfLectures: 0 };
   });
 }
@@ -111,7 +110,6 @@ export async function updateCourse(ctx: Context, id: string, input: UpdateCourse
       .where(eq(courses.id, id))
       .returning();
     if (!course) throw new AppError(404, messages.courseNotFound);
-    ctx.catalogue.invalidate();
     return { ...course, numbersOfLectures: existing.numbersOfLectures, totalDuration: existing.totalDuration };
   };
   if (!thumbnail) return update();
@@ -128,7 +126,5 @@ export async function deleteCourse(ctx: Context, id: string): Promise<void> {
     if (!deleted) throw new AppError(404, messages.courseNotFound);
     return [deleted.key, ...media.flatMap(lectureMediaKeys)];
   });
-  ctx.catalogue.invalidate();
-  for (const key of keys) ctx.previewVideos.forget(key);
   await Promise.all(keys.map((key) => ctx.media.remove(key)));
 }

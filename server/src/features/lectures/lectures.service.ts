@@ -208,7 +208,6 @@ export async function createLecture(
     if ((error as { cause?: { code?: string } }).cause?.code === '23503') throw new AppError(404, messages.courseNotFound);
     throw error;
   }
-  ctx.catalogue.invalidate();
   // The lecture plays as uploaded from now on. Should this send fail, the lecture stays `waiting`
   // and restartStalledVideos queues it within a minute: the upload is never lost for it.
   await queueVideoProcessing(ctx, { lectureId: lecture.id, run }).catch(() => undefined);
@@ -231,9 +230,6 @@ export async function setLecturePreview(
     await tx.update(courses).set(touch.set).where(touch.where);
     return updated;
   });
-  // After the commit: the old preview URLs stop working here at once.
-  if (!preview) for (const key of lectureMediaKeys(lecture)) ctx.previewVideos.forget(key);
-  ctx.catalogue.invalidate();
   return toLectureJson(ctx, lecture, viewer);
 }
 
@@ -255,7 +251,5 @@ export async function deleteLecture(ctx: Context, courseId: string, lectureId: s
     return row;
   });
   const keys = lectureMediaKeys(deleted);
-  for (const key of keys) ctx.previewVideos.forget(key);
-  ctx.catalogue.invalidate();
   await Promise.all(keys.map((key) => ctx.media.remove(key)));
 }

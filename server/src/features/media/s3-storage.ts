@@ -39,7 +39,7 @@ export function s3Origins(settings: S3Settings): string[] {
 export async function createS3Storage(settings: S3Settings): Promise<MediaStorage> {
   // Loaded here, not at the top: the SDK is large and most runs use local storage.
   const [
-    { S3Client, AbortMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListMultipartUploadsCommand, paginateListObjectsV2, paginateListParts },
+    { S3Client, AbortMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListMultipartUploadsCommand, paginateListObjectsV2, paginateListParts },
     { Upload },
     { getSignedUrl },
   ] = await Promise.all([
@@ -157,6 +157,10 @@ export async function createS3Storage(settings: S3Settings): Promise<MediaStorag
     },
     async removeTemporary({ key, id }) {
       await client.send(new AbortMultipartUploadCommand({ Bucket, Key: checked(key), UploadId: id }));
+    },
+    async check(signal) {
+      // The cheapest request that proves the bucket is there and these credentials reach it.
+      await client.send(new HeadBucketCommand({ Bucket }), { abortSignal: signal });
     },
   };
 

@@ -38,6 +38,8 @@ export interface MediaStorage {
   listTemporary(): AsyncIterable<TemporaryUpload>;
   /** Deletes what an unfinished upload has written so far. */
   removeTemporary(upload: TemporaryUpload): Promise<void>;
+  /** Throws unless the storage answers (/readyz): the media folder is there and usable, or the bucket answers. */
+  check(signal: AbortSignal): Promise<void>;
 }
 
 export interface StoredMedia {
@@ -146,6 +148,10 @@ export function createLocalStorage(root: string, secret: string): MediaStorage {
     async removeTemporary({ key, id }) {
       if (!/^[0-9a-f]{8}$/.test(id)) throw new Error(`Not an upload id: ${id}`);
       await fs.rm(temporaryFileName(fileOf(key), id), { force: true });
+    },
+    async check() {
+      if (!(await fs.stat(root)).isDirectory()) throw new Error(`${root} is not a folder`);
+      await fs.access(root, fs.constants.R_OK | fs.constants.W_OK | fs.constants.X_OK);
     },
   };
 }

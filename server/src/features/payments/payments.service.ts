@@ -224,7 +224,6 @@ export async function unsubscribe(ctx: Context, user: UserRow, why: Cancellation
   });
   await queueDocumentPdfs(ctx, [mails.creditNote]);
   await queueLifecycleMails(ctx, [mails.cancelled]);
-  ctx.recentViewers.forgetUser(user.id);
   return refund.ok ? { refunded: true, message: answers.unsubscribedRefunded } : { refunded: false, message: messages.unsubscribedRefundFailed };
 }
 

@@ -86,8 +86,6 @@ export async function handleWebhook(
   await queueDocumentPdfs(ctx, [invoice]);
   await queueLifecycleMails(ctx, [mail]);
   if (subscription) await queuePlanChange(ctx, subscription.id, planChange);
-  // The event may have ended access: the next video request asks the database again.
-  if (subscription) ctx.recentViewers.forgetUser(subscription.userId);
   return outcome;
 }
 

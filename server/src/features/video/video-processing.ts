@@ -62,9 +62,8 @@ export async function processLectureVideo(
     await fs.mkdir(workDir, { recursive: true, mode: 0o700 });
     const source = await localCopy(ctx, lecture.videoKey, workDir);
     const video = await probeVideo(tools, source, stop.signal);
+    // Durations show on the course page as soon as they are known (the catalogue hears the change).
     await report(ctx, job, { durationSeconds: video.durationSeconds, videoWidth: video.width, videoHeight: video.height, processingPercent: 0 });
-    // Durations show on the course page as soon as they are known.
-    ctx.catalogue.invalidate();
 
     // Nothing is stored until the transcode is done: a process killed during it leaves only its work folder.
     const hlsKey = await transcodeAndStore(ctx, tools, { job, source, video, workDir, made, signal: stop.signal });
@@ -78,7 +77,6 @@ export async function processLectureVideo(
       .returning({ id: lectures.id });
     if (!done) throw new LostLecture();
     made.length = 0;
-    ctx.catalogue.invalidate();
     log.info({ lectureId: job.lectureId, seconds: video.durationSeconds, height: video.height }, 'lecture video processed');
   } catch (error) {
     await Promise.all(made.map((key) => ctx.media.remove(key).catch(() => undefined)));

@@ -1,0 +1,95 @@
+import type { CacheStats } from '../courses/catalogue-cache.ts';
+import type { UserRow } from './sessions.ts';
+
+/**
+ * Every signed-in request starts by finding its session's user: a database round trip that
+ * cost more than the rest of `GET /user/me` (bench/README.md). Sessions in use are kept here,
+ * with their user, for SESSION_TRUST_MS at most.
+ *
+ * Whatever ends or changes one reaches every instance within milliseconds through the database's
+ * change messages (changes.ts): logout, a password change, a role change, the end of a
+ * subscription. While those messages cannot be heard, nothing is kept. The time limit is only
+ * a backstop.
+ */
+export const SESSION_TRUST_MS = 30_000;
+/** Past this many sessions the cache starts over rather than grow. */
+const MAX_SESSIONS = 50_000;
+
+export interface SessionCache {
+  /** The user of the session whose token hashes to `tokenHash`, if it is kept. */
+  userOf(tokenHash: string): UserRow | undefined;
+  /**
+   * To call before reading a session from the database; its answer keeps the result, unless a
+   * change was heard since (the result may predate it).
+   */
+  beginRead(): (tokenHash: string, user: UserRow, sessionExpiresAt: Date) => void;
+  forgetSession(tokenHash: string): void;
+  forgetUser(userId: string): void;
+  forgetAll(): void;
+  /** Whether changes are heard (changes.ts); while they are not, nothing is kept. */
+  setTrusted(trusted: boolean): void;
+  readonly stats: CacheStats;
+}
+
+export function createSessionCache({ trustMs = SESSION_TRUST_MS, now = Date.now } = {}): SessionCache {
+  const sessions = new Map<string, { user: UserRow; until: number }>();
+  const sessionsOfUser = new Map<string, Set<string>>();
+  const stats: CacheStats = { hits: 0, misses: 0 };
+  // Bumped by every change heard: a read that began before one must not keep its result.
+  let generation = 0;
+  let trusted = false;
+
+  const forgetSession = (tokenHash: string) => {
+    const entry = sessions.get(tokenHash);
+    if (!entry) return;
+    sessions.delete(tokenHash);
+    const ofUser = sessionsOfUser.get(entry.user.id);
+    ofUser?.delete(tokenHash);
+    if (ofUser?.size === 0) sessionsOfUser.delete(entry.user.id);
+  };
+  const forgetAll = () => {
+    generation++;
+    sessions.clear();
+    sessionsOfUser.clear();
+  };
+
+  return {
+    stats,
+    userOf(tokenHash) {
+      const entry = sessions.get(tokenHash);
+      if (entry && entry.until > now()) {
+        stats.hits++;
+        return entry.user;
+      }
+      if (entry) forgetSession(tokenHash);
+      stats.misses++;
+      return undefined;
+    },
+    beginRead() {
+      const startedAt = generation;
+      return (tokenHash, user, sessionExpiresAt) => {
+        if (!trusted || generation !== startedAt) return;
+        if (sessions.size >= MAX_SESSIONS) forgetAll();
+        // Frozen: a handler that changed the row it was given would change every later request's.
+        sessions.set(tokenHash, { user: Object.freeze(user), until: Math.min(now() + trustMs, sessionExpiresAt.getTime()) });
+        let ofUser = sessionsOfUser.get(user.id);
+        if (!ofUser) sessionsOfUser.set(user.id, (ofUser = new Set()));
+        ofUser.add(tokenHash);
+      };
+    },
+    forgetSession(tokenHash) {
+      generation++;
+      forgetSession(tokenHash);
+    },
+    forgetUser(userId) {
+      generation++;
+      for (const tokenHash of sessionsOfUser.get(userId) ?? []) sessions.delete(tokenHash);
+      sessionsOfUser.delete(userId);
+    },
+    forgetAll,
+    setTrusted(value) {
+      trusted = value;
+      if (!value) forgetAll();
+    },
+  };
+}
