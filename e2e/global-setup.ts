@@ -1,7 +1,7 @@
 import { chooseAdminPassword, startServer } from './server.ts';
 
 /** The password the journeys' administrator has, once the setup has chosen it (the spec's rule: a digit and a special). */
-const ADMIN_PASSWORD = 'E2e#Admin2026';
+export const ADMIN_PASSWORD = 'E2e#Admin2026';
 
 /**
  * Starts the real server as `npm start` does, on a fresh data folder and a free port (3400 if

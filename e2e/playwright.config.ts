@@ -11,6 +11,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
+  // Two instances behind nginx: playwright.cluster.config.ts runs it.
+  testIgnore: 'cluster.spec.ts',
   globalSetup: './global-setup.ts',
   // Two cores: the server, Chromium and two workers share them.
   workers: 2,

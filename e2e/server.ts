@@ -41,6 +41,27 @@ function stopGroup(server: ChildProcess, signal: NodeJS.Signals) {
   }
 }
 
+/** How the journeys' server is configured, whatever the shell has set; the cluster's (cluster-setup.ts) starts from it. */
+export const JOURNEY_ENV: Record<string, string> = {
+  LOG_LEVEL: 'warn',
+  // Embedded database, local media and the .eml outbox whatever the shell has set (empty means unset).
+  DATABASE_URL: '',
+  REDIS_URL: '',
+  SMTP_URL: '',
+  STORAGE: '',
+  CONTACT_EMAIL: '',
+  PAYMENTS_MODE: '',
+  // A seller registered for GST in Karnataka: documents are Tax Invoices (billing.spec.ts).
+  SELLER_NAME: 'LMS Learning Pvt Ltd',
+  SELLER_ADDRESS: 'MG Road, Bengaluru 560001',
+  SELLER_STATE: '29',
+  SELLER_GSTIN: '29AAACL1234C1Z1',
+  // Every browser here signs up and logs in from 127.0.0.1, many times over.
+  LOGIN_MAX_PER_IP: '10000',
+  LOGIN_MAX_PER_EMAIL: '1000',
+  SIGNUP_MAX_PER_IP: '10000',
+};
+
 export interface RunningServer {
   baseUrl: string;
   dataDir: string;
@@ -70,23 +91,7 @@ export async function startServer({ preferredPort = 0, echoErrors = true, timeou
       HOST: '127.0.0.1',
       PUBLIC_URL: baseUrl,
       DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      // Embedded database, local media and the .eml outbox whatever the shell has set (empty means unset).
-      DATABASE_URL: '',
-      REDIS_URL: '',
-      SMTP_URL: '',
-      STORAGE: '',
-      CONTACT_EMAIL: '',
-      PAYMENTS_MODE: '',
-      // A seller registered for GST in Karnataka: documents are Tax Invoices (billing.spec.ts).
-      SELLER_NAME: 'LMS Learning Pvt Ltd',
-      SELLER_ADDRESS: 'MG Road, Bengaluru 560001',
-      SELLER_STATE: '29',
-      SELLER_GSTIN: '29AAACL1234C1Z1',
-      // Every browser here signs up and logs in from 127.0.0.1, many times over.
-      LOGIN_MAX_PER_IP: '10000',
-      LOGIN_MAX_PER_EMAIL: '1000',
-      SIGNUP_MAX_PER_IP: '10000',
+      ...JOURNEY_ENV,
     },
   });
   server.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
@@ -161,7 +166,7 @@ export async function chooseAdminPassword(baseUrl: string, dataDir: string, newP
  * duration known, every free preview streaming): the journeys then meet them in one state,
  * and do not share the two cores with a dozen transcodes.
  */
-async function demoVideosProcessed(baseUrl: string, timeoutMs: number): Promise<void> {
+export async function demoVideosProcessed(baseUrl: string, timeoutMs: number): Promise<void> {
   const api = async <T>(url: string) => (await (await fetch(`${baseUrl}/api/v1${url}`)).json()) as T;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
