@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only=api,video,hls,upload,scale,progress,billing,weight,start,lighthouse,abuse]`
+// `npm run bench [-- --quick] [-- --only=api,video,hls,upload,scale,progress,billing,weight,start,lighthouse,abuse,cluster]`
 // Measures the product against reference servers started in the same run, prints one
 // markdown table per section, and writes them to bench/results/<date>.md. Not a test: see README.md.
 import fs from 'node:fs/promises';
@@ -17,6 +17,7 @@ import { measureApi, type RunningProduct } from './src/sections/api.ts';
 import { measureHls } from './src/sections/hls.ts';
 import { measureLighthouse } from './src/sections/lighthouse.ts';
 import { measureBilling } from './src/sections/billing.ts';
+import { measureCluster } from './src/sections/cluster.ts';
 import { measureProgress } from './src/sections/progress.ts';
 import { measureScale } from './src/sections/scale.ts';
 import { measureStart } from './src/sections/start.ts';
@@ -24,7 +25,7 @@ import { measureUpload } from './src/sections/upload.ts';
 import { measureVideo, type Lecture } from './src/sections/video.ts';
 import { measureWeight } from './src/sections/weight.ts';
 
-const SECTIONS = ['api', 'video', 'hls', 'upload', 'lighthouse', 'start', 'scale', 'progress', 'billing', 'weight', 'abuse'] as const;
+const SECTIONS = ['api', 'video', 'hls', 'upload', 'lighthouse', 'start', 'scale', 'progress', 'billing', 'weight', 'abuse', 'cluster'] as const;
 type SectionName = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
@@ -65,7 +66,7 @@ async function prepareProduct(label: string, name: string, databaseUrl?: string)
   product = await startProduct(options);
   const cookie = await loginAsAdmin(product);
   const signedUrl = await latestLectureUrl(product, cookie, course.id);
-  return { label, product, cookie, courseId: course.id, lecture: { signedUrl, bytes: bench.sizes.lectureBytes } };
+  return { label, database: databaseUrl ? 'postgres' : 'pglite', product, cookie, courseId: course.id, lecture: { signedUrl, bytes: bench.sizes.lectureBytes } };
 }
 
 const results: SectionResult[] = [];
@@ -126,6 +127,10 @@ try {
   if (wanted('billing')) {
     log('Billing');
     report(await measureBilling(bench));
+  }
+  if (wanted('cluster')) {
+    log('Cluster');
+    report(await measureCluster(bench));
   }
   if (wanted('weight')) {
     log('Front-end weight');

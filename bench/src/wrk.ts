@@ -1,4 +1,4 @@
-import { run } from './processes.ts';
+import { run, runInBackground } from './processes.ts';
 import { ms, thousands } from './report.ts';
 
 export interface Load {
@@ -19,12 +19,14 @@ const UNIT_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000 }
 
 type WrkOptions = { headers?: Record<string, string>; script?: string; env?: NodeJS.ProcessEnv };
 
-function runWrk(url: string, load: Load, options: WrkOptions): string {
+function wrkArguments(url: string, load: Load, options: WrkOptions): string[] {
   const args = ['--latency', '-t1', `-c${load.connections}`, `-d${load.seconds}s`, '--timeout', '10s'];
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`);
   if (options.script) args.push('-s', options.script);
-  return run('wrk', [...args, url], { env: options.env });
+  return [...args, url];
 }
+
+const runWrk = (url: string, load: Load, options: WrkOptions) => run('wrk', wrkArguments(url, load, options), { env: options.env });
 
 /**
  * One measured wrk run (one thread, so the other core is the server's), after a
@@ -55,6 +57,28 @@ export function wrk(url: string, load: Load, options: WrkOptions = {}): WrkResul
     bytesPerSecond: Number(transfer) * UNIT_BYTES[transferUnit!]!,
     p50Ms: latency(50),
     p99Ms: latency(99),
+  };
+}
+
+/** What a wrk run during a fault saw: how many requests, and how many of them failed. */
+export interface FaultRun {
+  requests: number;
+  /** Answers other than 2xx or 3xx. */
+  failed: number;
+  /** wrk's socket errors: connect, read, write, timeout. */
+  socketErrors: number;
+  output: string;
+}
+
+/** A wrk run that counts failures instead of refusing them, in the background (the caller acts meanwhile). */
+export async function wrkThroughFault(url: string, load: Load, options: WrkOptions = {}): Promise<FaultRun> {
+  const output = await runInBackground('wrk', wrkArguments(url, load, options));
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output)?.slice(1).map(Number) ?? [];
+  return {
+    requests: Number(/(\d+) requests in/.exec(output)?.[1] ?? NaN),
+    failed: Number(/Non-2xx or 3xx responses: (\d+)/.exec(output)?.[1] ?? 0),
+    socketErrors: socketErrors.reduce((sum, count) => sum + count, 0),
+    output,
   };
 }
 
