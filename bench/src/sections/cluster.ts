@@ -94,7 +94,7 @@ export async function measureCluster(bench: Bench): Promise<SectionResult> {
     rows,
     notes: [
       `wrk, one thread, ${connections} connections (and ${HEAVY_LOAD_CONNECTIONS} where said), ${seconds} s per run after a 1 s warm-up, through nginx.`,
-      'Two cores run wrk, nginx, PostgreSQL and the instances together: a second instance has no core of its own, so the ratio shows what it costs on this machine, not what it gains on a host with cores to spare.',
+      'Two cores run wrk, nginx, PostgreSQL and the instances together: one Node process leaves part of the second core idle and a second instance takes it up, so the ratio shows that share, not what a host with a core per instance would gain.',
     ],
   };
 }
