@@ -1,34 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paths } from './paths.ts';
 import { testDatabaseKind } from './test/app.ts';
+import { freePort, refusesConnections } from './test/server-process.ts';
 
 const projectRoot = path.resolve(paths.webApp, '../..');
 /** A first start may build the web app and the server, and creates the database. */
 const START_TIMEOUT_MS = 4 * 60_000;
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-
-const refusesConnections = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(true));
-  });
 
 /** Whether any process of the group npm leads is still alive: npm, a shell, the server, a build. */
 function groupAlive(groupId: number): boolean {

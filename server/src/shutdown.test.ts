@@ -1,26 +1,15 @@
 import fs from 'node:fs/promises';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKind } from './test/app.ts';
 import { multipart, newSignup, pngImage } from './test/http.ts';
-import { killAllServers, startServer } from './test/server-process.ts';
+import { killAllServers, refusesConnections, startServer } from './test/server-process.ts';
 
 /** A first start creates the embedded database and the demo courses. */
 const START_TIMEOUT_MS = 2 * 60_000;
-
-const refusesConnections = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(true));
-  });
 
 /** The server as main.ts runs it, its port, and its exit code once it has exited. */
 async function startWatchedServer(dataDir: string, env: Record<string, string> = {}) {

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { readCommandLine } from '../backup/command-line.ts';
 import { writeArchive } from '../backup/archive.ts';
 import { requestSnapshot } from '../backup/control-socket.ts';
 import { removeAbandonedSnapshots, removeSnapshot, takeSnapshot, type Snapshot } from '../backup/snapshot.ts';
-import { ConfigError, loadConfig, type Config } from '../config.ts';
+import type { Config } from '../config.ts';
 import { databaseTargetOf } from '../db/client.ts';
 import { DataDirLockedError, lockDataDir } from '../db/data-dir-lock.ts';
 
@@ -30,26 +30,12 @@ export async function runBackupCommand(
   say: (line: string) => void,
   signal?: AbortSignal,
 ): Promise<{ code: number; output: string }> {
-  let values: { help?: boolean };
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({ args: argv, options: { help: { type: 'boolean', short: 'h' } }, allowPositionals: true }));
-  } catch (error) {
-    return { code: 2, output: `${(error as Error).message}\n\n${USAGE}` };
-  }
-  if (values.help) return { code: 0, output: USAGE };
-  if (positionals.length > 1) return { code: 2, output: `One file at most\n\n${USAGE}` };
-
-  let config: Config;
-  try {
-    config = loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return { code: 1, output: error.message };
-    throw error;
-  }
+  const asked = readCommandLine(argv, env, { usage: USAGE, fileRequired: false });
+  if ('code' in asked) return asked;
+  const { file, config } = asked;
   const elsewhere = refusal(config);
   if (elsewhere) return { code: 1, output: elsewhere };
-  const output = path.resolve(positionals[0] ?? `lms-backup-${new Date().toISOString().replace(/:/g, '-').replace(/\.\d+Z$/, 'Z')}.tar.gz`);
+  const output = path.resolve(file ?? `lms-backup-${new Date().toISOString().replace(/:/g, '-').replace(/\.\d+Z$/, 'Z')}.tar.gz`);
   if (fs.existsSync(output)) return { code: 1, output: `${output} already exists; name another file.` };
   if (!fs.existsSync(path.dirname(output))) return { code: 1, output: `There is no folder ${path.dirname(output)}.` };
   const dbDir = (databaseTargetOf(config) as { dir: string }).dir;

@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { readCommandLine } from '../backup/command-line.ts';
 import { ArchiveError, extractArchive } from '../backup/archive.ts';
 import { countFiles, hasMedia, removeAbandonedSnapshots, restoreFolder, type Manifest } from '../backup/snapshot.ts';
-import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { closeToOthers, makeDataDirPrivate } from '../data-dir.ts';
 import { databaseTargetOf } from '../db/client.ts';
 import { DataDirLockedError, lockDataDir } from '../db/data-dir-lock.ts';
@@ -19,24 +18,10 @@ The server must not be running on it; start it afterwards with npm start.`;
 
 /** `npm run restore`: prints progress through `say`, returns the last line and the exit code, so tests run it in-process. */
 export async function runRestoreCommand(argv: string[], env: NodeJS.ProcessEnv, say: (line: string) => void): Promise<{ code: number; output: string }> {
-  let values: { help?: boolean };
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({ args: argv, options: { help: { type: 'boolean', short: 'h' } }, allowPositionals: true }));
-  } catch (error) {
-    return { code: 2, output: `${(error as Error).message}\n\n${USAGE}` };
-  }
-  if (values.help) return { code: 0, output: USAGE };
-  if (positionals.length !== 1) return { code: 2, output: `Name one backup file\n\n${USAGE}` };
-  const file = path.resolve(positionals[0]!);
-
-  let config: Config;
-  try {
-    config = loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return { code: 1, output: error.message };
-    throw error;
-  }
+  const asked = readCommandLine(argv, env, { usage: USAGE, fileRequired: true });
+  if ('code' in asked) return asked;
+  const { config } = asked;
+  const file = path.resolve(asked.file!);
   if (config.databaseUrl || config.storage.kind === 's3') {
     return { code: 1, output: `${config.databaseUrl ? 'DATABASE_URL is set' : 'STORAGE=s3'}: a backup of the embedded database and local media restores only into DATA_DIR with neither. See docs/backups.md.` };
   }

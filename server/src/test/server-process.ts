@@ -16,6 +16,17 @@ export const freePort = () =>
     });
   });
 
+/** Whether nothing listens on `port` any more (a stopping server has closed it). */
+export const refusesConnections = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(true));
+  });
+
 /** The environment of a server or command a test starts: the defaults, whatever the shell running the tests has set (empty means unset). */
 export const childEnv = (dataDir: string, env: Record<string, string> = {}): NodeJS.ProcessEnv => ({
   ...process.env,
