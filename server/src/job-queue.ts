@@ -64,12 +64,17 @@ export interface JobQueueOptions {
   pollingIntervalSeconds?: number;
   /** Per queue name. */
   rules?: Record<string, QueueRules>;
+  /**
+   * How often one instance fails the jobs that ran past their expiry, so that any instance retries
+   * them: what a killed instance held (pg-boss's default, 2 minutes; tests shorten it).
+   */
+  maintenanceIntervalSeconds?: number;
 }
 
 const STOP_TIMEOUT_MS = 5000;
 
 export async function startJobQueue<Jobs>(database: Database, options: JobQueueOptions): Promise<JobQueue<Jobs>> {
-  const { log, retryDelaySeconds = 15, retryLimit = 8, pollingIntervalSeconds = 2, rules = {} } = options;
+  const { log, retryDelaySeconds = 15, retryLimit = 8, pollingIntervalSeconds = 2, rules = {}, maintenanceIntervalSeconds } = options;
   const stopping = new AbortController();
   const { default: PgBoss } = await import('pg-boss');
   // pg-boss marks a finished job complete without awaiting it, so its stop() can resolve while that
@@ -92,6 +97,7 @@ export async function startJobQueue<Jobs>(database: Database, options: JobQueueO
   const boss = new PgBoss({
     db: { executeSql },
     schedule: true,
+    ...(maintenanceIntervalSeconds && { maintenanceIntervalSeconds }),
   });
   boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
   await boss.start();

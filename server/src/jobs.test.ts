@@ -92,6 +92,37 @@ describe('stopping the job queue', () => {
   });
 });
 
+describe('an instance killed holding a job', () => {
+  it('leaves it to another instance once it expires: it runs again there', async () => {
+    const database = await openTestDatabase();
+    type OrphanJobs = { 'orphan-test': { n: number } };
+    // Expired 2 s after it was taken, looked for every second (production: per queue, and pg-boss's 2 minutes).
+    const survivor = await startJobQueue<OrphanJobs>(database, {
+      log: t.app.log,
+      pollingIntervalSeconds: 0.5,
+      retryDelaySeconds: 1,
+      maintenanceIntervalSeconds: 1,
+      rules: { 'orphan-test': { expireInSeconds: 2 } },
+    });
+    try {
+      await survivor.send('orphan-test', { n: 1 });
+      // What SIGKILL leaves of a job an instance was running: taken, and never to be finished or failed by it.
+      const { rows: held } = await database.execute(
+        `UPDATE pgboss.job SET state = 'active', started_on = now() - interval '1 minute' WHERE name = 'orphan-test' RETURNING id`,
+      );
+      expect(held).toHaveLength(1);
+      const ran = new Promise<{ n: number }>((resolve) => void survivor.work('orphan-test', async (data) => resolve(data)));
+      await expect(ran).resolves.toEqual({ n: 1 });
+      await waitForJobs(database);
+      const { rows } = await database.execute(`SELECT state, retry_count FROM pgboss.job WHERE name = 'orphan-test'`);
+      expect(rows).toEqual([{ state: 'completed', retry_count: 1 }]);
+    } finally {
+      await survivor.stop();
+      await database.close();
+    }
+  }, 30_000);
+});
+
 describe("the job queue's report of each try", () => {
   it('says which queue, how long, and whether it completed, failed to be retried, or failed for good', async () => {
     const database = await openTestDatabase();
