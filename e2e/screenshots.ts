@@ -323,6 +323,29 @@ async function take(page: Page, name: string, role: Role, width: number, theme: 
   fs.writeFileSync(file(name, role, width, theme), second.length > first.length ? second : first);
 }
 
+/** The page at every width and theme, as it stands. */
+async function takeEverySize(page: Page, name: string, role: Role) {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 800 });
+    for (const theme of THEMES) {
+      await page.emulateMedia({ colorScheme: theme });
+      await take(page, name, role, width, theme);
+    }
+  }
+}
+
+/** On /checkout: `button`, then the sandbox's Checkout modal paid with the test card, up to the success page. */
+async function payInCheckout(page: Page, button: string) {
+  await page.getByRole('button', { name: button }).click({ timeout: 10_000 });
+  const dialog = page.getByRole('dialog', { name: 'LMS' });
+  await dialog.getByLabel('Card number').fill(CARDS.pays);
+  await dialog.getByLabel('Expiry (MM/YY)').fill(CARD_EXPIRY);
+  await dialog.getByLabel('CVC').fill(CARD_CVC);
+  await dialog.getByRole('button', { name: /^Pay\b/ }).click();
+  await page.waitForURL(/\/checkout\/success$/);
+  await settle(page);
+}
+
 async function main() {
   const started = Date.now();
   fs.mkdirSync(outDir, { recursive: true });
@@ -409,21 +432,8 @@ async function main() {
     const page = await context.newPage();
     try {
       await page.goto('/checkout');
-      await page.getByRole('button', { name: 'Buy now' }).click({ timeout: 10_000 });
-      const dialog = page.getByRole('dialog', { name: 'LMS' });
-      await dialog.getByLabel('Card number').fill(CARDS.pays);
-      await dialog.getByLabel('Expiry (MM/YY)').fill(CARD_EXPIRY);
-      await dialog.getByLabel('CVC').fill(CARD_CVC);
-      await dialog.getByRole('button', { name: /^Pay\b/ }).click();
-      await page.waitForURL(/\/checkout\/success$/);
-      await settle(page);
-      for (const width of WIDTHS) {
-        await page.setViewportSize({ width, height: 800 });
-        for (const theme of THEMES) {
-          await page.emulateMedia({ colorScheme: theme });
-          await take(page, 'checkout-success', 'newcomer', width, theme);
-        }
-      }
+      await payInCheckout(page, 'Buy now');
+      await takeEverySize(page, 'checkout-success', 'newcomer');
     } catch (error) {
       note('checkout-success-newcomer', `not taken: ${(error as Error).message.split('\n')[0]}`);
     }
@@ -433,30 +443,11 @@ async function main() {
     const trialPage = await trialist.newPage();
     try {
       await trialPage.goto(`/checkout?plan=${trialPlan}`);
-      await trialPage.getByRole('button', { name: 'Start free trial' }).click({ timeout: 10_000 });
-      const dialog = trialPage.getByRole('dialog', { name: 'LMS' });
-      await dialog.getByLabel('Card number').fill(CARDS.pays);
-      await dialog.getByLabel('Expiry (MM/YY)').fill(CARD_EXPIRY);
-      await dialog.getByLabel('CVC').fill(CARD_CVC);
-      await dialog.getByRole('button', { name: /^Pay\b/ }).click();
-      await trialPage.waitForURL(/\/checkout\/success$/);
-      await settle(trialPage);
-      for (const width of WIDTHS) {
-        await trialPage.setViewportSize({ width, height: 800 });
-        for (const theme of THEMES) {
-          await trialPage.emulateMedia({ colorScheme: theme });
-          await take(trialPage, 'checkout-success', 'trialist', width, theme);
-        }
-      }
+      await payInCheckout(trialPage, 'Start free trial');
+      await takeEverySize(trialPage, 'checkout-success', 'trialist');
       await trialPage.goto('/user/profile');
       await settle(trialPage);
-      for (const width of WIDTHS) {
-        await trialPage.setViewportSize({ width, height: 800 });
-        for (const theme of THEMES) {
-          await trialPage.emulateMedia({ colorScheme: theme });
-          await take(trialPage, 'profile', 'trialist', width, theme);
-        }
-      }
+      await takeEverySize(trialPage, 'profile', 'trialist');
     } catch (error) {
       note('checkout-success-trialist', `not taken: ${(error as Error).message.split('\n')[0]}`);
     }

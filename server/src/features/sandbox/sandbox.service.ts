@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { sandboxPayments, sandboxPlans, sandboxRefunds, sandboxSubscriptions } from '../../db/schema.ts';
+import { addMonths, toUnix } from '../payments/provider.ts';
 import { hmacHex, subscriptionPaymentMessage } from '../payments/signatures.ts';
 
 /*
@@ -69,19 +70,8 @@ export function hasApiKeys(authorization: string | undefined, keyId: string, key
   return timingSafeEqual(digest(Buffer.from(match[1]!, 'base64').toString('utf8')), digest(`${keyId}:${keySecret}`));
 }
 
-export const toUnix = (date: Date) => Math.floor(date.getTime() / 1000);
 /** Now, to the second: what is stored is then exactly what the unix-seconds entities say. */
 const wholeSecondNow = () => new Date(Math.floor(Date.now() / 1000) * 1000);
-
-/** Calendar months later (UTC), the day clamped to the month's length: Jan 31 + 1 → Feb 28. */
-export function addMonths(date: Date, months: number): Date {
-  const next = new Date(date);
-  next.setUTCDate(1);
-  next.setUTCMonth(next.getUTCMonth() + months);
-  const lastDay = new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth() + 1, 0)).getUTCDate();
-  next.setUTCDate(Math.min(date.getUTCDate(), lastDay));
-  return next;
-}
 
 /** The end of `count` billing cycles of a plan starting at `date`. */
 export function addCycles(date: Date, plan: Pick<PlanRow, 'period' | 'interval'>, count = 1): Date {

@@ -6,7 +6,6 @@ import { sandboxPayments } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { rowCount } from '../../test/db.ts';
 import {
-  addMonths,
   deliverSandboxWebhook,
   newId,
   parseFormBody,
@@ -15,6 +14,7 @@ import {
   type PaymentEntity,
   type SubscriptionEntity,
 } from './sandbox.service.ts';
+import { addMonths } from '../payments/provider.ts';
 import { hmacHex } from '../payments/signatures.ts';
 
 interface Delivery {

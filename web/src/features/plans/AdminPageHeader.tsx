@@ -8,12 +8,12 @@ interface Props {
   intro: string;
   /** The other page of the pair (plans ↔ coupons), as a quiet link. */
   sibling: { to: string; label: string };
-  /** The page's one primary action. */
-  action: ReactNode;
+  /** The page's one primary action: a new plan, a new coupon. */
+  newItem: { label: string; onClick: () => void };
 }
 
 /** The top of the plans and coupons pages: the way back to the dashboard, the title, and what the page is for. */
-export function AdminPageHeader({ title, intro, sibling, action }: Props) {
+export function AdminPageHeader({ title, intro, sibling, newItem }: Props) {
   return (
     <header className="flex flex-col gap-3">
       <nav aria-label={adminTexts.trail} className="breadcrumbs py-0 text-sm">
@@ -37,10 +37,27 @@ export function AdminPageHeader({ title, intro, sibling, action }: Props) {
           <Link to={sibling.to} className="btn btn-ghost">
             {sibling.label}
           </Link>
-          {action}
+          <button type="button" className="btn btn-primary" onClick={newItem.onClick}>
+            <svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" aria-hidden="true">
+              <path d="M12 5v14M5 12h14" />
+            </svg>
+            {newItem.label}
+          </button>
         </div>
       </div>
     </header>
+  );
+}
+
+/** Where a page's list goes until it has loaded: two skeleton rows of `rowHeight`, or why it failed. */
+export function ListPending({ failed, texts, rowHeight }: { failed: boolean; texts: { loading: string; failed: string }; rowHeight: 'h-24' | 'h-28' }) {
+  if (failed) return <p className="rounded-box bg-base-200 p-6 text-base-content/80">{texts.failed}</p>;
+  return (
+    <div className="flex flex-col gap-3" aria-busy="true">
+      <span className="sr-only">{texts.loading}</span>
+      <div className={`skeleton ${rowHeight} w-full`} />
+      <div className={`skeleton ${rowHeight} w-full`} />
+    </div>
   );
 }
 

@@ -2,7 +2,7 @@ import type { Coupon } from '@lms/contract/plans';
 import { useState, type ReactNode } from 'react';
 import { paths } from '../../app/paths';
 import { usePageTitle } from '../../app/use-page-title';
-import { AdminPageHeader, RowActions, StatusBadge } from './AdminPageHeader';
+import { AdminPageHeader, ListPending, RowActions, StatusBadge } from './AdminPageHeader';
 import { CouponDialog } from './CouponDialog';
 import { couponStatus, validityWords, type CouponStatus } from './coupon-validity';
 import { useGetAdminPlansQuery, useGetCouponsQuery, useUpdateCouponMutation } from './plans.api';
@@ -35,14 +35,7 @@ export default function CouponsPage() {
         title={texts.title}
         intro={texts.intro}
         sibling={{ to: paths.plans, label: texts.toPlans }}
-        action={
-          <button type="button" className="btn btn-primary" onClick={() => setEditing('new')}>
-            <svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" aria-hidden="true">
-              <path d="M12 5v14M5 12h14" />
-            </svg>
-            {texts.newCoupon}
-          </button>
-        }
+        newItem={{ label: texts.newCoupon, onClick: () => setEditing('new') }}
       />
       {query.data ? (
         coupons.length === 0 ? (
@@ -50,14 +43,8 @@ export default function CouponsPage() {
         ) : (
           <CouponList coupons={coupons} planWords={planWords} onEdit={setEditing} />
         )
-      ) : query.isError ? (
-        <p className="rounded-box bg-base-200 p-6 text-base-content/80">{texts.failed}</p>
       ) : (
-        <div className="flex flex-col gap-3" aria-busy="true">
-          <span className="sr-only">{texts.loading}</span>
-          <div className="skeleton h-24 w-full" />
-          <div className="skeleton h-24 w-full" />
-        </div>
+        <ListPending failed={query.isError} texts={texts} rowHeight="h-24" />
       )}
       {editing && (
         <CouponDialog

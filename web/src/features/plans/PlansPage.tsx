@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { formatDate, rupees } from '../../app/format';
 import { paths } from '../../app/paths';
 import { usePageTitle } from '../../app/use-page-title';
-import { AdminPageHeader, RowActions, StatusBadge } from './AdminPageHeader';
+import { AdminPageHeader, ListPending, RowActions, StatusBadge } from './AdminPageHeader';
 import { PlanDialog } from './PlanDialog';
 import { useGetAdminPlansQuery, useUpdatePlanMutation } from './plans.api';
 import { adminTexts, plansTexts as texts } from './plans-texts';
@@ -30,26 +30,9 @@ export default function PlansPage() {
         title={texts.title}
         intro={texts.intro}
         sibling={{ to: paths.coupons, label: texts.toCoupons }}
-        action={
-          <button type="button" className="btn btn-primary" onClick={() => setEditing('new')}>
-            <svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" aria-hidden="true">
-              <path d="M12 5v14M5 12h14" />
-            </svg>
-            {texts.newPlan}
-          </button>
-        }
+        newItem={{ label: texts.newPlan, onClick: () => setEditing('new') }}
       />
-      {query.data ? (
-        <PlanList plans={plans} onEdit={setEditing} />
-      ) : query.isError ? (
-        <p className="rounded-box bg-base-200 p-6 text-base-content/80">{texts.failed}</p>
-      ) : (
-        <div className="flex flex-col gap-3" aria-busy="true">
-          <span className="sr-only">{texts.loading}</span>
-          <div className="skeleton h-28 w-full" />
-          <div className="skeleton h-28 w-full" />
-        </div>
-      )}
+      {query.data ? <PlanList plans={plans} onEdit={setEditing} /> : <ListPending failed={query.isError} texts={texts} rowHeight="h-28" />}
       {editing && <PlanDialog plan={editing === 'new' ? undefined : editing} tax={tax} onClose={() => setEditing(null)} />}
     </div>
   );
