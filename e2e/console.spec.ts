@@ -1,3 +1,4 @@
+import type { Request } from '@playwright/test';
 import { adminCredentials, expect, logInAs, newPerson, registerByApi, test, type Page } from './fixtures.ts';
 import { DEMO_COURSE, courseIdByTitle } from './journeys.ts';
 
@@ -26,7 +27,14 @@ function watch(page: Page) {
     lines.push(`console ${message.type()}: ${message.text()}${where ? ` at ${path(where)}` : ''}`);
   });
   page.on('pageerror', (error) => lines.push(`uncaught: ${error.message}`));
-  page.on('requestfailed', (request) => lines.push(`failed: ${request.method()} ${path(request.url())} (${request.failure()?.errorText})`));
+  // A request the test's own navigation cut off (the page it belonged to was left) is not the page's failure.
+  const startedOn = new WeakMap<Request, string>();
+  page.on('request', (request) => startedOn.set(request, page.url()));
+  page.on('requestfailed', (request) => {
+    const error = request.failure()?.errorText;
+    if (error === 'net::ERR_ABORTED' && startedOn.get(request) !== page.url()) return;
+    lines.push(`failed: ${request.method()} ${path(request.url())} (${error})`);
+  });
   page.on('response', (response) => {
     if (response.status() >= 400) lines.push(`HTTP ${response.status()} ${response.request().method()} ${path(response.url())}`);
   });
