@@ -81,7 +81,7 @@ const EnvSchema = z
   EVENT_LOOP_STATS_FILE: z.string().min(1).optional(),
   /** How long requests in flight may take to finish once a stop is asked for (SIGTERM, Ctrl-C). */
   SHUTDOWN_GRACE_SECONDS: positiveInt.default(30),
-  /** Prometheus metrics on a port of their own, bound to HOST, never on PORT (metrics.ts). */
+  /** Prometheus metrics on a port of their own, never on PORT: on 127.0.0.1, or on HOST with METRICS_TOKEN (metrics.ts). */
   METRICS_PORT: port.optional(),
   /** Prometheus metrics at /metrics on PORT, only to `Authorization: Bearer <token>` (metrics.ts). */
   METRICS_TOKEN: z.string().min(16).optional(),

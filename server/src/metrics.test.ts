@@ -1,19 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNMATCHED_ROUTE } from './metrics.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './test/app.ts';
+import { freePort } from './test/server-process.ts';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 
 /** The value of one series in a scrape, e.g. `lms_jobs_total{queue="mail",outcome="completed"}`; 0 when absent. */
 function valueOf(scrape: string, series: string): number {
@@ -121,19 +113,21 @@ describe('metrics with METRICS_TOKEN, on the public port', () => {
   });
 });
 
-describe.each<{ name: string; env: Record<string, string>; headers: Record<string, string> }>([
-  { name: 'METRICS_PORT', env: {}, headers: {} },
-  { name: 'METRICS_PORT and METRICS_TOKEN', env: { METRICS_TOKEN: TOKEN }, headers: { authorization: `Bearer ${TOKEN}` } },
-])('metrics with $name', ({ env, headers }) => {
+describe.each<{ name: string; env: Record<string, string>; headers: Record<string, string>; elsewhere: 'refused' | 'served' }>([
+  // Every address of 127.0.0.0/8 reaches this machine on Linux, but a listener on 127.0.0.1 alone
+  // answers only there: 127.0.0.2 stands for an address others reach, as 0.0.0.0 would be bound.
+  { name: 'METRICS_PORT alone, even with HOST=0.0.0.0: on loopback only', env: {}, headers: {}, elsewhere: 'refused' },
+  { name: 'METRICS_PORT and METRICS_TOKEN: on HOST', env: { METRICS_TOKEN: TOKEN }, headers: { authorization: `Bearer ${TOKEN}` }, elsewhere: 'served' },
+])('metrics with $name', ({ env, headers, elsewhere }) => {
   let t: TestApp;
   let port: number;
   beforeAll(async () => {
     port = await freePort();
-    t = await createTestApp({ env: { ...env, METRICS_PORT: String(port) } });
+    t = await createTestApp({ env: { ...env, HOST: '0.0.0.0', METRICS_PORT: String(port) } });
   });
   afterAll(() => t?.close());
 
-  it('are served on their own port once the app listens, never on the public one', async () => {
+  it(`are served on their own port once the app listens, never on the public one; at another address of this machine: ${elsewhere}`, async () => {
     const unknown = await unknownPathAnswer(t);
     for (const authorization of [undefined, `Bearer ${TOKEN}`]) {
       const response = await t.app.inject({ url: '/metrics', headers: authorization ? { authorization } : {} });
@@ -151,5 +145,9 @@ describe.each<{ name: string; env: Record<string, string>; headers: Record<strin
     expect(response?.status).toBe(200);
     expect(await response!.text()).toContain('http_requests_total{method="GET",route="/api/v1/courses"');
     if ('authorization' in headers) expect((await fetch(url)).status).toBe(404);
+
+    const fromElsewhere = await fetch(`http://127.0.0.2:${port}/metrics`, { headers }).catch(() => undefined);
+    if (elsewhere === 'refused') expect(fromElsewhere?.status).toBeUndefined();
+    else expect(fromElsewhere?.status).toBe(200);
   });
 });

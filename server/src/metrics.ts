@@ -21,10 +21,13 @@ const QUERY_TIMEOUT_MS = 2000;
 /** From a mail (tens of milliseconds) to a lecture's transcode (up to hours). */
 const JOB_SECONDS = [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300, 1800, 7200];
 
+/** Where a metrics port without a token listens: only this machine reaches it. */
+export const METRICS_LOOPBACK = '127.0.0.1';
+
 /**
  * Prometheus metrics (docs/decisions/0018), off unless METRICS_PORT or METRICS_TOKEN is set: on a
- * port of their own bound to HOST, or at /metrics on the public port for the bearer of the token
- * (and to anyone else, nothing there). Each app has its own registry: tests build many in one process.
+ * port of their own, or at /metrics on the public port for the bearer of the token (and to anyone
+ * else, nothing there). Each app has its own registry: tests build many in one process.
  */
 export function mountMetrics(app: FastifyInstance, database: Pick<Database, 'poolStats'>): void {
   const { config } = app.ctx;
@@ -45,10 +48,13 @@ export function mountMetrics(app: FastifyInstance, database: Pick<Database, 'poo
   // at shutdown is harmless, so open connections are closed rather than waited for.
   const server = Fastify({ loggerInstance: app.log, logController: new LogController({ disableRequestLogging: true }), forceCloseConnections: true });
   server.get('/metrics', serve);
+  // Without a token anyone who reaches the port reads them, and HOST may be every interface
+  // (0.0.0.0 in a container): only this machine, then. A scraper elsewhere presents the token.
+  const host = token === undefined ? METRICS_LOOPBACK : config.host;
   app.addHook('onListen', async () => {
     try {
-      await server.listen({ port, host: config.host });
-      app.log.info({ port, host: config.host }, 'metrics served on a port of their own');
+      await server.listen({ port, host });
+      app.log.info({ port, host }, 'metrics served on a port of their own');
     } catch (error) {
       // Metrics are not worth refusing traffic for: Prometheus shows the target down instead.
       app.log.error({ err: error, port }, 'metrics could not listen on METRICS_PORT; serving without them');
