@@ -30,7 +30,8 @@ function redisUrl() {
  * The journeys of payments and lectures once more, through a cluster: two instances behind nginx
  * on PostgreSQL, s3rver and Redis, started by scripts/cluster.mjs on a fresh database and data
  * folder. Sets what global-setup.ts sets, E2E_DATA_DIR being the cluster's folder (its mail/ is
- * every instance's outbox), and E2E_INSTANCE_URLS, the instances' own addresses, for cluster.spec.ts.
+ * every instance's outbox), E2E_INSTANCE_URLS, the instances' own addresses, and E2E_NGINX_PID,
+ * nginx's master process, for cluster.spec.ts.
  */
 export default async function clusterSetup() {
   const database = databaseUrl();
@@ -75,5 +76,6 @@ export default async function clusterSetup() {
   process.env.E2E_BASE_URL = cluster.url;
   process.env.E2E_DATA_DIR = cluster.dataDir;
   process.env.E2E_INSTANCE_URLS = cluster.instances.map((instance) => instance.url).join(' ');
+  process.env.E2E_NGINX_PID = String(cluster.nginx.pid);
   return stop;
 }

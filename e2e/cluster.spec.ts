@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { adminCredentials, expect, newPerson, pngFile, registerByApi, test } from './fixtures.ts';
 
 // Run by playwright.cluster.config.ts only: two instances behind nginx, each reached here directly,
@@ -73,4 +74,27 @@ test('a login through one instance holds on the other; a logout through the firs
   const logout = await fetch(`${a}/api/v1/user/logout`, { method: 'POST', headers: { cookie } });
   expect(logout.status, await logout.clone().text()).toBe(200);
   await expect.poll(meThroughB, { ...WITHIN_A_SECOND, message: 'instance B refuses the ended session within a second' }).toBe(401);
+});
+
+test("nginx's workers, which parse every request, never run as root, even when root started the cluster", () => {
+  const master = Number(process.env.E2E_NGINX_PID);
+  expect(master, 'E2E_NGINX_PID (cluster-setup.ts)').toBeGreaterThan(0);
+  /** A process's parent and real user id, from /proc/<pid>/status; undefined once it has gone. */
+  const statusOf = (pid: string) => {
+    let text: string;
+    try {
+      text = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    } catch {
+      return undefined;
+    }
+    const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(text)?.[1]);
+    return { ppid: field('PPid'), uid: field('Uid') };
+  };
+  const workers = fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(statusOf)
+    .filter((status) => status?.ppid === master);
+  expect(workers.length, 'nginx runs workers').toBeGreaterThan(0);
+  for (const worker of workers) expect(worker!.uid).not.toBe(0);
 });

@@ -59,8 +59,18 @@ export function startCluster(options?: ClusterOptions): Promise<Cluster>;
 /** Creates the database of `url` when it is missing; `fresh` drops it first. */
 export function prepareDatabase(url: string, options?: { fresh?: boolean }): Promise<void>;
 
-/** The nginx configuration the cluster runs with. */
-export function nginxConfig(options: { prefix: string; listen: string; upstreams: string[]; maxBodyBytes: number }): string;
+/**
+ * The nginx configuration the cluster runs with: its files in `prefix`, its temporary files in
+ * `tempDir`, its workers as `worker` when given (root starts it).
+ */
+export function nginxConfig(options: {
+  prefix: string;
+  tempDir: string;
+  worker?: { user: string; group: string };
+  listen: string;
+  upstreams: string[];
+  maxBodyBytes: number;
+}): string;
 
 /** Whether the server at `url` is ready: its /readyz where it has one, else its /healthz. */
 export function isReady(url: string): Promise<boolean>;

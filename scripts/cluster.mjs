@@ -7,6 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -65,6 +66,8 @@ export async function startCluster(options = {}) {
   const children = [];
   let started = false;
   let stopping;
+  /** nginx's temporary files, outside the cluster's private folder (nginxTempDir). */
+  let nginxTemp;
 
   const stop = () => {
     stopping ??= (async () => {
@@ -72,6 +75,7 @@ export async function startCluster(options = {}) {
       // The instances may still write to the bucket while they finish their requests: s3rver goes last.
       await Promise.all(children.filter((child) => child !== s3rver).map((child) => child.stop()));
       await s3rver?.stop();
+      if (nginxTemp) fs.rmSync(nginxTemp, { recursive: true, force: true });
       process.off('exit', killAll);
     })();
     return stopping;
@@ -181,9 +185,21 @@ export async function startCluster(options = {}) {
     await Promise.all(rest.map(startInstance));
 
     const nginxDir = path.join(dataDir, 'nginx');
-    fs.mkdirSync(path.join(nginxDir, 'temp'), { recursive: true, mode: 0o700 });
+    fs.mkdirSync(nginxDir, { recursive: true, mode: 0o700 });
+    const worker = process.getuid?.() === 0 ? unprivilegedAccount() : undefined;
+    nginxTemp = nginxTempDir(worker);
     const nginxConf = path.join(nginxDir, 'nginx.conf');
-    fs.writeFileSync(nginxConf, nginxConfig({ prefix: nginxDir, listen: listenAddress(host, port), upstreams: instances.map((instance) => `127.0.0.1:${instance.port}`), maxBodyBytes: videoMaxBytes(env) }));
+    fs.writeFileSync(
+      nginxConf,
+      nginxConfig({
+        prefix: nginxDir,
+        tempDir: nginxTemp,
+        worker,
+        listen: listenAddress(host, port),
+        upstreams: instances.map((instance) => `127.0.0.1:${instance.port}`),
+        maxBodyBytes: videoMaxBytes(env),
+      }),
+    );
     const nginx = launch('nginx', nginxBinary, ['-p', nginxDir, '-c', nginxConf, '-e', path.join(nginxDir, 'error.log'), '-g', 'daemon off;'], { cwd: nginxDir, env: { PATH: process.env.PATH } });
     await waitFor(`nginx to answer at ${listenUrl}`, () => isReady(listenUrl));
     started = true;
@@ -248,26 +264,58 @@ export async function prepareDatabase(url, { fresh = false } = {}) {
 }
 
 /**
+ * The account nginx's workers run as when root starts the cluster: the one Debian's nginx uses
+ * (www-data), else nobody. The workers parse every request from outside; as root, a flaw in
+ * nginx would be a flaw with root's rights. They read no file (the master opens the
+ * configuration and the logs) and write only nginxTempDir.
+ */
+function unprivilegedAccount() {
+  const entries = (file) => fs.readFileSync(file, 'utf8').split('\n').map((line) => line.split(':'));
+  const users = entries('/etc/passwd');
+  const groups = entries('/etc/group');
+  for (const name of ['www-data', 'nobody']) {
+    const user = users.find(([entry]) => entry === name);
+    if (!user) continue;
+    const [uid, gid] = [Number(user[2]), Number(user[3])];
+    // nginx takes the group by name, and Debian's nobody is in nogroup, not a group called nobody.
+    const group = groups.find((entry) => Number(entry[2]) === gid)?.[0];
+    if (uid !== 0 && group) return { user: name, group, uid, gid };
+  }
+  throw new Error("Started by root, nginx's workers need an account without privileges (www-data or nobody), and this machine has neither.");
+}
+
+/**
+ * Where nginx's workers write request bodies and responses too large for memory: a folder of
+ * their own under the system's temporary folder, theirs when they run as another account (the
+ * cluster's folder stays private to whoever started it). Removed when the cluster stops.
+ */
+function nginxTempDir(worker) {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'lms-cluster-nginx-'));
+  if (worker) fs.chownSync(folder, worker.uid, worker.gid);
+  return folder;
+}
+
+/**
  * nginx in front of the instances. Passive health only (nginx OSS has no active checks): an
  * instance that refuses connections, times out or answers 502/503 (draining, its database gone)
  * is skipped for `fail_timeout`, and the request goes to the next one. Once a request has reached
  * an instance, nginx never sends a POST, PATCH or LOCK again (its default, kept), nor a body it has
  * already streamed. deploy/nginx.conf is the same for real hosts.
  */
-export function nginxConfig({ prefix, listen, upstreams, maxBodyBytes }) {
+export function nginxConfig({ prefix, tempDir, worker, listen, upstreams, maxBodyBytes }) {
   return `# Written by scripts/cluster.mjs at each start; docs/deploy.md explains each line.
 worker_processes auto;
-${process.getuid?.() === 0 ? '# Workers as root: they must read this folder, which is private to its owner.\nuser root;\n' : ''}pid ${prefix}/nginx.pid;
+${worker ? `# Started by root: the workers, which handle the requests, run without its rights.\nuser ${worker.user} ${worker.group};\n` : ''}pid ${prefix}/nginx.pid;
 error_log ${prefix}/error.log warn;
 events { worker_connections 1024; }
 http {
   log_format upstream '$remote_addr [$time_local] "$request" $status $body_bytes_sent $request_time upstream=$upstream_addr status=$upstream_status';
   access_log ${prefix}/access.log upstream;
-  client_body_temp_path ${prefix}/temp/body;
-  proxy_temp_path ${prefix}/temp/proxy;
-  fastcgi_temp_path ${prefix}/temp/fastcgi;
-  uwsgi_temp_path ${prefix}/temp/uwsgi;
-  scgi_temp_path ${prefix}/temp/scgi;
+  client_body_temp_path ${tempDir}/body;
+  proxy_temp_path ${tempDir}/proxy;
+  fastcgi_temp_path ${tempDir}/fastcgi;
+  uwsgi_temp_path ${tempDir}/uwsgi;
+  scgi_temp_path ${tempDir}/scgi;
   default_type application/octet-stream;
 
   upstream lms {
