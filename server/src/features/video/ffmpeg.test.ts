@@ -1,4 +1,6 @@
 import fs from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -6,7 +8,7 @@ import { createRequire } from 'node:module';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClip, testVideoTools } from '../../test/video.ts';
-import { findVideoTools, grabFrame, ladderFor, probeVideo, transcodeToHls, UnreadableVideo, type VideoTools } from './ffmpeg.ts';
+import { findVideoTools, grabFrame, ladderFor, probeVideo, transcodeToHls, UnreadableVideo, type ProbedVideo, type VideoTools } from './ffmpeg.ts';
 
 let tools: VideoTools;
 let dir: string;
@@ -124,5 +126,79 @@ describe('transcodeToHls', () => {
     await expect(
       transcodeToHls(tools, { file: clip, outDir, video, renditions: ladderFor(360), onProgress: () => undefined, signal: controller.signal }),
     ).rejects.toThrow();
+  });
+});
+
+describe('what ffmpeg and ffprobe may open', () => {
+  /** A stand-in for `binary` that appends its arguments to `log` (one a line, a blank line after each run), then runs it. */
+  async function recording(binary: string, log: string): Promise<string> {
+    const script = path.join(dir, `recording-${path.basename(binary)}-${randomBytes(4).toString('hex')}`);
+    await fs.writeFile(script, `#!/bin/sh\n{ for arg in "$@"; do printf '%s\\n' "$arg"; done; echo; } >> "${log}"\nexec "${binary}" "$@"\n`, { mode: 0o755 });
+    return script;
+  }
+
+  it('every input of every run is a local file, read only through the demuxers of video containers', async () => {
+    const log = path.join(dir, `arguments-${randomBytes(4).toString('hex')}.log`);
+    const recorded: VideoTools = { ...tools, ffmpeg: await recording(tools.ffmpeg, log), ffprobe: await recording(tools.ffprobe, log) };
+    const outDir = path.join(dir, 'recorded-hls');
+    await fs.mkdir(outDir);
+    const video = await probeVideo(recorded, clip);
+    await grabFrame(recorded, clip, 1, 320);
+    await transcodeToHls(recorded, { file: clip, outDir, video, renditions: ladderFor(video.height), onProgress: () => undefined });
+
+    const runs = (await fs.readFile(log, 'utf8')).split('\n\n').filter(Boolean).map((run) => run.split('\n'));
+    expect(runs).toHaveLength(3);
+    for (const args of runs) {
+      // The upload is named once, as the value of the one -i (ffprobe would also take a bare name as its input).
+      expect(args.filter((arg) => arg === clip), args.join(' ')).toHaveLength(1);
+      const at = args.indexOf('-i');
+      expect(args[at + 1]).toBe(clip);
+      expect(args.slice(at - 4, at)).toEqual(['-protocol_whitelist', 'file', '-format_whitelist', 'mov,matroska,avi,mpeg,mpegts,flv,ogg,asf']);
+    }
+  });
+
+  describe('a playlist or a list dressed as a video', () => {
+    let other: string;
+    let server: http.Server;
+    let origin: string;
+    const asked: string[] = [];
+    beforeAll(async () => {
+      // Another lecture's video, which the crafted files name.
+      other = await makeClip(tools, path.join(dir, 'other-lecture.mp4'), { seconds: 2, width: 320, height: 240, audio: false });
+      const bytes = await fs.readFile(other);
+      server = http.createServer((request, response) => {
+        asked.push(request.url ?? '');
+        response.end(bytes);
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+    afterAll(() => new Promise((resolve) => server?.close(resolve)));
+
+    const hls = (uri: string) => `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\n${uri}\n#EXT-X-ENDLIST\n`;
+    const dash = (uri: string) =>
+      `<?xml version="1.0"?>\n<MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="urn:mpeg:dash:profile:isoff-on-demand:2011" type="static" mediaPresentationDuration="PT2S" minBufferTime="PT1S">` +
+      `<Period><AdaptationSet mimeType="video/mp4"><Representation id="1" bandwidth="1000" width="320" height="240" codecs="avc1.64000d"><BaseURL>${uri}</BaseURL></Representation></AdaptationSet></Period></MPD>\n`;
+    const crafted: [string, () => string][] = [
+      ['an HLS playlist naming another video on this machine', () => hls(other)],
+      ['a DASH manifest naming another video on this machine', () => dash(other)],
+      ['a concat list naming a video beside it', () => `ffconcat version 1.0\nfile ${path.basename(other)}\n`],
+      ['an HLS playlist naming a URL', () => hls(`${origin}/segment.ts`)],
+      ['a DASH manifest naming a URL', () => dash(`${origin}/video.mp4`)],
+    ];
+
+    it.each(crafted)('%s is no video: ffprobe and ffmpeg refuse it and open nothing it names', async (_, content) => {
+      const file = path.join(dir, `crafted-${randomBytes(4).toString('hex')}.mp4`);
+      await fs.writeFile(file, content());
+      // Had ffprobe followed the file, it would have found the other video's 320×240 picture.
+      await expect(probeVideo(tools, file)).rejects.toBeInstanceOf(UnreadableVideo);
+      await expect(grabFrame(tools, file, 0, 320)).rejects.toThrow();
+      const outDir = path.join(dir, `crafted-hls-${randomBytes(4).toString('hex')}`);
+      await fs.mkdir(outDir);
+      const claimed: ProbedVideo = { durationSeconds: 2, width: 320, height: 240, videoCodec: 'h264', audioCodec: null };
+      await expect(transcodeToHls(tools, { file, outDir, video: claimed, renditions: ladderFor(240), onProgress: () => undefined })).rejects.toThrow();
+      expect(await fs.readdir(outDir)).toEqual([]);
+      expect(asked).toEqual([]);
+    });
   });
 });

@@ -60,6 +60,23 @@ export const SEGMENT_SECONDS = 6;
  * ultrafast (no CABAC) would be. `npm run bench -- --only=video` measures it.
  */
 export const X264_PRESET = 'superfast';
+/**
+ * The demuxers an upload may be read with: those of the containers the upload check lets in
+ * (lectures.service: a video/* type by the first bytes): mov (MP4, MOV, M4V, 3GP), matroska
+ * (MKV, WebM), avi, mpeg (program streams), mpegts, flv, ogg and asf (WMV). None of them opens
+ * another file.
+ */
+const UPLOAD_DEMUXERS = ['mov', 'matroska', 'avi', 'mpeg', 'mpegts', 'flv', 'ogg', 'asf'];
+/**
+ * Given before every input of ffmpeg and ffprobe. They judge a file by its content, not by the
+ * first bytes the upload check saw nor by its name: a playlist (HLS, DASH) or a concat list that
+ * reached them would have them open every file and URL it names, another lecture's video
+ * among them. Only local files (an upload on S3 is downloaded first), and only through the
+ * demuxers above; the playlist demuxers, and any reached from inside a container, are refused.
+ */
+export const INPUT_LIMITS: readonly string[] = ['-protocol_whitelist', 'file', '-format_whitelist', UPLOAD_DEMUXERS.join(',')];
+/** `file` as the input of an ffmpeg or ffprobe run: the limits, then `-i`. */
+const input = (file: string) => [...INPUT_LIMITS, '-i', file];
 const CHILD_PRIORITY = 10;
 /** What is kept of a child's stderr for an error message. */
 const STDERR_KEEP = 4096;
@@ -116,7 +133,7 @@ async function check(pair: { ffmpeg: string; ffprobe: string }): Promise<VideoTo
 
 /** Duration, size and codecs of the video at `file`; UnreadableVideo when it is not one. */
 export async function probeVideo(tools: VideoTools, file: string, signal?: AbortSignal): Promise<ProbedVideo> {
-  const run = await runChild(tools.ffprobe, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file], { signal }).catch(
+  const run = await runChild(tools.ffprobe, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...input(file)], { signal }).catch(
     (error: ChildFailed | Error) => {
       if (error instanceof ChildFailed) throw new UnreadableVideo(`ffprobe could not read ${file}`, lastLine(error.stderr) || `exit code ${error.code}`);
       throw error;
@@ -147,7 +164,7 @@ export async function grabFrame(tools: VideoTools, file: string, atSeconds: numb
   const run = await runChild(
     tools.ffmpeg,
     [
-      ...['-hide_banner', '-v', 'error', '-nostdin', '-ss', atSeconds.toFixed(3), '-i', file],
+      ...['-hide_banner', '-v', 'error', '-nostdin', '-ss', atSeconds.toFixed(3), ...input(file)],
       ...['-frames:v', '1', '-vf', `scale='min(${maxWidth},iw)':-2`, '-f', 'image2pipe', '-c:v', 'png', '-'],
     ],
     { signal, binary: true },
@@ -183,7 +200,7 @@ export async function transcodeToHls(
 ): Promise<void> {
   const split = `[0:v]split=${renditions.length}${renditions.map((_, index) => `[s${index}]`).join('')}`;
   const scales = renditions.map((step, index) => `[s${index}]scale=-2:${step.height}[v${index}]`);
-  const args = ['-hide_banner', '-v', 'error', '-nostdin', '-y', '-i', file, '-filter_complex', [split, ...scales].join(';')];
+  const args = ['-hide_banner', '-v', 'error', '-nostdin', '-y', ...input(file), '-filter_complex', [split, ...scales].join(';')];
   renditions.forEach((step, index) => {
     args.push('-map', `[v${index}]`, `-c:v:${index}`, 'libx264', `-b:v:${index}`, `${step.videoKbps}k`);
     args.push(`-maxrate:v:${index}`, `${Math.round(step.videoKbps * 1.07)}k`, `-bufsize:v:${index}`, `${step.videoKbps * 1.5}k`);
