@@ -89,6 +89,10 @@ export const answers = {
   videoUnreadable: (detail: string) => `This file could not be read as a video (${detail}). Upload it again, or export it as MP4 (H.264).`,
   videoNoPicture: 'This file has no video picture to play. Upload a video with a picture track.',
   videoTranscodeFailed: (detail: string) => `The video could not be converted for streaming (${detail}). It still plays as uploaded.`,
+  videoFfmpeg: (version: string, details: string) => `ffmpeg ${version} (${details})`,
+  videoFfmpegBundled: (year: number | null) => (year ? `bundled npm build, ${year}` : 'bundled npm build'),
+  videoFfmpegOutdated: (year: number | null) =>
+    `Uploaded videos are processed by the ffmpeg that comes built into an npm package${year ? `, from ${year}` : ''}, without the security fixes since. Install a current one (on Debian: apt-get install ffmpeg), or set FFMPEG_PATH and FFPROBE_PATH, then restart the server.`,
   videoProcessingOff: (why: string) =>
     `Video processing is off: ${why}. Lectures play as uploaded (MP4), without quality levels, posters or durations. Install ffmpeg, or set FFMPEG_PATH and FFPROBE_PATH, then restart the server.`,
 

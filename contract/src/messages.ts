@@ -185,6 +185,7 @@ export const messages = {
   videoFailed: 'Processing failed',
   videoRetry: 'Retry',
   videoRetryFor: (title: string) => `Process “${title}” again`,
+  videoProcessedWith: (ffmpeg: string) => `Videos are processed with ${ffmpeg}`,
   videoQuality: 'Quality',
   videoQualityAuto: 'Auto',
   videoQualityAutoNow: (height: number) => `Auto (${height}p)`,

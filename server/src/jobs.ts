@@ -7,6 +7,7 @@ import { queueRenewalReminders, queueUnsentMails, sendLifecycleMail } from './fe
 import { LEFTOVER_AGE_MS, sweepMediaLeftovers } from './features/media/leftovers.ts';
 import type { Mail } from './mail.ts';
 import { processLectureVideo, restartStalledVideos, type VideoProcessingJob } from './features/video/video-processing.ts';
+import { describeFfmpeg, ffmpegWarning } from './features/video/ffmpeg.ts';
 import type { QueueRules } from './job-queue.ts';
 import { dropAbandonedCheckouts } from './features/payments/checkout.service.ts';
 import { changeProviderPlan } from './features/payments/payments.service.ts';
@@ -78,6 +79,9 @@ export async function startWorkers(ctx: Context, log: FastifyBaseLogger): Promis
     return;
   }
   const { tools } = ctx.video;
+  log.info({ ffmpeg: tools.ffmpeg, ffprobe: tools.ffprobe }, `videos are processed with ${describeFfmpeg(tools.build)}`);
+  const outdated = ffmpegWarning(tools.build);
+  if (outdated) log.warn(outdated);
   await ctx.jobs.work(
     'video-processing',
     (job, { finalAttempt, signal }) => processLectureVideo(ctx, tools, job, { finalAttempt, log, signal }),

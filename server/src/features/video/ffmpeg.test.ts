@@ -6,9 +6,10 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { answers } from '@lms/contract/answers';
 import { makeClip, testVideoTools } from '../../test/video.ts';
-import { findVideoTools, grabFrame, ladderFor, probeVideo, transcodeToHls, UnreadableVideo, type ProbedVideo, type VideoTools } from './ffmpeg.ts';
+import { describeFfmpeg, ffmpegWarning, findVideoTools, grabFrame, ladderFor, probeVideo, transcodeToHls, UnreadableVideo, type ProbedVideo, type VideoTools } from './ffmpeg.ts';
 
 let tools: VideoTools;
 let dir: string;
@@ -22,15 +23,55 @@ beforeAll(async () => {
 afterAll(() => fs.rm(dir, { recursive: true, force: true }));
 
 describe('findVideoTools', () => {
-  it('uses the binaries shipped in the npm packages, which a fresh machine without ffmpeg has', async () => {
+  it('uses the binaries shipped in the npm packages, which a fresh machine without ffmpeg has, and says they are the old build to replace', async () => {
     const require = createRequire(import.meta.url);
     const ffmpeg = (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
     const ffprobe = (require('@ffprobe-installer/ffprobe') as { path: string }).path;
     const found = await findVideoTools({ ffmpegPath: ffmpeg, ffprobePath: ffprobe });
     expect(found).toMatchObject({ available: true, tools: { ffmpeg, ffprobe } });
-    expect(found.available && found.tools.description).toMatch(/^ffmpeg \S+ \(.*ffmpeg\)$/);
+    const { build } = (found as { tools: VideoTools }).tools;
+    // The package's ffmpeg calls itself by a git snapshot of December 2018, between 4.1 and 4.2.
+    expect(build).toEqual({ version: '4.1', path: ffmpeg, origin: 'npm', year: 2018 });
+    expect(describeFfmpeg(build)).toBe('ffmpeg 4.1 (bundled npm build, 2018)');
+    expect(ffmpegWarning(build)).toBe(answers.videoFfmpegOutdated(2018));
     // And they do the work: the shipped ffprobe reads the clip.
     expect(found.available && (await probeVideo(found.tools, clip)).height).toBe(360);
+  });
+
+  describe('on PATH', () => {
+    let path0: string | undefined;
+    /** ffmpeg and ffprobe in a folder of their own, answering -version with `firstLine`. */
+    async function toolsSaying(firstLine: string): Promise<string> {
+      const folder = await fs.mkdtemp(path.join(dir, 'on-path-'));
+      for (const name of ['ffmpeg', 'ffprobe']) {
+        await fs.writeFile(path.join(folder, name), `#!/bin/sh\necho '${firstLine.replace('ffmpeg', name)}'\n`, { mode: 0o755 });
+      }
+      process.env.PATH = `${folder}${path.delimiter}${path0}`;
+      return folder;
+    }
+    beforeAll(() => {
+      path0 = process.env.PATH;
+    });
+    afterEach(() => {
+      process.env.PATH = path0;
+    });
+
+    it.each([
+      ['Debian', 'ffmpeg version 5.1.9-0+deb12u1 Copyright (c) 2000-2026 the FFmpeg developers', { version: '5.1.9', origin: 'Debian', year: 2026 }, 'ffmpeg 5.1.9 (Debian, <folder>/ffmpeg)'],
+      ['Ubuntu', 'ffmpeg version 6.1.1-3ubuntu5 Copyright (c) 2000-2023 the FFmpeg developers', { version: '6.1.1', origin: 'Ubuntu', year: 2023 }, 'ffmpeg 6.1.1 (Ubuntu, <folder>/ffmpeg)'],
+      ['its own build', 'ffmpeg version n7.1 Copyright (c) 2000-2024 the FFmpeg developers', { version: '7.1', origin: null, year: 2024 }, 'ffmpeg 7.1 (<folder>/ffmpeg)'],
+      ['a snapshot', 'ffmpeg version N-113000-gabcdef0123 Copyright (c) 2000-2024 the FFmpeg developers', { version: 'N-113000-gabcdef0123', origin: null, year: 2024 }, 'ffmpeg N-113000-gabcdef0123 (<folder>/ffmpeg)'],
+    ] as const)("is preferred to the npm package's, and named for the admin: %s", async (_, firstLine, build, description) => {
+      const folder = await toolsSaying(firstLine);
+      const found = await findVideoTools({});
+      expect(found).toEqual({
+        available: true,
+        tools: { ffmpeg: path.join(folder, 'ffmpeg'), ffprobe: path.join(folder, 'ffprobe'), build: { ...build, path: path.join(folder, 'ffmpeg') } },
+      });
+      const { build: named } = (found as { tools: VideoTools }).tools;
+      expect(describeFfmpeg(named)).toBe(description.replace('<folder>', folder));
+      expect(ffmpegWarning(named)).toBeNull();
+    });
   });
 
   it('reports an explicit FFMPEG_PATH that cannot run, rather than quietly using another', async () => {

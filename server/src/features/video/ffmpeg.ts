@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { answers } from '@lms/contract/answers';
 
 /**
  * ffmpeg and ffprobe, run as child processes: a transcode keeps every core busy for minutes,
@@ -12,8 +13,23 @@ import { createRequire } from 'node:module';
 export interface VideoTools {
   ffmpeg: string;
   ffprobe: string;
-  /** For the admin: which ffmpeg, e.g. "ffmpeg 5.1.6 (/usr/bin/ffmpeg)". */
-  description: string;
+  /** Which ffmpeg this is, found once at start, for the admin (describeFfmpeg) and the log. */
+  build: FfmpegBuild;
+}
+
+/** What `ffmpeg -version` and the binary's place tell of an ffmpeg. */
+export interface FfmpegBuild {
+  /** Its release, e.g. "5.1.9"; a build from between releases has only its own name. */
+  version: string;
+  /** The binary that runs; absolute when it was found on PATH. */
+  path: string;
+  /**
+   * Who built it: a distribution that names itself in the version (Debian's "5.1.9-0+deb12u1"),
+   * the static build that comes in the @ffmpeg-installer npm package, or unknown.
+   */
+  origin: 'Debian' | 'Ubuntu' | 'npm' | null;
+  /** The year of its sources, from its copyright line. */
+  year: number | null;
 }
 
 export type VideoToolsStatus = { available: true; tools: VideoTools } | { available: false; reason: string };
@@ -84,18 +100,19 @@ const VERSION_TIMEOUT_MS = 10_000;
 
 /**
  * The tools to use: FFMPEG_PATH/FFPROBE_PATH when set (and nothing else: an explicit choice that
- * does not run is reported, not replaced), else ffmpeg and ffprobe on PATH, else the binaries
- * shipped in the @ffmpeg-installer/@ffprobe-installer packages (DESIGN §10). Each is run once
- * (`-version`) to prove it works here.
+ * does not run is reported, not replaced), else ffmpeg and ffprobe on PATH (Debian's, kept current
+ * by its security updates), else the binaries shipped in the @ffmpeg-installer/@ffprobe-installer
+ * packages (DESIGN §10), a static build of 2018 that gets no fixes: the admin is told to replace
+ * it (ffmpegWarning). Each is run once (`-version`) to prove it works here.
  */
 export async function findVideoTools(settings: { ffmpegPath?: string; ffprobePath?: string }): Promise<VideoToolsStatus> {
   if (settings.ffmpegPath || settings.ffprobePath) {
-    const pair = { ffmpeg: settings.ffmpegPath ?? 'ffmpeg', ffprobe: settings.ffprobePath ?? 'ffprobe' };
+    const pair = { ffmpeg: await onPath(settings.ffmpegPath ?? 'ffmpeg'), ffprobe: await onPath(settings.ffprobePath ?? 'ffprobe') };
     const checked = await check(pair);
     return typeof checked === 'string' ? { available: false, reason: checked } : { available: true, tools: checked };
   }
   const reasons: string[] = [];
-  for (const candidate of [{ ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' }, shippedTools()]) {
+  for (const candidate of [{ ffmpeg: await onPath('ffmpeg'), ffprobe: await onPath('ffprobe') }, shippedTools()]) {
     if (!candidate) continue;
     const checked = await check(candidate);
     if (typeof checked !== 'string') return { available: true, tools: checked };
@@ -117,6 +134,16 @@ function shippedTools(): { ffmpeg: string; ffprobe: string } | undefined {
   }
 }
 
+/** A command's path as the system would find it on PATH (spawn does the same); `name` itself when it has a slash or is not there. */
+async function onPath(name: string): Promise<string> {
+  if (name.includes('/')) return name;
+  for (const folder of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
+    const candidate = path.resolve(folder, name);
+    if (await fs.access(candidate, fs.constants.X_OK).then(() => true, () => false)) return candidate;
+  }
+  return name;
+}
+
 /** The pair as VideoTools if both run; otherwise why not. */
 async function check(pair: { ffmpeg: string; ffprobe: string }): Promise<VideoTools | string> {
   const versions: string[] = [];
@@ -127,8 +154,46 @@ async function check(pair: { ffmpeg: string; ffprobe: string }): Promise<VideoTo
     if (run instanceof Error) return `${binary} could not run (${run.message})`;
     versions.push(run.stdout.split('\n', 1)[0] ?? '');
   }
-  const version = /version (\S+)/.exec(versions[0]!)?.[1] ?? 'unknown version';
-  return { ...pair, description: `ffmpeg ${version} (${pair.ffmpeg})` };
+  return { ...pair, build: await buildOf(pair.ffmpeg, versions[0]!) };
+}
+
+/** What the first line of `ffmpeg -version` ("ffmpeg version 5.1.9-0+deb12u1 Copyright (c) 2000-2026 …") and the binary's place tell. */
+async function buildOf(binary: string, versionLine: string): Promise<FfmpegBuild> {
+  const named = /version (\S+)/.exec(versionLine)?.[1] ?? 'unknown version';
+  const year = Number(/Copyright \(c\) (?:\d{4}-)?(\d{4})/.exec(versionLine)?.[1]) || null;
+  // The npm package's build calls itself by a git snapshot ("N-47683-g0e8eb07980-static"); its package says which release that is.
+  const shipped = await shippedPackageOf(binary);
+  if (shipped) return { version: shipped.version.replace(/\.0$/, ''), path: binary, origin: 'npm', year };
+  return {
+    version: /^n?(\d+(?:\.\d+)+)/.exec(named)?.[1] ?? named,
+    path: binary,
+    origin: /ubuntu/i.test(named) ? 'Ubuntu' : /deb\d|debian/i.test(named) ? 'Debian' : null,
+    year,
+  };
+}
+
+/** The @ffmpeg-installer package `binary` came in (its package.json lies beside it), if it did. */
+async function shippedPackageOf(binary: string): Promise<{ version: string } | undefined> {
+  if (!binary.includes('/')) return undefined;
+  const text = await fs.readFile(path.join(path.dirname(binary), 'package.json'), 'utf8').catch(() => undefined);
+  try {
+    const manifest = JSON.parse(text ?? 'null') as { name?: unknown; version?: unknown } | null;
+    if (typeof manifest?.name === 'string' && manifest.name.startsWith('@ffmpeg-installer/') && typeof manifest.version === 'string') return { version: manifest.version };
+  } catch {
+    // Not a package's manifest: not the npm build.
+  }
+  return undefined;
+}
+
+/** The ffmpeg in words, for the admin and the log: "ffmpeg 5.1.9 (Debian, /usr/bin/ffmpeg)", "ffmpeg 4.1 (bundled npm build, 2018)". */
+export function describeFfmpeg(build: FfmpegBuild): string {
+  const details = build.origin === 'npm' ? [answers.videoFfmpegBundled(build.year)] : [build.origin, build.path].filter((part) => part !== null);
+  return answers.videoFfmpeg(build.version, details.join(', '));
+}
+
+/** Why the admin should replace the ffmpeg in use, and how; null when it gets security fixes from whoever installed it. */
+export function ffmpegWarning(build: FfmpegBuild): string | null {
+  return build.origin === 'npm' ? answers.videoFfmpegOutdated(build.year) : null;
 }
 
 /** Duration, size and codecs of the video at `file`; UnreadableVideo when it is not one. */

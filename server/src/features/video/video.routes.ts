@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { VideoStatusResponseSchema } from '@lms/contract/courses';
 import { answers } from '@lms/contract/answers';
 import { requireRole } from '../auth/guards.ts';
+import { describeFfmpeg, ffmpegWarning } from './ffmpeg.ts';
 
 /** Mounted at /api/v1/video: how this server processes videos (the lectures' states are on each lecture). */
 export const videoRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -20,7 +21,8 @@ export const videoRoutes: FastifyPluginAsyncZod = async (app) => {
         message: answers.videoStatus,
         available: video.available,
         reason: video.available ? null : answers.videoProcessingOff(video.reason),
-        ffmpeg: video.available ? video.tools.description : null,
+        ffmpeg: video.available ? describeFfmpeg(video.tools.build) : null,
+        ffmpegWarning: video.available ? ffmpegWarning(video.tools.build) : null,
       };
     },
   });

@@ -18,6 +18,7 @@ export function LectureList({
   course,
   action,
   adminTools,
+  footer,
 }: {
   lectures: Lecture[];
   current: number;
@@ -27,6 +28,8 @@ export function LectureList({
   /** Beside the heading (the admin's "Add new lecture"). */
   action?: ReactNode;
   adminTools?: (lecture: Lecture) => ReactNode;
+  /** Under the list (the admin's note of the server's ffmpeg). */
+  footer?: ReactNode;
 }) {
   const isAdmin = adminTools !== undefined;
   return (
@@ -76,6 +79,7 @@ export function LectureList({
           );
         })}
       </ol>
+      {footer}
     </aside>
   );
 }

@@ -98,6 +98,9 @@ export default function LecturePage() {
   const lectureProgress = lecture && progressOf(lecture._id);
   const autoplayNext = progress.currentData?.settings.autoplayNext ?? true;
   const processingOff = isAdmin && videoStatus.data && !videoStatus.data.available ? videoStatus.data.reason : null;
+  // Which ffmpeg processes the uploads, and a warning when it is one to replace (the npm package's old build).
+  const ffmpeg = isAdmin ? videoStatus.data?.ffmpeg : null;
+  const ffmpegWarning = isAdmin ? videoStatus.data?.ffmpegWarning : null;
 
   function play(index: number) {
     setCurrent(index);
@@ -114,6 +117,13 @@ export default function LecturePage() {
       {processingOff && (
         <div role="status" className="alert alert-info alert-soft mb-6">
           <span className="wrap-anywhere">{processingOff}</span>
+        </div>
+      )}
+
+      {ffmpegWarning && (
+        // Solid, as the refusals below: amber text on the soft amber is too faint to read (light theme).
+        <div role="status" className="alert alert-warning mb-6">
+          <span className="wrap-anywhere">{ffmpegWarning}</span>
         </div>
       )}
 
@@ -235,6 +245,7 @@ export default function LecturePage() {
               )
             }
             adminTools={isAdmin ? (item) => <LectureAdminTools courseId={course._id} lecture={item} onDeleted={() => setCurrent(0)} /> : undefined}
+            footer={ffmpeg && <p className="mt-3 border-t border-base-content/10 px-1 pt-3 text-xs text-base-content/70 wrap-anywhere">{messages.videoProcessedWith(ffmpeg)}</p>}
           />
         </div>
       )}

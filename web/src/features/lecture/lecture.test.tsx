@@ -370,8 +370,15 @@ describe('/course/addlecture', () => {
 
 describe('/course/lecture: the video pipeline, as the admin sees it', () => {
   const withState = (n: number, processing: Lecture['processing']): Lecture => ({ ...lecture(n), processing });
-  const statusAnswer = (available: boolean) => ({
-    body: { success: true, message: 'ok', available, reason: available ? null : answers.videoProcessingOff('no ffmpeg found'), ffmpeg: available ? 'ffmpeg 5.1' : null },
+  const statusAnswer = (available: boolean, ffmpeg = 'ffmpeg 5.1.9 (Debian, /usr/bin/ffmpeg)', ffmpegWarning: string | null = null) => ({
+    body: {
+      success: true,
+      message: 'ok',
+      available,
+      reason: available ? null : answers.videoProcessingOff('no ffmpeg found'),
+      ffmpeg: available ? ffmpeg : null,
+      ffmpegWarning: available ? ffmpegWarning : null,
+    },
   });
 
   it('shows each lecture’s state, with a progress bar while processing, and retries a failed one', async () => {
@@ -399,6 +406,23 @@ describe('/course/lecture: the video pipeline, as the admin sees it', () => {
     stubApi({ [`GET /api/v1/courses/${course._id}`]: lecturesAnswer, 'GET /api/v1/video/status': statusAnswer(false) });
     openLectures(admin);
     expect(await screen.findByText(answers.videoProcessingOff('no ffmpeg found'))).toBeInTheDocument();
+    expect(screen.queryByText(/^Videos are processed with/)).not.toBeInTheDocument();
+  });
+
+  it('names the ffmpeg that processes the videos under the list, without a warning for a current one', async () => {
+    stubApi({ [`GET /api/v1/courses/${course._id}`]: lecturesAnswer, 'GET /api/v1/video/status': statusAnswer(true) });
+    openLectures(admin);
+    const note = await screen.findByText(messages.videoProcessedWith('ffmpeg 5.1.9 (Debian, /usr/bin/ffmpeg)'));
+    expect(within(screen.getByRole('complementary', { name: 'Lectures list' })).getByText(note.textContent!)).toBe(note);
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+  });
+
+  it("warns the admin whose server processes videos with the npm package's old ffmpeg", async () => {
+    const warning = answers.videoFfmpegOutdated(2018);
+    stubApi({ [`GET /api/v1/courses/${course._id}`]: lecturesAnswer, 'GET /api/v1/video/status': statusAnswer(true, 'ffmpeg 4.1 (bundled npm build, 2018)', warning) });
+    openLectures(admin);
+    expect(await screen.findByRole('status')).toHaveTextContent(warning);
+    expect(screen.getByText(messages.videoProcessedWith('ffmpeg 4.1 (bundled npm build, 2018)'))).toBeInTheDocument();
   });
 
   it('shows a subscriber neither states nor the notice', async () => {
