@@ -8,9 +8,13 @@ const isInstalled = (binary) =>
 
 /** Installs the package of each binary (a command or an absolute path) that is missing; throws when it cannot. */
 export function ensureDebianPackages(needed) {
-  const packages = Object.entries(needed)
-    .filter(([binary]) => !isInstalled(binary))
-    .map(([, pkg]) => pkg);
+  const packages = [
+    ...new Set(
+      Object.entries(needed)
+        .filter(([binary]) => !isInstalled(binary))
+        .map(([, pkg]) => pkg),
+    ),
+  ];
   if (packages.length === 0) return;
   if (process.getuid?.() !== 0) {
     throw new Error(`Missing ${packages.join(', ')}, and not root to install them: run 'apt-get update && apt-get install -y ${packages.join(' ')}' as root.`);
