@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answers } from '@lms/contract/answers';
-import { courseCompletionCounts, courseProgress, lectureProgress, lectures, users } from '../../db/schema.ts';
+import { courseCompletionCounts, courseProgress, lectureProgress, lectures, payments, subscriptions, users } from '../../db/schema.ts';
 import { PROGRESS_WRITES_PER_MINUTE } from '../../rate-limit.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { createHeldSaves, MAX_HELD_PER_LEARNER } from './held-saves.ts';
@@ -474,5 +474,58 @@ describe('GET /api/v1/admin/engagement', () => {
     expect((await e.app.inject({ method: 'DELETE', url: `/api/v1/courses/${design}`, headers: { cookie: boss } })).statusCode).toBe(200);
     expect(await designFigures()).toBeUndefined();
     expect(await e.app.ctx.db.select().from(courseCompletionCounts).where(eq(courseCompletionCounts.courseId, design))).toEqual([]);
+  });
+
+  it('gives a new subscriber as long as the window to start watching before listing them at risk', async () => {
+    const g = await createTestApp();
+    try {
+      const boss = (await signUpAdmin(g.app)).cookie;
+      const ago = (days: number) => new Date(Date.now() - days * DAY_MS);
+      let sequence = 0;
+      /** A subscription of the learner's, begun by a payment (or a trial) `days` ago; more payments after it. */
+      const subscription = async (who: { user: { _id: string } }, { paidDaysAgo = [] as number[], trialDaysAgo = null as number | null, resumed = false } = {}) => {
+        const [row] = await g.database.db
+          .insert(subscriptions)
+          .values({
+            userId: who.user._id,
+            providerSubscriptionId: `sub_grace${++sequence}${Date.now()}`,
+            providerPlanId: 'plan_x',
+            status: trialDaysAgo === null ? 'active' : 'authenticated',
+            ...(trialDaysAgo !== null && { trialDays: 7, trialStartedAt: ago(trialDaysAgo), startAt: ago(trialDaysAgo - 7) }),
+            // A resume starts charging where the paid period ends.
+            ...(resumed && { startAt: ago(Math.min(...paidDaysAgo)) }),
+          })
+          .returning();
+        for (const days of paidDaysAgo) {
+          await g.database.db
+            .insert(payments)
+            .values({ userId: who.user._id, subscriptionId: row!.id, providerPaymentId: `pay_grace${++sequence}${Date.now()}`, amountPaise: 9900, status: 'captured', paidAt: ago(days) });
+        }
+      };
+      const [justPaid, inTrial, veteran, resumed, paidLongAgo] = await Promise.all([1, 2, 3, 4, 5].map(() => subscriber(g.app, 30)));
+      // Paid two minutes ago.
+      await subscription(justPaid!, { paidDaysAgo: [2 / (24 * 60)] });
+      await subscription(inTrial!, { trialDaysAgo: 1 });
+      // Renewed two minutes ago, subscribed for 40 days.
+      await subscription(veteran!, { paidDaysAgo: [40, 10, 2 / (24 * 60)] });
+      // Subscribed 40 days ago, cancelled without a refund, then resumed: the resumed subscription's first charge is no new start.
+      await subscription(resumed!, { paidDaysAgo: [40] });
+      await subscription(resumed!, { paidDaysAgo: [2], resumed: true });
+      await subscription(paidLongAgo!, { paidDaysAgo: [15] });
+
+      const listed = async () => {
+        const response = await g.app.inject({ url: '/api/v1/admin/engagement', headers: { cookie: boss } });
+        expect(response.statusCode, response.body).toBe(200);
+        return response.json().churnRisk.learners.map((row: { email: string }) => row.email).sort();
+      };
+      expect(await listed()).toEqual([veteran!.email, resumed!.email, paidLongAgo!.email].sort());
+
+      // Fifteen days on, the one who paid two minutes ago has had the window and not watched.
+      await g.database.db.update(payments).set({ paidAt: ago(15) }).where(eq(payments.userId, justPaid!.user._id));
+      expect(await listed()).toContain(justPaid!.email);
+      expect(await listed()).not.toContain(inTrial!.email);
+    } finally {
+      await g.close();
+    }
   });
 });

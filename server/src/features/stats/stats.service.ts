@@ -107,7 +107,7 @@ const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 /**
  * Active learners in the last ACTIVE_DAYS days; active subscribers (renewing, not cancelled) with
- * no progress saved in CHURN_RISK_DAYS, soonest renewal first; each course's starters, finishers
+ * no progress saved in CHURN_RISK_DAYS and subscribed for longer than that, soonest renewal first; each course's starters, finishers
  * and mean completion. Learner figures read course_progress (a row per learner and course), the
  * per-course ones its summary, course_completion_counts.
  */
@@ -123,6 +123,14 @@ export async function getEngagement(ctx: Context): Promise<Omit<EngagementRespon
       from ${users} u
       where u.role = 'USER' and u.subscription_ends_at > now() and u.subscription_cancelled_at is null
         and not exists (select 1 from ${courseProgress} cp where cp.user_id = u.id and cp.last_watched_at >= now() - make_interval(days => ${CHURN_RISK_DAYS}))
+        -- A new subscriber has as long as the window to start watching: not at risk while a subscription
+        -- of theirs began (its trial, else its first payment) within it. A resumed one (start_at without a
+        -- trial) continues the subscription before it, so it does not start the grace again.
+        and not exists (
+          select 1 from ${subscriptions} s
+          where s.user_id = u.id and not (s.start_at is not null and s.trial_days = 0)
+            and coalesce(s.trial_started_at, (select min(p.paid_at) from ${payments} p where p.subscription_id = s.id))
+                >= now() - make_interval(days => ${CHURN_RISK_DAYS}))
       order by u.subscription_ends_at, u.id
       limit ${CHURN_RISK_LISTED}`),
     // Per course, from course_completion_counts (a row per course and number of lectures completed,
