@@ -221,9 +221,10 @@ function TaxDetailsForm({ saved }: { saved: BillingDetails }) {
     const ids = [hinted && `${fieldId(field)}-hint`, errors[field] && errorId(field)].filter(Boolean).join(' ');
     return { id: fieldId(field), 'aria-invalid': errors[field] ? true : undefined, 'aria-describedby': ids || undefined };
   };
-  const error = (field: DetailsField) =>
+  /** What was refused, under the field: inside a fieldset its gap spaces it, under a FormField a margin does. */
+  const error = (field: DetailsField, inFieldset = false) =>
     errors[field] && (
-      <p id={errorId(field)} className="mt-1 text-sm text-error">
+      <p id={errorId(field)} className={`text-sm text-error ${inFieldset ? '' : 'mt-1'}`}>
         {errors[field]}
       </p>
     );
@@ -270,7 +271,7 @@ function TaxDetailsForm({ saved }: { saved: BillingDetails }) {
             </option>
           ))}
         </select>
-        {error('stateCode')}
+        {error('stateCode', true)}
       </div>
       <div className="fieldset sm:col-span-2">
         <label htmlFor={fieldId('address')} className="fieldset-legend text-sm">
@@ -289,7 +290,7 @@ function TaxDetailsForm({ saved }: { saved: BillingDetails }) {
         <p id={`${fieldId('address')}-hint`} className="label whitespace-normal">
           {billingTexts.addressHint}
         </p>
-        {error('address')}
+        {error('address', true)}
       </div>
       <div className="mt-3 sm:col-span-2">
         <button type="submit" className="btn btn-primary w-full sm:w-auto" disabled={saving.isLoading} aria-busy={saving.isLoading}>

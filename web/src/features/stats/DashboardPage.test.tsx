@@ -194,7 +194,7 @@ describe('admin dashboard', () => {
     expect(card(messages.subscriptionCount)).toHaveTextContent(/^52$/);
     // What the two subscription figures count, so that they are read together (a refund leaves both).
     expect(card(messages.subscribedUsers).nextElementSibling).toHaveTextContent('With access now, free trials included');
-    expect(card(messages.subscriptionCount).nextElementSibling).toHaveTextContent('Months and years paid for, refunds left out');
+    expect(card(messages.subscriptionCount).nextElementSibling).toHaveTextContent('Months and years paid, less refunds');
   });
 
   it('feeds the pie with the registered and enrolled users, and says so in words', async () => {

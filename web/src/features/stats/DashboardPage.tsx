@@ -20,9 +20,9 @@ const texts = {
   unavailable: 'Not available',
   loading: 'Loading',
   // What each card counts (decision 0007): a refund takes its buyer out of both subscription figures.
-  registeredUsersHint: 'Learner accounts; admins are not counted',
+  registeredUsersHint: 'Learner accounts, not admins',
   subscribedUsersHint: 'With access now, free trials included',
-  subscriptionCountHint: 'Months and years paid for, refunds left out',
+  subscriptionCountHint: 'Months and years paid, less refunds',
   totalRevenueHint: 'Paid, less refunds',
 };
 
