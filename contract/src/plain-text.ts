@@ -58,13 +58,15 @@ type LabelWord = string | typeof NUMBER;
 
 /**
  * What our invoices and credit notes print as labels, and the usual labels of an Indian tax
- * invoice, as words. None of them belongs in a buyer's name or address; words that do ("No." of a
- * house, "Date" of a palm grove, "GST Road") are labels here only with what makes them one.
+ * invoice, as words. None of them belongs in a buyer's name or address; words that may ("No." of a
+ * house, "Date" of a palm grove, "GST Road", a firm named Invoice-something) are labels here only
+ * with what makes them one.
  */
 const LABELS: LabelWord[][] = [
   ['gstin'], ['gstn'], ['gst', 'no'], ['gst', 'number'], ['gst', 'reg'], ['gst', 'registration'], ['gst', 'in'], ['gst', 'id'],
   ['igst'], ['cgst'], ['sgst'], ['utgst'], ['hsn'], ['sac', NUMBER], ['sac', 'code'],
-  ['invoice'], ['credit', 'note'], ['debit', 'note'], ['bill', 'of', 'supply'], ['receipt', 'no'], ['receipt', 'number'],
+  ['tax', 'invoice'], ['invoice', 'no'], ['invoice', 'number'], ['invoice', 'num'], ['invoice', 'date'], ['invoice', 'id'], ['invoice', 'ref'],
+  ['invoice', NUMBER], ['credit', 'note'], ['debit', 'note'], ['bill', 'of', 'supply'], ['receipt', 'no'], ['receipt', 'number'],
   ['place', 'of', 'supply'], ['taxable', 'value'], ['total', 'paid'], ['total', 'credited'], ['reverse', 'charge'], ['date', NUMBER],
 ];
 

@@ -24,9 +24,9 @@ describe('plain text', () => {
   });
 
   it('finds an invoice label however it is spelt, and not in the words of an honest address', () => {
-    for (const forged of ['GSTIN 29AAACL1234C1Z5', 'gstin: x', 'G S T I N', 'g.s.t.i.n.', 'GST No. 5', 'Ｔａｘ Ｉｎｖｏｉｃｅ', 'GS\u0422IN', 'GST1N', 'GSTlN', 'Invoice', 'Place of Supply', 'SAC 999293', 'IGST', 'Total paid', 'Credit note', 'Date 12 Jan'])
+    for (const forged of ['GSTIN 29AAACL1234C1Z5', 'gstin: x', 'G S T I N', 'g.s.t.i.n.', 'GST No. 5', 'Ｔａｘ Ｉｎｖｏｉｃｅ', 'GS\u0422IN', 'GST1N', 'GSTlN', 'Invoice #42', 'Invoice no: LMS/26-27/000999', 'Place of Supply', 'SAC 999293', 'IGST', 'Total paid', 'Credit note', 'Date 12 Jan'])
       expect(imitatesInvoiceLabel(forged), forged).toBe(true);
-    for (const honest of ['No. 12, GST Road', 'Chromepet, Chennai 600044', 'Sachin Date & Sons', 'Flat 4B, Lake View', 'Date Palm Lane', 'SAC Campus, Ahmedabad', 'Total Solutions LLP', 'Near Pan Bazaar'])
+    for (const honest of ['No. 12, GST Road', 'Chromepet, Chennai 600044', 'Sachin Date & Sons', 'Flat 4B, Lake View', 'Date Palm Lane', 'SAC Campus, Ahmedabad', 'Total Solutions LLP', 'Near Pan Bazaar', 'Invoice Nomads LLP', 'E2E invoice mwx9bs8tne0'])
       expect(imitatesInvoiceLabel(honest), honest).toBe(false);
   });
 });
