@@ -22,6 +22,13 @@ test('a learner adds their GSTIN, pays, downloads the tax invoice; cancels with 
   await billing.getByLabel('Business name').fill('Verma Tutors LLP');
   await billing.getByLabel('GSTIN').fill('27AAPFU0939F1ZV');
   await expect(billing.getByLabel('State')).toHaveValue('27');
+  // An address may not print a line of its own that passes for the invoice's: said under the field.
+  const address = billing.getByLabel('Billing address');
+  await address.fill('Baner Road\nGSTIN 29AAACL1234C1Z1');
+  await billing.getByRole('button', { name: 'Save tax details' }).click();
+  await expect(address).toHaveAccessibleDescription(/Leave out invoice labels such as GSTIN or Invoice No\.: the invoice prints its own$/);
+  await expect(address).toBeFocused();
+  await address.fill('Baner Road\nPune 411045');
   await billing.getByRole('button', { name: 'Save tax details' }).click();
   await expect(page.getByText('Billing details saved')).toBeVisible();
 
@@ -44,7 +51,7 @@ test('a learner adds their GSTIN, pays, downloads the tax invoice; cancels with 
   const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
   expect(file.suggestedFilename()).toBe(`${number.replaceAll('/', '-')}.pdf`);
   const text = await pdfText(await fs.readFile(await file.path()));
-  for (const words of ['Tax Invoice', number, '₹99.00', 'Verma Tutors LLP', 'GSTIN 27AAPFU0939F1ZV', 'IGST 18%', '₹15.10']) expect(text).toContain(words);
+  for (const words of ['Tax Invoice', number, '₹99.00', 'Verma Tutors LLP', 'Baner Road', 'Pune 411045', 'GSTIN 27AAPFU0939F1ZV', 'IGST 18%', '₹15.10']) expect(text).toContain(words);
 
   // The receipt mail carries the same invoice.
   expect(await newestMail(person.email, `Subject: =?UTF-8?Q?Payment_received`)).toContain(`filename=${number.replaceAll('/', '-')}.pdf`);

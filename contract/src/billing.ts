@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ReplySchema } from './envelope.ts';
 import { API_PREFIX } from './http.ts';
 import { answers } from './answers.ts';
+import { ADDRESS_MAX_LINES, addressLines, imitatesInvoiceLabel, isPlainLine } from './plain-text.ts';
 
 /**
  * Billing (issue 15): the buyer's tax details, invoices and credit notes, billing history.
@@ -90,15 +91,29 @@ const optionalText = (max: number, message: string) =>
 /**
  * PUT /billing/details: what the buyer wants on their invoices. Everything is optional; a GSTIN
  * makes the invoice a business's (its name is then required), and its state must be the state chosen.
+ * The name and the address print on a tax invoice as they are: plain text only, the name on one
+ * line, the address on at most ADDRESS_MAX_LINES, and neither may carry an invoice label of its own.
  */
 export const BillingDetailsSchema = z
   .object({
     businessName: optionalText(100, answers.businessNameTooLong),
     gstin: optionalText(15, answers.gstinInvalid).transform((value) => value?.toUpperCase() ?? null),
     stateCode: optionalText(2, answers.stateInvalid),
-    address: optionalText(300, answers.billingAddressTooLong),
+    // Its lines trimmed and blank ones dropped: the PDF prints each line given, in order.
+    address: optionalText(300, answers.billingAddressTooLong).transform((value) => (value === null ? null : addressLines(value).join('\n'))),
   })
   .superRefine((details, context) => {
+    const refuse = (path: keyof typeof details, message: string) => context.addIssue({ code: 'custom', path: [path], message });
+    if (details.businessName !== null) {
+      if (!isPlainLine(details.businessName)) refuse('businessName', answers.businessNameNotPlain);
+      else if (imitatesInvoiceLabel(details.businessName)) refuse('businessName', answers.invoiceLabelRefused);
+    }
+    if (details.address !== null) {
+      const lines = details.address.split('\n');
+      if (lines.length > ADDRESS_MAX_LINES) refuse('address', answers.billingAddressTooManyLines);
+      else if (!lines.every(isPlainLine)) refuse('address', answers.billingAddressNotPlain);
+      else if (lines.some(imitatesInvoiceLabel)) refuse('address', answers.invoiceLabelRefused);
+    }
     if (details.stateCode !== null && !isStateCode(details.stateCode)) context.addIssue({ code: 'custom', path: ['stateCode'], message: answers.stateInvalid });
     if (details.gstin === null) return;
     if (!isValidGstin(details.gstin)) return context.addIssue({ code: 'custom', path: ['gstin'], message: answers.gstinInvalid });

@@ -3,6 +3,7 @@ import { emailPattern, NAME_MAX } from './users.ts';
 import { PagedShape, pagingQuery, ReplySchema } from './envelope.ts';
 import { messages } from './messages.ts';
 import { answers } from './answers.ts';
+import { isPlainLine } from './plain-text.ts';
 
 export const CONTACT_MESSAGE_MAX = 5000;
 export const CONTACT_PAGE_MAX = 100;
@@ -14,7 +15,8 @@ export const ContactSchema = z
   .object({ name: mandatory(), email: mandatory(), message: mandatory() })
   .pipe(
     z.object({
-      name: z.string().max(NAME_MAX, answers.nameTooLong),
+      // The name goes into the subject of the mail to the admin.
+      name: z.string().max(NAME_MAX, answers.nameTooLong).refine(isPlainLine, answers.nameNotPlain),
       email: z.string().max(254, answers.emailTooLong).regex(emailPattern, messages.invalidEmail),
       message: z.string().max(CONTACT_MESSAGE_MAX, answers.messageTooLong),
     }),

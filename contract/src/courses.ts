@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { messages } from './messages.ts';
 import { answers } from './answers.ts';
+import { isPlainLine } from './plain-text.ts';
 
 export const TITLE_MAX = 120;
 export const CATEGORY_MAX = 60;
@@ -13,7 +14,8 @@ export const THUMBNAIL_ACCEPT = '.jpg,.jpeg,.png,image/jpeg,image/png';
 const filled = (message: string) => z.string({ error: message }).trim().min(1, message);
 const mandatory = () => filled(messages.allFieldsMandatory);
 
-const title = z.string().max(TITLE_MAX, messages.titleTooLong);
+/** A title is one line wherever it shows (a page's title, a mail's subject). */
+const title = z.string().max(TITLE_MAX, messages.titleTooLong).refine(isPlainLine, answers.titleNotPlain);
 const description = z.string().max(DESCRIPTION_MAX, messages.descriptionTooLong);
 const category = z.string().max(CATEGORY_MAX, messages.categoryTooLong);
 const createdBy = z.string().max(INSTRUCTOR_MAX, messages.instructorTooLong);

@@ -98,11 +98,11 @@ export type PaymentRecord = z.infer<typeof PaymentRecordSchema>;
 
 export const PaymentRecordsResponseSchema = Reply.extend({
   allPayments: z.array(PaymentRecordSchema),
-  /** Payments of this calendar year (Asia/Kolkata) by month name. */
+  /** Payments of this calendar year (Asia/Kolkata) by month name, refunded ones left out (decision 0007). */
   finalMonths: z.record(z.enum(MONTH_NAMES), z.number()),
   /** The same, January to December. */
   monthlySalesRecord: z.array(z.number()).length(12),
-  /** Every successful subscription payment ever recorded. */
+  /** Subscription payments that stand: every one captured, less those refunded in full (each a month or a year sold and kept). */
   subscriptionCount: z.number(),
   /** Rupees captured minus rupees refunded. */
   totalRevenue: z.number(),

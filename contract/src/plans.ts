@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ReplySchema as Reply } from './envelope.ts';
 import { messages } from './messages.ts';
 import { answers } from './answers.ts';
+import { isPlainLine } from './plain-text.ts';
 
 /**
  * Plans, free trials and coupons (issue 16; decision 0017). A plan is what is sold: a name, a
@@ -88,7 +89,8 @@ export const AdminPlansResponseSchema = Reply.extend({
 export const AdminPlanResponseSchema = Reply.extend({ plan: AdminPlanSchema });
 
 export const PlanInputSchema = z.object({
-  name: z.string({ error: answers.planNameInvalid }).trim().min(1, answers.planNameInvalid).max(40, answers.planNameInvalid),
+  // Printed in the description of every invoice of the plan.
+  name: z.string({ error: answers.planNameInvalid }).trim().min(1, answers.planNameInvalid).max(40, answers.planNameInvalid).refine(isPlainLine, answers.planNameNotPlain),
   interval: z.enum(PLAN_INTERVALS, { error: answers.planIntervalInvalid }),
   /** Rupees, as the seller sets prices: including GST unless PRICES_INCLUDE_TAX=no. */
   price: price(),

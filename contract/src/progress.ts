@@ -14,7 +14,7 @@ export const MAX_VIDEO_SECONDS = 24 * 3600;
 export const MAX_WATCHED_PER_SAVE = 120;
 /** A lecture counts as completed once the learner has reached this share of it (or its end). */
 export const COMPLETION_SHARE = 0.9;
-/** How long a subscriber may go without watching before the dashboard lists them as at risk. */
+/** How long a subscriber may go without watching before the dashboard lists them as at risk; a new subscriber has as long to start. */
 export const CHURN_RISK_DAYS = 14;
 /** "This week" on the dashboard: the last seven days. */
 export const ACTIVE_DAYS = 7;

@@ -6,7 +6,7 @@ import { answers } from './answers.ts';
 export const UserStatsResponseSchema = ReplySchema.extend({
   /** Accounts with role USER. */
   allUsersCount: z.number(),
-  /** Of those, the ones with access now. */
+  /** Of those, the ones with access now: paid for, or in a free trial (decision 0007). */
   subscribedUsersCount: z.number(),
 });
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { FailureSchema, ReplySchema } from './envelope.ts';
 import { messages } from './messages.ts';
 import { answers } from './answers.ts';
+import { imitatesInvoiceLabel, isPlainLine } from './plain-text.ts';
 
 /** Spec §5: letters, digits and !@#$%^&*, 6-16 long, at least one digit and one special character. */
 export const passwordPattern = /^(?=.*\d)(?=.*[!@#$%^&*])[A-Za-z\d!@#$%^&*]{6,16}$/;
@@ -21,7 +22,14 @@ export const AVATAR_ACCEPT = '.jpg,.jpeg,.png,.svg,image/jpeg,image/png,image/sv
 const filled = (message: string) => z.string({ error: message }).trim().min(1, message);
 const password = (message: string) => z.string({ error: message }).min(1, message);
 
-const fullName = (tooShort: string) => z.string().min(NAME_MIN, tooShort).max(NAME_MAX, answers.nameTooLong);
+/** The name is the buyer's on their invoices and greets them in mail: plain text on one line, no invoice label. */
+const fullName = (tooShort: string) =>
+  z
+    .string()
+    .min(NAME_MIN, tooShort)
+    .max(NAME_MAX, answers.nameTooLong)
+    .refine(isPlainLine, answers.nameNotPlain)
+    .refine((name) => !imitatesInvoiceLabel(name), answers.invoiceLabelRefused);
 const email = z
   .string()
   .max(EMAIL_MAX, answers.emailTooLong)

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { and, eq, isNull } from 'drizzle-orm';
 import { INDIAN_STATES, isStateCode } from '@lms/contract/billing';
+import { ADDRESS_MAX_LINES, addressLines, isLayoutCharacter } from '@lms/contract/plain-text';
 import type { Context } from '../../context.ts';
 import { billingDocuments } from '../../db/schema.ts';
 import { saveDocumentPdf } from '../media/storage.ts';
@@ -15,6 +16,24 @@ const FONT = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
 const FONT_BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
 
 const stateName = (code: string | null) => (code && isStateCode(code) ? `${INDIAN_STATES[code]} (${code})` : null);
+
+/**
+ * What the buyer typed is checked when it is saved (BillingDetailsSchema); what was saved before
+ * those checks, or came another way, still cannot add a line: a control character prints as a space…
+ */
+const printable = (text: string) => {
+  let plain = '';
+  for (const char of text) plain += isLayoutCharacter(char.charCodeAt(0)) ? ' ' : char;
+  return plain;
+};
+
+/** …and the address prints as its lines, at most ADDRESS_MAX_LINES of them (the last takes whatever is left over). */
+function printedAddress(address: string | null): string[] {
+  if (!address) return [];
+  const lines = addressLines(address).map(printable);
+  if (lines.length <= ADDRESS_MAX_LINES) return lines;
+  return [...lines.slice(0, ADDRESS_MAX_LINES - 1), lines.slice(ADDRESS_MAX_LINES - 1).join(', ')];
+}
 
 const titleOf = (document: DocumentRow) =>
   document.kind === 'credit_note' ? 'Credit Note' : document.documentType === 'tax_invoice' ? 'Tax Invoice' : 'Receipt';
@@ -49,12 +68,12 @@ export async function renderDocumentPdf(document: DocumentRow, invoiceNumber?: s
   const column = (x: number, heading: string, lines: (string | null | false)[]) => {
     pdf.font('bold').fontSize(9).fillColor('#666').text(heading, x, top, { width: width / 2 - 12 });
     pdf.font('text').fontSize(10).fillColor('#111');
-    for (const line of lines) if (line) pdf.text(line, { width: width / 2 - 12 });
+    for (const line of lines) if (line) pdf.text(printable(line), { width: width / 2 - 12 });
     return pdf.y;
   };
   const sellerEnd = column(left, 'FROM', [
     seller.name,
-    seller.address,
+    ...printedAddress(seller.address),
     stateName(seller.stateCode),
     seller.gstin && `GSTIN ${seller.gstin}`,
   ]);
@@ -62,7 +81,7 @@ export async function renderDocumentPdf(document: DocumentRow, invoiceNumber?: s
     buyer.businessName ?? buyer.name,
     buyer.businessName && buyer.name,
     buyer.email,
-    buyer.address,
+    ...printedAddress(buyer.address),
     stateName(buyer.stateCode),
     buyer.gstin && `GSTIN ${buyer.gstin}`,
   ]);
@@ -80,7 +99,7 @@ export async function renderDocumentPdf(document: DocumentRow, invoiceNumber?: s
 
   pdf.x = left;
   pdf.font('bold').fontSize(9).fillColor('#666').text('DESCRIPTION', left, pdf.y);
-  pdf.font('text').fontSize(11).fillColor('#111').text(document.description, { width });
+  pdf.font('text').fontSize(11).fillColor('#111').text(printable(document.description), { width });
   if (taxed) pdf.fontSize(9).fillColor('#444').text(`SAC ${seller.sac} · Place of supply: ${stateName(document.placeOfSupply) ?? document.placeOfSupply}`);
   pdf.moveDown();
   for (const [label, amount] of rows) {

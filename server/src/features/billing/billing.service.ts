@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { BillingDetails, BillingDocument, BillingHistory } from '@lms/contract/billing';
 import { answers } from '@lms/contract/answers';
+import { addressLines, imitatesInvoiceLabel } from '@lms/contract/plain-text';
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { billingCounters, billingDocuments, payments, plans, subscriptions, users } from '../../db/schema.ts';
@@ -30,13 +31,18 @@ async function nextNumber(db: Db, kind: DocumentKind, at: Date): Promise<{ numbe
   return { number: documentNumber(kind, fiscalYear, counter!.lastNumber), fiscalYear };
 }
 
+/**
+ * The buyer as the invoice names them. Details saved before labels were refused may still carry
+ * one: such a name or address is left off rather than printed (the PDF also flattens any control
+ * character, billing-pdf.ts).
+ */
 const buyerOf = (user: UserRow) => ({
   name: user.fullName,
   email: user.email,
-  businessName: user.billingName,
+  businessName: user.billingName !== null && !imitatesInvoiceLabel(user.billingName) ? user.billingName : null,
   gstin: user.billingGstin,
   stateCode: user.billingState,
-  address: user.billingAddress,
+  address: user.billingAddress !== null && !addressLines(user.billingAddress).some(imitatesInvoiceLabel) ? user.billingAddress : null,
 });
 
 const sellerOf = ({ name, address, stateCode, gstin, sac }: Seller) => ({ name, address, stateCode, gstin, sac });

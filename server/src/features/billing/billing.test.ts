@@ -6,7 +6,7 @@ import { billingCounters, billingDocuments, payments, subscriptions, users } fro
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { signUp, signUpAdmin } from '../../test/http.ts';
 import { apiCaller, sandboxTrigger, subscriber as subscribeAndPay } from '../../test/payments.ts';
-import { pdfText } from '../../test/pdf.ts';
+import { pdfLines, pdfText } from '../../test/pdf.ts';
 import { issueInvoice } from './billing.service.ts';
 import { renderDocumentPdf } from './billing-pdf.ts';
 import { documentNumber, fiscalYearOf, taxLines, type Seller } from './tax.ts';
@@ -133,6 +133,59 @@ describe('billing', () => {
       expect((await api('GET', '/billing/details', cookie)).json().details.gstin).toBeNull();
       expect((await api('PUT', '/billing/details', '', { stateCode: '27' })).statusCode).toBe(401);
     });
+
+    it('refuses a name or an address that would print lines of its own on an invoice — control characters, a fifth line, an invoice label — and writes nothing', async () => {
+      const { cookie, user } = await signUp(t.app);
+      const kept = { businessName: 'Verma Tutors LLP', gstin: BUYER_GSTIN, stateCode: '27', address: 'Baner\nPune 411045' };
+      expect((await api('PUT', '/billing/details', cookie, kept)).statusCode).toBe(200);
+      const rowOf = async () => (await t.database.db.select().from(users).where(eq(users.id, user._id)))[0];
+      const before = await rowOf();
+      const label = `GSTIN ${SELLER_GSTIN}`;
+      const forged: [object, string][] = [
+        [{ businessName: `Verma Tutors\n${label}` }, answers.businessNameNotPlain],
+        [{ businessName: 'Verma Tutors\r\nLLP' }, answers.businessNameNotPlain],
+        [{ businessName: 'Verma\tTutors' }, answers.businessNameNotPlain],
+        [{ businessName: 'Verma\u2028Tutors' }, answers.businessNameNotPlain], // line separator
+        [{ businessName: 'Verma\u0085Tutors' }, answers.businessNameNotPlain], // C1 next line
+        [{ businessName: 'Verma\u007fTutors' }, answers.businessNameNotPlain], // DEL
+        [{ businessName: 'Verma \u202eSPLL srotuT' }, answers.businessNameNotPlain], // right-to-left override
+        [{ businessName: 'Verma \u2067Tutors' }, answers.businessNameNotPlain], // right-to-left isolate
+        [{ businessName: label }, answers.invoiceLabelRefused],
+        [{ businessName: 'Verma Tutors Invoice No. LMS/26-27/000999' }, answers.invoiceLabelRefused],
+        [{ address: 'Baner\nPune\nMaharashtra\nIndia\n411045' }, answers.billingAddressTooManyLines],
+        [{ address: 'Baner\u2029Pune' }, answers.billingAddressNotPlain], // paragraph separator
+        [{ address: 'Baner\rPune' }, answers.billingAddressNotPlain], // a carriage return alone
+        [{ address: 'Baner\u000bPune' }, answers.billingAddressNotPlain], // vertical tab
+        [{ address: 'Baner\u200ePune' }, answers.billingAddressNotPlain], // left-to-right mark
+        [{ address: `Baner\n${label}` }, answers.invoiceLabelRefused],
+        [{ address: `Baner\n  gstin: ${SELLER_GSTIN}` }, answers.invoiceLabelRefused],
+        [{ address: `Baner\nG.S.T.I.N. ${SELLER_GSTIN}` }, answers.invoiceLabelRefused],
+        [{ address: `Baner\n\uff27\uff33\uff34\uff29\uff2e ${SELLER_GSTIN}` }, answers.invoiceLabelRefused], // full-width letters
+        [{ address: `Baner\nGS\u0422IN ${SELLER_GSTIN}` }, answers.invoiceLabelRefused], // a Cyrillic Т
+        [{ address: `Baner\nGST1N ${SELLER_GSTIN}` }, answers.invoiceLabelRefused],
+        [{ address: `Baner\nGS\u200bTIN ${SELLER_GSTIN}` }, answers.invoiceLabelRefused], // a zero-width space inside
+        [{ address: 'Baner\nTax Invoice' }, answers.invoiceLabelRefused],
+        [{ address: 'Baner\nPlace of supply: Delhi (07)' }, answers.invoiceLabelRefused],
+        [{ address: 'Baner\nSAC 999293' }, answers.invoiceLabelRefused],
+        // Mid-line too: the PDF wraps a long line, and the label would begin the next printed one.
+        [{ address: `Plot 7, a long lane name that the invoice wraps about here ${label}` }, answers.invoiceLabelRefused],
+      ];
+      for (const [details, message] of forged) {
+        const response = await api('PUT', '/billing/details', cookie, { ...kept, ...details });
+        expect(response.statusCode, JSON.stringify(details)).toBe(400);
+        expect(response.json(), JSON.stringify(details)).toEqual({ success: false, message });
+      }
+      expect(await rowOf()).toEqual(before);
+      expect((await api('GET', '/billing/details', cookie)).json().details).toEqual(kept);
+    });
+
+    it('keeps an address of up to four lines as given, each trimmed and blank ones dropped; house numbers and GST Road are no labels', async () => {
+      const { cookie } = await signUp(t.app);
+      const saved = await api('PUT', '/billing/details', cookie, { stateCode: '33', address: '  Flat 4B, Lake View \r\n\r\nNo. 12, GST Road\nChromepet\nChennai 600044 ' });
+      expect(saved.statusCode, saved.body).toBe(200);
+      expect(saved.json().details.address).toBe('Flat 4B, Lake View\nNo. 12, GST Road\nChromepet\nChennai 600044');
+      expect((await api('PUT', '/billing/details', cookie, { businessName: 'Sachin Date & Sons', stateCode: '33' })).statusCode).toBe(200);
+    });
   });
 
   describe('invoices', () => {
@@ -187,6 +240,38 @@ describe('billing', () => {
         expect(text).toContain(words);
       }
       expect(text).not.toContain('CGST');
+    });
+
+    it('prints the lines of the buyer’s address as given, in order, each on its own', async () => {
+      const address = ['Flat 4B, Lake View', 'No. 12, GST Road', 'Chromepet', 'Chennai 600044'];
+      const learner = await subscriber({ businessName: 'Lake View Tutors', stateCode: '33', address: address.join('\n') });
+      const { entries } = await historyWithPdfs(learner.cookie);
+      const lines = await pdfLines((await api('GET', `/billing/documents/${entries[0].invoice.id}/pdf`, learner.cookie)).rawPayload);
+      const first = lines.indexOf(address[0]!);
+      expect(first, lines.join(' | ')).toBeGreaterThan(0);
+      expect(lines.slice(first, first + 5)).toEqual([...address, 'Tamil Nadu (33)']);
+    });
+
+    it('prints no forged line from details saved before they were checked: a label is left off, a control character is a space', async () => {
+      const learner = await signUp(t.app);
+      await t.database.db
+        .update(users)
+        .set({ billingName: `Verma Tutors\nGSTIN ${SELLER_GSTIN}`, billingAddress: 'Baner\u2028Pune 411045', billingState: '27' })
+        .where(eq(users.id, learner.user._id));
+      const [subscription] = await t.database.db
+        .insert(subscriptions)
+        .values({ userId: learner.user._id, providerSubscriptionId: `sub_old${Date.now()}`, providerPlanId: 'plan_x', status: 'active' })
+        .returning();
+      const [payment] = await t.database.db
+        .insert(payments)
+        .values({ userId: learner.user._id, subscriptionId: subscription!.id, providerPaymentId: `pay_old${Date.now()}`, amountPaise: 9900, status: 'captured', paidAt: new Date() })
+        .returning();
+      const id = await issueInvoice(t.database.db, t.config.seller, payment!, new Date(Date.now() + 30 * DAY));
+      const [invoice] = await t.database.db.select().from(billingDocuments).where(eq(billingDocuments.id, id));
+      expect(invoice!.buyer.businessName).toBeNull();
+      const lines = await pdfLines(await renderDocumentPdf(invoice!));
+      expect(lines.filter((line) => line.startsWith('GSTIN'))).toEqual([`GSTIN ${SELLER_GSTIN}`]);
+      expect(lines).toContain('Baner Pune 411045');
     });
 
     it('charges CGST and SGST to a buyer in the seller’s state, or whose state is unknown', async () => {

@@ -17,6 +17,7 @@ import { consume } from '../../rate-limit.ts';
 import { jsonBody } from '../../validation.ts';
 import { currentUser, requireUser } from '../auth/guards.ts';
 import { hashToken, SESSION_COOKIE } from '../auth/sessions.ts';
+import { checkSaveMayBeHeld, createKnownLectures } from './known-lectures.ts';
 import { getCourseProgress, getMyProgress } from './my-courses.service.ts';
 import { saveProgress, setLectureCompleted, setProgressSettings } from './progress.service.ts';
 
@@ -27,6 +28,7 @@ const withinRate = (request: FastifyRequest) =>
 /** Mounted at /api/v1/progress: the signed-in learner's own progress. */
 export const progressRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
+  const known = createKnownLectures();
 
   app.get('/', {
     schema: { summary: 'Every course the learner has started, most recent first, with where to pick each up', response: { 200: MyProgressResponseSchema } },
@@ -61,8 +63,15 @@ export const progressRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = currentUser(request);
       const { lectureId } = request.params;
       const save = () => saveProgress(ctx, user, lectureId, request.body);
-      if (await withinRate(request)) return { success: true, message: answers.progressSaved, ...(await save()) };
-      if (!ctx.heldSaves.hold(`${user.id}:${lectureId}`, save)) throw new AppError(429, answers.tooManyRequests);
+      if (await withinRate(request)) {
+        const { isPreview, lecture, course } = await save();
+        known.remember(lectureId, isPreview);
+        return { success: true, message: answers.progressSaved, lecture, course };
+      }
+      // Held only when it would be written: a flood about lectures that do not exist, or that are not
+      // the learner's to watch, is refused now instead of filling the area others share.
+      await checkSaveMayBeHeld(ctx, known, user, lectureId);
+      if (!ctx.heldSaves.hold(user.id, `${user.id}:${lectureId}`, save)) throw new AppError(429, answers.tooManyRequests);
       return reply.code(202).send({ success: true, message: answers.progressSaved });
     },
   });

@@ -109,9 +109,10 @@ interface SaveRow {
  * The product's most frequent write, so it is one statement (atomic on its own, one round trip,
  * one commit): it reads the lecture, writes the learner's row for it only when they may watch it
  * and the position is within it, and brings their course row in step. When nothing was written,
- * what it read says why (404, 403 or 400).
+ * what it read says why (404, 403 or 400). Answers, beside what was saved, whether the lecture is a
+ * free preview (for the route's KnownLectures).
  */
-export async function saveProgress(ctx: Context, user: UserRow, lectureId: string, input: SaveInput): Promise<SavedProgress> {
+export async function saveProgress(ctx: Context, user: UserRow, lectureId: string, input: SaveInput): Promise<SavedProgress & { isPreview: boolean }> {
   const now = Date.now();
   if (input.at > now + CLOCK_SKEW_MS) throw new AppError(400, answers.progressTimeInvalid);
   // The browser's clock, but never ahead of ours: a fast clock must not freeze the position.
@@ -173,6 +174,7 @@ export async function saveProgress(ctx: Context, user: UserRow, lectureId: strin
   }
   const time = (value: Date | string) => new Date(value).toISOString();
   return {
+    isPreview: row.is_preview,
     lecture: {
       lectureId: row.lecture_id,
       position: Number(row.position_seconds),

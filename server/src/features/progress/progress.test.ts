@@ -2,9 +2,10 @@ import fs from 'node:fs/promises';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answers } from '@lms/contract/answers';
-import { courseCompletionCounts, courseProgress, lectureProgress, lectures, users } from '../../db/schema.ts';
+import { courseCompletionCounts, courseProgress, lectureProgress, lectures, payments, subscriptions, users } from '../../db/schema.ts';
 import { PROGRESS_WRITES_PER_MINUTE } from '../../rate-limit.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
+import { createHeldSaves, MAX_HELD_PER_LEARNER } from './held-saves.ts';
 import { mp4Video, multipart, pngImage, signUp, signUpAdmin } from '../../test/http.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -263,6 +264,72 @@ describe('a flood of saves from one session', () => {
   });
 });
 
+describe('a flood about lectures the learner may not save', () => {
+  const UNKNOWN = ['00000000-0000-4000-8000-00000000000a', '00000000-0000-4000-8000-00000000000b', '00000000-0000-4000-8000-00000000000c'];
+  /** Spends the session's rate on saves that are written, so that the next ones would be held. */
+  const spendRate = async (lectureId: string, cookie: string) => {
+    for (let i = 0; i < PROGRESS_WRITES_PER_MINUTE; i++) expect((await save(lectureId, cookie, { position: 1 })).statusCode).toBe(200);
+  };
+
+  it('is refused at once, 404 for a lecture that does not exist and 403 for one not theirs to watch, and nothing is held', async () => {
+    const courseId = await newCourse();
+    const lecture = await newLecture(courseId);
+    const preview = await newLecture(courseId, { preview: true });
+    const learner = await subscriber();
+    const visitor = await signUp(t.app);
+    await t.app.ctx.heldSaves.flush();
+    await spendRate(lecture, learner.cookie);
+    await spendRate(preview, visitor.cookie);
+
+    for (const unknown of UNKNOWN) {
+      const refused = await save(unknown, learner.cookie, { position: 2 });
+      expect(refused.statusCode).toBe(404);
+      expect(refused.json()).toEqual({ success: false, message: answers.lectureNotFound });
+    }
+    const notTheirs = await save(lecture, visitor.cookie, { position: 2 });
+    expect(notTheirs.statusCode).toBe(403);
+    expect(notTheirs.json()).toEqual({ success: false, message: answers.subscribeToWatch });
+    expect(t.app.ctx.heldSaves.size).toBe(0);
+
+    // What they may save is still held, as before.
+    expect((await save(lecture, learner.cookie, { position: 3 })).statusCode).toBe(202);
+    expect((await save(preview, visitor.cookie, { position: 3 })).statusCode).toBe(202);
+    expect(t.app.ctx.heldSaves.size).toBe(2);
+    await t.app.ctx.heldSaves.flush();
+    expect((await lectureOf(courseId, lecture, learner.cookie)).position).toBe(3);
+  });
+
+  it("cannot fill the area others share: a learner holds saves for a few lectures at most, and another learner's save is still held", async () => {
+    const courseId = await newCourse();
+    const many = [];
+    for (let i = 0; i < MAX_HELD_PER_LEARNER + 3; i++) many.push(await newLecture(courseId, { title: `Lecture ${i}` }));
+    const [flooder, other] = [await subscriber(), await subscriber()];
+    const shared = t.app.ctx.heldSaves;
+    await shared.flush();
+    // A small area, so that one learner could fill it without a share of their own.
+    t.app.ctx.heldSaves = createHeldSaves({ onError: () => undefined, flushMs: 3_600_000, maxHeld: MAX_HELD_PER_LEARNER + 2 });
+    try {
+      await spendRate(many[0]!, flooder.cookie);
+      await spendRate(many[0]!, other.cookie);
+      for (const unknown of UNKNOWN) expect((await save(unknown, flooder.cookie, { position: 2 })).statusCode).toBe(404);
+      const statuses = [];
+      for (const lecture of many) statuses.push((await save(lecture, flooder.cookie, { position: 2 })).statusCode);
+      expect(statuses).toEqual([...Array<number>(MAX_HELD_PER_LEARNER).fill(202), ...Array<number>(3).fill(429)]);
+      // The newest save of a lecture already held replaces it: a learner's own flood goes on.
+      expect((await save(many[0]!, flooder.cookie, { position: 4 })).statusCode).toBe(202);
+
+      expect((await save(many[0]!, other.cookie, { position: 5 })).statusCode).toBe(202);
+      expect(t.app.ctx.heldSaves.size).toBe(MAX_HELD_PER_LEARNER + 1);
+      await t.app.ctx.heldSaves.flush();
+      expect((await lectureOf(courseId, many[0]!, other.cookie)).position).toBe(5);
+      expect((await lectureOf(courseId, many[0]!, flooder.cookie)).position).toBe(4);
+    } finally {
+      await t.app.ctx.heldSaves.close();
+      t.app.ctx.heldSaves = shared;
+    }
+  });
+});
+
 describe('held saves when the server stops', () => {
   it('are written before the database closes', async () => {
     // Never flushed by the timer here: only closing the app writes them.
@@ -407,5 +474,58 @@ describe('GET /api/v1/admin/engagement', () => {
     expect((await e.app.inject({ method: 'DELETE', url: `/api/v1/courses/${design}`, headers: { cookie: boss } })).statusCode).toBe(200);
     expect(await designFigures()).toBeUndefined();
     expect(await e.app.ctx.db.select().from(courseCompletionCounts).where(eq(courseCompletionCounts.courseId, design))).toEqual([]);
+  });
+
+  it('gives a new subscriber as long as the window to start watching before listing them at risk', async () => {
+    const g = await createTestApp();
+    try {
+      const boss = (await signUpAdmin(g.app)).cookie;
+      const ago = (days: number) => new Date(Date.now() - days * DAY_MS);
+      let sequence = 0;
+      /** A subscription of the learner's, begun by a payment (or a trial) `days` ago; more payments after it. */
+      const subscription = async (who: { user: { _id: string } }, { paidDaysAgo = [] as number[], trialDaysAgo = null as number | null, resumed = false } = {}) => {
+        const [row] = await g.database.db
+          .insert(subscriptions)
+          .values({
+            userId: who.user._id,
+            providerSubscriptionId: `sub_grace${++sequence}${Date.now()}`,
+            providerPlanId: 'plan_x',
+            status: trialDaysAgo === null ? 'active' : 'authenticated',
+            ...(trialDaysAgo !== null && { trialDays: 7, trialStartedAt: ago(trialDaysAgo), startAt: ago(trialDaysAgo - 7) }),
+            // A resume starts charging where the paid period ends.
+            ...(resumed && { startAt: ago(Math.min(...paidDaysAgo)) }),
+          })
+          .returning();
+        for (const days of paidDaysAgo) {
+          await g.database.db
+            .insert(payments)
+            .values({ userId: who.user._id, subscriptionId: row!.id, providerPaymentId: `pay_grace${++sequence}${Date.now()}`, amountPaise: 9900, status: 'captured', paidAt: ago(days) });
+        }
+      };
+      const [justPaid, inTrial, veteran, resumed, paidLongAgo] = await Promise.all([1, 2, 3, 4, 5].map(() => subscriber(g.app, 30)));
+      // Paid two minutes ago.
+      await subscription(justPaid!, { paidDaysAgo: [2 / (24 * 60)] });
+      await subscription(inTrial!, { trialDaysAgo: 1 });
+      // Renewed two minutes ago, subscribed for 40 days.
+      await subscription(veteran!, { paidDaysAgo: [40, 10, 2 / (24 * 60)] });
+      // Subscribed 40 days ago, cancelled without a refund, then resumed: the resumed subscription's first charge is no new start.
+      await subscription(resumed!, { paidDaysAgo: [40] });
+      await subscription(resumed!, { paidDaysAgo: [2], resumed: true });
+      await subscription(paidLongAgo!, { paidDaysAgo: [15] });
+
+      const listed = async () => {
+        const response = await g.app.inject({ url: '/api/v1/admin/engagement', headers: { cookie: boss } });
+        expect(response.statusCode, response.body).toBe(200);
+        return response.json().churnRisk.learners.map((row: { email: string }) => row.email).sort();
+      };
+      expect(await listed()).toEqual([veteran!.email, resumed!.email, paidLongAgo!.email].sort());
+
+      // Fifteen days on, the one who paid two minutes ago has had the window and not watched.
+      await g.database.db.update(payments).set({ paidAt: ago(15) }).where(eq(payments.userId, justPaid!.user._id));
+      expect(await listed()).toContain(justPaid!.email);
+      expect(await listed()).not.toContain(inTrial!.email);
+    } finally {
+      await g.close();
+    }
   });
 });

@@ -35,13 +35,17 @@ export interface PaymentRecords {
  * payments of each month of this calendar year, and the totals over all time.
  * The months and totals come from payment_months, which triggers keep in step with
  * payments: a dozen rows a year to read, however many payments there are.
+ *
+ * A payment refunded in full was not a sale (decision 0007): it leaves Sales / Month and the
+ * Subscription Count as its refund ends the buyer's access and leaves Subscribed Users. It is
+ * taken off payment_months' count here; refunds are few, read by the index on refunded_at.
  */
 export async function getPaymentRecords(ctx: Context, { count: latest, now = new Date() }: { count: number; now?: Date }): Promise<PaymentRecords> {
   // 1 January of this year and of the next, as dates in India.
   const yearStart = sql`date_trunc('year', ${now}::timestamptz at time zone ${SALES_TIME_ZONE})::date`;
   const nextYearStart = sql`(date_trunc('year', ${now}::timestamptz at time zone ${SALES_TIME_ZONE}) + interval '1 year')::date`;
 
-  const [rows, monthly, [totals]] = await Promise.all([
+  const [rows, monthly, [totals], refunded] = await Promise.all([
     ctx.db
       .select({
         id: payments.id,
@@ -70,9 +74,19 @@ export async function getPaymentRecords(ctx: Context, { count: latest, now = new
         netPaise: sql<number>`coalesce(sum(${paymentMonths.netPaise}), 0)`.mapWith(Number),
       })
       .from(paymentMonths),
+    ctx.db
+      .execute(sql`
+        select extract(month from p.paid_at at time zone ${SALES_TIME_ZONE})::int as month,
+               date_trunc('year', p.paid_at at time zone ${SALES_TIME_ZONE}) = date_trunc('year', ${now}::timestamptz at time zone ${SALES_TIME_ZONE}) as this_year,
+               count(*)::int as n
+        from ${payments} p
+        where p.refunded_at is not null and p.status = 'refunded'
+        group by 1, 2`)
+      .then((result) => rowsOf<{ month: number; this_year: boolean; n: number }>(result)),
   ]);
 
-  const monthlySalesRecord = MONTH_NAMES.map((_, index) => monthly.find((row) => row.month === index + 1)?.n ?? 0);
+  const refundedIn = (month: number) => refunded.reduce((sum, row) => sum + (row.this_year && Number(row.month) === month ? Number(row.n) : 0), 0);
+  const monthlySalesRecord = MONTH_NAMES.map((_, index) => (monthly.find((row) => row.month === index + 1)?.n ?? 0) - refundedIn(index + 1));
   return {
     allPayments: rows.map((row) => ({
       _id: row.id,
@@ -86,7 +100,7 @@ export async function getPaymentRecords(ctx: Context, { count: latest, now = new
     })),
     finalMonths: Object.fromEntries(MONTH_NAMES.map((name, index) => [name, monthlySalesRecord[index]!])) as PaymentRecords['finalMonths'],
     monthlySalesRecord,
-    subscriptionCount: totals!.subscriptionCount,
+    subscriptionCount: totals!.subscriptionCount - refunded.reduce((sum, row) => sum + Number(row.n), 0),
     totalRevenue: toRupees(totals!.netPaise),
   };
 }
@@ -107,7 +121,7 @@ const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 /**
  * Active learners in the last ACTIVE_DAYS days; active subscribers (renewing, not cancelled) with
- * no progress saved in CHURN_RISK_DAYS, soonest renewal first; each course's starters, finishers
+ * no progress saved in CHURN_RISK_DAYS and subscribed for longer than that, soonest renewal first; each course's starters, finishers
  * and mean completion. Learner figures read course_progress (a row per learner and course), the
  * per-course ones its summary, course_completion_counts.
  */
@@ -123,6 +137,14 @@ export async function getEngagement(ctx: Context): Promise<Omit<EngagementRespon
       from ${users} u
       where u.role = 'USER' and u.subscription_ends_at > now() and u.subscription_cancelled_at is null
         and not exists (select 1 from ${courseProgress} cp where cp.user_id = u.id and cp.last_watched_at >= now() - make_interval(days => ${CHURN_RISK_DAYS}))
+        -- A new subscriber has as long as the window to start watching: not at risk while a subscription
+        -- of theirs began (its trial, else its first payment) within it. A resumed one (start_at without a
+        -- trial) continues the subscription before it, so it does not start the grace again.
+        and not exists (
+          select 1 from ${subscriptions} s
+          where s.user_id = u.id and not (s.start_at is not null and s.trial_days = 0)
+            and coalesce(s.trial_started_at, (select min(p.paid_at) from ${payments} p where p.subscription_id = s.id))
+                >= now() - make_interval(days => ${CHURN_RISK_DAYS}))
       order by u.subscription_ends_at, u.id
       limit ${CHURN_RISK_LISTED}`),
     // Per course, from course_completion_counts (a row per course and number of lectures completed,

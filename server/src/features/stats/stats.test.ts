@@ -6,6 +6,7 @@ import { MONTH_NAMES } from '@lms/contract/payments';
 import { payments, subscriptions, users } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { signUp, signUpAdmin } from '../../test/http.ts';
+import { apiCaller, subscriber } from '../../test/payments.ts';
 import { getPaymentRecords } from './stats.service.ts';
 
 const DAY = 24 * 3600 * 1000;
@@ -160,13 +161,14 @@ describe('GET /api/v1/payments', () => {
     expect((await records()).json().allPayments).toHaveLength(10);
   });
 
-  it('takes a fully refunded payment out of the revenue, but still counts it as sold', async () => {
+  it('lists a payment refunded in full, but counts it neither as sold nor in the revenue', async () => {
     const before = (await records()).json();
     const payer = await insertPayer(t);
     await insertPayment(t, payer.pays, { paidAt: new Date(), amountPaise: 9900, refundedPaise: 9900 });
     const after = (await records()).json();
     expect(after.allPayments[0]).toMatchObject({ status: 'refunded', amount: 99 });
-    expect(after.subscriptionCount).toBe(before.subscriptionCount + 1);
+    expect(after.subscriptionCount).toBe(before.subscriptionCount);
+    expect(after.monthlySalesRecord).toEqual(before.monthlySalesRecord);
     expect(after.totalRevenue).toBe(before.totalRevenue);
   });
 
@@ -175,10 +177,11 @@ describe('GET /api/v1/payments', () => {
     expect(Object.keys(body.finalMonths)).toEqual([...MONTH_NAMES]);
     expect(Object.values(body.finalMonths)).toEqual(body.monthlySalesRecord);
     expect(body.monthlySalesRecord).toHaveLength(12);
-    // The payments above were made over the last ten days; those in this Indian calendar year are counted.
+    // The payments above were made over the last ten days; those in this Indian calendar year, and not refunded, are counted.
     const thisYear = new Intl.DateTimeFormat('en', { timeZone: 'Asia/Kolkata', year: 'numeric' }).format(new Date());
     const inThisYear = body.allPayments.filter(
-      (p: { date: string }) => new Intl.DateTimeFormat('en', { timeZone: 'Asia/Kolkata', year: 'numeric' }).format(new Date(p.date)) === thisYear,
+      (p: { date: string; status: string }) =>
+        p.status !== 'refunded' && new Intl.DateTimeFormat('en', { timeZone: 'Asia/Kolkata', year: 'numeric' }).format(new Date(p.date)) === thisYear,
     ).length;
     expect(body.monthlySalesRecord.reduce((a: number, b: number) => a + b, 0)).toBe(inThisYear);
   });
@@ -200,6 +203,51 @@ describe('GET /api/v1/payments', () => {
     const forbidden = await records('', user);
     expect(forbidden.statusCode).toBe(403);
     expect(forbidden.json()).toEqual({ success: false, message: answers.notAllowed });
+  });
+});
+
+describe('Subscribed Users and Subscription Count after a refund', () => {
+  let t: TestApp;
+  let admin: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = (await signUpAdmin(t.app)).cookie;
+  });
+  afterAll(() => t?.close());
+
+  /** The dashboard's four cards and this month's bar, as the admin reads them. */
+  const dashboard = async () => {
+    const api = apiCaller(t);
+    const users = (await api('GET', '/admin/status/users', admin)).json();
+    const records = (await api('GET', '/payments?count=100', admin)).json();
+    const month = Number(new Intl.DateTimeFormat('en', { timeZone: 'Asia/Kolkata', month: 'numeric' }).format(new Date()));
+    return {
+      subscribedUsers: users.subscribedUsersCount,
+      subscriptionCount: records.subscriptionCount,
+      totalRevenue: records.totalRevenue,
+      salesThisMonth: records.monthlySalesRecord[month - 1],
+    };
+  };
+
+  it('agree: a refund takes the buyer out of both, and the sale out of the chart and the revenue; a cancellation without one leaves them in', async () => {
+    expect(await dashboard()).toEqual({ subscribedUsers: 0, subscriptionCount: 0, totalRevenue: 0, salesThisMonth: 0 });
+    const refunded = await subscriber(t);
+    const kept = await subscriber(t);
+    expect(await dashboard()).toEqual({ subscribedUsers: 2, subscriptionCount: 2, totalRevenue: 198, salesThisMonth: 2 });
+
+    // Inside the refund window: refunded in full, access ends now.
+    expect((await apiCaller(t)('POST', '/payments/unsubscribe', refunded.cookie)).json()).toMatchObject({ refunded: true });
+    expect(await dashboard()).toEqual({ subscribedUsers: 1, subscriptionCount: 1, totalRevenue: 99, salesThisMonth: 1 });
+    // The payment is still listed, as refunded.
+    const { allPayments } = (await apiCaller(t)('GET', '/payments?count=100', admin)).json();
+    expect(allPayments.map((payment: { payer: { email: string }; status: string }) => [payment.payer.email, payment.status]).sort()).toEqual(
+      [[kept.email, 'captured'], [refunded.email, 'refunded']].sort(),
+    );
+
+    // Outside the window: no refund, access (and the sale) stand until the period ends.
+    await t.database.db.update(payments).set({ paidAt: new Date(Date.now() - 20 * DAY) }).where(eq(payments.userId, kept.user._id));
+    expect((await apiCaller(t)('POST', '/payments/unsubscribe', kept.cookie)).json()).toMatchObject({ refunded: false });
+    expect(await dashboard()).toMatchObject({ subscribedUsers: 1, subscriptionCount: 1, totalRevenue: 99 });
   });
 });
 
@@ -249,15 +297,16 @@ describe('the monthly totals follow every change to payments (payment_months tri
     const { monthlySalesRecord, subscriptionCount, totalRevenue } = await getPaymentRecords(t.app.ctx, { count: 1, now });
     return { monthlySalesRecord, subscriptionCount, totalRevenue };
   };
-  /** The same figures counted from the payments themselves. */
+  /** The same figures counted from the payments themselves (one refunded in full is no sale). */
   const countedFromPayments = async () => {
-    const rows = await t.database.db.select().from(payments);
+    const all = await t.database.db.select().from(payments);
+    const rows = all.filter((row) => row.status !== 'refunded');
     const monthlySalesRecord = Array(12).fill(0);
     for (const row of rows) {
       const [year, month] = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata', year: 'numeric', month: '2-digit' }).format(row.paidAt).split('-');
       if (year === '2027') monthlySalesRecord[Number(month) - 1]++;
     }
-    const net = rows.reduce((sum, row) => sum + row.amountPaise - row.refundedPaise, 0);
+    const net = all.reduce((sum, row) => sum + row.amountPaise - row.refundedPaise, 0);
     return { monthlySalesRecord, subscriptionCount: rows.length, totalRevenue: net / 100 };
   };
   const months = (entries: Record<number, number>) => Array.from({ length: 12 }, (_, index) => entries[index + 1] ?? 0);
@@ -283,16 +332,17 @@ describe('the monthly totals follow every change to payments (payment_months tri
     expect(await figures()).toEqual(await countedFromPayments());
   });
 
-  it('takes a refund out of the revenue and moves a payment whose date changes', async () => {
+  it('takes a refund out of the sales and the revenue, and moves a payment whose date changes', async () => {
     const payer = await insertPayer(t);
     const payment = await insertPayment(t, payer.pays, { paidAt: new Date('2027-02-10T10:00:00Z') });
-    expect((await figures()).monthlySalesRecord).toEqual(months({ 1: 2, 2: 1, 3: 1 }));
+    const moved = await insertPayment(t, payer.pays, { paidAt: new Date('2027-02-12T10:00:00Z') });
+    expect(await figures()).toEqual({ monthlySalesRecord: months({ 1: 2, 2: 2, 3: 1 }), subscriptionCount: 5, totalRevenue: 495 });
 
-    await t.database.db.update(payments).set({ refundedPaise: 9900, status: 'refunded' }).where(eq(payments.id, payment.id));
-    expect(await figures()).toMatchObject({ subscriptionCount: 4, totalRevenue: 297 });
+    await t.database.db.update(payments).set({ refundedPaise: 9900, status: 'refunded', refundedAt: new Date('2027-02-11T10:00:00Z') }).where(eq(payments.id, payment.id));
+    expect(await figures()).toEqual({ monthlySalesRecord: months({ 1: 2, 2: 1, 3: 1 }), subscriptionCount: 4, totalRevenue: 396 });
 
-    await t.database.db.update(payments).set({ paidAt: new Date('2027-04-01T10:00:00Z') }).where(eq(payments.id, payment.id));
-    expect(await figures()).toEqual({ monthlySalesRecord: months({ 1: 2, 3: 1, 4: 1 }), subscriptionCount: 4, totalRevenue: 297 });
+    await t.database.db.update(payments).set({ paidAt: new Date('2027-04-01T10:00:00Z') }).where(eq(payments.id, moved.id));
+    expect(await figures()).toEqual({ monthlySalesRecord: months({ 1: 2, 3: 1, 4: 1 }), subscriptionCount: 4, totalRevenue: 396 });
     expect(await figures()).toEqual(await countedFromPayments());
   });
 
@@ -301,7 +351,7 @@ describe('the monthly totals follow every change to payments (payment_months tri
     await insertPayment(t, payer.pays, { paidAt: new Date('2027-03-01T10:00:00Z') });
     expect((await figures()).subscriptionCount).toBe(5);
     await t.database.db.delete(users).where(eq(users.id, payer.user.id));
-    expect(await figures()).toEqual({ monthlySalesRecord: months({ 1: 2, 3: 1, 4: 1 }), subscriptionCount: 4, totalRevenue: 297 });
+    expect(await figures()).toEqual({ monthlySalesRecord: months({ 1: 2, 3: 1, 4: 1 }), subscriptionCount: 4, totalRevenue: 396 });
     expect(await figures()).toEqual(await countedFromPayments());
 
     await t.database.db.execute(sql`truncate billing_documents, payments`);

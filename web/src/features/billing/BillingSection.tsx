@@ -1,4 +1,6 @@
+import { answers } from '@lms/contract/answers';
 import { billingDocumentUrl, BillingDetailsSchema, INDIAN_STATES, isValidGstin, type BillingDetails, type BillingDocument, type BillingEntry, type BillingHistory } from '@lms/contract/billing';
+import { imitatesInvoiceLabel } from '@lms/contract/plain-text';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { formatDate, rupees } from '../../app/format';
@@ -142,38 +144,126 @@ function TaxDetails() {
   );
 }
 
-/** A valid GSTIN picks its state; the same schema as the server's checks the form before it is sent. */
+type DetailsField = keyof BillingDetails;
+/** The fields in the order the form shows them: the first one refused gets the focus. */
+const DETAIL_FIELDS: DetailsField[] = ['businessName', 'gstin', 'stateCode', 'address'];
+
+/** The field a refusal of the server is about, from its message (the contract's, one field each but the label's). */
+const FIELD_OF_MESSAGE: Record<string, DetailsField> = {
+  [answers.businessNameTooLong]: 'businessName',
+  [answers.businessNameNotPlain]: 'businessName',
+  [answers.businessNameRequired]: 'businessName',
+  [answers.gstinInvalid]: 'gstin',
+  [answers.gstinStateMismatch]: 'stateCode',
+  [answers.stateInvalid]: 'stateCode',
+  [answers.billingAddressTooLong]: 'address',
+  [answers.billingAddressNotPlain]: 'address',
+  [answers.billingAddressTooManyLines]: 'address',
+};
+
+/**
+ * A valid GSTIN picks its state; the same schema as the server's checks the form before it is sent.
+ * What it refuses is said under the field it is about, and that field gets the focus.
+ */
 function TaxDetailsForm({ saved }: { saved: BillingDetails }) {
   const [save, saving] = useSaveBillingDetailsMutation();
   const [form, setForm] = useState({ businessName: saved.businessName ?? '', gstin: saved.gstin ?? '', stateCode: saved.stateCode ?? '', address: saved.address ?? '' });
-  const stateId = useId();
-  const addressId = useId();
+  const [errors, setErrors] = useState<Partial<Record<DetailsField, string>>>({});
+  const id = useId();
+  const fieldId = (field: DetailsField) => `${id}-${field}`;
+  const errorId = (field: DetailsField) => `${id}-${field}-error`;
+
+  function change(field: DetailsField, value: string, more: Partial<typeof form> = {}) {
+    setForm((before) => ({ ...before, [field]: value, ...more }));
+    // Whatever was said about the field (and the state, which a GSTIN may change) no longer holds.
+    setErrors((before) => {
+      const after = { ...before };
+      delete after[field];
+      if ('stateCode' in more) delete after.stateCode;
+      return after;
+    });
+  }
 
   function onGstin(value: string) {
     const gstin = value.toUpperCase().trim();
-    setForm((before) => ({ ...before, gstin, ...(isValidGstin(gstin) && { stateCode: gstin.slice(0, 2) }) }));
+    change('gstin', gstin, isValidGstin(gstin) ? { stateCode: gstin.slice(0, 2) } : {});
+  }
+
+  function show(refused: Partial<Record<DetailsField, string>>) {
+    setErrors(refused);
+    const first = DETAIL_FIELDS.find((field) => refused[field]);
+    if (first) document.getElementById(fieldId(first))?.focus();
   }
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const check = BillingDetailsSchema.safeParse(form);
     if (!check.success) {
-      toast.error(check.error.issues[0]!.message, { id: 'form-check' });
+      const refused: Partial<Record<DetailsField, string>> = {};
+      for (const issue of check.error.issues) {
+        const field = issue.path[0] as DetailsField;
+        refused[field] ??= issue.message;
+      }
+      show(refused);
       return;
     }
-    // The client shows the server's answer, success or refusal.
-    await save(check.data).catch(() => undefined);
+    setErrors({});
+    const result = await save(check.data);
+    const message = 'error' in result ? result.error?.message : undefined;
+    if (!message) return;
+    const field = FIELD_OF_MESSAGE[message] ?? (message === answers.invoiceLabelRefused ? (imitatesInvoiceLabel(form.businessName) ? 'businessName' : 'address') : undefined);
+    if (field) show({ [field]: message });
+    else toast.error(message);
   }
+
+  /** The field's id, and what describes it: its hint (FormField's `<id>-hint`), then what was refused. */
+  const described = (field: DetailsField, hinted = false) => {
+    const ids = [hinted && `${fieldId(field)}-hint`, errors[field] && errorId(field)].filter(Boolean).join(' ');
+    return { id: fieldId(field), 'aria-invalid': errors[field] ? true : undefined, 'aria-describedby': ids || undefined };
+  };
+  /** What was refused, under the field: inside a fieldset its gap spaces it, under a FormField a margin does. */
+  const error = (field: DetailsField, inFieldset = false) =>
+    errors[field] && (
+      <p id={errorId(field)} className={`text-sm text-error ${inFieldset ? '' : 'mt-1'}`}>
+        {errors[field]}
+      </p>
+    );
 
   return (
     <form noValidate onSubmit={onSubmit} className="grid gap-x-4 gap-y-1 sm:grid-cols-2">
-      <FormField label={billingTexts.businessName} name="businessName" autoComplete="organization" maxLength={100} value={form.businessName} onChange={(event) => setForm({ ...form, businessName: event.target.value })} />
-      <FormField label={billingTexts.gstin} name="gstin" hint={billingTexts.gstinHint} maxLength={15} autoCapitalize="characters" spellCheck={false} className="font-mono uppercase" value={form.gstin} onChange={(event) => onGstin(event.target.value)} />
+      <div>
+        <FormField
+          label={billingTexts.businessName}
+          name="businessName"
+          autoComplete="organization"
+          maxLength={100}
+          className={errors.businessName ? 'input-error' : ''}
+          value={form.businessName}
+          onChange={(event) => change('businessName', event.target.value)}
+          {...described('businessName')}
+        />
+        {error('businessName')}
+      </div>
+      <div>
+        <FormField
+          label={billingTexts.gstin}
+          name="gstin"
+          hint={billingTexts.gstinHint}
+          maxLength={15}
+          autoCapitalize="characters"
+          spellCheck={false}
+          className={`font-mono uppercase ${errors.gstin ? 'input-error' : ''}`}
+          value={form.gstin}
+          onChange={(event) => onGstin(event.target.value)}
+          {...described('gstin', true)}
+        />
+        {error('gstin')}
+      </div>
       <div className="fieldset">
-        <label htmlFor={stateId} className="fieldset-legend text-sm">
+        <label htmlFor={fieldId('stateCode')} className="fieldset-legend text-sm">
           {billingTexts.state}
         </label>
-        <select id={stateId} name="stateCode" className="select w-full" value={form.stateCode} onChange={(event) => setForm({ ...form, stateCode: event.target.value })}>
+        <select name="stateCode" className={`select w-full ${errors.stateCode ? 'select-error' : ''}`} value={form.stateCode} onChange={(event) => change('stateCode', event.target.value)} {...described('stateCode')}>
           <option value="">{billingTexts.noState}</option>
           {Object.entries(INDIAN_STATES).map(([code, name]) => (
             <option key={code} value={code}>
@@ -181,12 +271,26 @@ function TaxDetailsForm({ saved }: { saved: BillingDetails }) {
             </option>
           ))}
         </select>
+        {error('stateCode', true)}
       </div>
       <div className="fieldset sm:col-span-2">
-        <label htmlFor={addressId} className="fieldset-legend text-sm">
+        <label htmlFor={fieldId('address')} className="fieldset-legend text-sm">
           {billingTexts.address}
         </label>
-        <textarea id={addressId} name="address" rows={2} maxLength={300} autoComplete="street-address" className="textarea w-full" value={form.address} onChange={(event) => setForm({ ...form, address: event.target.value })} />
+        <textarea
+          name="address"
+          rows={4}
+          maxLength={300}
+          autoComplete="street-address"
+          className={`textarea w-full ${errors.address ? 'textarea-error' : ''}`}
+          value={form.address}
+          onChange={(event) => change('address', event.target.value)}
+          {...described('address', true)}
+        />
+        <p id={`${fieldId('address')}-hint`} className="label whitespace-normal">
+          {billingTexts.addressHint}
+        </p>
+        {error('address', true)}
       </div>
       <div className="mt-3 sm:col-span-2">
         <button type="submit" className="btn btn-primary w-full sm:w-auto" disabled={saving.isLoading} aria-busy={saving.isLoading}>

@@ -24,6 +24,7 @@ export const billingTexts = {
   state: 'State',
   noState: 'Not given',
   address: 'Billing address',
+  addressHint: 'Up to 4 lines, as they should print on your invoices',
   save: 'Save tax details',
   whyLeaving: 'Why are you leaving? (optional)',
   whyLeavingHint: 'It helps us make the courses better.',

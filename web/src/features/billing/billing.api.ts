@@ -17,7 +17,8 @@ const billingApi = serverState.enhanceEndpoints({ addTagTypes: ['Billing'] }).in
       providesTags: ['Billing', 'Viewer'],
     }),
     saveBillingDetails: build.mutation<ResponseOf<typeof endpoints.billing.saveDetails>, BillingDetails>({
-      query: (body) => serverCall(endpoints.billing.saveDetails, { body }, { fallback: messages.operationFailed, toastSuccess: true }),
+      // Quiet: the form says a refusal under the field it is about (BillingSection.tsx).
+      query: (body) => serverCall(endpoints.billing.saveDetails, { body }, { fallback: messages.operationFailed, toastSuccess: true, quiet: true }),
       async onQueryStarted(_body, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
         if (data) dispatch(billingApi.util.upsertQueryData('getBillingDetails', undefined, data));

@@ -151,20 +151,64 @@ describe('tax details', () => {
     expect(screen.getByLabelText(billingTexts.address)).toHaveValue('Baner, Pune 411045');
   });
 
-  it('refuses a GSTIN that fails its check, or a state that is not its own, before asking the server', async () => {
+  it('refuses a GSTIN that fails its check, or a state that is not its own, beside the field, before asking the server', async () => {
     const calls = stubApi({ 'GET /api/v1/billing/history': history([]), 'GET /api/v1/billing/details': { body: { success: true, message: 'ok', details } } });
     const { user } = open();
     await user.click(await screen.findByText(billingTexts.detailsTitle));
     await user.type(await screen.findByLabelText(billingTexts.businessName), 'Verma Tutors LLP');
     await user.type(screen.getByLabelText(billingTexts.gstin), `${GSTIN.slice(0, 14)}${GSTIN[14] === 'A' ? 'B' : 'A'}`);
     await user.click(screen.getByRole('button', { name: billingTexts.save }));
-    expect(await findToast(answers.gstinInvalid)).toBeInTheDocument();
+    const gstin = screen.getByLabelText(billingTexts.gstin);
+    expect(gstin).toHaveAccessibleDescription(`${billingTexts.gstinHint} ${answers.gstinInvalid}`);
+    expect(gstin).toHaveAttribute('aria-invalid', 'true');
+    expect(gstin).toHaveFocus();
 
-    await user.clear(screen.getByLabelText(billingTexts.gstin));
-    await user.type(screen.getByLabelText(billingTexts.gstin), GSTIN);
+    await user.clear(gstin);
+    expect(gstin).not.toHaveAttribute('aria-invalid');
+    await user.type(gstin, GSTIN);
     await user.selectOptions(screen.getByLabelText(billingTexts.state), '29');
     await user.click(screen.getByRole('button', { name: billingTexts.save }));
-    expect(await findToast(answers.gstinStateMismatch)).toBeInTheDocument();
+    expect(screen.getByLabelText(billingTexts.state)).toHaveAccessibleDescription(answers.gstinStateMismatch);
     expect(calls.some((call) => call.init.method === 'PUT')).toBe(false);
+  });
+
+  it('says under the address that a fifth line, a control character or an invoice label is refused, and so under the name', async () => {
+    const calls = stubApi({ 'GET /api/v1/billing/history': history([]), 'GET /api/v1/billing/details': { body: { success: true, message: 'ok', details } } });
+    const { user } = open();
+    await user.click(await screen.findByText(billingTexts.detailsTitle));
+    const address = await screen.findByLabelText(billingTexts.address);
+    const save = screen.getByRole('button', { name: billingTexts.save });
+    for (const [typed, message] of [
+      ['Baner{Enter}Pune{Enter}Maharashtra{Enter}India{Enter}411045', answers.billingAddressTooManyLines],
+      ['Baner\tPune', answers.billingAddressNotPlain],
+      ['Baner{Enter}GSTIN 29AAACL1234C1Z5', answers.invoiceLabelRefused],
+    ] as const) {
+      await user.clear(address);
+      await user.type(address, typed);
+      await user.click(save);
+      expect(address).toHaveAccessibleDescription(`${billingTexts.addressHint} ${message}`);
+      expect(address).toHaveFocus();
+    }
+    await user.clear(address);
+    await user.type(screen.getByLabelText(billingTexts.businessName), 'Tax Invoice Tutors');
+    await user.click(save);
+    expect(screen.getByLabelText(billingTexts.businessName)).toHaveAccessibleDescription(answers.invoiceLabelRefused);
+    expect(address).not.toHaveAttribute('aria-invalid');
+    expect(calls.some((call) => call.init.method === 'PUT')).toBe(false);
+  });
+
+  it("shows the server's refusal beside the field it is about", async () => {
+    stubApi({
+      'GET /api/v1/billing/history': history([]),
+      'GET /api/v1/billing/details': { body: { success: true, message: 'ok', details } },
+      'PUT /api/v1/billing/details': { status: 400, body: { success: false, message: answers.billingAddressNotPlain } },
+    });
+    const { user } = open();
+    await user.click(await screen.findByText(billingTexts.detailsTitle));
+    await user.type(await screen.findByLabelText(billingTexts.address), 'Baner, Pune 411045');
+    await user.click(screen.getByRole('button', { name: billingTexts.save }));
+    const address = screen.getByLabelText(billingTexts.address);
+    await waitFor(() => expect(address).toHaveAccessibleDescription(`${billingTexts.addressHint} ${answers.billingAddressNotPlain}`));
+    expect(address).toHaveFocus();
   });
 });

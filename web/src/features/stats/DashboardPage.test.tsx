@@ -192,6 +192,9 @@ describe('admin dashboard', () => {
     expect(card(messages.registeredUsers)).toHaveTextContent(/^42$/);
     expect(card(messages.subscribedUsers)).toHaveTextContent(/^17$/);
     expect(card(messages.subscriptionCount)).toHaveTextContent(/^52$/);
+    // What the two subscription figures count, so that they are read together (a refund leaves both).
+    expect(card(messages.subscribedUsers).nextElementSibling).toHaveTextContent('With access now, free trials included');
+    expect(card(messages.subscriptionCount).nextElementSibling).toHaveTextContent('Months and years paid, less refunds');
   });
 
   it('feeds the pie with the registered and enrolled users, and says so in words', async () => {

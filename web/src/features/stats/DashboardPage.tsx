@@ -19,6 +19,11 @@ const texts = {
   statistics: 'Statistics',
   unavailable: 'Not available',
   loading: 'Loading',
+  // What each card counts (decision 0007): a refund takes its buyer out of both subscription figures.
+  registeredUsersHint: 'Learner accounts, not admins',
+  subscribedUsersHint: 'With access now, free trials included',
+  subscriptionCountHint: 'Months and years paid, less refunds',
+  totalRevenueHint: 'Paid, less refunds',
 };
 
 const countFormat = new Intl.NumberFormat('en-IN');
@@ -73,8 +78,8 @@ export default function DashboardPage() {
             <UsersPie allUsersCount={allUsersCount} subscribedCount={subscribedCount} loading={status.stats === 'loading'} />
           )}
           <dl className="grid grid-cols-1 gap-3 min-[26rem]:grid-cols-2">
-            <StatCard label={messages.registeredUsers} value={show(status.stats, countFormat.format(allUsersCount))} />
-            <StatCard label={messages.subscribedUsers} value={show(status.stats, countFormat.format(subscribedCount))} />
+            <StatCard label={messages.registeredUsers} value={show(status.stats, countFormat.format(allUsersCount))} hint={texts.registeredUsersHint} />
+            <StatCard label={messages.subscribedUsers} value={show(status.stats, countFormat.format(subscribedCount))} hint={texts.subscribedUsersHint} />
           </dl>
         </div>
         <div className="flex min-w-0 flex-col gap-4 rounded-box border border-base-300 bg-base-100 p-4 shadow-sm">
@@ -84,9 +89,9 @@ export default function DashboardPage() {
             <SalesChart monthlySalesRecord={monthlySalesRecord} loading={status.payments === 'loading'} />
           )}
           <dl className="grid grid-cols-1 gap-3 min-[26rem]:grid-cols-2">
-            <StatCard label={messages.subscriptionCount} value={show(status.payments, countFormat.format(subscriptionCount))} />
+            <StatCard label={messages.subscriptionCount} value={show(status.payments, countFormat.format(subscriptionCount))} hint={texts.subscriptionCountHint} />
             {/* DESIGN §8: the real net revenue from the server, not the spec's count × 5. */}
-            <StatCard label={messages.totalRevenue} value={show(status.payments, rupeeFormat.format(totalRevenue))} />
+            <StatCard label={messages.totalRevenue} value={show(status.payments, rupeeFormat.format(totalRevenue))} hint={texts.totalRevenueHint} />
           </dl>
         </div>
       </section>
@@ -104,11 +109,13 @@ export default function DashboardPage() {
   );
 }
 
-function StatCard({ label, value }: { label: string; value: ReactNode }) {
+/** A figure under its label; the hint, a second `dd`, says what exactly is counted. */
+function StatCard({ label, value, hint }: { label: string; value: ReactNode; hint?: string }) {
   return (
     <div className="flex flex-col gap-1 rounded-box bg-base-200 p-4">
       <dt className="text-sm font-medium text-base-content/80">{label}</dt>
       <dd className="text-2xl font-bold tabular-nums break-words">{value}</dd>
+      {hint && <dd className="text-xs text-base-content/70">{hint}</dd>}
     </div>
   );
 }

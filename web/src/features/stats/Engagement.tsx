@@ -8,8 +8,8 @@ const countFormat = new Intl.NumberFormat('en-IN');
 export const texts = {
   activeLearnersThisWeek: 'Active learners this week',
   churnRisk: 'Subscribers who stopped watching',
-  churnRiskHint: 'Active subscribers who have not watched anything in 14 days, soonest renewal first',
-  churnRiskNone: 'Every active subscriber has watched something in the last 14 days.',
+  churnRiskHint: 'Subscribers of more than 14 days who have not watched anything in the last 14, soonest renewal first',
+  churnRiskNone: 'Every subscriber of more than 14 days has watched something in the last 14.',
   churnRiskMore: (shown: number, total: number) => `Showing ${shown} of ${total}`,
   renewalDate: 'Renews on',
   lastWatched: 'Last watched',
