@@ -39,6 +39,13 @@ const near = (iso: string | null, expected: number) => {
   expect(Math.abs(new Date(iso!).getTime() - expected)).toBeLessThan(60_000);
 };
 
+describe('the refund window the cards state', () => {
+  it('is the configured one, in the plans on sale, for anyone', async () => {
+    expect((await api('GET', '/payments/plans', '')).json()).toMatchObject({ success: true, refundWindowDays: WINDOW_DAYS });
+    expect((await api('GET', '/payments/plan', '')).json()).toMatchObject({ success: true, refundWindowDays: WINDOW_DAYS });
+  });
+});
+
 describe('GET /payments/cancellation', () => {
   it('inside the window: the last payment is refunded in full and access ends now, as the cancellation then does', async () => {
     const paid = await subscriber(t);

@@ -67,6 +67,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
         message: answers.plansFetched,
         plans: (await plansOnSale(ctx)).map(planJson),
         trialAvailable: !user || (user.role !== 'ADMIN' && mayHaveTrial(user)),
+        refundWindowDays: payments.refundWindowDays,
       };
     },
   });

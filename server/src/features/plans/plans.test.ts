@@ -45,7 +45,7 @@ describe('the default plan', () => {
     await ensureDefaultPlan(t.app.ctx);
     expect(await t.database.db.select().from(plans).where(eq(plans.isDefault, true))).toHaveLength(1);
     const listed = await publicPlans();
-    expect(listed).toMatchObject({ success: true, message: answers.plansFetched, trialAvailable: true });
+    expect(listed).toMatchObject({ success: true, message: answers.plansFetched, trialAvailable: true, refundWindowDays: 14 });
     expect(listed.plans[0]).toEqual({ id: expect.any(String), name: 'Subscription Bundle', interval: 'monthly', price: 99, trialDays: 0, default: true });
     // The storefront's price and the key call's stay what they were.
     expect((await api('GET', '/payments/plan', '')).json()).toMatchObject({ price: 99 });
