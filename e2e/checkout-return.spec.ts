@@ -8,16 +8,23 @@ test.use({ bypassCSP: true });
 /** The course page's Subscribe, a button or a link. */
 const subscribeOn = (page: Page) => page.getByRole('main').getByRole('button', { name: 'Subscribe', exact: true }).or(page.getByRole('main').getByRole('link', { name: 'Subscribe', exact: true })).first();
 
+/** The address's `next` (where the login or signup comes back to), decoded. */
+const nextOf = (page: Page) => new URL(page.url()).searchParams.get('next');
+
 test('a visitor opens a shared course link, clicks Subscribe, signs up, and lands on the checkout', async ({ page, baseURL }) => {
   const id = await courseIdByTitle(baseURL!, DEMO_COURSE.title);
   await page.goto(`/course/description?id=${id}`);
   await expect(page.getByRole('heading', { level: 1, name: DEMO_COURSE.title })).toBeVisible();
 
+  // The checkout carries the course it was reached from, through the login and the signup.
+  const checkout = `/checkout?from=${encodeURIComponent(`/course/description?id=${id}`)}`;
   await subscribeOn(page).click();
-  await expect(page).toHaveURL(/\/login\?next=%2Fcheckout$/);
+  await expect(page).toHaveURL(/\/login\?next=/);
+  expect(nextOf(page)).toBe(checkout);
   await expect(page.getByRole('main').getByRole('note')).toContainText('you come straight back to the checkout');
   await page.getByRole('link', { name: 'Create account' }).click();
-  await expect(page).toHaveURL(/\/Signup\?next=%2Fcheckout$/);
+  await expect(page).toHaveURL(/\/Signup\?next=/);
+  expect(nextOf(page)).toBe(checkout);
 
   const person = newPerson('return');
   await page.getByLabel('Profile picture').setInputFiles(pngFile('avatar.png', [30, 120, 200]));
@@ -31,6 +38,38 @@ test('a visitor opens a shared course link, clicks Subscribe, signs up, and land
   // The login and signup forms took each other's place: Back returns to the course.
   await page.goBack();
   await expect(page).toHaveURL(new RegExp(`/course/description\\?id=${id}$`));
+});
+
+test('"Go to dashboard" after paying returns to the course whose Subscribe led to the checkout', async ({ page, baseURL }) => {
+  test.setTimeout(120_000);
+  const id = await courseIdByTitle(baseURL!, DEMO_COURSE.title);
+  await signUp(page, newPerson('dashboard'));
+  await page.goto(`/course/description?id=${id}`);
+  await subscribeOn(page).click();
+  await expectBundleCard(page);
+  await exclusively('payments', async () => {
+    await payWithCard(page, CARDS.pays);
+    await expect(page).toHaveURL(/\/checkout\/success$/);
+  });
+  await expect(page.getByRole('heading', { level: 1, name: 'Payment successful' })).toBeVisible();
+  await page.getByRole('link', { name: 'Go to dashboard' }).click();
+  await expect(page).toHaveURL(new RegExp(`/course/description\\?id=${id}$`));
+  await expect(page.getByRole('heading', { level: 1, name: DEMO_COURSE.title })).toBeVisible();
+  // Now a subscriber, the course offers its lectures.
+  await expect(page.getByRole('button', { name: 'watch lectures' })).toBeVisible();
+});
+
+test('a checkout address naming a page off the site returns home after paying', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signUp(page, newPerson('offsite'));
+  await page.goto(`/checkout?from=${encodeURIComponent('//evil.example/course')}`);
+  await expect(page.getByRole('article', { name: 'Subscription Bundle' })).toBeVisible();
+  await exclusively('payments', async () => {
+    await payWithCard(page, CARDS.pays);
+    await expect(page).toHaveURL(/\/checkout\/success$/);
+  });
+  await page.getByRole('link', { name: 'Go to dashboard' }).click();
+  await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/$/);
 });
 
 test('logging in instead also comes back to the checkout', async ({ page, request }) => {

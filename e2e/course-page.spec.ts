@@ -139,7 +139,7 @@ test('a visitor opens a shared course link, sees the curriculum, plays a free pr
     // Subscribe: to the checkout, which asks a visitor to log in or sign up first and brings them back.
     await page.setViewportSize({ width: 1280, height: 800 });
     await card.getByRole('button', { name: 'Subscribe' }).click();
-    await expect(page).toHaveURL(/\/login\?next=%2Fcheckout$/);
+    await expect(page).toHaveURL(new RegExp(`/login\\?next=${encodeURIComponent(`/checkout?from=${encodeURIComponent(`/course/description?id=${course.id}`)}`)}$`));
     await expect(page.getByRole('link', { name: 'Create account' })).toBeVisible();
   } finally {
     await api.delete(`/api/v1/courses/${course.id}`);

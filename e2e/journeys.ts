@@ -94,9 +94,9 @@ export async function payWithCard(page: Page, card: string, button: 'Buy now' | 
   await modal.getByRole('button', { name: /^Pay\b/ }).click();
 }
 
-/** The bundle card of /checkout, as spec §9 describes it. */
+/** The bundle card of /checkout (which may carry the course it was reached from), as spec §9 describes it. */
 export async function expectBundleCard(page: Page) {
-  await expect(page).toHaveURL(/\/checkout$/);
+  await expect(page).toHaveURL(/\/checkout(\?from=[^&#]+)?$/);
   const card = page.getByRole('article', { name: 'Subscription Bundle' });
   await expect(card).toBeVisible();
   await expect(card.getByText('1 month')).toBeVisible();

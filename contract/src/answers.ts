@@ -153,6 +153,7 @@ export const answers = {
   planTrialDaysInvalid: 'Free trial days must be a whole number from 0 to 90',
   planArchivedInvalid: 'Archived must be true or false',
   defaultPlanArchived: 'The default plan is the bundle the site sells; it cannot be archived',
+  defaultPlanRenamed: 'The default plan is the bundle the site sells, and keeps its name: Subscription Bundle',
   couponsFetched: 'Coupons fetched',
   couponCreated: 'Coupon created',
   couponUpdated: 'Coupon updated',
@@ -174,6 +175,7 @@ export const answers = {
   saveOfferFetched: 'Save offer',
   saveOfferNone: 'There is no offer for this subscription',
   saveOfferAccepted: 'Offer applied: your next payments are discounted',
+  cancellationTerms: 'What cancelling now would do',
 
   // Ours: operating the server (issue 17): /readyz, for load balancers
   serverDraining: 'This server is shutting down',

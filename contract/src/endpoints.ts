@@ -17,6 +17,7 @@ import { endpoint } from './http.ts';
 import type {
   CancellationReasonsResponseSchema,
   CancellationSchema,
+  CancellationTermsResponseSchema,
   PaymentRecordsQuerySchema,
   PaymentRecordsResponseSchema,
   PlanResponseSchema,
@@ -123,6 +124,8 @@ export const endpoints = {
     verify: endpoint<{ body: typeof VerifyPaymentSchema; response: typeof MessageSchema }>('POST', '/payments/verify'),
     /** The body (ours: a reason and a note, both optional) may be left out, as the spec's client does. */
     unsubscribe: endpoint<{ body: typeof CancellationSchema; response: typeof UnsubscribeResponseSchema }>('POST', '/payments/unsubscribe'),
+    /** Ours: what cancelling now would do for this subscriber (refund or not, access until when), by the rule unsubscribe applies. */
+    cancellation: endpoint<{ response: typeof CancellationTermsResponseSchema }>('GET', '/payments/cancellation'),
     /** Ours: the discount the cancellation dialog may offer instead of cancelling, and taking it. */
     saveOffer: endpoint<{ response: typeof SaveOfferResponseSchema }>('GET', '/payments/save-offer'),
     acceptSaveOffer: endpoint<{ response: typeof SaveOfferResponseSchema }>('POST', '/payments/save-offer'),

@@ -48,6 +48,8 @@ export const messages = {
   goHome: 'Go Home',
   bundleIncludes: 'All the Existing and new launched courses',
   bundleRefundable: '100% refundale on cancellation',
+  /** Ours: the spec's bundle card's title, and the one name of the default plan wherever it is shown. */
+  bundleTitle: 'Subscription Bundle',
   confirmDeleteCourse: 'Are you sure you want to delete the course?',
   adminDashboard: 'Admin Dashboard',
   userDetails: 'User Details',
@@ -162,6 +164,10 @@ export const messages = {
   cancelAnyTime: 'Cancel any time from your profile',
   refundPlain: (days: number) =>
     `Cancel within ${days} ${days === 1 ? 'day' : 'days'} of a payment and we refund it in full (once in any 12 months). Cancel later and you keep watching until the end of the month you paid for.`,
+  /** Ours: beside the spec's "100% refundale on cancellation" on the bundle and plan cards: the rule as the server applies it. */
+  refundRule: (days: number) => `Cancel within ${days} ${days === 1 ? 'day' : 'days'} of a payment and that payment is refunded in full, once in any 12 months.`,
+  refundRuleUnknown: 'Cancel soon after a payment and that payment is refunded in full, once in any 12 months.',
+  refundPolicy: 'How refunds work',
   refundPlainUnknown:
     'Cancel soon after a payment and we refund it in full (once in any 12 months). Cancel later and you keep watching until the end of the month you paid for.',
   includedInSubscription: 'Included in your subscription',

@@ -34,6 +34,32 @@ export const SubscribeResponseSchema = Reply.extend({
 });
 export const UnsubscribeResponseSchema = Reply.extend({ refunded: z.boolean() });
 
+/**
+ * Ours: what cancelling now would do for this subscriber, by the refund rule (DESIGN §6) that
+ * POST /payments/unsubscribe applies, so that the cancel dialog says the one case that applies.
+ * - `refund`: the last payment (`payment`) is refunded in full and access ends now;
+ * - `window_passed`: its refund window ended (`refundWindowEndsAt`), access lasts to `accessUntil`;
+ * - `refund_used`: a refund was given on `lastRefundAt`, within 12 months; access lasts to `accessUntil`;
+ * - `trial`: nothing was paid for this access; it lasts to the trial's end (`accessUntil`).
+ */
+export const CANCELLATION_OUTCOMES = ['refund', 'window_passed', 'refund_used', 'trial'] as const;
+export type CancellationOutcome = (typeof CANCELLATION_OUTCOMES)[number];
+export const CancellationTermsSchema = z.object({
+  outcome: z.enum(CANCELLATION_OUTCOMES),
+  /** The payment the rule looks at (the last one): rupees and when, ISO. */
+  payment: z.object({ amount: z.number(), paidAt: z.string() }).nullable(),
+  /** When that payment's refund window closes (or closed), ISO. */
+  refundWindowEndsAt: z.string().nullable(),
+  refundWindowDays: z.number().int(),
+  /** The refund within the last 12 months that uses up the one refund, ISO; and when the next may be given. */
+  lastRefundAt: z.string().nullable(),
+  nextRefundFrom: z.string().nullable(),
+  /** Access after cancelling now: now with a refund, the end of the paid period (or trial) without. ISO. */
+  accessUntil: z.string(),
+});
+export type CancellationTerms = z.infer<typeof CancellationTermsSchema>;
+export const CancellationTermsResponseSchema = Reply.extend({ cancellation: CancellationTermsSchema });
+
 /** Ours (issue 15): why a subscriber cancels, asked by the cancel dialog (skippable), read by admins. */
 export const CANCEL_REASONS = {
   too_expensive: 'It costs too much',

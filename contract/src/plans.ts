@@ -68,6 +68,8 @@ export const PlansResponseSchema = Reply.extend({
   plans: z.array(PlanSchema),
   /** For a signed-in learner: whether a plan's free trial would be theirs (one per account). */
   trialAvailable: z.boolean(),
+  /** Days after a payment within which a first cancellation in 12 months refunds it (DESIGN §6): every plan's cards say it. */
+  refundWindowDays: z.number().int(),
 });
 
 /** The admin's view: every plan, archived ones too, with its price versions and who pays each. */

@@ -54,7 +54,7 @@ const BULK_LOAD = [
    SELECT 'invoice', 'BENCH/' || i, md5('payment' || i)::uuid, md5('user' || (i % $1::int + 1))::uuid, now() - (i % 730) * interval '1 day' - (i % 86400) * interval '1 second',
           'tax_invoice', '{"name":"LMS","address":"Bengaluru","stateCode":"29","gstin":null,"sac":"999293"}'::jsonb,
           jsonb_build_object('name', 'Learner ' || i, 'email', 'learner' || i || '@bench.example', 'businessName', null, 'gstin', null, 'stateCode', '27', 'address', null),
-          '27', 'All-courses subscription', 18, 8390, 0, 0, 1510, 9900, 'documents/bench.pdf'
+          '27', 'Subscription Bundle', 18, 8390, 0, 0, 1510, 9900, 'documents/bench.pdf'
    FROM generate_series(1, $2::int) AS i`,
   `INSERT INTO billing_documents (kind, number, payment_id, user_id, invoice_id, issued_at, document_type, seller, buyer, place_of_supply, description, tax_rate,
                                   taxable_paise, cgst_paise, sgst_paise, igst_paise, total_paise, pdf_key)
@@ -153,7 +153,7 @@ async function numberConcurrently(databaseUrl: string): Promise<Measurement> {
 async function timePdf(): Promise<Measurement> {
   const document = {
     id: '00000000-0000-4000-8000-000000000001', kind: 'invoice', number: 'LMS/26-27/000123', paymentId: '', userId: '', invoiceId: null, issuedAt: new Date(),
-    documentType: 'tax_invoice', seller: SELLER, placeOfSupply: '27', description: 'All-courses subscription, 25 Nov 2026 to 25 Dec 2026', taxRate: 18,
+    documentType: 'tax_invoice', seller: SELLER, placeOfSupply: '27', description: 'Subscription Bundle, 25 Nov 2026 to 25 Dec 2026', taxRate: 18,
     buyer: { name: 'Asha Verma', email: 'asha@example.com', businessName: 'Verma Tutors LLP', gstin: '27AAPFU0939F1ZV', stateCode: '27', address: 'Baner, Pune 411045' },
     taxablePaise: 8390, cgstPaise: 0, sgstPaise: 0, igstPaise: 1510, totalPaise: 9900, pdfKey: null, createdAt: new Date(),
   };

@@ -25,4 +25,6 @@ export const paths = {
   checkoutSuccess: '/checkout/success',
   checkoutFail: '/checkout/fail',
   denied: '/denied',
+  /** Ours: where the refund rule is explained in full: the home page's question about it, until it has a page of its own. */
+  refundPolicy: '/#faq-refund',
 } as const;

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { BillingDetails, BillingDocument, BillingHistory } from '@lms/contract/billing';
 import { answers } from '@lms/contract/answers';
+import { messages } from '@lms/contract/messages';
 import { addressLines, imitatesInvoiceLabel } from '@lms/contract/plain-text';
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
@@ -71,8 +72,8 @@ export async function issueInvoice(
       issuedAt: now,
       seller: sellerOf(seller),
       buyer: buyerOf(buyer!),
-      // The spec's bundle keeps its plain wording; another plan is named (issue 16).
-      description: `All-courses subscription, ${planName ? `${planName} plan, ` : ''}${formatIndiaDate(payment.paidAt)} to ${formatIndiaDate(periodEnd)}`,
+      // What is sold is the bundle, by the default plan's one name; another plan is named after it (issue 16).
+      description: `${messages.bundleTitle}, ${planName ? `${planName} plan, ` : ''}${formatIndiaDate(payment.paidAt)} to ${formatIndiaDate(periodEnd)}`,
       ...lines,
     })
     .returning({ id: billingDocuments.id });
@@ -179,7 +180,7 @@ export async function getBillingHistory(ctx: Context, user: UserRow): Promise<Om
     return {
       paymentId: payment.id,
       date: payment.paidAt.toISOString(),
-      description: invoice?.description ?? 'All-courses subscription',
+      description: invoice?.description ?? messages.bundleTitle,
       amount: payment.amountPaise / 100,
       status: payment.status === 'refunded' ? ('refunded' as const) : ('paid' as const),
       invoice: documentJson(invoice),

@@ -63,7 +63,7 @@ describe('tax lines', () => {
       issuedAt: new Date('2026-11-25T06:00:00Z'), documentType: 'receipt',
       seller: { name: 'Small Seller', address: 'Pune 411001', stateCode: '27', gstin: null, sac: '999293' },
       buyer: { name: 'Asha Verma', email: 'asha@example.com', businessName: null, gstin: null, stateCode: null, address: null },
-      placeOfSupply: '27', description: 'All-courses subscription', taxRate: 0, taxablePaise: 9900, cgstPaise: 0, sgstPaise: 0, igstPaise: 0, totalPaise: 9900,
+      placeOfSupply: '27', description: 'Subscription Bundle', taxRate: 0, taxablePaise: 9900, cgstPaise: 0, sgstPaise: 0, igstPaise: 0, totalPaise: 9900,
       pdfKey: null, createdAt: new Date(),
     });
     const text = await pdfText(receipt);
@@ -215,7 +215,7 @@ describe('billing', () => {
         {
           paymentId: expect.any(String),
           date: expect.any(String),
-          description: expect.stringMatching(/^All-courses subscription, \d{1,2} \w{3} \d{4} to \d{1,2} \w{3} \d{4}$/),
+          description: expect.stringMatching(/^Subscription Bundle, \d{1,2} \w{3} \d{4} to \d{1,2} \w{3} \d{4}$/),
           amount: 99,
           status: 'paid',
           invoice: { id: invoice!.id, number: invoice!.number, ready: true },
@@ -226,7 +226,7 @@ describe('billing', () => {
         renewsOn: expect.any(String),
         cancelled: false,
         accessUntil: null,
-        plan: { name: 'Monthly', interval: 'monthly' },
+        plan: { name: 'Subscription Bundle', interval: 'monthly' },
         nextAmount: 99,
         trialEndsAt: null,
       });

@@ -4,6 +4,7 @@ import { messages } from '@lms/contract/messages';
 import { answers } from '@lms/contract/answers';
 import {
   CancellationSchema,
+  CancellationTermsResponseSchema,
   PlanResponseSchema,
   RazorpayKeyResponseSchema,
   SubscribeResponseSchema,
@@ -18,7 +19,7 @@ import { jsonBody } from '../../validation.ts';
 import { currentUser, loadUser, requireUser } from '../auth/guards.ts';
 import { defaultPlanPrice, planJson, plansOnSale } from '../plans/plans.service.ts';
 import { mayHaveTrial, subscribe, verifyPayment } from './checkout.service.ts';
-import { acceptSaveOffer, getSaveOffer, unsubscribe } from './payments.service.ts';
+import { acceptSaveOffer, cancellationTerms, getSaveOffer, unsubscribe } from './payments.service.ts';
 import { handleWebhook } from './webhooks.service.ts';
 
 /** A coupon refused for what it is (not for the plan or the account): what guessing codes runs into. */
@@ -66,6 +67,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
         message: answers.plansFetched,
         plans: (await plansOnSale(ctx)).map(planJson),
         trialAvailable: !user || (user.role !== 'ADMIN' && mayHaveTrial(user)),
+        refundWindowDays: payments.refundWindowDays,
       };
     },
   });
@@ -111,6 +113,13 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: { summary: 'Take the save offer: the next payments are discounted', response: { 200: SaveOfferResponseSchema } },
     preHandler: requireUser,
     handler: async (request) => ({ success: true, message: answers.saveOfferAccepted, offer: await acceptSaveOffer(ctx, currentUser(request)) }),
+  });
+
+  // Ours: the cancel dialog says which case of the refund rule applies, as unsubscribe would apply it now.
+  app.get('/cancellation', {
+    schema: { summary: 'What cancelling now would do for this subscriber: refunded or not, access until when', response: { 200: CancellationTermsResponseSchema } },
+    preHandler: requireUser,
+    handler: async (request) => ({ success: true, message: answers.cancellationTerms, cancellation: await cancellationTerms(ctx, currentUser(request)) }),
   });
 
   app.post('/unsubscribe', {

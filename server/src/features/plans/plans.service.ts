@@ -23,7 +23,8 @@ export interface PricedPlan {
   price: PlanPriceRow;
 }
 
-export const DEFAULT_PLAN_NAME = 'Monthly';
+/** The spec's bundle card's title: the default plan's one name, on the storefront, the admin's pages and the invoices. */
+export const DEFAULT_PLAN_NAME = messages.bundleTitle;
 
 /** What a charge takes for a price as the seller enters it: GST added when prices exclude it. */
 export const chargeFor = (config: RuntimeConfig, listPricePaise: number) =>
@@ -48,6 +49,8 @@ export async function ensureDefaultPlan(ctx: Pick<Context, 'db' | 'config'>): Pr
     });
     [existing] = await ctx.db.select().from(plans).where(eq(plans.isDefault, true));
   }
+  // Databases from before it had one name (it was made as "Monthly"): the same name everywhere.
+  if (existing!.name !== DEFAULT_PLAN_NAME) await ctx.db.update(plans).set({ name: DEFAULT_PLAN_NAME }).where(eq(plans.id, existing!.id));
   const price = await currentPrice(ctx.db, existing!.id);
   // Subscriptions made before plans: the bundle, at what their provider plan charges.
   await ctx.db.execute(sql`
@@ -184,13 +187,15 @@ export async function createPlan(ctx: Pick<Context, 'db' | 'config'>, input: Pla
 
 /**
  * Renames, re-prices, sets the trial, archives or brings back a plan. A new price is a new price
- * version for new buyers; the default plan cannot be archived.
+ * version for new buyers; the default plan cannot be archived, nor renamed (the storefront sells it
+ * by the spec's name).
  */
 export async function updatePlan(ctx: Pick<Context, 'db' | 'config'>, id: string, update: PlanUpdate): Promise<AdminPlan> {
   await ctx.db.transaction(async (tx) => {
     const [plan] = await tx.select().from(plans).where(eq(plans.id, id)).for('update');
     if (!plan) throw new AppError(404, messages.planNotFound);
     if (update.archived && plan.isDefault) throw new AppError(409, answers.defaultPlanArchived);
+    if (update.name !== undefined && update.name !== plan.name && plan.isDefault) throw new AppError(409, answers.defaultPlanRenamed);
     await tx
       .update(plans)
       .set({

@@ -45,8 +45,8 @@ describe('the default plan', () => {
     await ensureDefaultPlan(t.app.ctx);
     expect(await t.database.db.select().from(plans).where(eq(plans.isDefault, true))).toHaveLength(1);
     const listed = await publicPlans();
-    expect(listed).toMatchObject({ success: true, message: answers.plansFetched, trialAvailable: true });
-    expect(listed.plans[0]).toEqual({ id: expect.any(String), name: 'Monthly', interval: 'monthly', price: 99, trialDays: 0, default: true });
+    expect(listed).toMatchObject({ success: true, message: answers.plansFetched, trialAvailable: true, refundWindowDays: 14 });
+    expect(listed.plans[0]).toEqual({ id: expect.any(String), name: 'Subscription Bundle', interval: 'monthly', price: 99, trialDays: 0, default: true });
     // The storefront's price and the key call's stay what they were.
     expect((await api('GET', '/payments/plan', '')).json()).toMatchObject({ price: 99 });
 
@@ -70,6 +70,23 @@ describe('the default plan', () => {
     const answer = await api('PATCH', `/admin/plans/${bundle.id}`, admin, { archived: true });
     expect(answer.statusCode).toBe(409);
     expect(answer.json()).toEqual({ success: false, message: answers.defaultPlanArchived });
+  });
+
+  it('has one name everywhere, the bundle card’s: it cannot be renamed, and one made as "Monthly" is renamed at start', async () => {
+    const [bundle] = (await publicPlans()).plans;
+    expect(bundle.name).toBe(messages.bundleTitle);
+    const renamed = await api('PATCH', `/admin/plans/${bundle.id}`, admin, { name: 'Monthly' });
+    expect(renamed.statusCode).toBe(409);
+    expect(renamed.json()).toEqual({ success: false, message: answers.defaultPlanRenamed });
+    // Its own name, sent back with a new price (as the admin's form may), is no rename.
+    const repriced = await api('PATCH', `/admin/plans/${bundle.id}`, admin, { name: messages.bundleTitle, trialDays: 0 });
+    expect(repriced.statusCode, repriced.body).toBe(200);
+    expect((await api('GET', '/admin/plans', admin)).json().plans.find((plan: { id: string }) => plan.id === bundle.id).name).toBe(messages.bundleTitle);
+
+    // A database from before: the default plan was made as "Monthly".
+    await t.database.db.update(plans).set({ name: 'Monthly' }).where(eq(plans.id, bundle.id));
+    await ensureDefaultPlan(t.app.ctx);
+    expect((await publicPlans()).plans[0]).toMatchObject({ id: bundle.id, name: messages.bundleTitle, default: true });
   });
 });
 
@@ -215,7 +232,7 @@ describe('yearly plans', () => {
     expect(provider.current_end).toBe(Math.floor(aYearOn.getTime() / 1000));
     // The invoice names the plan and the year it pays for.
     const [invoice] = await t.database.db.select().from(billingDocuments).where(eq(billingDocuments.userId, learner.user._id));
-    expect(invoice!.description).toMatch(/^All-courses subscription, Yearly plan, \d{1,2} \w{3} \d{4} to \d{1,2} \w{3} \d{4}$/);
+    expect(invoice!.description).toMatch(/^Subscription Bundle, Yearly plan, \d{1,2} \w{3} \d{4} to \d{1,2} \w{3} \d{4}$/);
 
     // The renewal: another year, from the end of the first.
     await sandboxTrigger(t, learner.subscriptionId, 'charge');
@@ -248,7 +265,7 @@ describe('MRR by plan', () => {
       // Largest part first; equal parts by name.
       expect(revenue.plans).toEqual([
         { id: yearly.id, name: 'Annual', interval: 'yearly', archived: false, subscribers: 1, mrr: 99 },
-        { id: expect.any(String), name: 'Monthly', interval: 'monthly', archived: false, subscribers: 1, mrr: 99 },
+        { id: expect.any(String), name: 'Subscription Bundle', interval: 'monthly', archived: false, subscribers: 1, mrr: 99 },
       ]);
       const answer = await apiCaller(fresh)('GET', '/admin/revenue', freshAdmin);
       expect(answer.json().plans).toEqual(revenue.plans);

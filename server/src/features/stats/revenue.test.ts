@@ -113,7 +113,7 @@ describe('revenue figures', () => {
       month: '2026-11',
       // Anil, Bela and Gita renew: 3 × ₹99. Chen keeps access without renewing.
       mrr: 297,
-      plans: [{ id: expect.any(String), name: 'Monthly', interval: 'monthly', archived: false, subscribers: 3, mrr: 297 }],
+      plans: [{ id: expect.any(String), name: 'Subscription Bundle', interval: 'monthly', archived: false, subscribers: 3, mrr: 297 }],
       activeSubscribers: 4,
       renewingSubscribers: 3,
       newSubscribers: 2, // Bela, Devi

@@ -13,6 +13,7 @@ import { Notice } from '../../components/Notice';
 import { refreshUser } from '../../app/session';
 import { useGetSaveOfferQuery } from '../billing/billing.api';
 import { BillingSection } from '../billing/BillingSection';
+import { CancelTerms } from '../billing/CancelTerms';
 import { SaveOfferCard } from '../billing/SaveOfferCard';
 import { billingTexts } from '../billing/billing-texts';
 import { unsubscribe } from './auth.api';
@@ -153,16 +154,8 @@ export default function ProfilePage() {
             {messages.cancelSubscription}?
           </h2>
           {offer && <SaveOfferCard offer={offer} onTaken={onOfferTaken} />}
-          <ul className="list-disc space-y-2 py-4 ps-5">
-            {trialEnds ? (
-              <li>{billingTexts.cancelInTrial(trialEnds)}</li>
-            ) : (
-              <>
-                <li>{messages.cancelConfirmRefund}</li>
-                <li>{messages.cancelConfirmKeep(periodEnd ?? messages.paidPeriodEnd)}</li>
-              </>
-            )}
-          </ul>
+          {/* Ours: the case of the refund rule that applies to this subscriber, in the server's words. */}
+          <CancelTerms open={confirmOpen} trialEnds={trialEnds} periodEnd={periodEnd} />
           <fieldset className="fieldset">
             <legend className="fieldset-legend text-sm">{billingTexts.whyLeaving}</legend>
             <p className="label mb-1 whitespace-normal">{billingTexts.whyLeavingHint}</p>

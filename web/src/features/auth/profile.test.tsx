@@ -2,16 +2,28 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '@lms/contract/messages';
 import { answers } from '@lms/contract/answers';
-import { CANCEL_REASONS } from '@lms/contract/payments';
+import { CANCEL_REASONS, type CancellationTerms } from '@lms/contract/payments';
 import { AVATAR_ACCEPT, type User } from '@lms/contract/users';
 import { findToast, renderPage, sampleUser, storeLogin, stubApi } from '../../test/render';
 import { billingTexts } from '../billing/billing-texts';
 import EditProfilePage from './EditProfilePage';
 import ProfilePage from './ProfilePage';
 
-/** The profile's own calls, without what its sections (continue watching, billing) and the cancel dialog (its save offer) read for themselves. */
+/** The profile's own calls, without what its sections (continue watching, billing) and the cancel dialog (its save offer, its case of the refund rule) read for themselves. */
 const withoutProgress = <T extends { url: string; init: RequestInit }>(calls: T[]) =>
-  calls.filter((call) => !((call.init.method ?? 'GET') === 'GET' && ['/api/v1/progress', '/api/v1/billing/history', '/api/v1/payments/save-offer'].includes(call.url)));
+  calls.filter(
+    (call) =>
+      !((call.init.method ?? 'GET') === 'GET' && ['/api/v1/progress', '/api/v1/billing/history', '/api/v1/payments/save-offer', '/api/v1/payments/cancellation'].includes(call.url)),
+  );
+
+/** GET /payments/cancellation's answer: what cancelling now would do, as the server's refund rule decides. */
+const termsAnswer = (terms: Partial<CancellationTerms> & Pick<CancellationTerms, 'outcome' | 'accessUntil'>) => ({
+  body: {
+    success: true,
+    message: answers.cancellationTerms,
+    cancellation: { payment: null, refundWindowEndsAt: null, refundWindowDays: 14, lastRefundAt: null, nextRefundFrom: null, ...terms },
+  },
+});
 
 const inactiveUser = sampleUser();
 // Midday UTC: the same calendar day in India, where the dates are shown.
@@ -82,11 +94,68 @@ describe('profile page', () => {
     expect(screen.queryByRole('button', { name: messages.cancelSubscription })).not.toBeInTheDocument();
   });
 
-  it('says before cancelling what happens with and without a refund, with the date access would last to', async () => {
+  it('says before cancelling the one case that applies: a payment inside the window is refunded and access ends today', async () => {
+    const calls = stubApi({
+      'GET /api/v1/payments/cancellation': termsAnswer({
+        outcome: 'refund',
+        payment: { amount: 99, paidAt: '2026-11-03T06:30:00.000Z' },
+        refundWindowEndsAt: '2026-11-17T06:30:00.000Z',
+        accessUntil: '2026-11-05T06:30:00.000Z',
+      }),
+    });
     const { user } = renderProfile(activeUser);
     await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
     const dialog = screen.getByRole('dialog', { name: `${messages.cancelSubscription}?` });
-    expect(within(dialog).getByText(messages.cancelConfirmRefund)).toBeInTheDocument();
+    expect(await within(dialog).findByText(billingTexts.cancelRefund('₹99', '3 Nov 2026'))).toBeInTheDocument();
+    expect(within(dialog).getByText('You paid ₹99 on 3 Nov 2026. Cancel now and we refund the ₹99 in full; your access ends today.', { normalizer: (text) => text.replace(/\s+/g, ' ') })).toBeInTheDocument();
+    expect(within(dialog).getByText(billingTexts.cancelRefundOnce)).toBeInTheDocument();
+    // Not both cases: only this subscriber's.
+    expect(within(dialog).queryByText(messages.cancelConfirmRefund)).not.toBeInTheDocument();
+    expect(within(dialog).queryByText(/you keep access until/)).not.toBeInTheDocument();
+    expect(calls.filter((call) => call.url === '/api/v1/payments/cancellation')).toHaveLength(1);
+  });
+
+  it('once the refund window has passed, says when it ended and until when access lasts', async () => {
+    stubApi({
+      'GET /api/v1/payments/cancellation': termsAnswer({
+        outcome: 'window_passed',
+        payment: { amount: 99, paidAt: '2026-11-03T06:30:00.000Z' },
+        refundWindowEndsAt: '2026-11-17T06:30:00.000Z',
+        accessUntil: periodEnd,
+      }),
+    });
+    const { user } = renderProfile(activeUser);
+    await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
+    const dialog = screen.getByRole('dialog', { name: `${messages.cancelSubscription}?` });
+    expect(await within(dialog).findByText(billingTexts.cancelWindowPassed(14, '3 Nov 2026', '17 Nov 2026', '23 Dec 2026'))).toBeInTheDocument();
+    expect(within(dialog).queryByText(billingTexts.cancelRefundOnce)).not.toBeInTheDocument();
+    expect(within(dialog).queryByText(messages.cancelConfirmRefund)).not.toBeInTheDocument();
+  });
+
+  it('after a refund within 12 months, says when it was and that nothing is refunded now', async () => {
+    stubApi({
+      'GET /api/v1/payments/cancellation': termsAnswer({
+        outcome: 'refund_used',
+        payment: { amount: 99, paidAt: '2026-11-20T06:30:00.000Z' },
+        refundWindowEndsAt: '2026-12-04T06:30:00.000Z',
+        lastRefundAt: '2026-10-02T06:30:00.000Z',
+        nextRefundFrom: '2027-10-02T06:30:00.000Z',
+        accessUntil: periodEnd,
+      }),
+    });
+    const { user } = renderProfile(activeUser);
+    await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
+    const dialog = screen.getByRole('dialog', { name: `${messages.cancelSubscription}?` });
+    expect(await within(dialog).findByText(billingTexts.cancelRefundUsed('2 Oct 2026', '23 Dec 2026'))).toBeInTheDocument();
+    expect(within(dialog).queryByText(messages.cancelConfirmRefund)).not.toBeInTheDocument();
+  });
+
+  it('when the server cannot say which case applies, states the rule in general, with the date access would last to', async () => {
+    stubApi({ 'GET /api/v1/payments/cancellation': { status: 500, body: {} } });
+    const { user } = renderProfile(activeUser);
+    await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
+    const dialog = screen.getByRole('dialog', { name: `${messages.cancelSubscription}?` });
+    expect(await within(dialog).findByText(messages.cancelConfirmRefund)).toBeInTheDocument();
     expect(within(dialog).getByText(messages.cancelConfirmKeep('23 Dec 2026'))).toBeInTheDocument();
   });
 
@@ -225,16 +294,20 @@ describe('profile page: free trials and the save offer (issue 16)', () => {
   });
 
   it('cancelling in a free trial says nothing was charged and none will be, instead of the refund rules', async () => {
-    stubApi({ 'GET /api/v1/payments/save-offer': offerAnswer(null) });
+    stubApi({ 'GET /api/v1/payments/save-offer': offerAnswer(null), 'GET /api/v1/payments/cancellation': termsAnswer({ outcome: 'trial', accessUntil: trialEnd }) });
     const { user } = renderProfile(trialUser);
     await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
     const dialog = screen.getByRole('dialog', { name: `${messages.cancelSubscription}?` });
-    expect(within(dialog).getByText(billingTexts.cancelInTrial('2 Dec 2026'))).toBeInTheDocument();
+    expect(await within(dialog).findByText(billingTexts.cancelInTrial('2 Dec 2026'))).toBeInTheDocument();
     expect(within(dialog).queryByText(messages.cancelConfirmRefund)).not.toBeInTheDocument();
   });
 
   it('the cancel dialog asks for the save offer when it opens, and shows it above the choices with its own button', async () => {
-    const calls = stubApi({ 'GET /api/v1/payments/save-offer': offerAnswer(offer), 'GET /api/v1/billing/history': history });
+    const calls = stubApi({
+      'GET /api/v1/payments/save-offer': offerAnswer(offer),
+      'GET /api/v1/billing/history': history,
+      'GET /api/v1/payments/cancellation': termsAnswer({ outcome: 'window_passed', payment: { amount: 99, paidAt: '2026-11-03T06:30:00.000Z' }, refundWindowEndsAt: '2026-11-17T06:30:00.000Z', accessUntil: periodEnd }),
+    });
     const { user } = renderProfile(activeUser);
     await screen.findByText(billingTexts.noPayments);
     expect(reads(calls, '/api/v1/payments/save-offer')).toBe(0);
@@ -246,7 +319,8 @@ describe('profile page: free trials and the save offer (issue 16)', () => {
     const take = within(found).getByRole('button', { name: billingTexts.takeOffer });
     expect(take).toHaveClass('btn-primary');
     // Above the cancel choices; cancelling is still there, the quiet way.
-    expect(found.compareDocumentPosition(within(dialog).getByText(messages.cancelConfirmRefund)) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    const terms = await within(dialog).findByText(billingTexts.cancelWindowPassed(14, '3 Nov 2026', '17 Nov 2026', '23 Dec 2026'));
+    expect(found.compareDocumentPosition(terms) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     const cancel = within(dialog).getByRole('button', { name: 'Yes, cancel' });
     expect(cancel).toHaveClass('btn-outline');
     expect(within(dialog).getAllByRole('button').filter((button) => button.classList.contains('btn-primary'))).toEqual([take]);

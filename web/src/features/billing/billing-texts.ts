@@ -33,13 +33,21 @@ export const billingTexts = {
   // Ours (issue 16): the subscription's next step, free trials and the save offer.
   trialFirstPayment: (date: string) => `Trial, first payment on ${date}`,
   /** The billing section's renewal line, "Yearly plan · next payment ₹799.20 on 25 Nov 2027": the plan (a name that says plan already stays as it is)… */
-  planName: (name: string) => (/\bplan$/i.test(name.trim()) ? name.trim() : `${name.trim()} plan`),
+  planName: (name: string) => (/\b(plan|bundle)$/i.test(name.trim()) ? name.trim() : `${name.trim()} plan`),
   /** …and what comes next. */
   nextPayment: (amount: number | undefined, date: string) => (amount !== undefined ? `next payment ${rupees.format(amount)} on ${date}` : `renews on ${date}`),
   /** In a free trial: the first payment comes when it ends. */
   trialPayment: (amount: number | undefined, date: string) =>
     amount !== undefined ? `free trial, first payment ${rupees.format(amount)} on ${date}` : `free trial until ${date}`,
   noMorePayments: (date: string) => `no more payments, access until ${date}`,
+  /** The cancel dialog: the one case of the refund rule that applies to this subscriber now (the server's word). */
+  cancelRefund: (amount: string, paidOn: string) => `You paid ${amount} on ${paidOn}. Cancel now and we refund the ${amount} in full; your access ends today.`,
+  cancelRefundOnce: 'This is your one refund in any 12 months.',
+  cancelWindowPassed: (days: number, paidOn: string, windowEnded: string, until: string) =>
+    `You paid last on ${paidOn}, and its ${days}-day refund window ended on ${windowEnded}: cancelling now refunds nothing. The subscription stops renewing and you keep access until ${until}.`,
+  cancelRefundUsed: (refundedOn: string, until: string) =>
+    `You already had a refund on ${refundedOn}, and there is one in any 12 months: cancelling now refunds nothing. The subscription stops renewing and you keep access until ${until}.`,
+  cancelTermsLoading: 'Working out what cancelling would do',
   cancelInTrial: (date: string) => `You are in your free trial and nothing has been charged. Cancel now and no payment is taken; you keep access until ${date}.`,
   offerTitle: 'Before you go',
   /** "Stay for 50 % off your next 2 payments: ₹49.50 instead of ₹99". */

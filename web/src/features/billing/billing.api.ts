@@ -29,6 +29,11 @@ const billingApi = serverState.enhanceEndpoints({ addTagTypes: ['Billing'] }).in
       query: () => serverCall(endpoints.payments.saveOffer, {}, { fallback: messages.failedLoadData, quiet: true }),
       providesTags: ['Billing', 'Viewer'],
     }),
+    /** Ours: what cancelling now would do for this subscriber, as the server's refund rule decides. Quiet: without it the dialog states the rule. */
+    getCancellationTerms: build.query<ResponseOf<typeof endpoints.payments.cancellation>, void>({
+      query: () => serverCall(endpoints.payments.cancellation, {}, { fallback: messages.failedLoadData, quiet: true }),
+      providesTags: ['Billing', 'Viewer'],
+    }),
     /** Takes the save offer: the next payments are discounted, which the history's renewal line then shows; a refusal reads the offer again. */
     acceptSaveOffer: build.mutation<ResponseOf<typeof endpoints.payments.acceptSaveOffer>, void>({
       query: () => serverCall(endpoints.payments.acceptSaveOffer, {}, { fallback: messages.operationFailed, toastSuccess: true }),
@@ -37,4 +42,11 @@ const billingApi = serverState.enhanceEndpoints({ addTagTypes: ['Billing'] }).in
   }),
 });
 
-export const { useGetBillingHistoryQuery, useGetBillingDetailsQuery, useSaveBillingDetailsMutation, useGetSaveOfferQuery, useAcceptSaveOfferMutation } = billingApi;
+export const {
+  useGetBillingHistoryQuery,
+  useGetBillingDetailsQuery,
+  useSaveBillingDetailsMutation,
+  useGetSaveOfferQuery,
+  useGetCancellationTermsQuery,
+  useAcceptSaveOfferMutation,
+} = billingApi;

@@ -10,7 +10,7 @@ const GSTIN = `27AAPFU0939F1Z${gstinCheckCharacter('27AAPFU0939F1Z')}`;
 const entry = (overrides: Partial<BillingEntry>): BillingEntry => ({
   paymentId: '30000000-0000-4000-8000-000000000001',
   date: '2026-11-20T06:30:00.000Z',
-  description: 'All-courses subscription, 20 Nov 2026 to 20 Dec 2026',
+  description: 'Subscription Bundle, 20 Nov 2026 to 20 Dec 2026',
   amount: 99,
   status: 'paid',
   invoice: { id: '40000000-0000-4000-8000-000000000001', number: 'LMS/26-27/000007', ready: true },

@@ -2,6 +2,7 @@ import type { Course } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
 import { useId, useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { checkoutPath } from '../../app/checkout-path';
 import { paths } from '../../app/paths';
 import { useGetCurriculumQuery, useGetPlanQuery } from '../../app/server-state';
 import { useAppSelector } from '../../app/store';
@@ -63,7 +64,8 @@ export default function CourseDescriptionPage() {
             planLoading={plan.isLoading}
             access={access}
             summary={failure ? null : summary}
-            onSubscribe={() => navigate(paths.checkout)}
+            // The checkout brings the buyer back here after paying ("Go to dashboard").
+            onSubscribe={() => navigate(checkoutPath({ from: `${paths.courseDescription}?id=${encodeURIComponent(id)}` }))}
             progress={cardProgress(mine)}
             // Ours (issue 14): a course the learner started opens where they stopped.
             onWatch={() => course && navigate(courseLink(paths.courseLecture, course, mine?.resume?.lectureId), { state: course })}

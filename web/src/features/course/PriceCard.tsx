@@ -56,7 +56,7 @@ export function PriceCard({ course, plan, planLoading, access, summary, onSubscr
       </figure>
       <div className="card-body gap-4 p-5 sm:p-6">
         <h2 id={headingId} className="text-sm font-semibold tracking-wide text-base-content/70 uppercase">
-          {watching ? messages.includedInSubscription : 'Subscription Bundle'}
+          {watching ? messages.includedInSubscription : messages.bundleTitle}
         </h2>
         {watching ? (
           <p className="text-base-content/80">{access === 'admin' ? messages.includedForAdmin : messages.subscribedText}</p>

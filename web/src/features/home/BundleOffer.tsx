@@ -3,14 +3,25 @@ import { useId } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../app/paths';
 import { rupees } from '../../app/format';
+import { RefundRule } from '../../components/RefundRule';
 import { Tick } from '../../components/Tick';
 
 /**
  * Spec §9's bundle card on the home page: duration, the server's price per month, what it includes
- * and the spec's refund line, with Subscribe (to /checkout; a visitor logs in or signs up on the way
+ * and the spec's refund line with the rule beside it, with Subscribe (to /checkout; a visitor logs in or signs up on the way
  * and comes back). A subscriber or an administrator is pointed to the courses instead.
  */
-export function BundleOffer({ price, loading, canWatch }: { price: number | undefined; loading: boolean; canWatch: boolean }) {
+export function BundleOffer({
+  price,
+  refundWindowDays,
+  loading,
+  canWatch,
+}: {
+  price: number | undefined;
+  refundWindowDays: number | undefined;
+  loading: boolean;
+  canWatch: boolean;
+}) {
   const headingId = useId();
   const titleId = useId();
   return (
@@ -31,7 +42,7 @@ export function BundleOffer({ price, loading, canWatch }: { price: number | unde
         <article aria-labelledby={titleId} className="card w-full max-w-md justify-self-center bg-base-100 shadow-xl ring-2 ring-primary lg:justify-self-end">
           <div className="card-body gap-5 p-6 sm:p-8">
             <h3 id={titleId} className="card-title text-2xl">
-              Subscription Bundle
+              {messages.bundleTitle}
             </h3>
             <p className="flex items-baseline gap-2">
               {price !== undefined ? (
@@ -48,9 +59,11 @@ export function BundleOffer({ price, loading, canWatch }: { price: number | unde
               <dd className="text-right font-semibold">1 month</dd>
             </dl>
             <ul className="space-y-3">
-              {[messages.bundleIncludes, messages.bundleRefundable].map((text) => (
-                <Tick key={text}>{text}</Tick>
-              ))}
+              <Tick>{messages.bundleIncludes}</Tick>
+              <Tick>
+                <span className="block">{messages.bundleRefundable}</span>
+                <RefundRule days={refundWindowDays} />
+              </Tick>
             </ul>
             {canWatch ? (
               <Link to={paths.courses} className="btn btn-primary btn-block btn-lg">

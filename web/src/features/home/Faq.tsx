@@ -1,14 +1,22 @@
-import { useId, type ReactNode } from 'react';
-import { Link } from 'react-router';
+import { useEffect, useId, type ReactNode } from 'react';
+import { Link, useLocation } from 'react-router';
 import { paths } from '../../app/paths';
 import { rupees } from '../../app/format';
 
 /**
  * Questions a buyer asks before paying, answered plainly; the refund rule is DESIGN §6's (the
- * server's refund window and price, once they are known).
+ * server's refund window and price, once they are known). Each question has its address
+ * (`/#faq-refund`, which the cards' "How refunds work" link to): opened there, it is open and in view.
  */
 export function Faq({ price, refundWindowDays }: { price: number | undefined; refundWindowDays: number | undefined }) {
   const headingId = useId();
+  const { hash } = useLocation();
+  useEffect(() => {
+    const item = hash.startsWith('#faq-') ? document.getElementById(hash.slice(1)) : null;
+    if (!(item instanceof HTMLDetailsElement)) return;
+    item.open = true;
+    item.scrollIntoView({ block: 'start' });
+  }, [hash]);
   const perMonth = price !== undefined ? `${rupees.format(price)} a month` : 'the monthly price';
   const refundWindow = refundWindowDays !== undefined ? `within ${refundWindowDays} ${refundWindowDays === 1 ? 'day' : 'days'} of a payment` : 'within the refund window after a payment';
   const questions: { id: string; question: string; answer: ReactNode }[] = [
@@ -67,7 +75,7 @@ export function Faq({ price, refundWindowDays }: { price: number | undefined; re
       </h2>
       <div className="mt-8 flex flex-col gap-3">
         {questions.map((item) => (
-          <details key={item.id} className="group rounded-box bg-base-100 ring-1 ring-base-300 open:ring-primary/40">
+          <details key={item.id} id={`faq-${item.id}`} className="group scroll-mt-4 rounded-box bg-base-100 ring-1 ring-base-300 open:ring-primary/40">
             <summary className="flex cursor-pointer list-none items-center justify-between gap-4 rounded-box px-5 py-4 font-semibold [&::-webkit-details-marker]:hidden">
               {item.question}
               <svg viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="2" className="shrink-0 transition-transform group-open:rotate-180" aria-hidden="true">

@@ -27,7 +27,7 @@ export default function HomeSections() {
       <ContinueWatching className="mx-auto w-full max-w-6xl px-4 pt-12 sm:pt-16" />
       <NewestCourses />
       <HowItWorks />
-      <BundleOffer price={plan.data?.price} loading={plan.isLoading} canWatch={canWatch} />
+      <BundleOffer price={plan.data?.price} refundWindowDays={plan.data?.refundWindowDays} loading={plan.isLoading} canWatch={canWatch} />
       <Testimonials />
       <Faq price={plan.data?.price} refundWindowDays={plan.data?.refundWindowDays} />
     </>

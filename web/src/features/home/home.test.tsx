@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Course } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
@@ -62,6 +62,10 @@ describe('home page', () => {
     expect(within(bundleCard()).getByText('1 month')).toBeInTheDocument();
     expect(within(bundleCard()).getByText(messages.bundleIncludes)).toBeInTheDocument();
     expect(within(bundleCard()).getByText(messages.bundleRefundable)).toBeInTheDocument();
+    // Beside the spec's promise, the rule with the server's window, and the way to the whole of it.
+    const policy = within(bundleCard()).getByRole('link', { name: messages.refundPolicy });
+    expect(policy.closest('li')).toHaveTextContent(`${messages.bundleRefundable}${messages.refundRule(14)} ${messages.refundPolicy}`);
+    expect(policy).toHaveAttribute('href', '/#faq-refund');
     expect(within(bundleCard()).getByRole('link', { name: messages.subscribe })).toHaveAttribute('href', '/checkout');
   });
 
@@ -82,6 +86,28 @@ describe('home page', () => {
     expect(refund).toHaveTextContent('you keep watching until the end of the month you have paid for');
     expect(screen.getByText('Can I cancel any time?')).toBeInTheDocument();
     expect(screen.getByText(/for ₹149 a month/)).toBeInTheDocument();
+  });
+
+  it('opens the refund question and brings it into view when the address points at it, as the cards\' "How refunds work" do', async () => {
+    stubApi({ [NEWEST]: newest([course(1)]), [PLAN]: plan });
+    // jsdom lays nothing out, and has no scrollIntoView: record who asks for it.
+    const scrolled: Element[] = [];
+    const before = Element.prototype.scrollIntoView;
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this);
+    };
+    try {
+      const { router } = renderPage(<HomePage />);
+      const refund = (await screen.findByText('Do I get my money back if I cancel?')).closest('details')!;
+      expect(refund.open).toBe(false);
+      await act(() => router.navigate('/#faq-refund'));
+      expect(refund.open).toBe(true);
+      expect(scrolled).toEqual([refund]);
+      // Another question is left as it was.
+      expect(screen.getByText('Can I cancel any time?').closest('details')!.open).toBe(false);
+    } finally {
+      Element.prototype.scrollIntoView = before;
+    }
   });
 
   it('says what to do when there are no courses yet: a visitor is asked what to learn, an admin creates the first', async () => {

@@ -2,6 +2,7 @@ import { messages } from '@lms/contract/messages';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { clockDuration } from '../../app/format';
+import { checkoutPath } from '../../app/checkout-path';
 import { paths } from '../../app/paths';
 import { resumePosition, useGetCourseProgressQuery, useMarkCompletedMutation, useSetAutoplayNextMutation } from '../../app/progress.api';
 import { useProgressTracking } from '../../app/use-progress-tracking';
@@ -131,7 +132,7 @@ export default function LecturePage() {
         <div role="alert" className="alert alert-warning mb-6 flex flex-col items-start gap-3 sm:flex-row sm:items-center">
           <span className="wrap-anywhere">{refusal}</span>
           {isLoggedIn && role !== 'ADMIN' ? (
-            <Link to={paths.checkout} className="btn btn-primary btn-sm">{messages.subscribe}</Link>
+            <Link to={checkoutPath({ from: `${paths.courseLecture}?id=${encodeURIComponent(course._id)}` })} className="btn btn-primary btn-sm">{messages.subscribe}</Link>
           ) : !isLoggedIn ? (
             <Link to={withNext(paths.login, `${paths.courseLecture}?id=${course._id}`)} className="btn btn-primary btn-sm">Login</Link>
           ) : null}

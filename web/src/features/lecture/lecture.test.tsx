@@ -60,7 +60,8 @@ describe('/course/lecture', () => {
     stubApi({ [`GET /api/v1/courses/${course._id}`]: { status: 403, body: { success: false, message: 'Subscribe to watch the lectures of this course' } } });
     openLectures({ ...admin, role: 'USER' });
     expect(await screen.findByRole('alert')).toHaveTextContent('Subscribe to watch the lectures of this course');
-    expect(screen.getByRole('link', { name: messages.subscribe })).toHaveAttribute('href', '/checkout');
+    // The checkout comes back to this course after paying.
+    expect(screen.getByRole('link', { name: messages.subscribe })).toHaveAttribute('href', `/checkout?from=${encodeURIComponent(`/course/lecture?id=${course._id}`)}`);
   });
 
   it('goes to /courses when no course was passed', async () => {

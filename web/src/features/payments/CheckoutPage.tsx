@@ -3,6 +3,8 @@ import type { CheckoutQuote, Plan } from '@lms/contract/plans';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { ApiError } from '../../app/api';
+import { CHECKOUT_PARAMS, couponFromPath, returnPath, type CheckoutChoiceInPath } from '../../app/checkout-path';
 import { formatDate } from '../../app/format';
 import { withNext } from '../../app/with-next';
 import { paths } from '../../app/paths';
@@ -14,6 +16,7 @@ import { CheckoutSummary } from './CheckoutSummary';
 import { loadCheckoutScript, type RazorpayCheckout, type RazorpayPaymentResponse } from './load-script';
 import { BUNDLE_TITLE, PlanCard } from './PlanCard';
 import { getRazorpayKey, useGetPlansQuery, verifyPayment } from './payments.api';
+import { reasonToShow } from './failure-reason';
 import { useCheckoutChoice } from './use-checkout-choice';
 
 /** daisyUI's light primary, in hex: Checkout's theme takes a hex colour. */
@@ -30,6 +33,19 @@ export interface PaidState {
   /** Ours (issue 16): a free trial started; its first payment, and when it is taken. */
   trialUntil?: string;
   firstAmount?: number;
+  /** Ours: the course page whose Subscribe led to the checkout, where "Go to dashboard" returns. */
+  returnTo?: string;
+}
+
+/** What CheckoutFailPage is told by the checkout: the provider's reason, and what to try again with. */
+export interface FailedState {
+  failed: true;
+  /** The provider's own words (Razorpay's `error.description`), or the server's refusal of the payment. */
+  reason?: string;
+  /** The plan, coupon and course page of the checkout that failed: "Try again" keeps them. */
+  retry: CheckoutChoiceInPath;
+  /** The plan's name as its card shows it. */
+  planTitle?: string;
 }
 
 /** What CheckoutSuccessPage says when it gives way to the checkout, having nothing to confirm. */
@@ -52,8 +68,11 @@ export default function CheckoutPage() {
   const [paying, setPaying] = useState(false);
 
   // A visitor sent here by /checkout/success opened directly was not on the way to buy: home, not the login.
-  const fromResult = (useLocation().state as Partial<FromResultState> | null)?.fromResult === true;
-  if (!isLoggedIn) return <Navigate to={fromResult ? paths.home : withNext(paths.login, paths.checkout)} replace state={fromResult ? undefined : { from: paths.checkout }} />;
+  const location = useLocation();
+  const fromResult = (location.state as Partial<FromResultState> | null)?.fromResult === true;
+  // The login comes back to this very address: the plan, the coupon and the course page it carries.
+  const here = `${location.pathname}${location.search}`;
+  if (!isLoggedIn) return <Navigate to={fromResult ? paths.home : withNext(paths.login, here)} replace state={fromResult ? undefined : { from: here }} />;
   if (role === 'ADMIN') {
     return (
       <CheckoutState title={messages.noSubscriptionNeeded}>
@@ -123,14 +142,34 @@ function SubscriptionBundle({ onPaying }: { onPaying: () => void }) {
   const resumeFrom = user?.subscription.status === 'active' && user.subscription.cancelAtPeriodEnd ? user.subscription.currentPeriodEnd : undefined;
   const resumeDate = formatDate(resumeFrom);
   const plans = useGetPlansQuery();
+  // The refund window the cards state beside the spec's promise.
+  const refundWindowDays = plans.data?.refundWindowDays;
+  // Ours: the course page whose Subscribe led here, for the result pages.
+  const returnTo = returnPath(search.get(CHECKOUT_PARAMS.from));
   const [loading, setLoading] = useState(true);
   const [working, setWorking] = useState(false);
   const openCheckout = useRef<RazorpayCheckout | null>(null);
   const headingId = useId();
 
   // The plan and coupon chosen, and the subscription and quote on hand for them (issue 16).
-  const choice = useCheckoutChoice(search.get('plan') || undefined);
+  const choice = useCheckoutChoice(search.get(CHECKOUT_PARAMS.plan) || undefined, couponFromPath(search.get(CHECKOUT_PARAMS.coupon)));
   const { quote, updating, begin } = choice;
+
+  // The address names the coupon applied (a reload, or the way back from a failed payment, keeps it), and none once it is removed or refused.
+  const appliedCoupon = quote?.coupon?.code;
+  const couponInPath = couponFromPath(search.get(CHECKOUT_PARAMS.coupon));
+  useEffect(() => {
+    if (loading || updating || !quote || couponInPath === appliedCoupon) return;
+    setSearch(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (appliedCoupon) next.set(CHECKOUT_PARAMS.coupon, appliedCoupon);
+        else next.delete(CHECKOUT_PARAMS.coupon);
+        return next;
+      },
+      { replace: true, state: null },
+    );
+  }, [loading, updating, quote, couponInPath, appliedCoupon, setSearch]);
 
   // Spec §4: on load, fetch the key, then create the subscription.
   useEffect(() => {
@@ -163,7 +202,25 @@ function SubscriptionBundle({ onPaying }: { onPaying: () => void }) {
   function choosePlan(id: string) {
     choice.choosePlan(id);
     // Shareable, and kept on reload; in place of this entry, as a radio is no page of its own.
-    setSearch({ plan: id }, { replace: true, state: null });
+    setSearch(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.set(CHECKOUT_PARAMS.plan, id);
+        return next;
+      },
+      { replace: true, state: null },
+    );
+  }
+
+  /** To /checkout/fail, with the provider's reason and what "Try again" comes back with. */
+  function failed(reason: unknown, paidFor: CheckoutQuote | null) {
+    const state: FailedState = {
+      failed: true,
+      reason: reasonToShow(reason),
+      retry: { plan: paidFor && !paidFor.plan.default ? paidFor.plan.id : undefined, coupon: paidFor?.coupon?.code, from: returnTo },
+      planTitle: paidFor ? (paidFor.plan.default ? BUNDLE_TITLE : paidFor.plan.name) : undefined,
+    };
+    void navigate(paths.checkoutFail, { replace: true, state });
   }
 
   async function onPaid(response: RazorpayPaymentResponse, paidFor: CheckoutQuote | null) {
@@ -174,8 +231,8 @@ function SubscriptionBundle({ onPaying }: { onPaying: () => void }) {
     try {
       // A free trial's card check is no payment: "Payment verified" would say otherwise.
       await dispatch(verifyPayment(response, { toastSuccess: !trialStarts }));
-    } catch {
-      void navigate(paths.checkoutFail, { replace: true });
+    } catch (error) {
+      failed(error instanceof ApiError ? error.message : undefined, paidFor);
       return;
     }
     // Replacing /checkout: Back from the result leads to the page before the checkout, never to a stale bundle.
@@ -183,6 +240,7 @@ function SubscriptionBundle({ onPaying }: { onPaying: () => void }) {
       paid: true,
       ...(resumeFrom && { resumedUntil: resumeFrom, ...(paidFor?.plan.interval === 'yearly' && { yearly: true }) }),
       ...(trialStarts && { trialUntil: trialStarts.date, firstAmount: trialStarts.amount }),
+      ...(returnTo && { returnTo }),
     };
     void navigate(paths.checkoutSuccess, { replace: true, state });
   }
@@ -200,7 +258,7 @@ function SubscriptionBundle({ onPaying }: { onPaying: () => void }) {
         key,
         subscription_id: subscriptionId,
         name: 'LMS',
-        description: checkoutTexts.checkoutDescription(paidFor?.plan.interval ?? 'monthly'),
+        description: checkoutTexts.checkoutDescription(paidFor && !paidFor.plan.default ? paidFor.plan.name : BUNDLE_TITLE, paidFor?.plan.interval ?? 'monthly'),
         handler: (response) => void onPaid(response, paidFor),
         prefill: { name: user?.fullName, email: user?.email },
         theme: { color: THEME_COLOR },
@@ -211,7 +269,8 @@ function SubscriptionBundle({ onPaying }: { onPaying: () => void }) {
           },
         },
       });
-      checkout.on('payment.failed', () => void navigate(paths.checkoutFail, { replace: true }));
+      // Checkout's `error.description` is the provider's reason ("declined by your bank …"): the failure page shows it.
+      checkout.on('payment.failed', (answer) => failed(answer?.error?.description, paidFor));
       openCheckout.current = checkout;
       checkout.open();
     } catch {
@@ -267,6 +326,7 @@ function SubscriptionBundle({ onPaying }: { onPaying: () => void }) {
       onSelect={() => choosePlan(plan.id)}
       trialAvailable={trialAvailable === false || (quote?.plan.id === plan.id && quote.trialUnavailable) ? false : trialAvailable}
       priceLoading={loading}
+      refundWindowDays={refundWindowDays}
     />
   );
 

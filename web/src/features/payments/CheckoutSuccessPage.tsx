@@ -1,5 +1,6 @@
 import { messages } from '@lms/contract/messages';
 import { Link, Navigate, useLocation } from 'react-router';
+import { returnPath } from '../../app/checkout-path';
 import { formatDate } from '../../app/format';
 import { paths } from '../../app/paths';
 import { usePageTitle } from '../../app/use-page-title';
@@ -7,7 +8,8 @@ import type { FromResultState, PaidState } from './CheckoutPage';
 import { checkoutTexts } from './checkout-texts';
 
 /**
- * Spec §2: the result of a verified payment, with 'Go to dashboard' (to /). Ours: only right after
+ * Spec §2: the result of a verified payment, with 'Go to dashboard' (to /; ours: back to the course
+ * whose Subscribe led to the checkout, when one did). Ours: only right after
  * one, as the checkout's navigation says (it survives a reload of this entry); opened any other way
  * there is nothing to confirm, so the page gives way to the checkout (which sends a visitor home).
  */
@@ -27,6 +29,7 @@ export default function CheckoutSuccessPage() {
         : messages.subscriptionResumedText(resumedUntil)
       : messages.paymentSuccessfulText;
   usePageTitle(paid ? title : undefined);
+  const dashboard = returnPath(state?.returnTo) ?? paths.home;
   // The checkout then shows what there is to show (the bundle, or "You're subscribed"); a visitor goes home.
   // (It decides, not this page: reading the store here made the bundler split the first chunk, 0.9 KB more for `/`.)
   if (!paid) return <Navigate to={paths.checkout} replace state={{ fromResult: true } satisfies FromResultState} />;
@@ -41,7 +44,7 @@ export default function CheckoutSuccessPage() {
           <h1 className="card-title text-2xl">{title}</h1>
           <p>{text}</p>
           <div className="card-actions w-full flex-col gap-2">
-            <Link to={paths.home} replace className="btn btn-primary btn-block">
+            <Link to={dashboard} replace className="btn btn-primary btn-block">
               {messages.goToDashboard}
             </Link>
             <Link to={paths.courses} replace className="btn btn-ghost btn-block">

@@ -2,11 +2,12 @@ import { messages } from '@lms/contract/messages';
 import type { Plan } from '@lms/contract/plans';
 import { useId } from 'react';
 import { rupees } from '../../app/format';
+import { RefundRule } from '../../components/RefundRule';
 import { Tick } from '../../components/Tick';
 import { checkoutTexts } from './checkout-texts';
 
-/** The spec's bundle card's title (§9), for the default plan; other plans go by their names. */
-export const BUNDLE_TITLE = 'Subscription Bundle';
+/** The spec's bundle card's title (§9), the default plan's one name; other plans go by their names. */
+export const BUNDLE_TITLE = messages.bundleTitle;
 
 /** What a yearly plan saves against twelve months of the default monthly plan, in whole per cent; 0 for nothing. */
 export function yearlySaving(plan: Pick<Plan, 'interval' | 'price'>, monthlyPrice: number | undefined): number {
@@ -26,14 +27,16 @@ export interface PlanCardProps {
   trialAvailable: boolean | null;
   /** The price is still being loaded (the bundle alone, before any answer). */
   priceLoading?: boolean;
+  /** The server's refund window in days, said beside the spec's promise; undefined until known. */
+  refundWindowDays: number | undefined;
 }
 
 /**
  * A plan on sale. The default plan keeps spec §9's bundle card: 'Subscription Bundle', its duration and
- * price, and what it includes. The whole card picks the plan: its title is the radio's label, stretched
- * over the card.
+ * price, and what it includes; every plan says the refund rule right under the spec's promise. The
+ * whole card picks the plan: its title is the radio's label, stretched over the card.
  */
-export function PlanCard({ plan, monthlyPrice, selectable, selected, onSelect, trialAvailable, priceLoading = false }: PlanCardProps) {
+export function PlanCard({ plan, monthlyPrice, selectable, selected, onSelect, trialAvailable, priceLoading = false, refundWindowDays }: PlanCardProps) {
   const titleId = useId();
   const radioId = useId();
   const title = plan.default ? BUNDLE_TITLE : plan.name;
@@ -95,9 +98,11 @@ export function PlanCard({ plan, monthlyPrice, selectable, selected, onSelect, t
           )}
         </div>
         <ul className="space-y-3">
-          {[messages.bundleIncludes, messages.bundleRefundable].map((text) => (
-            <Tick key={text}>{text}</Tick>
-          ))}
+          <Tick>{messages.bundleIncludes}</Tick>
+          <Tick>
+            <span className="block">{messages.bundleRefundable}</span>
+            <RefundRule days={refundWindowDays} />
+          </Tick>
         </ul>
       </div>
     </article>

@@ -27,7 +27,8 @@ export const checkoutTexts = {
   monthlyEquivalent: (price: number) => `${rupees.format(price)} a month`,
   freeTrial: (days: number) => `${days}-day free trial`,
   trialHad: 'You have already had your free trial',
-  checkoutDescription: (interval: PlanInterval) => (interval === 'yearly' ? 'Yearly subscription bundle' : 'Monthly subscription bundle'),
+  /** Checkout's line under the site's name: the plan by the name its card shows, and its period. */
+  checkoutDescription: (planTitle: string, interval: PlanInterval) => `${planTitle} · ${checkoutTexts.duration(interval)}`,
   startTrial: 'Start free trial',
 
   haveCoupon: 'Have a coupon?',
@@ -60,6 +61,11 @@ export const checkoutTexts = {
   subscriptionResumedYearly: (date: string) => `Your access continues. Nothing is charged until ${date}; from then on the plan renews every year.`,
   /** "You're subscribed" during a free trial. */
   inTrial: (date: string) => `Free trial until ${date}, then the first payment.`,
+
+  // The failure page: the provider's reason beside the spec's text, and what "Try again" keeps.
+  failureReason: 'The payment provider said:',
+  yourPlan: 'your plan',
+  retryKeeps: (plan: string, coupon: string | undefined) => (coupon ? `Try again keeps ${plan} with coupon ${coupon} applied.` : `Try again keeps ${plan}.`),
 
   trialStarted: 'Your free trial has started',
   trialStartedText: (amount: number, date: string) =>

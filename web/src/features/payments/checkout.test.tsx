@@ -63,7 +63,7 @@ function logIn(who: User = user) {
 }
 
 // The plans on sale (issue 16): the spec's bundle as the default, a yearly plan, a monthly one with a free trial.
-const MONTHLY: Plan = { id: '10000000-0000-4000-8000-000000000001', name: 'Monthly', interval: 'monthly', price: 99, trialDays: 0, default: true };
+const MONTHLY: Plan = { id: '10000000-0000-4000-8000-000000000001', name: 'Subscription Bundle', interval: 'monthly', price: 99, trialDays: 0, default: true };
 const YEARLY: Plan = { id: '10000000-0000-4000-8000-000000000002', name: 'Yearly', interval: 'yearly', price: 999, trialDays: 0, default: false };
 const TRIAL: Plan = { id: '10000000-0000-4000-8000-000000000003', name: 'Starter', interval: 'monthly', price: 149, trialDays: 7, default: false };
 // Midday UTC: the same calendar day in India, where dates are shown.
@@ -90,7 +90,9 @@ const keyAnswer = (overrides: object = {}) => ({
 const subscribeAnswer = (overrides: object = {}) => ({
   body: { success: true, message: answers.subscriptionCreated, subscription_id: 'sub_Xyz789', checkout: quoteFor(MONTHLY), ...overrides },
 });
-const plansAnswer = (plans: Plan[], trialAvailable = true) => ({ body: { success: true, message: answers.plansFetched, plans, trialAvailable } });
+const plansAnswer = (plans: Plan[], trialAvailable = true, refundWindowDays = 14) => ({
+  body: { success: true, message: answers.plansFetched, plans, trialAvailable, refundWindowDays },
+});
 const refusal = (message: string) => ({ status: 400, body: { success: false, message } });
 
 function stubCheckout(extra: Parameters<typeof stubApi>[0] = {}) {
@@ -157,6 +159,8 @@ function renderCheckoutAt(url: string) {
     [
       { path: '/checkout', element: <CheckoutPage /> },
       { path: '/checkout/success', element: <CheckoutSuccessPage /> },
+      { path: '/checkout/fail', element: <CheckoutFailPage /> },
+      { path: '*', element: <p>Elsewhere</p> },
     ],
     { initialEntries: [url] },
   );
@@ -212,6 +216,10 @@ describe('/checkout', () => {
     expect(within(card).getByText('1 month')).toBeInTheDocument();
     expect(within(card).getByText(messages.bundleIncludes)).toBeInTheDocument();
     expect(within(card).getByText(messages.bundleRefundable)).toBeInTheDocument();
+    // Beside the spec's promise, the rule the server applies, with its window, and the way to the whole policy.
+    const rule = within(card).getByRole('link', { name: messages.refundPolicy }).closest('li')!;
+    expect(rule).toHaveTextContent(`${messages.bundleRefundable}${messages.refundRule(14)} ${messages.refundPolicy}`);
+    expect(within(rule).getByRole('link', { name: messages.refundPolicy })).toHaveAttribute('href', '/#faq-refund');
     // Alone on sale, the bundle is no choice to make.
     expect(screen.queryByRole('radio')).not.toBeInTheDocument();
   });
@@ -336,7 +344,7 @@ describe('/checkout', () => {
       key: 'rzp_test_key',
       subscription_id: 'sub_Xyz789',
       name: 'LMS',
-      description: 'Monthly subscription bundle',
+      description: 'Subscription Bundle · 1 month',
       prefill: { name: user.fullName, email: user.email },
     });
     expect(screen.getByRole('button', { name: 'Buy now' })).toBeDisabled();
@@ -386,6 +394,8 @@ describe('/checkout', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/checkout/fail'));
     expect(store.getState().razorpay.isPaymentVerified).toBe(false);
     expect(await screen.findByText(answers.paymentSignatureInvalid)).toBeInTheDocument();
+    // The failure page is told why, and that the default plan alone was being paid.
+    expect(router.state.location.state).toEqual({ failed: true, reason: answers.paymentSignatureInvalid, retry: {}, planTitle: 'Subscription Bundle' });
   });
 
   it("a payment Checkout reports as failed goes to /checkout/fail and closes Checkout", async () => {
@@ -396,6 +406,7 @@ describe('/checkout', () => {
     act(() => checkout.failPayment());
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/checkout/fail'));
+    expect(router.state.location.state).toMatchObject({ failed: true, reason: 'Your card was declined.' });
     expect(checkout.closed).toBe(true);
     expect(calls.some((call) => call.url === '/api/v1/payments/verify')).toBe(false);
   });
@@ -483,6 +494,22 @@ describe('/checkout: plans, free trials and coupons (issue 16)', () => {
     const trial = screen.getByRole('article', { name: 'Starter' });
     expect(within(trial).getByText('7-day free trial')).toBeInTheDocument();
     expect(within(bundle).queryByText(/free trial/)).not.toBeInTheDocument();
+
+    // Every card says the refund rule beside the spec's promise, with the window the server applies.
+    for (const card of [bundle, yearly, trial]) {
+      expect(within(card).getByText(messages.bundleRefundable)).toBeInTheDocument();
+      expect(within(card).getByRole('link', { name: messages.refundPolicy }).parentElement).toHaveTextContent(`${messages.refundRule(14)} ${messages.refundPolicy}`);
+    }
+  });
+
+  it('states the refund window the server configures, and the rule in general until it is known', async () => {
+    logIn();
+    stubPlans({ 'GET /api/v1/payments/plans': plansAnswer([MONTHLY, YEARLY], true, 7) });
+    renderPage(<CheckoutPage />, { path: '/checkout' });
+    const yearly = await screen.findByRole('article', { name: 'Yearly' });
+    expect(within(yearly).getByRole('link', { name: messages.refundPolicy }).parentElement).toHaveTextContent(messages.refundRule(7));
+    expect(messages.refundRule(7)).toBe('Cancel within 7 days of a payment and that payment is refunded in full, once in any 12 months.');
+    expect(messages.refundRule(1)).toContain('within 1 day of');
   });
 
   it('tells an account that has had its free trial so, instead of offering it', async () => {
@@ -527,7 +554,7 @@ describe('/checkout: plans, free trials and coupons (issue 16)', () => {
     // Buy now opens Checkout for the yearly subscription.
     await user.click(screen.getByRole('button', { name: 'Buy now' }));
     await waitFor(() => expect(FakeRazorpay.last?.opened).toBe(true));
-    expect(FakeRazorpay.last!.options).toMatchObject({ subscription_id: 'sub_Choice2', description: 'Yearly subscription bundle' });
+    expect(FakeRazorpay.last!.options).toMatchObject({ subscription_id: 'sub_Choice2', description: 'Yearly · 1 year' });
   });
 
   it('clicking anywhere on a plan card chooses it', async () => {
@@ -778,6 +805,103 @@ describe('/checkout: plans, free trials and coupons (issue 16)', () => {
     await waitFor(() => expect(screen.getByRole('button', { name: 'Buy now' })).toBeEnabled());
   });
 
+  it('a declined card: the failure page says the provider\'s reason, and "Try again" comes back with the plan, the coupon and the course', async () => {
+    logIn();
+    const calls = stubPlans();
+    const from = '/course/description?id=20000000-0000-4000-8000-000000000001';
+    const { user, router } = renderCheckoutAt(`/checkout?from=${encodeURIComponent(from)}`);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Buy now' })).toBeEnabled());
+    await user.click(screen.getByRole('radio', { name: 'Yearly' }));
+    await user.click(screen.getByRole('button', { name: checkoutTexts.haveCoupon }));
+    await user.type(screen.getByLabelText(checkoutTexts.couponCode), 'any20');
+    await user.click(screen.getByRole('button', { name: checkoutTexts.apply }));
+    expect(await within(summary()).findByText('ANY20')).toBeInTheDocument();
+    // The address keeps all three, as a reload would need them.
+    await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('coupon')).toBe('ANY20'));
+    expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({ from, plan: YEARLY.id, coupon: 'ANY20' });
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Buy now' })).toBeEnabled());
+    await user.click(screen.getByRole('button', { name: 'Buy now' }));
+    await waitFor(() => expect(FakeRazorpay.last?.opened).toBe(true));
+
+    act(() => FakeRazorpay.last!.failPayment());
+
+    expect(await screen.findByRole('heading', { level: 1, name: messages.paymentFailed })).toBeInTheDocument();
+    expect(screen.getByText(messages.tryAgainLater)).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent(`${checkoutTexts.failureReason}Your card was declined.`);
+    expect(screen.getByText(checkoutTexts.retryKeeps('Yearly', 'ANY20'))).toBeInTheDocument();
+    const retry = screen.getByRole('link', { name: messages.tryAgain });
+    expect(Object.fromEntries(new URL(retry.getAttribute('href')!, 'http://x').searchParams)).toEqual({ plan: YEARLY.id, coupon: 'ANY20', from });
+
+    await user.click(retry);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/checkout'));
+    expect(await screen.findByRole('radio', { name: 'Yearly' })).toBeChecked();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Buy now' })).toBeEnabled());
+    expect(within(summary()).getByText('ANY20')).toBeInTheDocument();
+    expect(within(summary()).getByText(/then ₹999\/year\.$/)).toBeInTheDocument();
+    // The first subscription after "Try again" is for the plan and the coupon, as the failed one was.
+    expect(subscribeBodies(calls).at(-1)).toEqual({ plan: YEARLY.id, coupon: 'ANY20' });
+  });
+
+  it('a coupon in the address that is refused says why under its field, and leaves the address', async () => {
+    logIn();
+    const calls = stubPlans();
+    const { router } = renderCheckoutAt('/checkout?coupon=NOSUCH');
+    expect(await screen.findByText(messages.couponUnknown)).toBeInTheDocument();
+    expect(screen.getByLabelText(checkoutTexts.couponCode)).toHaveValue('NOSUCH');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Buy now' })).toBeEnabled());
+    expect(subscribeBodies(calls)).toEqual([{ coupon: 'NOSUCH' }, null]);
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+  });
+
+  it('removing a coupon takes it out of the address too', async () => {
+    logIn();
+    stubPlans();
+    const { user, router } = renderCheckoutAt('/checkout?coupon=half2');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Buy now' })).toBeEnabled());
+    expect(within(summary()).getByText('HALF2')).toBeInTheDocument();
+    expect(router.state.location.search).toBe('?coupon=half2');
+    await user.click(screen.getByRole('button', { name: checkoutTexts.removeCoupon('HALF2') }));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+  });
+
+  it('after paying, "Go to dashboard" leads back to the course the checkout came from; a page off the site is not carried', async () => {
+    logIn();
+    stubPlans({
+      'POST /api/v1/payments/verify': { body: { success: true, message: answers.paymentVerified } },
+      'GET /api/v1/user/me': { body: { success: true, message: answers.userDetailsFetched, user: { ...user, subscription: { status: 'active' } } } },
+    });
+    const from = '/course/description?id=20000000-0000-4000-8000-000000000001';
+    const view = renderCheckoutAt(`/checkout?from=${encodeURIComponent(from)}`);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Buy now' })).toBeEnabled());
+    await view.user.click(screen.getByRole('button', { name: 'Buy now' }));
+    await waitFor(() => expect(FakeRazorpay.last?.opened).toBe(true));
+    act(() => FakeRazorpay.last!.options.handler(paid));
+    expect(await screen.findByRole('heading', { level: 1, name: messages.paymentSuccessful })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: messages.goToDashboard })).toHaveAttribute('href', from);
+    view.unmount();
+
+    for (const elsewhere of ['https://evil.example/course', '//evil.example/x', '/\\evil.example', '/checkout/fail']) {
+      // Paying made the stored user a subscriber: a learner again for the next try.
+      logIn();
+      FakeRazorpay.last = undefined;
+      const again = renderCheckoutAt(`/checkout?from=${encodeURIComponent(elsewhere)}`);
+      await waitFor(() => expect(screen.getByRole('button', { name: 'Buy now' })).toBeEnabled());
+      await again.user.click(screen.getByRole('button', { name: 'Buy now' }));
+      await waitFor(() => expect(FakeRazorpay.last?.opened).toBe(true));
+      act(() => FakeRazorpay.last!.options.handler(paid));
+      expect(await screen.findByRole('link', { name: messages.goToDashboard })).toHaveAttribute('href', '/');
+      again.unmount();
+    }
+  });
+
+  it('a visitor goes to the login with the whole checkout address, to come back to the same choice', async () => {
+    const calls = stubPlans();
+    const { router } = renderCheckoutAt(`/checkout?plan=${YEARLY.id}&coupon=ANY20`);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(new URLSearchParams(router.state.location.search).get('next')).toBe(`/checkout?plan=${YEARLY.id}&coupon=ANY20`);
+    expect(calls).toEqual([]);
+  });
+
   it('tells a subscriber in a free trial when it ends, instead of a renewal', async () => {
     logIn({ ...user, subscription: { status: 'active', currentPeriodEnd: TRIAL_END, cancelAtPeriodEnd: false, trialEndsAt: TRIAL_END } });
     stubPlans();
@@ -833,6 +957,14 @@ describe('/checkout/success and /checkout/fail', () => {
     renderPage(<CheckoutFailPage />, { path: '/checkout/fail' });
     expect(await screen.findByRole('heading', { level: 1, name: messages.paymentFailed })).toBeInTheDocument();
     expect(screen.getByText(messages.tryAgainLater)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: messages.tryAgain })).toHaveAttribute('href', '/checkout');
+  });
+
+  it('/checkout/fail reads no reason from the address (anyone can write one): only what the checkout handed it', async () => {
+    renderCheckoutAt('/checkout/fail?reason=Call+this+number');
+    expect(await screen.findByRole('heading', { level: 1, name: messages.paymentFailed })).toBeInTheDocument();
+    expect(screen.queryByText(/Call this number/)).not.toBeInTheDocument();
+    expect(screen.queryByText(checkoutTexts.failureReason)).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: messages.tryAgain })).toHaveAttribute('href', '/checkout');
   });
 });

@@ -35,11 +35,12 @@ const closedCoupon: CouponState = { open: false, code: '', error: '' };
  * and one the newly chosen plan does not take is dropped. A 400 or a 429 leaves the previous
  * subscription as it was, so the page goes back to it; any other failure leaves none, until "Try again".
  */
-export function useCheckoutChoice(initialPlan: string | undefined) {
+export function useCheckoutChoice(initialPlan: string | undefined, initialCoupon?: string) {
   const dispatch = useAppDispatch();
   const [planId, setPlanId] = useState(initialPlan);
-  // What the buyer wants, and what the subscription and quote on hand are for.
-  const desired = useRef<CheckoutChoice>({ plan: initialPlan });
+  // What the buyer wants, and what the subscription and quote on hand are for. A coupon named by the
+  // address (a reload, "Try again" after a failed payment) is applied with the first subscription.
+  const desired = useRef<CheckoutChoice>({ plan: initialPlan, ...(initialCoupon && { coupon: initialCoupon }) });
   const settled = useRef<CheckoutChoice | null>(null);
   const [quote, setQuote] = useState<CheckoutQuote | null>(null);
   const [updating, setUpdating] = useState(false);

@@ -59,7 +59,16 @@ export function PlanDialog({ plan, tax, onClose }: { plan?: AdminPlan; tax: { pr
       onSubmit={onSubmit}
       onClose={onClose}
     >
-      <FormField label={texts.name} name="name" hint={texts.nameHint} maxLength={40} autoComplete="off" value={form.name} onChange={(event) => setForm({ ...form, name: event.target.value })} />
+      {plan?.default ? (
+        // Its name is the one the storefront sells it by (the server refuses another).
+        <div className="fieldset">
+          <span className="fieldset-legend text-sm">{texts.name}</span>
+          <p className="text-sm">{plan.name}</p>
+          <p className="label whitespace-normal">{texts.defaultNameHint}</p>
+        </div>
+      ) : (
+        <FormField label={texts.name} name="name" hint={texts.nameHint} maxLength={40} autoComplete="off" value={form.name} onChange={(event) => setForm({ ...form, name: event.target.value })} />
+      )}
       {plan ? (
         <div className="fieldset">
           <span className="fieldset-legend text-sm">{texts.period}</span>

@@ -13,7 +13,7 @@ const patchOf = (id: string) => `PATCH /api/v1/admin/plans/${id}`;
 
 const monthly: AdminPlan = {
   id: '50000000-0000-4000-8000-000000000001',
-  name: 'Monthly',
+  name: 'Subscription Bundle',
   interval: 'monthly',
   price: 99,
   listPrice: 99,
@@ -66,7 +66,7 @@ describe('plans page', () => {
     await screen.findByRole('table', { name: plansTexts.listLabel });
     expect(within(table()).getAllByRole('columnheader').map((header) => header.textContent)).toEqual(['Plan', 'Price', 'Free trial', 'Subscribers', 'Status', 'Actions']);
 
-    const bundle = rowOf('Monthly');
+    const bundle = rowOf('Subscription Bundle');
     expect(within(bundle).getAllByRole('cell').map(text)).toEqual([
       '₹99 / monthSince 1 Nov 2026',
       'None',
@@ -98,7 +98,7 @@ describe('plans page', () => {
     open();
     const cards = await screen.findByRole('list', { name: plansTexts.listLabel });
     const items = within(cards).getAllByRole('listitem').filter((item) => item.parentElement === cards);
-    expect(items.map((item) => within(item).getByRole('heading', { level: 2 }).textContent)).toEqual(['Monthly', yearly.name]);
+    expect(items.map((item) => within(item).getByRole('heading', { level: 2 }).textContent)).toEqual(['Subscription Bundle', yearly.name]);
     expect(items[0]).toHaveTextContent('Monthly · No free trial');
     expect(items[0]).toHaveTextContent(plansTexts.defaultPlan);
     expect(items[1]).toHaveTextContent('Yearly · 7 days free');
@@ -186,9 +186,12 @@ describe('plans page', () => {
     });
     const { user } = open();
     await screen.findByRole('table', { name: plansTexts.listLabel });
-    await user.click(within(rowOf('Monthly')).getByRole('button', { name: 'Edit Monthly' }));
-    const dialog = screen.getByRole('dialog', { name: plansTexts.editTitle('Monthly') });
-    expect(within(dialog).getByLabelText(plansTexts.name)).toHaveValue('Monthly');
+    await user.click(within(rowOf('Subscription Bundle')).getByRole('button', { name: 'Edit Subscription Bundle' }));
+    const dialog = screen.getByRole('dialog', { name: plansTexts.editTitle('Subscription Bundle') });
+    // The default plan keeps its one name, the storefront's: shown, not editable.
+    expect(within(dialog).queryByLabelText(plansTexts.name)).not.toBeInTheDocument();
+    expect(within(dialog).getByText('Subscription Bundle')).toBeInTheDocument();
+    expect(within(dialog).getByText(plansTexts.defaultNameHint)).toBeInTheDocument();
     expect(within(dialog).getByLabelText(plansTexts.priceLabel)).toHaveValue('99');
     expect(within(dialog).getByRole('note')).toHaveTextContent(plansTexts.keepPrice(12));
     expect(within(dialog).getByRole('note')).toHaveTextContent('the 12 subscribers on this plan keep paying the price they bought at');
@@ -205,8 +208,8 @@ describe('plans page', () => {
     await user.click(within(dialog).getByRole('button', { name: adminTexts.saveChanges }));
     expect(await findToast(answers.planUpdated)).toBeInTheDocument();
     expect(sent(calls, patchOf(monthly.id))).toEqual([{ price: 149 }]);
-    await waitFor(() => expect(rowOf('Monthly')).toHaveTextContent('₹149 / month'));
-    expect(within(rowOf('Monthly')).getByText(plansTexts.history(2))).toBeInTheDocument();
+    await waitFor(() => expect(rowOf('Subscription Bundle')).toHaveTextContent('₹149 / month'));
+    expect(within(rowOf('Subscription Bundle')).getByText(plansTexts.history(2))).toBeInTheDocument();
   });
 
   it('takes a plan off sale and brings it back', async () => {

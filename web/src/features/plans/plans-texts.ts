@@ -60,6 +60,7 @@ export const plansTexts = {
   editTitle: (name: string) => `Edit ${name}`,
   name: 'Name',
   nameHint: 'At most 40 characters, e.g. “Yearly, 2 months free”.',
+  defaultNameHint: 'The default plan is the bundle the storefront sells under this name, so the name stays.',
   period: 'Billing period',
   periodHint: 'Fixed once the plan is made: make another plan for another period.',
   priceLabel: 'Price in rupees',
