@@ -82,9 +82,13 @@ test.describe('route guards', () => {
   });
 });
 
-test('an unknown path shows "Page not Found" with a way home', async ({ page }) => {
-  await page.goto('/no/such/page');
+test('an unknown path answers 404 and shows "Page not Found" with a way home', async ({ page }) => {
+  // Search engines and uptime checks read the status; people read the page.
+  const response = await page.goto('/no/such/page');
+  expect(response?.status()).toBe(404);
+  expect(response?.headers()['content-type']).toMatch(/^text\/html/);
   await expect(page.getByRole('heading', { name: 'Page not Found' })).toBeVisible();
+  await expect(page).toHaveTitle('Page not Found · LMS');
   await page.getByRole('link', { name: 'Go Home' }).click();
   await expect(page).toHaveURL(/\/$/);
 });
