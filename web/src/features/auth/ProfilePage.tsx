@@ -99,8 +99,9 @@ export default function ProfilePage() {
           <dl className="grid w-full grid-cols-1 gap-x-4 text-left sm:grid-cols-[auto_1fr] sm:gap-y-2">
             <dt className={label}>Email</dt>
             <dd className="wrap-anywhere">{user.email}</dd>
+            {/* Spec §2 shows the role; in words people use, not the code the server keeps. */}
             <dt className={label}>Role</dt>
-            <dd>{user.role}</dd>
+            <dd>{messages.roleNames[user.role]}</dd>
             <dt className={label}>Subscription</dt>
             <dd>
               <span className={`badge ${active ? 'badge-success' : 'badge-neutral'}`}>{active ? 'Active' : 'Inactive'}</span>
