@@ -142,6 +142,12 @@ function TaxDetails() {
   );
 }
 
+/**
+ * The states as people look for them: by name, A to Z (the contract lists them by GST code, the
+ * option's value). "Other Territory" is no state's name, so it comes last.
+ */
+const STATES_BY_NAME = Object.entries(INDIAN_STATES).sort(([codeA, a], [codeB, b]) => Number(codeA === '97') - Number(codeB === '97') || a.localeCompare(b, 'en'));
+
 /** A valid GSTIN picks its state; the same schema as the server's checks the form before it is sent. */
 function TaxDetailsForm({ saved }: { saved: BillingDetails }) {
   const [save, saving] = useSaveBillingDetailsMutation();
@@ -175,7 +181,7 @@ function TaxDetailsForm({ saved }: { saved: BillingDetails }) {
         </label>
         <select id={stateId} name="stateCode" className="select w-full" value={form.stateCode} onChange={(event) => setForm({ ...form, stateCode: event.target.value })}>
           <option value="">{billingTexts.noState}</option>
-          {Object.entries(INDIAN_STATES).map(([code, name]) => (
+          {STATES_BY_NAME.map(([code, name]) => (
             <option key={code} value={code}>
               {name}
             </option>
