@@ -65,8 +65,9 @@ export default function CourseDescriptionPage() {
             summary={failure ? null : summary}
             onSubscribe={() => navigate(paths.checkout)}
             progress={cardProgress(mine)}
-            // Ours (issue 14): a course the learner started opens where they stopped.
-            onWatch={() => course && navigate(courseLink(paths.courseLecture, course, mine?.resume?.lectureId), { state: course })}
+            // Ours: a course the learner started opens where they stopped. The id in the address is
+            // enough: pressed before the course has loaded, the lecture page fetches it itself.
+            onWatch={() => navigate(courseLink(paths.courseLecture, { _id: id }, mine?.resume?.lectureId), { state: course })}
             onPreview={previews[0] ? () => setPlaying(previews[0]) : undefined}
           />
         </div>

@@ -174,6 +174,19 @@ describe('/course/description', () => {
     }
   });
 
+  it("goes to the lectures when 'watch lectures' is pressed before the course has loaded", async () => {
+    stubApi({ 'GET /api/v1/payments/plan': plan });
+    // The course's curriculum is slow to come: the page knows the course only by the id in its address.
+    const answered = globalThis.fetch;
+    globalThis.fetch = ((url: string, init?: RequestInit) =>
+      url.endsWith('/curriculum') ? new Promise<Response>(() => undefined) : answered(url, init)) as typeof fetch;
+    storeLogin(sampleUser({ subscription: { status: 'active' } }));
+    const view = open(null, `?id=${course(1)._id}`);
+    await view.user.click(await screen.findByRole('button', { name: messages.watchLectures }));
+    expect(view.router.state.location.pathname).toBe('/course/lecture');
+    expect(view.router.state.location.search).toBe(`?id=${course(1)._id}`);
+  });
+
   it('plays a free preview in a dialog that Escape closes, stopping the video; other lectures do not play', async () => {
     stubApi({ [curriculumUrl(course(1))]: curriculumOf(course(1)), 'GET /api/v1/payments/plan': plan });
     const { user: clicker } = open(null, `?id=${course(1)._id}`);
