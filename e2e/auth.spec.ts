@@ -67,6 +67,26 @@ test('the sign-up form marks the picture required, says its types and limit, and
   await expect(page).toHaveURL(/\/$/);
 });
 
+test("the profile says the learner's role in words, and its card lines up with the sections below it at 1280 px", async ({ page, request }) => {
+  const person = newPerson('profile');
+  await registerByApi(request, person);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await logInAs(page, person.email, person.password);
+  await page.goto('/user/profile');
+  const card = page.locator('.card').filter({ has: page.getByRole('heading', { level: 1, name: person.fullName }) });
+  const role = card.getByRole('term').filter({ hasText: 'Role' });
+  await expect(role.locator('xpath=following-sibling::dd[1]')).toHaveText('Learner');
+  await expect(card.getByText('USER', { exact: true })).toHaveCount(0);
+
+  const sections = [page.getByRole('region', { name: 'Continue watching' }), page.getByRole('region', { name: 'Billing history' })];
+  const cardBox = (await card.boundingBox())!;
+  for (const section of sections) {
+    const box = (await section.boundingBox())!;
+    expect(Math.round(box.x)).toBe(Math.round(cardBox.x));
+    expect(Math.round(box.x + box.width)).toBe(Math.round(cardBox.x + cardBox.width));
+  }
+});
+
 test("a wrong password shows the server's message and stays on the login page", async ({ page, request }) => {
   const person = newPerson('wrongpw');
   await registerByApi(request, person);
