@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useLayoutEffect } from 'react';
 import toast, { Toaster, useToasterStore } from 'react-hot-toast';
 
 /**
@@ -8,7 +8,12 @@ import toast, { Toaster, useToasterStore } from 'react-hot-toast';
 export function Toasts() {
   return (
     <>
-      <Toaster position="top-center" toastOptions={{ error: { duration: 4000 }, success: { duration: 2000 } }} />
+      {/* Over the navigation bar, off the form: close to the top, and wider than the library's 350 px so that a sentence naming several fields keeps to two lines. */}
+      <Toaster
+        position="top-center"
+        containerStyle={{ top: 8 }}
+        toastOptions={{ style: { maxWidth: '36rem' }, error: { duration: 4000 }, success: { duration: 2000 } }}
+      />
       <ToastLimit max={20} maxErrors={1} />
     </>
   );
@@ -21,7 +26,8 @@ export function Toasts() {
  */
 export function ToastLimit({ max, maxErrors = max }: { max: number; maxErrors?: number }) {
   const { toasts } = useToasterStore();
-  useEffect(() => {
+  // Before the browser paints: the older error never shows beside the newer one, not even for a frame.
+  useLayoutEffect(() => {
     // The store lists the newest first.
     const visible = toasts.filter((t) => t.visible);
     const oldErrors = visible.filter((t) => t.type === 'error').slice(maxErrors);

@@ -21,7 +21,7 @@ import { LimitedField } from '../../components/LimitedField';
 import { missingFieldsText } from '../../components/missing-fields';
 import { useCreateCourseMutation, useUpdateCourseMutation } from './course.api';
 
-/** The fields' labels in the form's order, which the check names when one is left empty. */
+/** The fields' labels, in the form's order. */
 const LABELS = {
   thumbnail: 'Course thumbnail',
   title: 'Course title',
@@ -29,6 +29,8 @@ const LABELS = {
   category: 'Course category',
   description: 'Course description',
 } as const;
+/** What the check calls a field left empty: on a page about a course, "Course" goes without saying. */
+const NAMES = { thumbnail: 'Thumbnail', title: 'Title', createdBy: 'Instructor', category: 'Category', description: 'Description' } as const;
 
 /**
  * Spec §2: a new course (thumbnail, title, instructor, category, description). Ours: the admin lands
@@ -77,8 +79,8 @@ export default function CreateCoursePage() {
     // Spec §5: every field is required ('All fields are mandatory'); ours: the text names what is missing.
     // A course being edited keeps its thumbnail unless another is chosen.
     const missing = missingFieldsText(messages.allFieldsMandatory, [
-      ...(editing ? [] : [[LABELS.thumbnail, thumbnail] as const]),
-      ...(['title', 'createdBy', 'category', 'description'] as const).map((name) => [LABELS[name], input[name]] as const),
+      ...(editing ? [] : [[NAMES.thumbnail, thumbnail] as const]),
+      ...(['title', 'createdBy', 'category', 'description'] as const).map((name) => [NAMES[name], input[name]] as const),
     ]);
     if (missing) {
       toast.error(missing, { id: 'form-check' });

@@ -292,7 +292,8 @@ describe('/course/create', () => {
       const { [missing]: _, ...rest } = all as Record<string, string>;
       await fill(view, rest, missing !== 'Course thumbnail');
       await view.user.click(screen.getByRole('button', { name: 'Create course' }));
-      expect(await findToast(`${messages.allFieldsMandatory} — ${missing} is missing`)).toBeInTheDocument();
+      // Named without the label's "Course": the page is about a course.
+      expect(await findToast(`${messages.allFieldsMandatory} — ${missing.replace('Course ', '').replace(/^./, (c) => c.toUpperCase())} is missing`)).toBeInTheDocument();
       expect(calls).toHaveLength(0);
       view.unmount();
       toast.remove();
@@ -304,7 +305,7 @@ describe('/course/create', () => {
     const view = renderPage(<CreateCoursePage />, { path: '/course/create' });
     await fill(view, { 'Course instructor': 'Ravi Kumar', 'Course description': 'Fearless.' }, false);
     await view.user.click(screen.getByRole('button', { name: 'Create course' }));
-    expect(await findToast(`${messages.allFieldsMandatory} — Course thumbnail, Course title and Course category are missing`)).toBeInTheDocument();
+    expect(await findToast(`${messages.allFieldsMandatory} — Thumbnail, Title and Category are missing`)).toBeInTheDocument();
     expect(calls).toHaveLength(0);
   });
 
