@@ -11,7 +11,7 @@ test('the admin creates a course, uploads a lecture watching its progress, delet
   const lecture = { title: 'Getting started', description: 'A first look at what this course covers.' };
   await logInAs(page, email, password);
 
-  // Create the course with a thumbnail: it is on the catalogue.
+  // Create the course with a thumbnail: the admin lands on its lectures, none yet, to add them; it is on the catalogue.
   await page.goto('/course/create');
   await page.getByLabel('Course thumbnail').setInputFiles(pngFile('thumbnail.png', [240, 140, 20], 64));
   await expect(page.getByRole('img', { name: 'Preview of the thumbnail' })).toBeVisible();
@@ -20,7 +20,11 @@ test('the admin creates a course, uploads a lecture watching its progress, delet
   await page.getByLabel('Course category').fill('Testing');
   await page.getByLabel('Course description').fill('Everything about checking that software works, end to end.');
   await page.getByRole('button', { name: 'Create course' }).click();
-  await expect(page).toHaveURL(/\/courses$/);
+  await expect(page).toHaveURL(/\/course\/lecture\?id=[0-9a-f-]{36}$/);
+  await expect(page.getByRole('heading', { level: 1, name: `Course: ${title}` })).toBeVisible();
+  await expect(page.getByText('This course has no lectures yet.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Add new lecture' })).toBeVisible();
+  await page.goto('/courses');
   const card = page.getByRole('button', { name: title, exact: true });
   await expect(card).toBeVisible();
   // The thumbnail the server stored, served back (decorative on the card: the title names it).

@@ -32,6 +32,61 @@ test('signs up with a picture and lands logged in; logs out and back in', async 
   await expect(menu.getByRole('link', { name: 'Profile' })).toBeVisible();
 });
 
+test('the sign-up form marks the picture required, says its types and limit, and refuses one over 5 MB when it is picked', async ({ page }) => {
+  const sent: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() !== 'GET') sent.push(`${request.method()} ${new URL(request.url()).pathname}`);
+  });
+  await page.goto('/Signup');
+  const picture = page.getByLabel('Profile picture');
+  // Before anything is sent: required, for the eyes and for assistive technology, with its types and limit.
+  await expect(page.getByText('Required', { exact: true })).toBeVisible();
+  await expect(picture).toHaveJSProperty('required', true);
+  await expect(picture).toHaveAccessibleDescription('jpg, jpeg, png or svg, up to 5 MB');
+
+  // A real picture of 6 MB (a PNG with bytes after its end): refused as it is picked, before any upload.
+  const small = pngFile('holiday.png', [200, 90, 40]);
+  const big = { ...small, buffer: Buffer.concat([small.buffer, Buffer.alloc(6 * 1024 * 1024 - small.buffer.length)]) };
+  await picture.setInputFiles(big);
+  await expect(page.getByRole('alert')).toHaveText('“holiday.png” was not used: Pictures may be up to 5 MB, and this one is 6 MB');
+  await expect(picture).toHaveAttribute('aria-invalid', 'true');
+
+  // Sent without a picture: the spec's text, naming what is missing; still nothing sent.
+  const person = newPerson('bigpic');
+  await page.getByLabel('Full name').fill(person.fullName);
+  await page.getByLabel('Email').fill(person.email);
+  await page.getByLabel('Password').fill(person.password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByText('Please fill all the details — Profile picture is missing')).toBeVisible();
+  expect(sent).toEqual([]);
+
+  // A picture under the limit clears the refusal, and the account is made.
+  await picture.setInputFiles(small);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test("the profile says the learner's role in words, and its card lines up with the sections below it at 1280 px", async ({ page, request }) => {
+  const person = newPerson('profile');
+  await registerByApi(request, person);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await logInAs(page, person.email, person.password);
+  await page.goto('/user/profile');
+  const card = page.locator('.card').filter({ has: page.getByRole('heading', { level: 1, name: person.fullName }) });
+  const role = card.getByRole('term').filter({ hasText: 'Role' });
+  await expect(role.locator('xpath=following-sibling::dd[1]')).toHaveText('Learner');
+  await expect(card.getByText('USER', { exact: true })).toHaveCount(0);
+
+  const sections = [page.getByRole('region', { name: 'Continue watching' }), page.getByRole('region', { name: 'Billing history' })];
+  const cardBox = (await card.boundingBox())!;
+  for (const section of sections) {
+    const box = (await section.boundingBox())!;
+    expect(Math.round(box.x)).toBe(Math.round(cardBox.x));
+    expect(Math.round(box.x + box.width)).toBe(Math.round(cardBox.x + cardBox.width));
+  }
+});
+
 test("a wrong password shows the server's message and stays on the login page", async ({ page, request }) => {
   const person = newPerson('wrongpw');
   await registerByApi(request, person);

@@ -9,10 +9,16 @@ import { DEMO_COURSE, courseIdByTitle } from './journeys.ts';
  */
 
 /**
- * Failures a page causes on purpose, as [what the line says, why it is expected]. None today: even
- * the 404 page is served with 200 (the app shows it), and a visitor's pages ask nothing that needs a session.
+ * Failures a page causes on purpose, as [what the line says, why it is expected]. A visitor's pages
+ * ask nothing that needs a session.
  */
-const DELIBERATE: [line: RegExp, reason: string][] = [];
+const DELIBERATE: [line: RegExp, reason: string][] = [
+  [/^HTTP 404 GET \/no-such-page$/, 'the app\'s 404 page is sent with the status 404, for search engines and uptime checks'],
+  [
+    /^console error: Failed to load resource: the server responded with a status of 404 \(Not Found\) at \/no-such-page$/,
+    'what Chromium says of any document sent with 404, the 404 page too',
+  ],
+];
 
 /** Collects, from now on, everything the page says went wrong, one line each. */
 function watch(page: Page) {

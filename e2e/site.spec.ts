@@ -82,9 +82,48 @@ test.describe('route guards', () => {
   });
 });
 
-test('an unknown path shows "Page not Found" with a way home', async ({ page }) => {
-  await page.goto('/no/such/page');
+for (const width of [360, 1280]) {
+  test(`a form refused again and again shows one error at a time, off the form (${width} px)`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto('/login');
+    const form = page.locator('form').filter({ has: page.getByRole('button', { name: 'Login' }) });
+    const refusals = page.getByRole('status').filter({ hasText: 'Email or password does not match' });
+    // The most toasts ever on show together, counted as the page changes.
+    await page.evaluate(() => {
+      const seen = window as unknown as { mostToasts: number };
+      seen.mostToasts = 0;
+      new MutationObserver(() => {
+        seen.mostToasts = Math.max(seen.mostToasts, document.querySelectorAll('[data-rht-toaster] [role="status"]').length);
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    await page.getByLabel('Email').fill(`nobody-${width}-${Date.now()}@example.com`);
+    await page.getByLabel('Password').fill('Wrong#pass1');
+    for (let sent = 1; sent <= 3; sent++) {
+      const answered = page.waitForResponse((response) => response.url().endsWith('/api/v1/user/login'));
+      await page.getByRole('button', { name: 'Login' }).click();
+      await answered;
+      await expect(refusals).toHaveCount(1);
+    }
+    expect(await page.evaluate(() => (window as unknown as { mostToasts: number }).mostToasts)).toBe(1);
+    // A newer error of another kind takes the place of the one on show.
+    await page.getByLabel('Password').fill('');
+    await page.getByRole('button', { name: 'Login' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Please fill all the details — Password is missing' })).toBeVisible();
+    await expect(refusals).toHaveCount(0);
+    expect(await page.evaluate(() => (window as unknown as { mostToasts: number }).mostToasts)).toBe(1);
+    // Over the navigation bar, not over the form's fields.
+    const [toastBox, formBox] = [await page.getByRole('status').boundingBox(), await form.boundingBox()];
+    expect(toastBox!.y + toastBox!.height).toBeLessThanOrEqual(formBox!.y);
+  });
+}
+
+test('an unknown path answers 404 and shows "Page not Found" with a way home', async ({ page }) => {
+  // Search engines and uptime checks read the status; people read the page.
+  const response = await page.goto('/no/such/page');
+  expect(response?.status()).toBe(404);
+  expect(response?.headers()['content-type']).toMatch(/^text\/html/);
   await expect(page.getByRole('heading', { name: 'Page not Found' })).toBeVisible();
+  await expect(page).toHaveTitle('Page not Found · LMS');
   await page.getByRole('link', { name: 'Go Home' }).click();
   await expect(page).toHaveURL(/\/$/);
 });

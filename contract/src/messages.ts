@@ -117,7 +117,7 @@ export const messages = {
   resetPasswordTitle: 'Reset password',
   currentAvatarAlt: 'Your current profile picture',
   newAvatarAlt: 'Your new profile picture',
-  avatarKeepHint: 'jpg, jpeg, png or svg. Leave it empty to keep your current picture.',
+  avatarKeepHint: (limit: string) => `jpg, jpeg, png or svg, up to ${limit}. Leave it empty to keep your current picture.`,
   noUsersYet: 'No users yet. People who sign up show here.',
   chartLoading: 'Loading the chart',
 
@@ -181,8 +181,15 @@ export const messages = {
   previewHint: 'Anyone can watch it from the course page, no subscription needed.',
   charactersUsed: (used: number, max: number) => `${used}/${max}`,
   charactersOver: (over: number) => `${over} ${over === 1 ? 'character' : 'characters'} too many`,
-  thumbnailHint: 'jpg, jpeg or png, shown at 16:9',
+  thumbnailHint: (limit: string) => `jpg, jpeg or png, up to ${limit}, shown at 16:9`,
   pickedFileRefused: (name: string, rule: string) => `“${name}” was not used: ${rule}`,
+
+  // Ours: the forms name what is missing beside the spec's text, mark a required picture, and say its limits
+  missingFields: (specText: string, labels: readonly string[]) => `${specText} — ${listed(labels)} ${labels.length === 1 ? 'is' : 'are'} missing`,
+  required: 'Required',
+  avatarHint: (limit: string) => `jpg, jpeg, png or svg, up to ${limit}`,
+  imageTooLarge: (limit: string, size: string) => `Pictures may be up to ${limit}, and this one is ${size}`,
+  roleNames: { USER: 'Learner', ADMIN: 'Administrator' },
 
   // Ours: video pipeline (issue 13): processing states, the admin's retry, the server's ffmpeg
   videoWaiting: 'Waiting to be processed',
@@ -211,3 +218,8 @@ export const messages = {
 } as const;
 
 export type MessageKey = keyof typeof messages;
+
+/** "A", "A and B", "A, B and C". */
+function listed(items: readonly string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}

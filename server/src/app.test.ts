@@ -298,8 +298,12 @@ describe('the built web app', () => {
     expect(response.body).toBe('export const tiny = 1;\n');
   });
 
-  /** The page as served: the default title, description and link preview tags (storefront/page-head.ts) end its head. */
-  const withDefaultHead = (html: string) => html.replace('</head>', `\n${headTags(defaultHead())}  </head>`);
+  /**
+   * The page as served: the picture limit the forms check against (IMAGE_MAX_BYTES, 5 MB by default), then the
+   * default title, description and link preview tags (storefront/page-head.ts) end its head.
+   */
+  const withDefaultHead = (html: string) =>
+    html.replace('</head>', `  <meta name="lms-image-max-bytes" content="5242880" />\n${headTags(defaultHead())}  </head>`);
   const pageWithRibbon = withDefaultHead(page.replace('<body>', `<body>\n    <div class="test-mode-ribbon" role="note">${answers.testModeRibbon}</div>`));
 
   it('does not serve the .br and .gz files at URLs of their own', async () => {
@@ -309,7 +313,7 @@ describe('the built web app', () => {
   });
 
   it('answers page paths with index.html (compressed when accepted), never cached', async () => {
-    const compressed = await app.inject({ url: '/courses/some-course', headers: { 'accept-encoding': 'br' } });
+    const compressed = await app.inject({ url: '/courses?search=go', headers: { 'accept-encoding': 'br' } });
     expect(compressed.statusCode).toBe(200);
     expect(compressed.headers['content-encoding']).toBe('br');
     expect(compressed.headers['content-type']).toMatch(/^text\/html/);
@@ -320,11 +324,51 @@ describe('the built web app', () => {
     expect(gzipped.headers['content-encoding']).toBe('gzip');
     expect(zlib.gunzipSync(gzipped.rawPayload).toString()).toBe(pageWithRibbon);
 
-    const raw = await app.inject({ url: '/courses/some-course' });
+    const raw = await app.inject({ url: '/user/profile' });
     expect(raw.statusCode).toBe(200);
     expect(raw.headers['content-encoding']).toBeUndefined();
     expect(raw.headers['cache-control']).toBe('no-cache');
     expect(raw.body).toBe(pageWithRibbon);
+  });
+
+  it.each([
+    // Every page of the app, as React Router matches them: any case, trailing slashes, escapes, a :token.
+    ...['/about', '/Signup', '/signup', '/SIGNUP/', '/course/lecture?id=1', '/admin/coupons', '/reset-password/abc_DEF-123', '/%61bout', '/checkout/fail/'],
+  ])('answers the app page %s with 200', async (url) => {
+    const response = await app.inject({ url });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+  });
+
+  it.each(['/no/such/page', '/courses/some-course', '/about/team', '/reset-password/', '/reset-password/a/b', '/Signupp', '/user', '/api'])(
+    'answers %s, a path the app has no page for, with 404 and the same page (where the app shows "Page not Found")',
+    async (url) => {
+      const compressed = await app.inject({ url, headers: { 'accept-encoding': 'br' } });
+      expect(compressed.statusCode).toBe(404);
+      expect(compressed.headers['content-type']).toMatch(/^text\/html/);
+      expect(compressed.headers['cache-control']).toBe('no-cache');
+      expect(zlib.brotliDecompressSync(compressed.rawPayload).toString()).toBe(pageWithRibbon);
+      const head = await app.inject({ url, method: 'HEAD' });
+      expect(head.statusCode).toBe(404);
+    },
+  );
+
+  it('still answers JSON 404 for the API, and 404 for a file that is not there', async () => {
+    const api = await app.inject({ url: '/api/v1/no-such-thing' });
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toEqual({ success: false, message: answers.notFound });
+    expect((await app.inject({ url: '/assets/gone-123.js' })).statusCode).toBe(404);
+  });
+
+  it('tells the forms the picture limit the server runs with (IMAGE_MAX_BYTES)', async () => {
+    const small = await buildApp(withSecrets(loadConfig({ ...TEST_ENV, DATA_DIR: dataDir, IMAGE_MAX_BYTES: '1048576' })), { database, webRoot });
+    try {
+      const page = (await small.inject({ url: '/Signup' })).body;
+      expect(page).toContain('<meta name="lms-image-max-bytes" content="1048576" />');
+      expect(page).not.toContain('5242880');
+    } finally {
+      await small.close();
+    }
   });
 
   it('puts the test-mode ribbon first in the body of every page in sandbox mode, and nowhere with Razorpay', async () => {

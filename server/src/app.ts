@@ -279,19 +279,20 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
   const webApp = await serveWebApp(app, {
     webRoot: options.webRoot ?? paths.webApp,
     testMode: config.payments.mode === 'sandbox',
+    imageMaxBytes: config.imageMaxBytes,
     defaultHead: defaultHead(),
   });
   await siteRoutes(app, { webApp });
 
   app.setNotFoundHandler((request, reply) => {
-    // The web app routes its own pages (and shows its 404); the API answers JSON.
+    // The web app routes its own pages (and shows its 404, sent with 404); the API answers JSON.
     const path = request.url.split('?')[0]!;
     // Pages are paths without a file extension outside the API, media and sandbox.
     const isPage =
       (request.method === 'GET' || request.method === 'HEAD') &&
       !/^\/(api|media|sandbox)\//.test(path) &&
       !/\.[a-z0-9]+$/i.test(path);
-    if (webApp && isPage) return webApp.send(request, reply);
+    if (webApp && isPage) return webApp.sendAt(path, request, reply);
     return reply.code(404).send({ success: false, message: answers.notFound });
   });
 

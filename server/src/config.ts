@@ -2,6 +2,7 @@ import path from 'node:path';
 import { compile as compileProxyList } from '@fastify/proxy-addr';
 import { z } from 'zod';
 import { isStateCode, isValidGstin, type StateCode } from '@lms/contract/billing';
+import { IMAGE_MAX_BYTES } from '@lms/contract/media';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -27,7 +28,7 @@ const EnvSchema = z
   SESSION_DAYS: positiveInt.default(14),
   ALLOWED_ORIGINS: commaList,
   TRUST_PROXY: z.string().optional().transform(toTrustProxy),
-  IMAGE_MAX_BYTES: positiveInt.default(5 * 1024 * 1024),
+  IMAGE_MAX_BYTES: positiveInt.default(IMAGE_MAX_BYTES),
   VIDEO_MAX_BYTES: positiveInt.default(2 * 1024 * 1024 * 1024),
   VIDEO_URL_HOURS: z.coerce.number().positive().default(6),
   /** The video pipeline (DESIGN §5): off leaves every upload playing as it was uploaded. */

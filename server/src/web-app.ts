@@ -5,12 +5,19 @@ import fastifyStatic from '@fastify/static';
 import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { answers } from '@lms/contract/answers';
+import { IMAGE_MAX_BYTES_META } from '@lms/contract/media';
+import { isPagePath } from '@lms/contract/pages';
 import { headTags, splitAtHead, type PageHead } from './features/storefront/page-head.ts';
 
 /** The built web app's one page, as every page path gets it. */
 export interface WebAppPage {
   /** The page with the default head (the site's name and description), from memory. */
   send(request: FastifyRequest, reply: FastifyReply): FastifyReply;
+  /**
+   * The page at a path no route of the server took: with 200 where the app has a page
+   * (contract/src/pages.ts), and with 404 anywhere else, where the app shows its 404 page.
+   */
+  sendAt(path: string, request: FastifyRequest, reply: FastifyReply): FastifyReply;
   /** The page with `head` instead (a course page): a string to cache, built without touching the disk. */
   render(head: PageHead): string;
 }
@@ -19,13 +26,14 @@ export interface WebAppPage {
  * Serves the built web app (web/dist): its hashed assets from disk, and its page from memory.
  * The page is index.html with what this server knows at start written into it: in sandbox
  * mode, the "Test mode" ribbon (DESIGN §3), present from the first paint on every page,
- * without a request of its own; and the head tags of `defaultHead` (title, description, link
+ * without a request of its own; the largest picture it takes, which the forms check a
+ * picked file against; and the head tags of `defaultHead` (title, description, link
  * preview), which pages with a head of their own (storefront.routes.ts) replace. Answers
  * undefined when there is no build.
  */
 export async function serveWebApp(
   app: FastifyInstance,
-  { webRoot, testMode, defaultHead }: { webRoot: string; testMode: boolean; defaultHead: PageHead },
+  { webRoot, testMode, imageMaxBytes, defaultHead }: { webRoot: string; testMode: boolean; imageMaxBytes: number; defaultHead: PageHead },
 ): Promise<WebAppPage | undefined> {
   const indexFile = path.join(webRoot, 'index.html');
   if (!fs.existsSync(indexFile)) return undefined;
@@ -43,7 +51,7 @@ export async function serveWebApp(
       reply.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache'),
   });
 
-  const template = splitAtHead(renderPage(fs.readFileSync(indexFile, 'utf8'), { testMode }));
+  const template = splitAtHead(renderPage(fs.readFileSync(indexFile, 'utf8'), { testMode, imageMaxBytes }));
   const render = (head: PageHead) => `${template.before}${headTags(head)}  ${template.after}`;
   const html = Buffer.from(render(defaultHead));
   // Compressed once, at the best settings: the page is small and sent on every first visit.
@@ -59,18 +67,25 @@ export async function serveWebApp(
       if (encoding === 'br' || encoding === 'gzip') return reply.header('content-encoding', encoding).send(encoded[encoding]);
       return reply.send(html);
     },
+    sendAt(path, request, reply) {
+      return page.send(request, reply.code(isPagePath(path) ? 200 : 404));
+    },
     render,
   };
   app.get('/index.html', { schema: { hide: true } }, (request, reply) => page.send(request, reply));
   return page;
 }
 
-/** index.html with the sandbox's ribbon as the first thing in its body. */
-export function renderPage(indexHtml: string, { testMode }: { testMode: boolean }): string {
-  if (!testMode) return indexHtml;
+/** index.html with the picture limit last in its head, and the sandbox's ribbon as the first thing in its body. */
+export function renderPage(indexHtml: string, { testMode, imageMaxBytes }: { testMode: boolean; imageMaxBytes: number }): string {
+  const head = indexHtml.indexOf('</head>');
+  if (head < 0) throw new Error('web/dist/index.html has no </head> to put the picture limit in');
+  const limit = `  <meta name="${IMAGE_MAX_BYTES_META}" content="${imageMaxBytes}" />\n  `;
+  const withLimit = `${indexHtml.slice(0, head)}${limit}${indexHtml.slice(head)}`;
+  if (!testMode) return withLimit;
   const ribbon = `<div class="test-mode-ribbon" role="note">${answers.testModeRibbon}</div>`;
-  const body = indexHtml.indexOf('<body>');
+  const body = withLimit.indexOf('<body>');
   if (body < 0) throw new Error('web/dist/index.html has no <body> to put the test-mode ribbon in');
   const at = body + '<body>'.length;
-  return `${indexHtml.slice(0, at)}\n    ${ribbon}${indexHtml.slice(at)}`;
+  return `${withLimit.slice(0, at)}\n    ${ribbon}${withLimit.slice(at)}`;
 }

@@ -16,14 +16,25 @@ const HOME_COUNT = 3;
  * the lecture where they stopped (issue 14). On the home page and the profile; nothing for a visitor,
  * or for a learner with nothing in progress unless `emptyText` is asked for.
  */
-export function ContinueWatching({ limit = HOME_COUNT, className = '', showEmpty = false }: { limit?: number; className?: string; showEmpty?: boolean }) {
+export function ContinueWatching({
+  limit = HOME_COUNT,
+  className = '',
+  headingClassName = 'text-2xl font-bold sm:text-3xl',
+  showEmpty = false,
+}: {
+  limit?: number;
+  className?: string;
+  /** The heading's size: a home page section's by default, a profile section's on the profile. */
+  headingClassName?: string;
+  showEmpty?: boolean;
+}) {
   const headingId = useId();
   const { courses, signedIn } = useMyCourses();
   const inProgress = courses.filter((item) => item.resume !== null).slice(0, limit);
   if (!signedIn || (inProgress.length === 0 && !showEmpty)) return null;
   return (
     <section aria-labelledby={headingId} className={className}>
-      <h2 id={headingId} className="mb-4 text-2xl font-bold sm:text-3xl">
+      <h2 id={headingId} className={`mb-4 ${headingClassName}`}>
         {progressTexts.continueWatching}
       </h2>
       {inProgress.length === 0 ? (

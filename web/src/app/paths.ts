@@ -1,30 +1,11 @@
-/** Every route of the web app (spec §2), in one place. */
+import { pagePaths } from '@lms/contract/pages';
+
+/**
+ * Every route of the web app (spec §2), from the one list in contract/ that the server reads too,
+ * and the places inside a page that links point at.
+ */
 export const paths = {
-  home: '/',
-  about: '/about',
-  login: '/login',
-  signup: '/Signup',
-  courses: '/courses',
-  courseDescription: '/course/description',
-  courseLecture: '/course/lecture',
-  addLecture: '/course/addlecture',
-  createCourse: '/course/create',
-  /** Ours: editing a course, reached from the dashboard. */
-  editCourse: '/course/edit',
-  dashboard: '/admin/dashboard',
-  /** Ours (issue 16): the plans sold and the coupons given, reached from the dashboard. */
-  plans: '/admin/plans',
-  coupons: '/admin/coupons',
-  contact: '/contact',
-  profile: '/user/profile',
-  editProfile: '/user/editprofile',
-  changePassword: '/changepassword',
-  forgotPassword: '/forgot-password',
-  resetPassword: '/reset-password/:token',
-  checkout: '/checkout',
-  checkoutSuccess: '/checkout/success',
-  checkoutFail: '/checkout/fail',
-  denied: '/denied',
-  /** Ours: where the refund rule is explained in full: the home page's question about it, until it has a page of its own. */
+  ...pagePaths,
+  /** Where the refund rule is explained in full: the home page's question about it, until it has a page of its own. */
   refundPolicy: '/#faq-refund',
 } as const;

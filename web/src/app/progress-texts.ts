@@ -4,7 +4,7 @@
  * every page's first chunk: these load with the pages that show progress (DESIGN §11's budget for `/`).
  */
 export const progressTexts = {
-  courseProgress: (done: number, total: number, percent: number) => `${done} of ${total} lectures · ${percent} %`,
+  courseProgress: (done: number, total: number, percent: number) => `${done} of ${total} ${total === 1 ? 'lecture' : 'lectures'} · ${percent} %`,
   continueWatching: 'Continue watching',
   continueLecture: (title: string, clock: string) => `${title} · at ${clock}`,
   continueLectureStart: (title: string) => `Next: ${title}`,

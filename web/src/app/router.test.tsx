@@ -1,9 +1,10 @@
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { Provider } from 'react-redux';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter, matchRoutes, RouterProvider, type RouteObject } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '@lms/contract/messages';
 import { answers } from '@lms/contract/answers';
+import { isPagePath, pagePaths } from '@lms/contract/pages';
 import type { User } from '@lms/contract/users';
 import { sampleUser, storeLogin, stubApi } from '../test/render';
 import { routes } from './router';
@@ -78,5 +79,25 @@ describe('the plans and coupons pages (issue 16)', () => {
 
     const visitor = renderAt(path);
     await waitFor(() => expect(visitor.state.location.pathname).toBe('/login'));
+  });
+});
+
+describe("the server's list of pages (contract/src/pages.ts)", () => {
+  /** Every path the router gives a page of its own, walking the nested routes. */
+  const routed = (list: RouteObject[]): string[] => list.flatMap((route) => [...(route.path ? [route.path] : []), ...routed(route.children ?? [])]);
+
+  it('is the list the router is made from: every page path and nothing else, besides the 404 page', () => {
+    expect(routed(routes).filter((path) => path !== '*').sort()).toEqual(Object.values(pagePaths).sort());
+  });
+
+  it.each([
+    '/', '/about', '/ABOUT', '/about/', '/about//', '/%61bout', '/Signup', '/signup', '/reset-password/abc', '/reset-password/abc/',
+    '/course/description', '/course/Description', '/admin/dashboard', '/checkout/success',
+    '/nowhere', '/about/team', '/reset-password', '/reset-password/', '/reset-password/a/b', '//about', '/courses/x', '/user', '/admin',
+  ])('agrees with the router on %s: a page of its own, or the 404 page', (path) => {
+    const matched = matchRoutes(routes, path) ?? [];
+    const page = matched.at(-1)?.route.path;
+    expect(page, path).toBeDefined();
+    expect(isPagePath(path), path).toBe(page !== '*');
   });
 });

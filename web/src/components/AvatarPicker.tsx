@@ -1,6 +1,6 @@
 import { messages } from '@lms/contract/messages';
 import { useEffect, useId, useState, type ChangeEvent } from 'react';
-import { isImageOf, showFileIn } from './image-file';
+import { fileSize, isImageOf, showFileIn } from './image-file';
 
 interface AvatarPickerProps {
   /** The visible label of the file input. */
@@ -9,6 +9,10 @@ interface AvatarPickerProps {
   onChange: (file: File | null) => void;
   /** The input's accept list (the contract's AVATAR_ACCEPT). */
   accept: string;
+  /** The largest picture the server takes (image-file.ts's imageMaxBytes()). */
+  maxBytes: number;
+  /** The form cannot be sent without a picture: said beside the label, and to assistive technology. */
+  required?: boolean;
   /** Alt text of the preview image. */
   previewAlt: string;
   hint?: string;
@@ -17,11 +21,12 @@ interface AvatarPickerProps {
 }
 
 /**
- * A picture file input with a round live preview of the chosen file. A file that is not a jpeg, png
- * or svg picture (by its type and its first bytes) is refused at once, under the input, and the
- * previous choice stays: `onChange` only ever receives a picture.
+ * A picture file input with a round live preview of the chosen file. A file larger than `maxBytes`,
+ * or that is not a jpeg, png or svg picture (by its type and its first bytes), is refused at once,
+ * under the input, before anything is uploaded, and the previous choice stays: `onChange` only ever
+ * receives a picture the server will take.
  */
-export function AvatarPicker({ label, file, onChange, accept, previewAlt, hint, current }: AvatarPickerProps) {
+export function AvatarPicker({ label, file, onChange, accept, maxBytes, required = false, previewAlt, hint, current }: AvatarPickerProps) {
   const id = useId();
   const hintId = `${id}-hint`;
   const refusalId = `${id}-refusal`;
@@ -36,13 +41,15 @@ export function AvatarPicker({ label, file, onChange, accept, previewAlt, hint, 
       showFileIn(input, file);
       return;
     }
-    if (await isImageOf(picked, ['jpeg', 'png', 'svg'])) {
-      setRefusal(undefined);
-      onChange(picked);
-    } else {
-      setRefusal(messages.pickedFileRefused(picked.name, messages.avatarType));
-      showFileIn(input, file);
-    }
+    const rule =
+      picked.size > maxBytes
+        ? messages.imageTooLarge(fileSize(maxBytes), fileSize(picked.size))
+        : (await isImageOf(picked, ['jpeg', 'png', 'svg']))
+          ? undefined
+          : messages.avatarType;
+    setRefusal(rule && messages.pickedFileRefused(picked.name, rule));
+    if (rule) showFileIn(input, file);
+    else onChange(picked);
   }
 
   // One object URL per chosen file, revoked when the file changes or the picker goes away.
@@ -74,13 +81,22 @@ export function AvatarPicker({ label, file, onChange, accept, previewAlt, hint, 
           </div>
         </div>
       </div>
-      <label htmlFor={id} className="fieldset-legend text-sm">
-        {label}
-      </label>
+      <div className="flex items-center gap-2">
+        <label htmlFor={id} className="fieldset-legend text-sm">
+          {label}
+        </label>
+        {/* The input's `required` says it to assistive technology; the word is for the eyes, outside the label's name. */}
+        {required && (
+          <span className="badge badge-sm badge-soft badge-primary" aria-hidden="true">
+            {messages.required}
+          </span>
+        )}
+      </div>
       <input
         id={id}
         type="file"
         accept={accept}
+        required={required}
         className="file-input w-full"
         aria-describedby={[refusal && refusalId, hint && hintId].filter(Boolean).join(' ') || undefined}
         aria-invalid={refusal ? true : undefined}

@@ -1,3 +1,5 @@
+import { IMAGE_MAX_BYTES, IMAGE_MAX_BYTES_META } from '@lms/contract/media';
+
 /** The picture formats the server takes (thumbnails: jpeg and png; avatars also svg). */
 export type ImageKind = 'jpeg' | 'png' | 'svg';
 
@@ -60,4 +62,24 @@ export function showFileIn(input: HTMLInputElement, file: File | null | undefine
     // Fall through: an empty input rather than the refused file.
   }
   input.value = '';
+}
+
+/**
+ * The largest picture the server takes: what it wrote into the page (IMAGE_MAX_BYTES as it runs
+ * with it), else the contract's default (a page not served by it, as Vite's dev server's).
+ */
+export function imageMaxBytes(): number {
+  const written = Number(document.querySelector<HTMLMetaElement>(`meta[name="${IMAGE_MAX_BYTES_META}"]`)?.content);
+  return Number.isSafeInteger(written) && written > 0 ? written : IMAGE_MAX_BYTES;
+}
+
+const MB = 1024 * 1024;
+
+/**
+ * A size as people read it, rounded up so that a file just over a limit never reads as the limit
+ * itself: "5 MB", "7.3 MB", "200 KB".
+ */
+export function fileSize(bytes: number): string {
+  if (bytes >= MB) return `${Math.ceil((bytes / MB) * 10) / 10} MB`;
+  return `${Math.max(1, Math.ceil(bytes / 1024))} KB`;
 }

@@ -2,10 +2,10 @@ import { getByLabelText, render, screen, waitFor } from '@testing-library/react'
 import type { User } from '@lms/contract/users';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
-import { Toaster } from 'react-hot-toast';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider, useLocation, type RouteObject } from 'react-router';
 import { createStore } from '../app/store';
+import { Toasts } from '../components/ToastLimit';
 
 /** Where the router is (a memory router does not move window.location). */
 function Location() {
@@ -26,7 +26,7 @@ export function renderPage(element: ReactElement, { path = '/', routes = [] as R
   const view = render(
     <Provider store={store}>
       <RouterProvider router={router} />
-      <Toaster />
+      <Toasts />
     </Provider>,
   );
   return { ...view, store, router, user };

@@ -211,10 +211,10 @@ describe('a course page sent by the server', () => {
     expect(html).not.toContain('Built-in description');
   });
 
-  it('leaves the web app answering the paths beside robots.txt and the sitemap', async () => {
+  it("leaves the web app answering the paths beside robots.txt and the sitemap (with its 404 page, as the app has no such page)", async () => {
     for (const url of ['/sitemap', '/robots', '/sitemaps/courses', '/course/description/extra']) {
       const response = await page(url);
-      expect(response.statusCode, url).toBe(200);
+      expect(response.statusCode, url).toBe(404);
       expect(response.headers['content-type'], url).toMatch(/^text\/html/);
     }
     for (const url of ['/sitemap.xml.gz', '/robots.txt.bak', '/sitemap-x.xml', '/sitemap-0.xml', '/sitemap-1.xml']) {

@@ -10,6 +10,8 @@ import { usePageTitle } from '../../app/use-page-title';
 import { AvatarPicker } from '../../components/AvatarPicker';
 import { FormCard } from '../../components/FormCard';
 import { FormField } from '../../components/FormField';
+import { fileSize, imageMaxBytes } from '../../components/image-file';
+import { missingFieldsText } from '../../components/missing-fields';
 import { SubmitButton } from '../../components/SubmitButton';
 import { updateProfile } from './auth.api';
 
@@ -21,6 +23,7 @@ export default function EditProfilePage() {
   const [avatar, setAvatar] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
   usePageTitle(messages.editProfileTitle);
+  const maxBytes = imageMaxBytes();
 
   // The route guard lets only logged-in users here, and a logged-in state always holds the user.
   if (!user) return null;
@@ -30,6 +33,11 @@ export default function EditProfilePage() {
     event.preventDefault();
     // Spec §5: fullName and avatar are both required; the picture in use counts as the avatar, so a
     // new name alone is enough. Only a newly chosen file is sent: without one the server keeps the old.
+    const missing = missingFieldsText(messages.allFieldsMandatory, [['Full name', fullName]]);
+    if (missing) {
+      toast.error(missing, { id: 'form-check' });
+      return;
+    }
     const check = UpdateProfileSchema.safeParse({ fullName });
     if (!check.success) {
       toast.error(check.error.issues[0]!.message, { id: 'form-check' });
@@ -54,8 +62,9 @@ export default function EditProfilePage() {
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-2">
         <AvatarPicker
           label="Profile picture"
-          hint={messages.avatarKeepHint}
+          hint={messages.avatarKeepHint(fileSize(maxBytes))}
           accept={AVATAR_ACCEPT}
+          maxBytes={maxBytes}
           file={avatar}
           onChange={setAvatar}
           previewAlt={messages.newAvatarAlt}

@@ -11,6 +11,7 @@ import { useAppDispatch, useAppSelector } from '../../app/store';
 import { usePageTitle } from '../../app/use-page-title';
 import { FormCard } from '../../components/FormCard';
 import { FormField } from '../../components/FormField';
+import { missingFieldsText } from '../../components/missing-fields';
 import { Notice } from '../../components/Notice';
 import { PasswordField } from '../../components/PasswordField';
 import { SubmitButton } from '../../components/SubmitButton';
@@ -33,6 +34,15 @@ export default function LoginPage() {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    // Spec §5: both required ('Please fill all the details'); ours: the text names what is missing.
+    const missing = missingFieldsText(messages.fillAllDetails, [
+      ['Email', email],
+      ['Password', password],
+    ]);
+    if (missing) {
+      toast.error(missing, { id: 'form-check' });
+      return;
+    }
     const check = LoginSchema.safeParse({ email, password });
     if (!check.success) {
       toast.error(check.error.issues[0]!.message, { id: 'form-check' });

@@ -87,66 +87,70 @@ export default function ProfilePage() {
   }
 
   return (
-    <section className="flex flex-col items-center gap-10 px-4 py-8">
-      <div className="card w-full max-w-md bg-base-100 shadow-xl">
-        <div className="card-body items-center gap-4 p-5 text-center sm:p-8">
-          <div className="avatar">
+    // One column for the card and the sections below it: the same width and the same edges.
+    <section className="mx-auto flex w-full max-w-6xl flex-col gap-10 px-4 py-8">
+      <div className="card bg-base-100 shadow-xl">
+        {/* Phones and tablets: one centred column. From lg: the picture, then who they are, then what they can do. */}
+        <div className="card-body items-center gap-6 p-5 text-center sm:p-8 lg:flex-row lg:items-start lg:text-left">
+          <div className="avatar shrink-0">
             <div className="w-32 rounded-full ring-2 ring-primary ring-offset-2 ring-offset-base-100">
               <img src={user.avatar.secure_url} alt={user.fullName} />
             </div>
           </div>
-          <h1 className="card-title text-2xl wrap-anywhere">{user.fullName}</h1>
-          {/* Phones: each label above its value, so a long email keeps the card's width instead of a narrow column. */}
-          <dl className="grid w-full grid-cols-1 gap-x-4 text-left sm:grid-cols-[auto_1fr] sm:gap-y-2">
-            <dt className={label}>Email</dt>
-            <dd className="wrap-anywhere">{user.email}</dd>
-            <dt className={label}>Role</dt>
-            <dd>{user.role}</dd>
-            <dt className={label}>Subscription</dt>
-            <dd>
-              <span className={`badge ${active ? 'badge-success' : 'badge-neutral'}`}>{active ? 'Active' : 'Inactive'}</span>
-            </dd>
-            {periodEnd && (
-              <dd className="mt-1 text-sm text-base-content/80 sm:col-start-2 sm:-mt-1">
-                {ending ? messages.cancelledAccessUntil(periodEnd) : trialEnds ? billingTexts.trialFirstPayment(trialEnds) : messages.renewsOn(periodEnd)}
+          <div className="flex w-full max-w-md min-w-0 flex-col gap-4 lg:max-w-none lg:flex-1">
+            <h1 className="card-title justify-center text-2xl wrap-anywhere lg:justify-start">{user.fullName}</h1>
+            {/* Phones: each label above its value, so a long email keeps the card's width instead of a narrow column. */}
+            <dl className="grid w-full grid-cols-1 gap-x-4 text-left sm:grid-cols-[auto_1fr] sm:gap-y-2">
+              <dt className={label}>Email</dt>
+              <dd className="wrap-anywhere">{user.email}</dd>
+              {/* Spec §2 shows the role; in words people use, not the code the server keeps. */}
+              <dt className={label}>Role</dt>
+              <dd>{messages.roleNames[user.role]}</dd>
+              <dt className={label}>Subscription</dt>
+              <dd>
+                <span className={`badge ${active ? 'badge-success' : 'badge-neutral'}`}>{active ? 'Active' : 'Inactive'}</span>
               </dd>
+              {periodEnd && (
+                <dd className="mt-1 text-sm text-base-content/80 sm:col-start-2 sm:-mt-1">
+                  {ending ? messages.cancelledAccessUntil(periodEnd) : trialEnds ? billingTexts.trialFirstPayment(trialEnds) : messages.renewsOn(periodEnd)}
+                </dd>
+              )}
+            </dl>
+            {notice && <Notice role="status">{notice}</Notice>}
+          </div>
+          <div className="grid w-full max-w-md grid-cols-1 gap-2 sm:grid-cols-2 lg:w-60 lg:shrink-0 lg:grid-cols-1">
+            {ending && (
+              <Link to={paths.checkout} className="btn btn-primary sm:col-span-2 lg:col-span-1">
+                {messages.resumeSubscription}
+              </Link>
             )}
-          </dl>
-          {notice && (
-            <Notice role="status">{notice}</Notice>
-          )}
-          {ending && (
-            <Link to={paths.checkout} className="btn btn-primary w-full">
-              {messages.resumeSubscription}
-            </Link>
-          )}
-          <div className="grid w-full grid-cols-1 gap-2 sm:grid-cols-2">
             <Link to={paths.changePassword} className="btn btn-outline">
               Change password
             </Link>
             <Link to={paths.editProfile} className="btn btn-outline">
               Edit profile
             </Link>
+            {active && !ending && (
+              <button
+                type="button"
+                className="btn btn-error btn-outline sm:col-span-2 lg:col-span-1"
+                onClick={() => {
+                  setConfirmOpen(true);
+                  confirmDialog.current?.showModal();
+                }}
+              >
+                {messages.cancelSubscription}
+              </button>
+            )}
           </div>
-          {active && !ending && (
-            <button
-              type="button"
-              className="btn btn-error btn-outline w-full"
-              onClick={() => {
-                setConfirmOpen(true);
-                confirmDialog.current?.showModal();
-              }}
-            >
-              {messages.cancelSubscription}
-            </button>
-          )}
         </div>
       </div>
 
-      <ContinueWatching limit={100} showEmpty className="w-full max-w-6xl" />
+      {/* Its heading as the billing section's below it: two sections of one page. */}
+      <ContinueWatching limit={100} showEmpty className="w-full" headingClassName="text-xl font-semibold" />
 
       {/* Ours (issue 15): payments, invoices and tax details; administrators buy nothing. */}
-      {user.role === 'USER' && <BillingSection className="w-full max-w-6xl" />}
+      {user.role === 'USER' && <BillingSection className="w-full" />}
 
       <dialog ref={confirmDialog} className="modal modal-bottom sm:modal-middle" aria-labelledby={confirmTitleId} onClose={() => setConfirmOpen(false)}>
         <div className="modal-box">

@@ -12,10 +12,15 @@ import { usePageTitle } from '../../app/use-page-title';
 import { AvatarPicker } from '../../components/AvatarPicker';
 import { FormCard } from '../../components/FormCard';
 import { FormField } from '../../components/FormField';
+import { fileSize, imageMaxBytes } from '../../components/image-file';
+import { missingFieldsText } from '../../components/missing-fields';
 import { Notice } from '../../components/Notice';
 import { PasswordField } from '../../components/PasswordField';
 import { SubmitButton } from '../../components/SubmitButton';
 import { register } from './auth.api';
+
+/** The fields' labels, which the check names when one is left empty. */
+const LABELS = { avatar: 'Profile picture', fullName: 'Full name', email: 'Email', password: 'Password' };
 
 export default function SignupPage() {
   usePageTitle('Sign up');
@@ -32,12 +37,19 @@ export default function SignupPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
+  const maxBytes = imageMaxBytes();
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    // Spec §5: the avatar is required with the same text as the other fields, whose presence the schema checks first.
-    if (!avatar) {
-      toast.error(messages.fillAllDetails, { id: 'form-check' });
+    // Spec §5: every field, the avatar too, is required with one text, checked before any other rule; ours: it names what is missing.
+    const missing = missingFieldsText(messages.fillAllDetails, [
+      [LABELS.avatar, avatar],
+      [LABELS.fullName, fullName],
+      [LABELS.email, email],
+      [LABELS.password, password],
+    ]);
+    if (missing) {
+      toast.error(missing, { id: 'form-check' });
       return;
     }
     const check = RegisterSchema.safeParse({ fullName, email, password });
@@ -49,7 +61,7 @@ export default function SignupPage() {
     form.append('fullName', check.data.fullName);
     form.append('email', check.data.email);
     form.append('password', check.data.password);
-    form.append('avatar', avatar);
+    form.append('avatar', avatar!);
     setBusy(true);
     try {
       await dispatch(register(form));
@@ -68,18 +80,20 @@ export default function SignupPage() {
       {next?.startsWith(paths.checkout) && <Notice role="note">{messages.signupToSubscribe}</Notice>}
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-2">
         <AvatarPicker
-          label="Profile picture"
-          hint="jpg, jpeg, png or svg"
+          label={LABELS.avatar}
+          required
+          hint={messages.avatarHint(fileSize(maxBytes))}
           accept={AVATAR_ACCEPT}
+          maxBytes={maxBytes}
           file={avatar}
           onChange={setAvatar}
           previewAlt="Your chosen profile picture"
         />
-        <FormField label="Full name" name="fullName" autoComplete="name" required value={fullName} onChange={(e) => setFullName(e.target.value)} />
-        <FormField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        <FormField label={LABELS.fullName} name="fullName" autoComplete="name" required value={fullName} onChange={(e) => setFullName(e.target.value)} />
+        <FormField label={LABELS.email} type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
         <PasswordField
           isNew
-          label="Password"
+          label={LABELS.password}
           name="password"
           value={password}
           onChange={(e) => setPassword(e.target.value)}

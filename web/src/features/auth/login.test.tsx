@@ -28,14 +28,14 @@ describe('login page', () => {
   });
 
   it.each([
-    ['nothing', '', ''],
-    ['only the email', 'asha@example.com', ''],
-    ['only the password', '', 'secret1!'],
-  ])('with %s filled in shows "Please fill all the details" and sends nothing', async (_case, email, password) => {
+    ['nothing', '', '', ['Email', 'Password']],
+    ['only the email', 'asha@example.com', '', ['Password']],
+    ['only the password', '', 'secret1!', ['Email']],
+  ])('with %s filled in shows "Please fill all the details", naming what is missing, and sends nothing', async (_case, email, password, missing) => {
     const calls = stubApi({});
     const { fill } = renderLogin();
     await fill(email, password);
-    expect(await findToast(messages.fillAllDetails)).toBeInTheDocument();
+    expect(await findToast(messages.missingFields(messages.fillAllDetails, missing))).toBeInTheDocument();
     expect(calls).toHaveLength(0);
   });
 

@@ -54,9 +54,18 @@ describe('profile page', () => {
     expect(document.title).toBe('Your profile · LMS');
     expect(screen.getByRole('img', { name: 'Asha Verma' })).toHaveAttribute('src', '/media/avatars/asha.png');
     expect(screen.getByText('asha@example.com')).toBeInTheDocument();
-    expect(screen.getByText('USER')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Change password' })).toHaveAttribute('href', '/changepassword');
     expect(screen.getByRole('link', { name: 'Edit profile' })).toHaveAttribute('href', '/user/editprofile');
+  });
+
+  it.each([
+    ['USER', 'Learner'],
+    ['ADMIN', 'Administrator'],
+  ] as const)('names the role %s in words, "%s", not the code the server keeps', (role, words) => {
+    renderProfile({ ...inactiveUser, role });
+    const roleLabel = screen.getByText('Role', { selector: 'dt' });
+    expect(roleLabel.nextElementSibling).toHaveTextContent(words);
+    expect(screen.queryByText(role)).not.toBeInTheDocument();
   });
 
   it('shows an inactive subscription without a cancel button', () => {
@@ -410,8 +419,8 @@ describe('edit profile page', () => {
   });
 
   it.each([
-    ['no name', messages.allFieldsMandatory, '', true],
-    ['a blank name', messages.allFieldsMandatory, '   ', true],
+    ['no name', messages.missingFields(messages.allFieldsMandatory, ['Full name']), '', true],
+    ['a blank name', messages.missingFields(messages.allFieldsMandatory, ['Full name']), '   ', true],
     ['no new avatar and a 4-letter name', messages.editNameTooShort, 'Asha', false],
     ['a 4-letter name', messages.editNameTooShort, 'Asha', true],
   ])('with %s shows "%s" and sends nothing', async (_case, text, fullName, withAvatar) => {
@@ -425,7 +434,7 @@ describe('edit profile page', () => {
   it('shows the current picture until a new one is chosen, then a preview of the new one instead', async () => {
     const { user } = renderEdit();
     expect(screen.getByRole('img', { name: messages.currentAvatarAlt })).toHaveAttribute('src', inactiveUser.avatar.secure_url);
-    expect(screen.getByText(messages.avatarKeepHint)).toBeInTheDocument();
+    expect(screen.getByText(messages.avatarKeepHint('5 MB'))).toBeInTheDocument();
     await user.upload(screen.getByLabelText('Profile picture'), picture());
     expect(await screen.findByRole('img', { name: messages.newAvatarAlt })).toHaveAttribute('src', 'blob:preview-1');
     expect(screen.queryByRole('img', { name: messages.currentAvatarAlt })).not.toBeInTheDocument();

@@ -41,18 +41,21 @@ describe('signup page', () => {
     expect(screen.getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login');
   });
 
+  const fillAll = (...missing: string[]) => messages.missingFields(messages.fillAllDetails, missing);
   it.each([
-    ['without an avatar', messages.fillAllDetails, valid, false],
-    ['without a full name', messages.fillAllDetails, { ...valid, fullName: '' }, true],
-    ['without an email', messages.fillAllDetails, { ...valid, email: '' }, true],
-    ['without a password', messages.fillAllDetails, { ...valid, password: '' }, true],
-    ['with a blank full name', messages.fillAllDetails, { ...valid, fullName: '    ' }, true],
+    // The spec's text, naming what is missing.
+    ['without an avatar', fillAll('Profile picture'), valid, false],
+    ['without a full name', fillAll('Full name'), { ...valid, fullName: '' }, true],
+    ['without an email', fillAll('Email'), { ...valid, email: '' }, true],
+    ['without a password', fillAll('Password'), { ...valid, password: '' }, true],
+    ['with a blank full name', fillAll('Full name'), { ...valid, fullName: '    ' }, true],
+    ['with nothing', fillAll('Profile picture', 'Full name', 'Email', 'Password'), {}, false],
     ['with a 4-letter name', messages.nameTooShort, { ...valid, fullName: 'Asha' }, true],
     ['with a bad email', messages.invalidEmailId, { ...valid, email: 'asha@example' }, true],
     ['with a password without a special character', messages.passwordRule, { ...valid, password: 'secret12' }, true],
     ['with a 5-character password', messages.passwordRule, { ...valid, password: 'ab1!x' }, true],
     // Spec order: presence of every field (the avatar too) first, then the name, the email, the password.
-    ['without an avatar and a short name', messages.fillAllDetails, { ...valid, fullName: 'Asha' }, false],
+    ['without an avatar and a short name', fillAll('Profile picture'), { ...valid, fullName: 'Asha' }, false],
     ['with a short name and a bad email', messages.nameTooShort, { ...valid, fullName: 'Asha', email: 'nope' }, true],
     ['with a bad email and a bad password', messages.invalidEmailId, { ...valid, email: 'nope', password: 'short' }, true],
   ])('%s shows "%s" and sends nothing', async (_case, text, fields, withAvatar) => {
@@ -60,6 +63,37 @@ describe('signup page', () => {
     const { fill } = renderSignup();
     await fill(fields, withAvatar ? picture() : null);
     expect(await findToast(text)).toBeInTheDocument();
+    expect(calls).toHaveLength(0);
+  });
+
+  it('marks the picture required and says its types and size limit before anything is sent', () => {
+    renderSignup();
+    const input = screen.getByLabelText('Profile picture');
+    expect(input).toBeRequired();
+    expect(screen.getByText(messages.required)).toBeInTheDocument();
+    expect(input).toHaveAccessibleDescription('jpg, jpeg, png or svg, up to 5 MB');
+  });
+
+  it('says the limit the server wrote into the page', () => {
+    const meta = Object.assign(document.createElement('meta'), { name: 'lms-image-max-bytes', content: String(2 * 1024 * 1024) });
+    document.head.append(meta);
+    try {
+      renderSignup();
+      expect(screen.getByLabelText('Profile picture')).toHaveAccessibleDescription('jpg, jpeg, png or svg, up to 2 MB');
+    } finally {
+      meta.remove();
+    }
+  });
+
+  it('refuses a picture over the limit when it is picked, and then asks for one on submit', async () => {
+    const calls = stubApi({});
+    const { user: events, fill } = renderSignup();
+    const big = new Uint8Array(5 * 1024 * 1024 + 1);
+    big.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    await events.upload(screen.getByLabelText('Profile picture'), new File([big], 'huge.png', { type: 'image/png' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(messages.pickedFileRefused('huge.png', messages.imageTooLarge('5 MB', '5.1 MB')));
+    await fill(valid, null);
+    expect(await findToast(fillAll('Profile picture'))).toBeInTheDocument();
     expect(calls).toHaveLength(0);
   });
 

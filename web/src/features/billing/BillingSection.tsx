@@ -144,6 +144,12 @@ function TaxDetails() {
   );
 }
 
+/**
+ * The states as people look for them: by name, A to Z (the contract lists them by GST code, the
+ * option's value). "Other Territory" is no state's name, so it comes last.
+ */
+const STATES_BY_NAME = Object.entries(INDIAN_STATES).sort(([codeA, a], [codeB, b]) => Number(codeA === '97') - Number(codeB === '97') || a.localeCompare(b, 'en'));
+
 type DetailsField = keyof BillingDetails;
 /** The fields in the order the form shows them: the first one refused gets the focus. */
 const DETAIL_FIELDS: DetailsField[] = ['businessName', 'gstin', 'stateCode', 'address'];
@@ -265,7 +271,7 @@ function TaxDetailsForm({ saved }: { saved: BillingDetails }) {
         </label>
         <select name="stateCode" className={`select w-full ${errors.stateCode ? 'select-error' : ''}`} value={form.stateCode} onChange={(event) => change('stateCode', event.target.value)} {...described('stateCode')}>
           <option value="">{billingTexts.noState}</option>
-          {Object.entries(INDIAN_STATES).map(([code, name]) => (
+          {STATES_BY_NAME.map(([code, name]) => (
             <option key={code} value={code}>
               {name}
             </option>

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { gstinCheckCharacter, type BillingEntry, type BillingHistory } from '@lms/contract/billing';
+import { gstinCheckCharacter, INDIAN_STATES, type BillingEntry, type BillingHistory } from '@lms/contract/billing';
 import { answers } from '@lms/contract/answers';
 import { findToast, renderPage, sampleUser, storeLogin, stubApi } from '../../test/render';
 import { BillingSection } from './BillingSection';
@@ -138,6 +138,20 @@ describe('tax details', () => {
     expect(await findToast(answers.billingDetailsSaved)).toBeInTheDocument();
     const put = calls.find((call) => call.init.method === 'PUT')!;
     expect(JSON.parse(put.init.body as string)).toEqual({ businessName: 'Verma Tutors LLP', gstin: GSTIN, stateCode: '27', address: 'Baner, Pune 411045' });
+  });
+
+  it('list the states by name, A to Z, each with its GST code as its value, and "Other Territory" last', async () => {
+    stubApi({ 'GET /api/v1/billing/history': history([]), 'GET /api/v1/billing/details': { body: { success: true, message: 'ok', details } } });
+    const { user } = open();
+    await user.click(await screen.findByText(billingTexts.detailsTitle));
+    const options = within(await screen.findByLabelText(billingTexts.state)).getAllByRole('option').slice(1) as HTMLOptionElement[];
+    const names = options.map((option) => option.textContent!);
+    expect(names).toHaveLength(Object.keys(INDIAN_STATES).length);
+    expect(names.slice(0, 3)).toEqual(['Andaman and Nicobar Islands', 'Andhra Pradesh', 'Arunachal Pradesh']);
+    expect(names.at(-2)).toBe('West Bengal');
+    expect(names.at(-1)).toBe('Other Territory');
+    expect(names.slice(0, -1)).toEqual(names.slice(0, -1).toSorted((a, b) => a.localeCompare(b, 'en')));
+    for (const option of options) expect(INDIAN_STATES[option.value as keyof typeof INDIAN_STATES]).toBe(option.textContent);
   });
 
   it('start from what was saved', async () => {

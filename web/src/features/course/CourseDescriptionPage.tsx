@@ -67,8 +67,9 @@ export default function CourseDescriptionPage() {
             // The checkout brings the buyer back here after paying ("Go to dashboard").
             onSubscribe={() => navigate(checkoutPath({ from: `${paths.courseDescription}?id=${encodeURIComponent(id)}` }))}
             progress={cardProgress(mine)}
-            // Ours (issue 14): a course the learner started opens where they stopped.
-            onWatch={() => course && navigate(courseLink(paths.courseLecture, course, mine?.resume?.lectureId), { state: course })}
+            // Ours: a course the learner started opens where they stopped. The id in the address is
+            // enough: pressed before the course has loaded, the lecture page fetches it itself.
+            onWatch={() => navigate(courseLink(paths.courseLecture, { _id: id }, mine?.resume?.lectureId), { state: course })}
             onPreview={previews[0] ? () => setPlaying(previews[0]) : undefined}
           />
         </div>

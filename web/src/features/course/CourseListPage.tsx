@@ -66,7 +66,7 @@ export default function CourseListPage() {
         </label>
       </div>
 
-      <p className="sr-only" aria-live="polite">{loading ? 'Loading courses' : `${total} courses found`}</p>
+      <p className="sr-only" aria-live="polite">{loading ? 'Loading courses' : `${total} ${total === 1 ? 'course' : 'courses'} found`}</p>
       {!loading && courses.length === 0 && <p className="py-12 text-center text-lg wrap-anywhere">No courses match your search.</p>}
       {loading && courses.length === 0 && (
         <ul aria-hidden="true" className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">

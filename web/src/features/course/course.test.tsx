@@ -44,6 +44,8 @@ describe('/courses', () => {
     expect(screen.getAllByTestId('course-placeholder')).toHaveLength(6);
     await screen.findByRole('button', { name: 'Course 1' });
     expect(screen.queryAllByTestId('course-placeholder')).toHaveLength(0);
+    // Announced to screen readers, in English.
+    expect(screen.getByText('1 course found')).toBeInTheDocument();
   });
 
   it('searches, filters by category and pages through the server', async () => {
@@ -172,6 +174,19 @@ describe('/course/description', () => {
     }
   });
 
+  it("goes to the lectures when 'watch lectures' is pressed before the course has loaded", async () => {
+    stubApi({ 'GET /api/v1/payments/plan': plan });
+    // The course's curriculum is slow to come: the page knows the course only by the id in its address.
+    const answered = globalThis.fetch;
+    globalThis.fetch = ((url: string, init?: RequestInit) =>
+      url.endsWith('/curriculum') ? new Promise<Response>(() => undefined) : answered(url, init)) as typeof fetch;
+    storeLogin(sampleUser({ subscription: { status: 'active' } }));
+    const view = open(null, `?id=${course(1)._id}`);
+    await view.user.click(await screen.findByRole('button', { name: messages.watchLectures }));
+    expect(view.router.state.location.pathname).toBe('/course/lecture');
+    expect(view.router.state.location.search).toBe(`?id=${course(1)._id}`);
+  });
+
   it('plays a free preview in a dialog that Escape closes, stopping the video; other lectures do not play', async () => {
     stubApi({ [curriculumUrl(course(1))]: curriculumOf(course(1)), 'GET /api/v1/payments/plan': plan });
     const { user: clicker } = open(null, `?id=${course(1)._id}`);
@@ -268,23 +283,33 @@ describe('/course/create', () => {
   }
   const all = { 'Course title': 'Rust', 'Course instructor': 'Ravi Kumar', 'Course category': 'Systems', 'Course description': 'Fearless.' };
 
-  it("answers 'All fields are mandatory' for any missing field, sending nothing", async () => {
+  it("answers 'All fields are mandatory' for any missing field, naming it, sending nothing", async () => {
     URL.createObjectURL = () => 'blob:preview';
     URL.revokeObjectURL = () => undefined;
-    for (const missing of [...Object.keys(all), 'thumbnail']) {
+    for (const missing of [...Object.keys(all), 'Course thumbnail']) {
       const calls = stubApi({});
       const view = renderPage(<CreateCoursePage />, { path: '/course/create' });
       const { [missing]: _, ...rest } = all as Record<string, string>;
-      await fill(view, rest, missing !== 'thumbnail');
+      await fill(view, rest, missing !== 'Course thumbnail');
       await view.user.click(screen.getByRole('button', { name: 'Create course' }));
-      expect(await screen.findByText(messages.allFieldsMandatory)).toBeInTheDocument();
+      // Named without the label's "Course": the page is about a course.
+      expect(await findToast(`${messages.allFieldsMandatory} — ${missing.replace('Course ', '').replace(/^./, (c) => c.toUpperCase())} is missing`)).toBeInTheDocument();
       expect(calls).toHaveLength(0);
       view.unmount();
       toast.remove();
     }
   });
 
-  it('shows the thumbnail preview, sends the form and goes to /courses', async () => {
+  it('names every field left empty, in the order of the form', async () => {
+    const calls = stubApi({});
+    const view = renderPage(<CreateCoursePage />, { path: '/course/create' });
+    await fill(view, { 'Course instructor': 'Ravi Kumar', 'Course description': 'Fearless.' }, false);
+    await view.user.click(screen.getByRole('button', { name: 'Create course' }));
+    expect(await findToast(`${messages.allFieldsMandatory} — Thumbnail, Title and Category are missing`)).toBeInTheDocument();
+    expect(calls).toHaveLength(0);
+  });
+
+  it("shows the thumbnail preview, sends the form and goes to the new course's lectures, not the public catalogue", async () => {
     URL.createObjectURL = () => 'blob:preview';
     URL.revokeObjectURL = () => undefined;
     const calls = stubApi({ 'POST /api/v1/courses': { status: 201, body: { success: true, message: 'Course created successfully', course: course(9) } } });
@@ -292,7 +317,10 @@ describe('/course/create', () => {
     await fill(view, all);
     expect(await screen.findByAltText('Preview of the thumbnail')).toHaveAttribute('src', 'blob:preview');
     await view.user.click(screen.getByRole('button', { name: 'Create course' }));
-    await vi.waitFor(() => expect(view.router.state.location.pathname).toBe('/courses'));
+    // Where its lectures are added: the course in the address (a reload finds it) and passed along.
+    await vi.waitFor(() => expect(view.router.state.location.pathname).toBe('/course/lecture'));
+    expect(view.router.state.location.search).toBe(`?id=${course(9)._id}`);
+    expect(view.router.state.location.state).toEqual(course(9));
     const body = calls[0]!.init.body as FormData;
     expect([...body.keys()].sort()).toEqual(['category', 'createdBy', 'description', 'thumbnail', 'title']);
     expect(body.get('createdBy')).toBe('Ravi Kumar');
@@ -341,6 +369,21 @@ describe('/course/create', () => {
     await view.user.type(title, '{Backspace}{Backspace}{Backspace}');
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(title).toHaveAccessibleDescription(`${TITLE_MAX}/${TITLE_MAX} characters`);
+  });
+
+  it('refuses a picture over the size limit when it is picked, before any upload, and says the limit beforehand', async () => {
+    URL.createObjectURL = () => 'blob:preview';
+    URL.revokeObjectURL = () => undefined;
+    const calls = stubApi({});
+    const view = renderPage(<CreateCoursePage />, { path: '/course/create' });
+    const input = await screen.findByLabelText('Course thumbnail');
+    expect(input).toHaveAccessibleDescription(messages.thumbnailHint('5 MB'));
+    const big = new Uint8Array(6 * 1024 * 1024);
+    big.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    await view.user.upload(input, new File([big], 'poster.png', { type: 'image/png' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(messages.pickedFileRefused('poster.png', messages.imageTooLarge('5 MB', '6 MB')));
+    expect(screen.queryByAltText('Preview of the thumbnail')).not.toBeInTheDocument();
+    expect(calls).toHaveLength(0);
   });
 
   it('refuses a picked file that is not a jpeg or png at once, under the input, and keeps the previous thumbnail', async () => {

@@ -8,6 +8,7 @@ import { useCourse } from '../../app/use-course';
 import { usePageTitle } from '../../app/use-page-title';
 import { useObjectUrl } from '../../components/FilePreview';
 import { LimitedField } from '../../components/LimitedField';
+import { missingFieldsText } from '../../components/missing-fields';
 import { addLecture } from './lecture.api';
 
 /**
@@ -48,13 +49,23 @@ export default function AddLecturePage() {
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
+    // Spec §5: every field is required ('All fields are mandatory'); ours: the text names what is missing.
+    const missing = missingFieldsText(messages.allFieldsMandatory, [
+      ['Title', String(form.get('title') ?? '')],
+      ['Description', String(form.get('description') ?? '')],
+      ['Video', video],
+    ]);
+    if (missing) {
+      toast.error(missing, { id: 'form-check' });
+      return;
+    }
     const fields = AddLectureSchema.safeParse({
       title: form.get('title'),
       description: form.get('description'),
       preview: form.get('preview') === 'on' ? 'true' : 'false',
     });
     if (!fields.success || !video) {
-      toast.error(!video ? messages.allFieldsMandatory : fields.error!.issues[0]!.message);
+      toast.error(fields.error?.issues[0]?.message ?? messages.allFieldsMandatory, { id: 'form-check' });
       return;
     }
     if (!video.type.startsWith('video/')) {

@@ -250,7 +250,7 @@ describe('/course/addlecture', () => {
     return view;
   }
 
-  it("answers 'All fields are mandatory' for a missing title, description or video, uploading nothing", async () => {
+  it("answers 'All fields are mandatory' for a missing title, description or video, naming it, uploading nothing", async () => {
     for (const missing of ['Title', 'Description', 'Video']) {
       const view = openForm();
       FakeUpload.last = undefined as unknown as FakeUpload;
@@ -258,7 +258,7 @@ describe('/course/addlecture', () => {
       if (missing !== 'Description') await view.user.type(await screen.findByLabelText('Description'), 'Start here');
       if (missing !== 'Video') await view.user.upload(await screen.findByLabelText('Video'), mp4());
       await view.user.click(screen.getByRole('button', { name: 'Add new lecture' }));
-      expect(await screen.findByText(messages.allFieldsMandatory)).toBeInTheDocument();
+      expect(await screen.findByText(`${messages.allFieldsMandatory} — ${missing} is missing`)).toBeInTheDocument();
       expect(FakeUpload.last).toBeUndefined();
       view.unmount();
       toast.remove();

@@ -1,0 +1,60 @@
+/**
+ * Every page of the web app (spec §2), in one place: the web app's router is made from this list,
+ * and the server reads it to answer the app's page with 200 at these paths and with 404 anywhere
+ * else (search engines and uptime checks read the status, not the page's words).
+ */
+export const pagePaths = {
+  home: '/',
+  about: '/about',
+  login: '/login',
+  signup: '/Signup',
+  courses: '/courses',
+  courseDescription: '/course/description',
+  courseLecture: '/course/lecture',
+  addLecture: '/course/addlecture',
+  createCourse: '/course/create',
+  /** Ours: editing a course, reached from the dashboard. */
+  editCourse: '/course/edit',
+  dashboard: '/admin/dashboard',
+  /** Ours (issue 16): the plans sold and the coupons given, reached from the dashboard. */
+  plans: '/admin/plans',
+  coupons: '/admin/coupons',
+  contact: '/contact',
+  profile: '/user/profile',
+  editProfile: '/user/editprofile',
+  changePassword: '/changepassword',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password/:token',
+  checkout: '/checkout',
+  checkoutSuccess: '/checkout/success',
+  checkoutFail: '/checkout/fail',
+  denied: '/denied',
+} as const;
+
+/** A path's segments as the router compares them: percent-escapes decoded, in lower case. */
+function segmentsOf(path: string): string[] {
+  return path
+    .replace(/\/+$/, '')
+    .split('/')
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment).toLowerCase();
+      } catch {
+        return segment.toLowerCase();
+      }
+    });
+}
+
+const patterns = Object.values(pagePaths).map(segmentsOf);
+
+/**
+ * Whether `pathname` (no query) opens one of the pages above, matched as React Router matches
+ * them: letters in any case, trailing slashes ignored, percent-escapes decoded, and a `:name`
+ * segment standing for any one non-empty segment. Any other path is the app's 404 page.
+ */
+export function isPagePath(pathname: string): boolean {
+  const segments = segmentsOf(pathname);
+  return patterns.some(
+    (pattern) => pattern.length === segments.length && pattern.every((part, i) => (part.startsWith(':') ? segments[i] !== '' : part === segments[i])),
+  );
+}
