@@ -77,7 +77,8 @@ const perAddressLimits: { name: string; env: Record<string, string>; limit: numb
   },
 ];
 
-describe('every per-address limit', () => {
+// Each test starts an app of its own: on a machine busy with other work that alone can take seconds.
+describe('every per-address limit', { timeout: 90_000 }, () => {
   it.each(perAddressLimits)('counts $name by IPv6 /64 and by IPv4 address, however written', async ({ env, limit, hit }) => {
     const t = await createTestApp({ env });
     try {
@@ -96,7 +97,7 @@ describe('every per-address limit', () => {
   });
 });
 
-describe('the default per-address limits', () => {
+describe('the default per-address limits', { timeout: 180_000 }, () => {
   it('let a class of 40 sign up and log in from one address (one carrier NAT), and stop a flood from it', async () => {
     // The defaults, not the test suite's raised ones.
     const t = await createTestApp({ env: { SIGNUP_MAX_PER_IP: '', LOGIN_MAX_PER_IP: '' } });
