@@ -40,7 +40,8 @@ async function filesHolding(dir: string, needle: string): Promise<string[]> {
   return holding;
 }
 
-describe('a mailed link at rest', () => {
+// Each test starts an app of its own; the on-disk database is slower still.
+describe('a mailed link at rest', { timeout: 90_000 }, () => {
   it('is in no table once a reset link is mailed, the job queue included', async () => {
     const t = await createTestApp();
     try {

@@ -55,7 +55,8 @@ const linkToken = (text: string) => /\/sign-in\/([A-Za-z0-9_-]+)/.exec(text)![1]
 const useLink = (token: string, remoteAddress = '192.0.2.80') => t.app.inject({ method: 'POST', url: `/api/v1/user/sign-in/${token}`, remoteAddress });
 const me = (cookie: string) => t.app.inject({ url: '/api/v1/user/me', headers: { cookie } });
 
-describe('past the account-wide ceiling of failed logins', () => {
+// Each test sends over a hundred logins: room for a machine busy with other work.
+describe('past the account-wide ceiling of failed logins', { timeout: 90_000 }, () => {
   it('lets the owner in at once, with the right password, from a browser that signed in before', async () => {
     const account = await signUp(t.app);
     const home = '192.0.2.10';
