@@ -32,6 +32,7 @@ const publicPages: [string, RegExp | undefined][] = [
   ['/Signup', /sign ?up/i],
   ['/forgot-password', /forgot password/i],
   ['/reset-password/x', /reset password/i],
+  ['/sign-in/k3Yq9_Zr-4VnT8xWb2LmP7sDq1Xz0Ab9Cd8Ef7Gh6Ij', /sign in with your link/i],
   ['/denied', /access denied/i],
   ['/no-such-page', /page not found/i],
 ];

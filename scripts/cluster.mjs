@@ -309,7 +309,12 @@ ${worker ? `# Started by root: the workers, which handle the requests, run witho
 error_log ${prefix}/error.log warn;
 events { worker_connections 1024; }
 http {
-  log_format upstream '$remote_addr [$time_local] "$request" $status $body_bytes_sent $request_time upstream=$upstream_addr status=$upstream_status';
+  # No secret a URL carries, as in deploy/nginx.conf: link tokens and HLS grants masked, no query.
+  map $request_uri $lms_log_path {
+    "~*^(?<lms_before>[^?]*/(reset|reset-password|sign-in|media/hls)/)[^/?]+(?<lms_after>[^?]*)"  "$lms_before[redacted]$lms_after";
+    "~^(?<lms_path>[^?]*)"  $lms_path;
+  }
+  log_format upstream '$remote_addr [$time_local] "$request_method $lms_log_path $server_protocol" $status $body_bytes_sent $request_time upstream=$upstream_addr status=$upstream_status';
   access_log ${prefix}/access.log upstream;
   client_body_temp_path ${tempDir}/body;
   proxy_temp_path ${tempDir}/proxy;

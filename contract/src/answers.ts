@@ -21,7 +21,11 @@ export const answers = {
   notAllowed: 'You are not allowed to do this',
   notOwnProfile: 'You can only update your own profile',
   notFound: 'Not found',
-  tooManyLoginAttempts: 'Too many login attempts, please try again later',
+  tooManyLoginAttempts: (minutes: number) => `Too many login attempts, please try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`,
+  /** Past the account's ceiling from a browser it does not know: the same for a right and a wrong password. */
+  loginPaused: (minutes: number) =>
+    'Too many login attempts on this account. If the password was right, we have mailed you a one-time sign-in link; ' +
+    `otherwise please try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`,
   tooManyRequests: 'Too many requests, please try again later',
   nameTooLong: 'Name should be at most 50 characters',
   emailTooLong: 'Email should be at most 254 characters',

@@ -61,6 +61,7 @@ import type {
   MessageSchema,
   ResetPasswordSchema,
   ResetTokenParamsSchema,
+  SignInTokenParamsSchema,
   UserIdParamsSchema,
   UserResponseSchema,
 } from './users.ts';
@@ -81,6 +82,8 @@ export const endpoints = {
     changePassword: endpoint<{ body: typeof ChangePasswordSchema; response: typeof MessageSchema }>('POST', '/user/change-password'),
     requestReset: endpoint<{ body: typeof ForgotPasswordSchema; response: typeof MessageSchema }>('POST', '/user/reset'),
     reset: endpoint<{ params: typeof ResetTokenParamsSchema; body: typeof ResetPasswordSchema; response: typeof MessageSchema }>('POST', '/user/reset/:token'),
+    /** Ours: signs in with a one-time link mailed past the login's ceiling (decision 0021). */
+    signInWithLink: endpoint<{ params: typeof SignInTokenParamsSchema; response: typeof UserResponseSchema }>('POST', '/user/sign-in/:token'),
   },
   courses: {
     /** The catalogue a page at a time (`search`, `category`), or one course by `id`. */

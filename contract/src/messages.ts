@@ -71,6 +71,7 @@ export const messages = {
 
   // Ours: server answers the web app also reads (to tell them apart, or to say them first); the rest are in answers.ts
   resetLinkInvalid: 'This reset link is invalid or has expired',
+  signInLinkInvalid: 'This sign-in link is invalid, used or has expired',
   passwordsDoNotMatch: 'Passwords do not match',
   avatarType: 'Avatar must be a jpg, jpeg, png or svg image',
   choosePasswordFirst: 'Please choose a new password before you continue',
@@ -87,6 +88,9 @@ export const messages = {
   contactSent: 'Thank you for contacting us, we will get back to you soon',
 
   // Ours: web
+  signInLinkTitle: 'Sign in with your link',
+  signInLinkIntro: 'This link signs you in once, within 15 minutes of the mail. Sign in now?',
+  signInLinkSubmit: 'Sign in',
   choosePasswordTitle: 'Choose your own password',
   choosePasswordIntro:
     'The password you signed in with was made for you, so others may have seen it. Choose your own password: until you do, nothing else is open to this account.',

@@ -25,6 +25,8 @@ export const pagePaths = {
   changePassword: '/changepassword',
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password/:token',
+  /** Ours: a one-time sign-in link, mailed when sign-ins to an account are paused (decision 0021). */
+  signInLink: '/sign-in/:token',
   checkout: '/checkout',
   checkoutSuccess: '/checkout/success',
   checkoutFail: '/checkout/fail',

@@ -90,6 +90,11 @@ export const ResetTokenParamsSchema = z.object({
   token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, messages.resetLinkInvalid),
 });
 
+/** A one-time sign-in link's token (the login's ceiling, decision 0021). */
+export const SignInTokenParamsSchema = z.object({
+  token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, messages.signInLinkInvalid),
+});
+
 export const UserIdParamsSchema = z.object({ id: z.uuid(answers.notFound) });
 
 export const RoleSchema = z.enum(['USER', 'ADMIN']);

@@ -1,3 +1,4 @@
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +8,7 @@ import { answers } from '@lms/contract/answers';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { users } from './db/schema.ts';
+import { hlsMasterUrl } from './features/media/hls-urls.ts';
 import { headTags } from './features/storefront/page-head.ts';
 import { defaultHead } from './features/storefront/storefront.service.ts';
 import { withSecrets } from './secrets.ts';
@@ -183,6 +185,36 @@ describe('logs', () => {
     }
   });
 
+  it('mask the token of every link and the grant of every video URL a request carries', async () => {
+    const before = logLines.length;
+    const tokens = Array.from({ length: 5 }, (_, i) => `Link${i}Token${randomBytes(16).toString('base64url')}`);
+    const grant = { key: `hls/${randomBytes(16).toString('hex')}`, viewerId: randomUUID(), expiresAt: new Date(Date.now() + 3600_000) };
+    const hlsUrl = hlsMasterUrl(t.config.sessionSecret, grant);
+    const mp4Url = await t.app.ctx.media.privateUrl({ ...grant, key: `videos/${randomBytes(16).toString('hex')}.mp4` });
+    const signatures = [/\.([A-Za-z0-9_-]{43})\//.exec(hlsUrl)![1]!, new URL(mp4Url, 'http://x').searchParams.get('signature')!];
+    // The pages a mail links to (any letter case, as the web app's router reads them), the API they post to, a lecture's videos.
+    await t.app.inject({ url: `/reset-password/${tokens[0]}` });
+    await t.app.inject({ url: `/Reset-Password/${tokens[1]}?from=mail` });
+    await t.app.inject({ method: 'POST', url: `/api/v1/user/reset/${tokens[2]}`, payload: { password: 'Other#pass1' } });
+    await t.app.inject({ url: `/sign-in/${tokens[3]}` });
+    await t.app.inject({ method: 'POST', url: `/api/v1/user/sign-in/${tokens[4]}` });
+    await t.app.inject({ url: hlsUrl });
+    await t.app.inject({ url: mp4Url });
+
+    const logged = logLines.slice(before).map((line) => JSON.parse(line).req?.url);
+    expect(logged).toEqual([
+      '/reset-password/[redacted]',
+      '/Reset-Password/[redacted]',
+      '/api/v1/user/reset/[redacted]',
+      '/sign-in/[redacted]',
+      '/api/v1/user/sign-in/[redacted]',
+      `/media/hls/[redacted]/${grant.key.slice('hls/'.length)}/master.m3u8`,
+      mp4Url.split('?')[0],
+    ]);
+    const all = logLines.join('');
+    for (const secret of [...tokens, ...signatures]) expect(all).not.toContain(secret);
+  });
+
   it('mask a secret logged by mistake at the top level, in a body or in headers', async () => {
     const before = logLines.length;
     const secrets = {
@@ -333,7 +365,7 @@ describe('the built web app', () => {
 
   it.each([
     // Every page of the app, as React Router matches them: any case, trailing slashes, escapes, a :token.
-    ...['/about', '/Signup', '/signup', '/SIGNUP/', '/course/lecture?id=1', '/admin/coupons', '/reset-password/abc_DEF-123', '/%61bout', '/checkout/fail/'],
+    ...['/about', '/Signup', '/signup', '/SIGNUP/', '/course/lecture?id=1', '/admin/coupons', '/reset-password/abc_DEF-123', '/sign-in/abc_DEF-123', '/%61bout', '/checkout/fail/'],
   ])('answers the app page %s with 200', async (url) => {
     const response = await app.inject({ url });
     expect(response.statusCode).toBe(200);

@@ -341,9 +341,18 @@ function describeRequest(request: Pick<FastifyRequest, 'method' | 'url' | 'ip'>)
   return { method: request.method, url: loggableUrl(request.url), ip: request.ip };
 }
 
-/** The path of a request as logged: reset tokens masked, query strings left out. */
+/**
+ * Path segments that are secrets: the token of a reset or sign-in link, in the web app's page
+ * (`/reset-password/<token>`, `/sign-in/<token>`) and in the API it posts to
+ * (`/api/v1/user/reset/<token>`, `/api/v1/user/sign-in/<token>`), and the grant of a lecture's
+ * HLS ladder (`/media/hls/<viewer>.<expires>.<signature>/…`). Matched anywhere in the path and in
+ * any letter case, as the web app's router matches pages. nginx masks the same (docs/deploy.md).
+ */
+const SECRET_PATH_SEGMENTS = /\/(reset|reset-password|sign-in|media\/hls)\/[^/]+/gi;
+
+/** The path of a request as logged: secret segments masked, query strings (signed media URLs' among them) left out. */
 function loggableUrl(url: string): string {
-  return url.split('?')[0]!.replace(/\/reset\/[^/]+/, '/reset/[redacted]');
+  return url.split('?')[0]!.replace(SECRET_PATH_SEGMENTS, '/$1/[redacted]');
 }
 
 /** Known errors keep their status and a message fit for the user; anything else is a 500 that says nothing. */

@@ -46,10 +46,10 @@ const EnvSchema = z
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_PUBLIC_URL: optionalUrl,
-  LOGIN_MAX_PER_IP: positiveInt.default(30),
+  LOGIN_MAX_PER_IP: positiveInt.default(100),
   LOGIN_MAX_PER_EMAIL: positiveInt.default(10),
   LOGIN_MAX_PER_ACCOUNT: positiveInt.default(100),
-  SIGNUP_MAX_PER_IP: positiveInt.default(10),
+  SIGNUP_MAX_PER_IP: positiveInt.default(60),
   /** log2 of scrypt's N; 17 is OWASP's recommendation, tests use less. */
   PASSWORD_COST: z.coerce.number().int().min(10).max(20).default(17),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -159,12 +159,13 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
             publicUrl: env.S3_PUBLIC_URL,
           }
         : { kind: 'local' as const },
+    /** Login attempts from one address (an IPv6 /64) per 15 minutes: a classroom behind one NAT signs in (decision 0021). */
     loginMaxPerIp: env.LOGIN_MAX_PER_IP,
     /** Failed logins for one email from one address per 15 minutes: the lock an attacker elsewhere cannot set off. */
     loginMaxPerEmail: env.LOGIN_MAX_PER_EMAIL,
-    /** Failed logins for one email from all addresses together per 15 minutes. */
+    /** Failed logins for one email from all addresses together per 15 minutes; past it, unknown browsers get a mailed link. */
     loginMaxPerAccount: env.LOGIN_MAX_PER_ACCOUNT,
-    /** Sign-ups from one address per 15 minutes. */
+    /** Sign-ups from one address (an IPv6 /64) per 15 minutes: a class of 40 behind one NAT signs up (decision 0021). */
     signupMaxPerIp: env.SIGNUP_MAX_PER_IP,
     passwordCost: env.PASSWORD_COST,
     payments: {

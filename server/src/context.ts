@@ -20,7 +20,7 @@ export interface Context {
   db: Db;
   /** Background work (DESIGN §9): mail and whatever must not hold up a request. */
   jobs: JobQueue<Jobs>;
-  /** Sends mail now; only the `mail` job uses it (services call queueMail). */
+  /** Sends mail now: the `mail` job, and jobs whose mail must not be queued (a link that opens an account); services call queueMail. */
   mailer: Mailer;
   media: MediaStorage;
   passwords: PasswordHasher;

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Context } from './context.ts';
-import { mailPasswordReset } from './features/auth/auth.service.ts';
+import { mailPasswordReset, mailSignInLink } from './features/auth/auth.service.ts';
 import { makeDocumentPdf } from './features/billing/billing-pdf.ts';
 import { queueStalledPdfs } from './features/billing/billing.service.ts';
 import { queueRenewalReminders, queueUnsentMails, sendLifecycleMail } from './features/billing/lifecycle-mail.ts';
@@ -19,8 +19,13 @@ import { changeProviderPlan } from './features/payments/payments.service.ts';
 export interface Jobs {
   /** An outgoing mail, sent with the configured transport; queueMail puts it here. */
   mail: Mail;
-  /** A forgot-password request: a reset link for an account with this email, nothing otherwise. */
+  /**
+   * A forgot-password request: a reset link for an account with this email, nothing otherwise.
+   * The job makes the link and mails it itself: no job's data ever holds one.
+   */
   'password-reset': { email: string };
+  /** The right password past the account's login ceiling from an unknown browser: a one-time sign-in link, mailed as reset links are. */
+  'sign-in-link': { userId: string };
   /** Unfinished uploads and files no row refers to, removed from media storage; hourly, on one instance. */
   'media-leftovers': Record<string, never>;
   /** A lecture's video probed, given a poster and an HLS ladder (features/video). */
@@ -58,6 +63,7 @@ const EVERY_MINUTE = '* * * * *';
 export async function startWorkers(ctx: Context, log: FastifyBaseLogger): Promise<void> {
   await ctx.jobs.work('mail', (mail) => ctx.mailer.send(mail));
   await ctx.jobs.work('password-reset', (request) => mailPasswordReset(ctx, request));
+  await ctx.jobs.work('sign-in-link', (request) => mailSignInLink(ctx, request));
   await ctx.jobs.work('media-leftovers', async () => void (await sweepMediaLeftovers(ctx, { olderThanMs: LEFTOVER_AGE_MS, log })));
   await ctx.jobs.schedule('media-leftovers', HOURLY, {});
   await ctx.jobs.work('billing-pdf', (job) => makeDocumentPdf(ctx, job));

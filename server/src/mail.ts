@@ -28,8 +28,9 @@ export async function queueMail(ctx: Pick<Context, 'jobs'>, mail: Mail): Promise
 
 /**
  * Sends through SMTP_URL when set; otherwise writes each message as an .eml file
- * into DATA_DIR/mail, where a developer (or a test) can open it. Only the `mail` job
- * uses it; everything else calls queueMail.
+ * into DATA_DIR/mail, where a developer (or a test) can open it. Jobs use it: the `mail`
+ * job, and those that mail a link opening an account (never queued, features/auth/mailed-links.ts);
+ * everything else calls queueMail.
  */
 export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>): Mailer {
   // nodemailer is loaded with the first mail, not at start-up.

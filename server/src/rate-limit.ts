@@ -1,3 +1,4 @@
+import { isIPv4, isIPv6 } from 'node:net';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from './config.ts';
@@ -5,6 +6,9 @@ import type { Config } from './config.ts';
 const WINDOW_SECONDS = 15 * 60;
 /** Six saves a minute while playing, the rest for pauses, seeks and marks. */
 export const PROGRESS_WRITES_PER_MINUTE = 30;
+
+/** One-time sign-in links one account is mailed in 15 minutes. */
+export const SIGN_IN_LINKS_PER_WINDOW = 3;
 
 /** CSV exports one admin may start in a minute. */
 export const EXPORTS_PER_MINUTE = 6;
@@ -19,10 +23,15 @@ export interface RateLimits {
   /** Failed logins for one email from one address (keyed by `loginKey`), cleared by a successful one: the lock. */
   loginFailuresPerEmailAndIp: RateLimiterAbstract;
   /**
-   * Failed logins for one email from every address together: a much higher ceiling
-   * against guessing from many addresses, which an owner elsewhere rarely meets.
+   * Failed logins for one email from every address together: a much higher ceiling against
+   * guessing from many addresses. Past it, only a browser that signed in to the account before
+   * logs in with the password; any other gets a one-time link by mail (decision 0021).
    */
   loginFailuresPerEmail: RateLimiterAbstract;
+  /** One-time sign-in links mailed to one account (keyed by user id): no mail bombing through the ceiling. */
+  signInLinksPerAccount: RateLimiterAbstract;
+  /** Sign-in links tried from one address: each is a look-up, and a good one a new session. */
+  signInTokenPerIp: RateLimiterAbstract;
   /** Password-reset mails asked for one address, and from one client. */
   resetPerEmail: RateLimiterAbstract;
   resetPerIp: RateLimiterAbstract;
@@ -69,6 +78,8 @@ export async function createRateLimits(
     loginPerIp: limiter('login-ip', config.loginMaxPerIp),
     loginFailuresPerEmailAndIp: limiter('login-email-ip', config.loginMaxPerEmail),
     loginFailuresPerEmail: limiter('login-email', config.loginMaxPerAccount),
+    signInLinksPerAccount: limiter('sign-in-link-account', SIGN_IN_LINKS_PER_WINDOW),
+    signInTokenPerIp: limiter('sign-in-token-ip', 10),
     resetPerEmail: limiter('reset-email', 3),
     resetPerIp: limiter('reset-ip', 20),
     resetTokenPerIp: limiter('reset-token-ip', 10),
@@ -83,22 +94,66 @@ export async function createRateLimits(
   };
 }
 
+/**
+ * What every per-address limit counts a client by. An IPv4 address is one client. An IPv6
+ * client is its /64: one home or phone gets a whole /64 from its provider (RFC 6177) and picks
+ * any address in it at will, so counting whole addresses would give it 2^64 counters. An
+ * IPv4 address written as IPv6 (`::ffff:203.0.113.9`, as a dual-stack socket reports it) is
+ * that IPv4 address. Anything else (never from Node's sockets) counts as written.
+ */
+export function addressKey(ip: string): string {
+  const address = ip.split('%')[0]!;
+  if (isIPv4(address)) return address;
+  if (!isIPv6(address)) return ip;
+  const groups = ipv6Groups(address);
+  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
+    return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
+  }
+  return `${groups.slice(0, 4).map((group) => group.toString(16)).join(':')}::/64`;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a trailing dotted quad read). */
+function ipv6Groups(address: string): number[] {
+  const quad = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
+  const text = quad
+    ? `${address.slice(0, quad.index)}${((+quad[1]! << 8) | +quad[2]!).toString(16)}:${((+quad[3]! << 8) | +quad[4]!).toString(16)}`
+    : address;
+  const [head = '', tail] = text.split('::');
+  const read = (part: string) => (part ? part.split(':').map((group) => parseInt(group, 16)) : []);
+  const before = read(head);
+  const after = tail === undefined ? [] : read(tail);
+  return [...before, ...Array<number>(8 - before.length - after.length).fill(0), ...after];
+}
+
 /** The key of one email tried from one address (an email has no spaces). */
-export const loginKey = (email: string, ip: string) => `${email} ${ip}`;
+export const loginKey = (email: string, ip: string) => `${email} ${addressKey(ip)}`;
 
 /** Counts one hit; false when the limit was already reached. Store failures propagate. */
 export async function consume(limiter: RateLimiterAbstract, key: string): Promise<boolean> {
+  return (await consumeOrWait(limiter, key)) === 0;
+}
+
+/** Counts one hit; 0 when it was within the limit, otherwise the milliseconds until the next is. Store failures propagate. */
+export async function consumeOrWait(limiter: RateLimiterAbstract, key: string): Promise<number> {
   try {
     await limiter.consume(key);
-    return true;
+    return 0;
   } catch (rejection) {
-    if (rejection instanceof RateLimiterRes) return false;
+    if (rejection instanceof RateLimiterRes) return Math.max(1, rejection.msBeforeNext);
     throw rejection;
   }
 }
 
+/** The milliseconds until `key` may count a hit again when it has used up its points, else 0; counts nothing. */
+export async function waitBeforeNext(limiter: RateLimiterAbstract, key: string): Promise<number> {
+  const state = await limiter.get(key);
+  return state !== null && state.remainingPoints <= 0 ? Math.max(1, state.msBeforeNext) : 0;
+}
+
+/** Whole minutes to tell someone to wait, at least one. */
+export const minutesToWait = (ms: number) => Math.max(1, Math.ceil(ms / 60_000));
+
 /** Whether `key` has used up its points, without counting a hit. */
 export async function isExhausted(limiter: RateLimiterAbstract, key: string): Promise<boolean> {
-  const state = await limiter.get(key);
-  return state !== null && state.remainingPoints <= 0;
+  return (await waitBeforeNext(limiter, key)) > 0;
 }

@@ -15,7 +15,7 @@ import type { WebAppPage } from './web-app.ts';
 
 /**
  * The API, one line a feature. Each feature's routes file lists its paths:
- *   /api/v1/user      register, login, logout, me, update/:id, change-password, reset, reset/:token
+ *   /api/v1/user      register, login, logout, me, update/:id, change-password, reset, reset/:token, sign-in/:token
  *   /api/v1/courses   list, create; /:id edit, delete                                          (courses)
  *                     /:id lectures, add lecture; /:id/curriculum (public);
  *                     PATCH /:courseId/lectures/:lectureId (preview on/off); ?courseId&lectureId delete lecture;

@@ -77,6 +77,25 @@ export const passwordResets = pgTable(
   (table) => [index().on(table.userId)],
 );
 
+/**
+ * One-time sign-in links, mailed when the right password arrives from an unknown browser while
+ * the account's failed logins are past their ceiling (decision 0021): random, stored hashed,
+ * single use, short-lived, as reset links are.
+ */
+export const signInLinks = pgTable(
+  'sign_in_links',
+  {
+    tokenHash: text().primaryKey(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index().on(table.userId)],
+);
+
 export const courses = pgTable(
   'courses',
   {

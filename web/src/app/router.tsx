@@ -27,6 +27,7 @@ export const routes: RouteObject[] = [
           { path: paths.signup, ...page(() => import('../features/auth/SignupPage')) },
           { path: paths.forgotPassword, ...page(() => import('../features/auth/ForgotPasswordPage')) },
           { path: paths.resetPassword, ...page(() => import('../features/auth/ResetPasswordPage')) },
+          { path: paths.signInLink, ...page(() => import('../features/auth/SignInLinkPage')) },
           { path: paths.denied, ...page(() => import('../features/errors/DeniedPage')) },
           { path: paths.courses, ...page(() => import('../features/course/CourseListPage')) },
           { path: paths.courseDescription, ...page(() => import('../features/course/CourseDescriptionPage')) },

@@ -179,8 +179,13 @@ describe('forgot and reset password', () => {
       expect(failures).toBe(2);
       const retries = logs.entries().filter((entry) => entry.msg === 'job failed; it will be retried');
       expect(retries).toHaveLength(2);
-      expect(retries[0]).toMatchObject({ level: 40, job: 'mail', attempt: 1, err: { message: 'SMTP server unreachable' } });
+      // The job that made the link sends it, and each failed try took its link away again: one link lives, the one mailed.
+      expect(retries[0]).toMatchObject({ level: 40, job: 'password-reset', attempt: 1, err: { message: 'SMTP server unreachable' } });
       expect(JSON.stringify(retries)).not.toContain('reset-password/');
+      const links = await flaky.database.db.select().from(passwordResets).where(eq(passwordResets.userId, account.user._id as string));
+      expect(links).toHaveLength(1);
+      const token = await mailedResetToken(flaky.dataDir, account.email);
+      expect((await flaky.app.inject({ method: 'POST', url: `/api/v1/user/reset/${token}`, payload: { password: 'fresh#789' } })).statusCode).toBe(200);
     } finally {
       await flaky.close();
     }
@@ -361,24 +366,12 @@ describe('login rate limits', () => {
       for (let i = 0; i < 3; i++) expect((await from('wrong#123', '203.0.113.50')).statusCode).toBe(401);
       const blocked = await from(account.password, '203.0.113.50');
       expect(blocked.statusCode).toBe(429);
-      expect(blocked.json()).toEqual({ success: false, message: answers.tooManyLoginAttempts });
+      // The wait is the lock's: 15 minutes from the first failure, told in whole minutes.
+      expect([answers.tooManyLoginAttempts(15), answers.tooManyLoginAttempts(14)]).toContain(blocked.json().message);
       // The owner, elsewhere, still gets in: a stranger's guesses lock only the stranger out.
       expect((await from(account.password, '198.51.100.50')).statusCode).toBe(200);
       const other = await signUp(limited.app);
       expect((await login(limited.app, other.email, other.password, {})).statusCode).toBe(200);
-    } finally {
-      await limited.close();
-    }
-  });
-
-  it('stops guessing at one email from many addresses at the LOGIN_MAX_PER_ACCOUNT ceiling', async () => {
-    const limited = await createTestApp({ env: { LOGIN_MAX_PER_EMAIL: '3', LOGIN_MAX_PER_ACCOUNT: '5' } });
-    try {
-      const account = await signUp(limited.app);
-      const from = (password: string, remoteAddress: string) =>
-        limited.app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { email: account.email, password }, remoteAddress });
-      for (let i = 0; i < 5; i++) expect((await from('wrong#123', `203.0.113.${60 + i}`)).statusCode).toBe(401);
-      expect((await from(account.password, '198.51.100.60')).statusCode).toBe(429);
     } finally {
       await limited.close();
     }

@@ -6,7 +6,7 @@ import type { Context } from '../../context.ts';
 import { contactMessages, users } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { queueMail } from '../../mail.ts';
-import { consume } from '../../rate-limit.ts';
+import { addressKey, consume } from '../../rate-limit.ts';
 
 export type ContactMessageRow = typeof contactMessages.$inferSelect;
 
@@ -22,7 +22,7 @@ export async function sendContactMessage(
   { log }: { log: Pick<FastifyBaseLogger, 'error'> },
 ): Promise<ContactMessageRow> {
   // Counted before anything is stored: every accepted message costs a row and a mail.
-  if (!(await consume(ctx.limits.contactPerIp, input.ip))) throw new AppError(429, answers.tooManyRequests);
+  if (!(await consume(ctx.limits.contactPerIp, addressKey(input.ip)))) throw new AppError(429, answers.tooManyRequests);
   const [stored] = await ctx.db
     .insert(contactMessages)
     .values({ name: input.name, email: input.email, message: input.message })

@@ -4,8 +4,9 @@ import { answers } from '@lms/contract/answers';
 import { RegisterSchema, UpdateProfileSchema, UserIdParamsSchema, UserResponseSchema } from '@lms/contract/users';
 import { AppError } from '../../errors.ts';
 import { parseInput } from '../../validation.ts';
-import { consume } from '../../rate-limit.ts';
+import { addressKey, consume } from '../../rate-limit.ts';
 import { currentUser, requireLogin, requireUser } from '../auth/guards.ts';
+import { rememberDevice } from '../auth/known-devices.ts';
 import { createSession, setSessionCookie } from '../auth/sessions.ts';
 import { readImageForm } from '../media/upload.ts';
 import { registerUser, toUserJson, updateProfile } from './users.service.ts';
@@ -24,12 +25,13 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     handler: async (request, reply) => {
       // Counted before the body is read: each sign-up costs a password hash and an image re-encode.
-      if (!(await consume(ctx.limits.signupPerIp, request.ip))) throw new AppError(429, answers.tooManyRequests);
+      if (!(await consume(ctx.limits.signupPerIp, addressKey(request.ip)))) throw new AppError(429, answers.tooManyRequests);
       const form = await readImageForm(request, { fileField: 'avatar', maxBytes: ctx.config.imageMaxBytes });
       if (!form.file) throw new AppError(400, messages.fillAllDetails);
       const fields = parseInput(RegisterSchema, form.fields);
       const user = await registerUser(ctx, { ...fields, avatar: form.file });
       setSessionCookie(request, reply, await createSession(ctx, user.id));
+      rememberDevice(request, reply, ctx.config.sessionSecret, user);
       return reply.code(201).send({ success: true, message: answers.accountCreated, user: toUserJson(ctx, user) });
     },
   });

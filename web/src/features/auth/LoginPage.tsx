@@ -31,6 +31,8 @@ export default function LoginPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
+  // Ours: a lockout stays in view with its wait (and, past the account's limit, the mailed link); a toast would be gone long before.
+  const [lockout, setLockout] = useState<string>();
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -49,13 +51,16 @@ export default function LoginPage() {
       return;
     }
     setBusy(true);
+    setLockout(undefined);
     try {
-      const user = await dispatch(login(check.data));
+      const user = await dispatch(login(check.data, { quiet: true }));
       // Ours: a password handed to the user (the initial administrator) must be replaced first.
       navigate(user.mustChangePassword ? paths.changePassword : (next ?? paths.home), { replace: true });
     } catch (error) {
-      // The API client has already shown the server's message or the fallback.
       if (!(error instanceof ApiError)) throw error;
+      // The server's message, or the fallback: a lockout on the page, anything else as the API client shows it.
+      if (error.status === 429) setLockout(error.message);
+      else toast.error(error.message);
       setBusy(false);
     }
   }
@@ -65,6 +70,11 @@ export default function LoginPage() {
   return (
     <FormCard title="Login">
       {next?.startsWith(paths.checkout) && <Notice role="note">{messages.loginToSubscribe}</Notice>}
+      {lockout && (
+        <p role="alert" className="alert alert-warning text-sm">
+          {lockout}
+        </p>
+      )}
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-2">
         <FormField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
         <PasswordField

@@ -2,7 +2,7 @@ import { endpoints } from '@lms/contract/endpoints';
 import { messages } from '@lms/contract/messages';
 import type { ChangePassword, ForgotPassword, Login, ResetPassword } from '@lms/contract/users';
 import type { Cancellation } from '@lms/contract/payments';
-import { call } from '../../app/api';
+import { call, type CallOptions } from '../../app/api';
 import { refreshUser } from '../../app/session';
 import type { AppDispatch, RootState } from '../../app/store';
 import { loggedOut, userLoaded } from './auth.slice';
@@ -14,8 +14,16 @@ import { loggedOut, userLoaded } from './auth.slice';
  * (app/server-state.ts).
  */
 
-export const login = (input: Login) => async (dispatch: AppDispatch) => {
-  const { user } = await call(endpoints.user.login, { body: input }, { fallback: messages.failedLogIn, toastSuccess: true });
+/** `quiet`: the page shows a refusal itself (the login page keeps a lockout and its wait in view). */
+export const login = (input: Login, { quiet }: Pick<CallOptions, 'quiet'> = {}) => async (dispatch: AppDispatch) => {
+  const { user } = await call(endpoints.user.login, { body: input }, { fallback: messages.failedLogIn, toastSuccess: true, quiet });
+  dispatch(userLoaded(user));
+  return user;
+};
+
+/** Ours: signs in with a one-time link from a mail (decision 0021); the page shows a refusal itself. */
+export const signInWithLink = (token: string) => async (dispatch: AppDispatch) => {
+  const { user } = await call(endpoints.user.signInWithLink, { params: { token } }, { fallback: messages.failedLogIn, toastSuccess: true, quiet: true });
   dispatch(userLoaded(user));
   return user;
 };

@@ -78,6 +78,23 @@ describe('login page', () => {
     expect(screen.getByRole('button', { name: 'Login' })).toBeEnabled();
   });
 
+  it('keeps a lockout on the page with how long to wait, until the next try', async () => {
+    const lockout = answers.tooManyLoginAttempts(12);
+    let status = 429;
+    stubApi({ 'POST /api/v1/user/login': () => (status === 429 ? { status, body: { success: false, message: lockout } } : { body: { success: true, message: answers.loggedIn, user } }) });
+    const view = renderLogin();
+    await view.fill('asha@example.com', 'secret1!');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Too many login attempts, please try again in 12 minutes');
+    // Once, on the page: not a toast beside it.
+    expect(screen.getAllByText(lockout)).toHaveLength(1);
+    expect(view.router.state.location.pathname).toBe('/login');
+    expect(screen.getByRole('button', { name: 'Login' })).toBeEnabled();
+
+    status = 200;
+    await view.user.click(screen.getByRole('button', { name: 'Login' }));
+    await waitFor(() => expect(view.router.state.location.pathname).toBe('/'));
+  });
+
   it('shows "Failed to log in" when the server gives no message', async () => {
     stubApi({ 'POST /api/v1/user/login': { status: 500, body: {} } });
     const { fill } = renderLogin();
