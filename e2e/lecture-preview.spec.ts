@@ -54,12 +54,13 @@ test('the admin creates a course, adds a free preview lecture, and switches it o
     await page.getByLabel('Course category').fill('Testing');
     await page.getByLabel('Course description').fill('A course made in the end-to-end tests, removed when they end.');
     await page.getByRole('button', { name: 'Create course' }).click();
-    await expect(page).toHaveURL(/\/courses$/);
+    // The new course opens on its lectures, where the first one is added.
+    await expect(page).toHaveURL(/\/course\/lecture\?id=/);
     courseId = await courseIdByTitle(baseURL!, title);
+    expect(new URL(page.url()).searchParams.get('id')).toBe(courseId);
     expect(await visitorSees()).toEqual([]);
 
     // A lecture, ticked as a free preview, with the hint saying what that means.
-    await page.goto(`/course/lecture?id=${courseId}`);
     const list = page.getByRole('complementary', { name: 'Lectures list' });
     await list.getByRole('button', { name: 'Add new lecture' }).click();
     await expect(page).toHaveURL(/\/course\/addlecture\?id=/);
