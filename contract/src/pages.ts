@@ -47,7 +47,8 @@ function segmentsOf(path: string): string[] {
     });
 }
 
-const patterns = Object.values(pagePaths).map(segmentsOf);
+/** The pages' paths as segments, made on first use: the web app imports this file for the paths alone. */
+let patterns: string[][] | undefined;
 
 /**
  * Whether `pathname` (no query) opens one of the pages above, matched as React Router matches
@@ -56,6 +57,7 @@ const patterns = Object.values(pagePaths).map(segmentsOf);
  */
 export function isPagePath(pathname: string): boolean {
   const segments = segmentsOf(pathname);
+  patterns ??= Object.values(pagePaths).map(segmentsOf);
   return patterns.some(
     (pattern) => pattern.length === segments.length && pattern.every((part, i) => (part.startsWith(':') ? segments[i] !== '' : part === segments[i])),
   );
