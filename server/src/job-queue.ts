@@ -117,7 +117,9 @@ export async function startJobQueue<Jobs>(database: Database, options: JobQueueO
   };
   // One creation per queue name in this process, even when two first sends race (on PostgreSQL,
   // two concurrent pgboss.create_queue calls of one name can deadlock).
-  const queues = new Map<string, Promise<void>>();
+  // Those a start finds already made are not made again: pg-boss would leave them as they are, after
+  // a query each (fifteen on a later start).
+  const queues = new Map<string, Promise<void>>((await boss.getQueues()).map(({ name }) => [name, Promise.resolve()]));
   const ensureQueue = (name: string) => {
     let created = queues.get(name);
     if (!created) {
