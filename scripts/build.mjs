@@ -70,10 +70,11 @@ async function makeDatabaseTemplate() {
   } finally {
     await client.close();
   }
-  // Each copy lands in a DATA_DIR, whose files are the server's user's alone; PGlite writes its own 0666.
+  // Readable by the service's user, who is not the checkout's owner (docs/lms.service), and by no
+  // one writable: PGlite writes its files 0666. Nothing in it is secret; each copy is made private.
   for (const name of ['.', ...fs.readdirSync(made, { recursive: true })]) {
     const file = path.join(made, String(name));
-    fs.chmodSync(file, fs.statSync(file).mode & 0o700);
+    fs.chmodSync(file, fs.statSync(file).isDirectory() ? 0o755 : 0o644);
   }
   // Stamped now: the staleness check compares this file's time with the sources'.
   const now = new Date();
