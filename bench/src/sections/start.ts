@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Bench } from '../bench.ts';
@@ -78,6 +79,8 @@ const figures = (times: number[]) => `${ms(median(times))} (median of ${times.le
  */
 export async function measureStart(bench: Bench): Promise<SectionResult> {
   const runs = bench.sizes.startRuns;
+  // These times stretch with whatever else keeps the cores busy: said beside them.
+  const loadBefore = os.loadavg()[0]!;
   const first: number[] = [];
   const stopTranscoding: number[] = [];
   let dataDir = '';
@@ -114,5 +117,6 @@ export async function measureStart(bench: Bench): Promise<SectionResult> {
     { what: 'SIGTERM to npm until it has exited, idle', measured: figures(stopIdle) },
     { what: 'SIGTERM to npm until it has exited, right after a first start (the demo videos being transcoded)', measured: figures(stopTranscoding) },
   ];
-  return { title: 'Start and stop', rows };
+  const notes = [`Load average (1 min) of the machine, ${os.cpus().length} cores: ${loadBefore.toFixed(1)} as the section began, ${os.loadavg()[0]!.toFixed(1)} as it ended.`];
+  return { title: 'Start and stop', rows, notes };
 }
