@@ -82,7 +82,7 @@ try {
 
   const servers: Awaited<ReturnType<typeof prepareProduct>>[] = [];
   try {
-    if (wanted('api') || wanted('video') || wanted('upload') || wanted('lighthouse') || wanted('start')) {
+    if (wanted('api') || wanted('video') || wanted('upload') || wanted('lighthouse')) {
       servers.push(await prepareProduct('embedded PGlite', 'embedded'));
     }
     if (wanted('api') || wanted('video')) {
@@ -114,7 +114,7 @@ try {
   }
   if (wanted('start')) {
     log('Start time');
-    report(await measureStart(bench, path.join(bench.workDir, 'embedded')));
+    report(await measureStart(bench));
   }
   if (wanted('scale')) {
     log('Scale on PostgreSQL');

@@ -10,8 +10,13 @@
  * of those shots subscribes a few times and an account may only start so many checkouts in 15 minutes).
  * Shots of `phase: 2` are taken after the admin has put a yearly plan, a plan with a free trial, a
  * coupon and a save offer on sale (issue 16); those before show the bundle alone, as a first start does.
- * It starts its own server as the e2e tests do (fresh data folder, demo courses seeded) and signs
- * the roles in through the API. Console errors and warnings seen on load are listed at the end.
+ * Shots of `phase: 3` after that, once the admin has made more plans, with buyers, and coupons in
+ * every state (the checkout of phase 2 shows the first few plans only).
+ * It starts its own server as the e2e tests do (fresh data folder, demo courses seeded), on
+ * `--port <n>` (or PORT) when given, any free port otherwise, signs each role in once through the
+ * API and gives every page of that role its session (storageState). One browser takes the pages
+ * PARALLEL at a time, each in the context of its role's account; each page is loaded once per width
+ * and taken in both themes. Console errors and warnings seen on load are listed at the end.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,14 +24,17 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { pngFile } from './fixtures.ts';
 import { CARD_CVC, CARD_EXPIRY, CARDS, DEMO_COURSE } from './journeys.ts';
-import { chooseAdminPassword, startServer } from './server.ts';
+import { chooseAdminPassword, freePort, startServer } from './server.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.join(root, 'screenshots');
 const WIDTHS = [360, 1280] as const;
 const THEMES = ['light', 'dark'] as const;
-/** Pages taken at once: the server, Chromium and this share two cores. */
-const PARALLEL = 3;
+/**
+ * Pages open at once. Each spends most of its time waiting (for the network to go quiet, for a
+ * capture), so more than the two cores; the server, Chromium and this share them.
+ */
+const PARALLEL = 5;
 
 type Role = 'visitor' | 'learner' | 'newcomer' | 'admin' | 'trialist' | 'shopper';
 type Theme = (typeof THEMES)[number];
@@ -37,8 +45,14 @@ interface Shot {
   url: (ids: { course: string; trialPlan: string }) => string;
   /** What a person does on the page before it is taken. */
   act?: (page: Page) => Promise<void>;
-  /** 2: once the plans, the coupon and the save offer are on sale. */
-  phase?: 2;
+  /** 2: once the plans, the coupon and the save offer are on sale; 3: once more plans and coupons are made (afterPlansSeeded). */
+  phase?: 2 | 3;
+  /**
+   * Its sizes one at a time: each starts a checkout for the role's account, and two at once would
+   * replace each other's. A shopper's shots each have an account of their own, so that different
+   * ones still run side by side.
+   */
+  serial?: true;
 }
 
 /** What the admin puts on sale before the shots of phase 2 (issue 16). */
@@ -87,6 +101,7 @@ const SHOTS: Shot[] = [
   {
     name: 'checkout-widget',
     roles: ['newcomer'],
+    serial: true,
     url: () => '/checkout',
     act: async (page) => {
       await page.getByRole('button', { name: 'Buy now' }).click({ timeout: 10_000 });
@@ -98,10 +113,11 @@ const SHOTS: Shot[] = [
   },
   { name: 'checkout-fail', roles: ['newcomer'], url: () => '/checkout/fail' },
   // Issue 16: the plans side by side, a coupon applied and one dropped, a free trial, the cancel dialog's save offer.
-  { name: 'checkout-plans', roles: ['shopper'], url: () => '/checkout', phase: 2 },
+  { name: 'checkout-plans', roles: ['shopper'], url: () => '/checkout', phase: 2, serial: true },
   {
     name: 'checkout-coupon',
     roles: ['shopper'],
+    serial: true,
     url: () => '/checkout',
     phase: 2,
     act: async (page) => {
@@ -112,6 +128,7 @@ const SHOTS: Shot[] = [
   {
     name: 'checkout-coupon-dropped',
     roles: ['shopper'],
+    serial: true,
     url: () => '/checkout',
     phase: 2,
     act: async (page) => {
@@ -125,6 +142,7 @@ const SHOTS: Shot[] = [
   {
     name: 'checkout-trial',
     roles: ['shopper'],
+    serial: true,
     url: ({ trialPlan }) => `/checkout?plan=${trialPlan}`,
     phase: 2,
     act: async (page) => {
@@ -147,24 +165,24 @@ const SHOTS: Shot[] = [
   { name: '404', roles: ['visitor'], url: () => '/no-such-page' },
   { name: 'denied', roles: ['learner'], url: () => '/denied' },
   // Issue 16: the admin's plans and coupons, and the dashboard's MRR by plan, once a few more are made
-  // (phase 2, last in it: the checkout's shots of that phase are taken before these add plans).
-  { name: 'plans', roles: ['admin'], url: () => '/admin/plans', phase: 2, act: afterPlansSeeded },
+  // (phase 3: the checkout's shots of phase 2 are taken before these add plans).
+  { name: 'plans', roles: ['admin'], url: () => '/admin/plans', phase: 3, act: afterPlansSeeded },
   {
     name: 'plans-edit',
     roles: ['admin'],
     url: () => '/admin/plans',
-    phase: 2,
+    phase: 3,
     act: async (page) => {
       await afterPlansSeeded(page);
       await page.getByRole('button', { name: /^Edit Yearly, two months free/ }).first().click({ timeout: 10_000 });
     },
   },
-  { name: 'coupons', roles: ['admin'], url: () => '/admin/coupons', phase: 2, act: afterPlansSeeded },
+  { name: 'coupons', roles: ['admin'], url: () => '/admin/coupons', phase: 3, act: afterPlansSeeded },
   {
     name: 'coupons-new',
     roles: ['admin'],
     url: () => '/admin/coupons',
-    phase: 2,
+    phase: 3,
     act: async (page) => {
       await afterPlansSeeded(page);
       await page.getByRole('button', { name: 'New coupon' }).click();
@@ -172,7 +190,7 @@ const SHOTS: Shot[] = [
       await page.getByLabel('Percent off').fill('30');
     },
   },
-  { name: 'dashboard-plans', roles: ['admin'], url: () => '/admin/dashboard', phase: 2, act: afterPlansSeeded },
+  { name: 'dashboard-plans', roles: ['admin'], url: () => '/admin/dashboard', phase: 3, act: afterPlansSeeded },
 ];
 
 let plansSeeded: Promise<void> | undefined;
@@ -298,14 +316,34 @@ const subscribed = async (context: BrowserContext) => {
   await save(second!, 3);
 };
 
-/** Waits for the page to settle: network quiet, fonts in, no skeleton or spinner left (each as far as it will). */
+/**
+ * Waits for the page to settle: network quiet, fonts in, no skeleton or spinner left in sight (each
+ * as far as it will). Only those in sight: the profile keeps a skeleton inside its closed tax-details
+ * disclosure, which waiting for would cost every profile shot the whole timeout.
+ */
 async function settle(page: Page) {
   await page.waitForLoadState('networkidle', { timeout: 8_000 }).catch(() => undefined);
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
   await page
-    .locator('.skeleton, .loading')
-    .first()
-    .waitFor({ state: 'detached', timeout: 4_000 })
+    .waitForFunction(() => ![...document.querySelectorAll('.skeleton, .loading')].some((element) => element.checkVisibility()), undefined, { timeout: 4_000 })
+    .catch(() => undefined);
+  await chartsStill(page);
+}
+
+/** Until every chart has stopped moving: chart.js animates a chart as it is drawn and as its colours change. */
+async function chartsStill(page: Page) {
+  await page
+    .waitForFunction(
+      () => {
+        const charts = [...document.querySelectorAll('canvas')].map((canvas) => canvas.toDataURL()).join();
+        const state = window as unknown as { lastCharts?: string };
+        const still = charts === '' || charts === state.lastCharts;
+        state.lastCharts = charts;
+        return still;
+      },
+      undefined,
+      { polling: 100, timeout: 4_000 },
+    )
     .catch(() => undefined);
 }
 
@@ -327,10 +365,22 @@ async function take(page: Page, name: string, role: Role, width: number, theme: 
 async function takeEverySize(page: Page, name: string, role: Role) {
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 800 });
-    for (const theme of THEMES) {
-      await page.emulateMedia({ colorScheme: theme });
-      await take(page, name, role, width, theme);
-    }
+    await takeEveryTheme(page, name, role, width);
+  }
+}
+
+/**
+ * The page in each theme, as it stands: the theme follows prefers-color-scheme (daisyUI's CSS, and
+ * the charts' palette listens for it), so switching it on a loaded page is what a person whose
+ * system turns dark sees, without loading the page again.
+ */
+async function takeEveryTheme(page: Page, name: string, role: Role, width: number) {
+  for (const theme of THEMES) {
+    await page.emulateMedia({ colorScheme: theme });
+    // Two frames: React re-renders what listens for the change, then it is painted.
+    await page.evaluate(() => new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted))));
+    await chartsStill(page);
+    await take(page, name, role, width, theme);
   }
 }
 
@@ -346,13 +396,61 @@ async function payInCheckout(page: Page, button: string) {
   await settle(page);
 }
 
+/** `--port 3500`, `--port=3500` or PORT: where the server listens; otherwise any free port. */
+function portWanted(): number | undefined {
+  const args = process.argv.slice(2);
+  const at = args.findIndex((arg) => arg === '--port' || arg.startsWith('--port='));
+  const text = at < 0 ? process.env.PORT : args[at]!.startsWith('--port=') ? args[at]!.slice('--port='.length) : args[at + 1];
+  if (text === undefined || text === '') return undefined;
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new Error(`--port wants a port number from 1 to 65535, not "${text}".`);
+  return port;
+}
+
+/** Runs `jobs` PARALLEL at a time, in their order. */
+async function inParallel(jobs: (() => Promise<void>)[]) {
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) await jobs[next++]!();
+  };
+  await Promise.all(Array.from({ length: PARALLEL }, worker));
+}
+
+/** A shot as one role at one width: loaded once, taken in each theme. */
+interface ShotTask {
+  shot: Shot;
+  role: Role;
+  width: number;
+}
+
+/** One job per task, except that a serial shot's tasks of one role are one job, taken one after another; those first, being longest. */
+function jobsOf(tasks: ShotTask[], shoot: (task: ShotTask) => Promise<void>): (() => Promise<void>)[] {
+  const serial = new Map<string, ShotTask[]>();
+  const single: (() => Promise<void>)[] = [];
+  for (const task of tasks) {
+    if (!task.shot.serial) {
+      single.push(() => shoot(task));
+      continue;
+    }
+    const lane = `${task.shot.name}-${task.role}`;
+    serial.set(lane, [...(serial.get(lane) ?? []), task]);
+  }
+  const chains = [...serial.values()].map((lane) => async () => {
+    for (const task of lane) await shoot(task);
+  });
+  return [...chains, ...single];
+}
+
 async function main() {
   const started = Date.now();
+  const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
+  const port = portWanted();
+  if (port !== undefined && (await freePort(port)) !== port) throw new Error(`Port ${port} is in use: give another with --port <n>.`);
   fs.mkdirSync(outDir, { recursive: true });
   for (const old of fs.readdirSync(outDir)) if (old.endsWith('.png')) fs.rmSync(path.join(outDir, old));
 
   console.log('Starting a server (it builds the web app and the server first if their sources changed)…');
-  const server = await startServer();
+  const server = await startServer({ preferredPort: port ?? 0 });
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -362,40 +460,44 @@ async function main() {
   const note = (where: string, what: string) => problems.set(what, (problems.get(what) ?? new Set()).add(where));
   try {
     const baseURL = server.baseUrl;
-    console.log(`Server at ${baseURL} (${((Date.now() - started) / 1000).toFixed(0)} s). Signing in the roles…`);
+    console.log(`Server at ${baseURL} (${elapsed()}). Signing in the roles…`);
     const admin = await chooseAdminPassword(baseURL, server.dataDir, 'Shots#Admin2026');
-    const storage: Record<Role, Storage | undefined> = {
-      visitor: undefined,
-      learner: await signedIn(browser, baseURL, subscribed),
-      newcomer: await signedIn(browser, baseURL, register('newcomer')),
-      trialist: await signedIn(browser, baseURL, register('trialist')),
-      shopper: await signedIn(browser, baseURL, register('shopper')),
-      admin: await signedIn(browser, baseURL, async (context) => {
+    // Each role signs in once, all at once; every page of a role then opens with that session.
+    const [learner, newcomer, trialist, administrator] = await Promise.all([
+      signedIn(browser, baseURL, subscribed),
+      signedIn(browser, baseURL, register('newcomer')),
+      signedIn(browser, baseURL, register('trialist')),
+      signedIn(browser, baseURL, async (context) => {
         await ok('admin login', context.request.post('/api/v1/user/login', { data: admin }));
       }),
+    ]);
+    const storage: Record<Exclude<Role, 'shopper'>, Storage | undefined> = { visitor: undefined, learner, newcomer, trialist, admin: administrator };
+    // A shopper for each of its shots (Shot.serial), signed up when the shot's first page opens.
+    const shoppers = new Map<string, Promise<Storage>>();
+    const storageOf = (role: Role, shot: string): Promise<Storage | undefined> => {
+      if (role !== 'shopper') return Promise.resolve(storage[role]);
+      if (!shoppers.has(shot)) shoppers.set(shot, signedIn(browser, baseURL, register('shopper')));
+      return shoppers.get(shot)!;
     };
     const catalogue = (await (await fetch(`${baseURL}/api/v1/courses?search=${encodeURIComponent(DEMO_COURSE.title)}`)).json()) as { courses: { _id: string; title: string }[] };
     const course = catalogue.courses.find((found) => found.title === DEMO_COURSE.title)!._id;
 
-    const contexts = new Map<string, BrowserContext>();
-    const contextFor = async (role: Role, theme: Theme) => {
-      const key = `${role}-${theme}`;
-      if (!contexts.has(key)) contexts.set(key, await browser.newContext({ baseURL, storageState: storage[role], colorScheme: theme, reducedMotion: 'reduce' }));
+    // One context per account, made once (pages taken at once ask for it together).
+    const contexts = new Map<string, Promise<BrowserContext>>();
+    const contextFor = (role: Role, shot: string) => {
+      const key = role === 'shopper' ? `shopper-${shot}` : role;
+      if (!contexts.has(key)) contexts.set(key, storageOf(role, shot).then((storageState) => browser.newContext({ baseURL, storageState, reducedMotion: 'reduce' })));
       return contexts.get(key)!;
     };
 
-    const tasksOf = (phase: 1 | 2) =>
-      SHOTS.filter((shot) => (shot.phase ?? 1) === phase).flatMap((shot) => shot.roles.flatMap((role) => WIDTHS.flatMap((width) => THEMES.map((theme) => ({ shot, role, width, theme })))));
-    let tasks = tasksOf(1);
     let trialPlan = '';
-    console.log(`Taking ${tasks.length + tasksOf(2).length + 2 * WIDTHS.length * THEMES.length + WIDTHS.length * THEMES.length} screenshots…`);
-    let next = 0;
-    const worker = async () => {
-      while (next < tasks.length) {
-        const { shot, role, width, theme } = tasks[next++]!;
-        const page = await (await contextFor(role, theme)).newPage();
+    const shoot = async ({ shot, role, width }: ShotTask) => {
+      const label = `${shot.name}-${role}`;
+      let page: Page | undefined;
+      try {
+        page = await (await contextFor(role, shot.name)).newPage();
+        await page.emulateMedia({ colorScheme: THEMES[0] });
         await page.setViewportSize({ width, height: 800 });
-        const label = `${shot.name}-${role}`;
         page.on('console', (message) => {
           // A failed request is noted with its URL below.
           if (message.text().startsWith('Failed to load resource')) return;
@@ -405,59 +507,73 @@ async function main() {
           if (response.status() >= 400) note(label, `HTTP ${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`);
         });
         page.on('pageerror', (error) => note(label, `page error: ${error.message}`));
-        try {
-          await page.goto(shot.url({ course, trialPlan }));
-          await settle(page);
-          if (shot.act) await shot.act(page);
-          await take(page, shot.name, role, width, theme);
-        } catch (error) {
-          note(`${label}-${width}-${theme}`, `not taken: ${(error as Error).message.split('\n')[0]}`);
-        } finally {
-          await page.close();
-        }
+        await page.goto(shot.url({ course, trialPlan }));
+        await settle(page);
+        if (shot.act) await shot.act(page);
+        await takeEveryTheme(page, shot.name, role, width);
+      } catch (error) {
+        note(`${label}-${width}`, `not taken: ${(error as Error).message.split('\n')[0]}`);
+      } finally {
+        await page?.close();
       }
     };
-    await Promise.all(Array.from({ length: PARALLEL }, worker));
+    const tasksOf = (phase: 1 | 2 | 3) =>
+      SHOTS.filter((shot) => (shot.phase ?? 1) === phase).flatMap((shot) => shot.roles.flatMap((role) => WIDTHS.map((width) => ({ shot, role, width }))));
+    const [first, second, third] = [tasksOf(1), tasksOf(2), tasksOf(3)];
+    const shots = (tasks: ShotTask[]) => tasks.length * THEMES.length;
+    /** The success page twice (newcomer, trialist) and the trialist's profile, at every size. */
+    const afterPaying = 3 * WIDTHS.length * THEMES.length;
+    console.log(`Taking ${shots(first) + shots(second) + shots(third) + afterPaying} screenshots, ${PARALLEL} pages at a time…`);
+
+    await inParallel(jobsOf(first, shoot));
+    console.log(`  ${shots(first)} of a first start (${elapsed()})`);
 
     // Phase 2 (issue 16): the plans, the coupon and the save offer on sale.
-    const adminContext = await contextFor('admin', 'light');
-    trialPlan = await putPlansOnSale(adminContext);
-    tasks = tasksOf(2);
-    next = 0;
-    // One at a time: these shots share the shopper, whose checkouts in parallel tabs would replace each other.
-    await worker();
+    trialPlan = await putPlansOnSale(await contextFor('admin', ''));
+    await inParallel(jobsOf(second, shoot));
+    console.log(`  ${shots(second)} with plans and a coupon on sale (${elapsed()})`);
 
-    // Last, as it subscribes the newcomer: pay through Checkout once, then the success page at each size and theme.
-    const context = await browser.newContext({ baseURL, storageState: storage.newcomer, reducedMotion: 'reduce' });
-    const page = await context.newPage();
-    try {
-      await page.goto('/checkout');
-      await payInCheckout(page, 'Buy now');
-      await takeEverySize(page, 'checkout-success', 'newcomer');
-    } catch (error) {
-      note('checkout-success-newcomer', `not taken: ${(error as Error).message.split('\n')[0]}`);
-    }
-
-    // A free trial started through Checkout (a card check), then the profile during it.
-    const trialist = await browser.newContext({ baseURL, storageState: storage.trialist, reducedMotion: 'reduce' });
-    const trialPage = await trialist.newPage();
-    try {
-      await trialPage.goto(`/checkout?plan=${trialPlan}`);
-      await payInCheckout(trialPage, 'Start free trial');
-      await takeEverySize(trialPage, 'checkout-success', 'trialist');
-      await trialPage.goto('/user/profile');
-      await settle(trialPage);
-      await takeEverySize(trialPage, 'profile', 'trialist');
-    } catch (error) {
-      note('checkout-success-trialist', `not taken: ${(error as Error).message.split('\n')[0]}`);
-    }
+    // Phase 3: the admin's pages once more plans and coupons are made; beside them, Checkout paid once
+    // by the newcomer (which subscribes it) and a free trial started by the trialist, then the success
+    // page and the trialist's profile at each size and theme.
+    const newcomerPays = async () => {
+      const context = await browser.newContext({ baseURL, storageState: storage.newcomer, reducedMotion: 'reduce' });
+      const page = await context.newPage();
+      try {
+        await page.goto('/checkout');
+        await payInCheckout(page, 'Buy now');
+        await takeEverySize(page, 'checkout-success', 'newcomer');
+      } catch (error) {
+        note('checkout-success-newcomer', `not taken: ${(error as Error).message.split('\n')[0]}`);
+      } finally {
+        await context.close();
+      }
+    };
+    const trialistStarts = async () => {
+      const context = await browser.newContext({ baseURL, storageState: storage.trialist, reducedMotion: 'reduce' });
+      const page = await context.newPage();
+      try {
+        await page.goto(`/checkout?plan=${trialPlan}`);
+        await payInCheckout(page, 'Start free trial');
+        await takeEverySize(page, 'checkout-success', 'trialist');
+        await page.goto('/user/profile');
+        await settle(page);
+        await takeEverySize(page, 'profile', 'trialist');
+      } catch (error) {
+        note('checkout-success-trialist', `not taken: ${(error as Error).message.split('\n')[0]}`);
+      } finally {
+        await context.close();
+      }
+    };
+    await inParallel([trialistStarts, newcomerPays, ...jobsOf(third, shoot)]);
+    console.log(`  ${shots(third) + afterPaying} with more plans and coupons, and after paying (${elapsed()})`);
   } finally {
     await browser.close();
     await server.stop();
   }
 
   const taken = fs.readdirSync(outDir).filter((name) => name.endsWith('.png')).length;
-  console.log(`${taken} PNGs in ${path.relative(root, outDir)}/ in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
+  console.log(`${taken} PNGs in ${path.relative(root, outDir)}/ in ${elapsed()}.`);
   if (problems.size) {
     console.log('\nSeen while taking them:');
     for (const [what, where] of problems) console.log(`- ${what}\n    on ${[...where].join(', ')}`);

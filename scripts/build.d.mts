@@ -2,5 +2,7 @@
 export const root: string;
 /** The esbuild bundle that `npm start` runs. */
 export const serverBundle: string;
-/** Builds the web app and the server bundle where they are older than their sources. */
+/** A new embedded database with the migrations applied, which first starts copy. */
+export const databaseTemplate: string;
+/** Builds the web app, the server bundle and the database template where they are older than their sources. */
 export function buildIfStale(): Promise<void>;

@@ -1,5 +1,6 @@
-// Builds what is older than its sources: the web app with Vite, and the server into one
-// file with esbuild, which starts faster than compiling TypeScript on the fly.
+// Builds what is older than its sources: the web app with Vite, the server into one file with
+// esbuild, which starts faster than compiling TypeScript on the fly, and a new embedded database
+// for first starts to copy (server/src/db/template.ts).
 // Used by `npm start` and by the benchmarks, which run the server exactly as `npm start` does;
 // `node scripts/build.mjs` builds without starting (a deployment whose service may not write here).
 import { spawnSync } from 'node:child_process';
@@ -10,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const at = (...parts) => path.join(root, ...parts);
 export const serverBundle = at('server/dist/main.mjs');
+/** Where server/src/paths.ts looks for it. */
+export const databaseTemplate = at('server/dist/database-template');
 
 function newestChange(file) {
   if (!fs.existsSync(file)) return 0;
@@ -47,6 +50,37 @@ export async function buildIfStale() {
     });
     await esbuild.stop();
   }
+  // Made again when PGlite (in the lock file) or the migrations change.
+  if (isStale(path.join(databaseTemplate, 'PG_VERSION'), ['package-lock.json', 'server/src/db/migrations'])) {
+    console.log('Making a new embedded database for first starts…');
+    await makeDatabaseTemplate();
+  }
+}
+
+/** PGlite's new database with the migrations applied, as the server would make it on a first start. */
+async function makeDatabaseTemplate() {
+  const made = `${databaseTemplate}.new`;
+  fs.rmSync(made, { recursive: true, force: true });
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const { migrate } = await import('drizzle-orm/pglite/migrator');
+  const client = await PGlite.create(made);
+  try {
+    await migrate(drizzle({ client }), { migrationsFolder: at('server/src/db/migrations') });
+  } finally {
+    await client.close();
+  }
+  // Readable by the service's user, who is not the checkout's owner (docs/lms.service), and by no
+  // one writable: PGlite writes its files 0666. Nothing in it is secret; each copy is made private.
+  for (const name of ['.', ...fs.readdirSync(made, { recursive: true })]) {
+    const file = path.join(made, String(name));
+    fs.chmodSync(file, fs.statSync(file).isDirectory() ? 0o755 : 0o644);
+  }
+  // Stamped now: the staleness check compares this file's time with the sources'.
+  const now = new Date();
+  fs.utimesSync(path.join(made, 'PG_VERSION'), now, now);
+  fs.rmSync(databaseTemplate, { recursive: true, force: true });
+  fs.renameSync(made, databaseTemplate);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -106,6 +106,8 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  // Run ffmpeg -version while the database opens: a start waits for both, one after the other otherwise.
+  const videoTools = config.video.processing ? findVideoTools(config.video) : undefined;
   const database =
     options.database ??
     (await openDatabase(databaseTargetOf(config), {
@@ -153,7 +155,7 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
       onError: (error) => void (error instanceof AppError || app.log.error({ err: error }, 'a held progress save failed')),
       flushMs: options.heldSavesFlushMs,
     }),
-    video: config.video.processing ? await findVideoTools(config.video) : { available: false, reason: 'it is turned off (VIDEO_PROCESSING=off)' },
+    video: videoTools ? await videoTools : { available: false, reason: 'it is turned off (VIDEO_PROCESSING=off)' },
   };
   app.decorate('ctx', ctx);
   // The spec's bundle as the default plan, made on the first start (features/plans).

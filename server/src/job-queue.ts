@@ -103,6 +103,13 @@ export async function startJobQueue<Jobs>(database: Database, options: JobQueueO
   await boss.start();
 
   const workers = new Map<string, string[]>();
+  // The tries this instance's workers are running, which stop() waits for itself.
+  const running = new Set<Promise<void>>();
+  const tracked = (attempt: Promise<void>) => {
+    running.add(attempt);
+    void attempt.finally(() => running.delete(attempt)).catch(() => undefined);
+    return attempt;
+  };
   const doneListeners: ((job: FinishedJob) => void)[] = [];
   const reportDone = (name: string, started: number, outcome: FinishedJob['outcome']) => {
     const job = { name, seconds: (performance.now() - started) / 1000, outcome };
@@ -110,7 +117,9 @@ export async function startJobQueue<Jobs>(database: Database, options: JobQueueO
   };
   // One creation per queue name in this process, even when two first sends race (on PostgreSQL,
   // two concurrent pgboss.create_queue calls of one name can deadlock).
-  const queues = new Map<string, Promise<void>>();
+  // Those a start finds already made are not made again: pg-boss would leave them as they are, after
+  // a query each (fifteen on a later start).
+  const queues = new Map<string, Promise<void>>((await boss.getQueues()).map(({ name }) => [name, Promise.resolve()]));
   const ensureQueue = (name: string) => {
     let created = queues.get(name);
     if (!created) {
@@ -141,22 +150,24 @@ export async function startJobQueue<Jobs>(database: Database, options: JobQueueO
     },
     async work(name, handler, { concurrency = 1 } = {}) {
       await ensureQueue(name);
+      const attempt = async (job: { id: string; data: Jobs[typeof name]; retryCount: number; retryLimit: number }) => {
+        const finalAttempt = job.retryCount >= job.retryLimit;
+        const started = performance.now();
+        try {
+          await handler(job.data, { finalAttempt, signal: stopping.signal });
+          reportDone(name, started, 'completed');
+        } catch (error) {
+          reportDone(name, started, finalAttempt ? 'failed' : 'retry');
+          const entry = { err: error, job: name, jobId: job.id, attempt: job.retryCount + 1 };
+          if (finalAttempt) log.error(entry, 'job failed for good; it stays in the queue as failed');
+          else log.warn(entry, 'job failed; it will be retried');
+          throw error;
+        }
+      };
       // pg-boss 10 runs one job at a time per worker: `concurrency` workers run that many.
       for (let index = 0; index < concurrency; index++) {
         const id = await boss.work<Jobs[typeof name]>(name, { pollingIntervalSeconds, batchSize: 1, includeMetadata: true }, async ([job]) => {
-          if (!job) return;
-          const finalAttempt = job.retryCount >= job.retryLimit;
-          const started = performance.now();
-          try {
-            await handler(job.data, { finalAttempt, signal: stopping.signal });
-            reportDone(name, started, 'completed');
-          } catch (error) {
-            reportDone(name, started, finalAttempt ? 'failed' : 'retry');
-            const entry = { err: error, job: name, jobId: job.id, attempt: job.retryCount + 1 };
-            if (finalAttempt) log.error(entry, 'job failed for good; it stays in the queue as failed');
-            else log.warn(entry, 'job failed; it will be retried');
-            throw error;
-          }
+          if (job) await tracked(attempt(job));
         });
         workers.set(name, [...(workers.get(name) ?? []), id]);
       }
@@ -167,7 +178,19 @@ export async function startJobQueue<Jobs>(database: Database, options: JobQueueO
     },
     async stop() {
       stopping.abort(new Error('the job queue is stopping'));
-      await boss.stop({ graceful: true, wait: true, timeout: STOP_TIMEOUT_MS });
+      // No new tries from here; the running ones are waited for below.
+      await Promise.all([...workers.keys()].map((name) => boss.offWork(name)));
+      // pg-boss's own graceful stop looks every half second whether a try still runs, so one that
+      // ends at the abort (a transcode whose ffmpeg is killed) would hold the stop until its next
+      // look. Waited for here as they end; past STOP_TIMEOUT_MS pg-boss fails those still running.
+      let timer: NodeJS.Timeout | undefined;
+      const ended = await Promise.race([
+        Promise.allSettled([...running]).then(() => true),
+        new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), STOP_TIMEOUT_MS))),
+      ]);
+      clearTimeout(timer);
+      // Graceful, a try a worker took just as it was stopped still gets pg-boss's shortest wait (1 s).
+      await boss.stop({ graceful: ended, wait: true, timeout: 1000 });
       await Promise.allSettled([...inFlight]);
       stopped = true;
     },

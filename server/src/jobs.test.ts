@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import timers from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mediaRoot } from './features/media/storage.ts';
 import { queueMail } from './mail.ts';
 import { startJobQueue } from './job-queue.ts';
@@ -70,6 +71,38 @@ describe('stopping the job queue', () => {
     await database.close();
     // Closed: a send now fails at once instead of waiting on a database that is gone.
     await expect(queue.send('stop-test', { n: 2 })).rejects.toThrow(/stopped/);
+  });
+
+  it('stops once a job that gives up at the abort has ended, not at the next half-second look of pg-boss', async () => {
+    const database = await openTestDatabase();
+    const queue = await startJobQueue<{ 'abort-test': { n: number } }>(database, { log: t.app.log, pollingIntervalSeconds: 0.5 });
+    let begin!: () => void;
+    const started = new Promise<void>((resolve) => (begin = resolve));
+    // As a transcode does: at the abort it kills its ffmpeg, and fails once that has exited, a moment later.
+    await queue.work('abort-test', (_data, { signal }) => {
+      begin();
+      return new Promise<void>((_resolve, reject) => {
+        signal.addEventListener('abort', () => setTimeout(() => reject(new Error('stopped', { cause: signal.reason })), 50), { once: true });
+      });
+    });
+    await queue.send('abort-test', { n: 1 });
+    await started;
+    // pg-boss's stop (its index.js) waits with this function, half a second at a time, while it sees a job running.
+    const stopWaits: unknown[] = [];
+    const wait = timers.setTimeout;
+    const waits = vi.spyOn(timers, 'setTimeout').mockImplementation((...args: Parameters<typeof wait>) => {
+      if (new Error().stack?.includes('pg-boss/src/index.js')) stopWaits.push(args[0]);
+      return wait(...args);
+    });
+    try {
+      await queue.stop();
+      expect(stopWaits).toEqual([]);
+    } finally {
+      waits.mockRestore();
+    }
+    const { rows } = await database.execute(`SELECT state FROM pgboss.job WHERE name = 'abort-test'`);
+    expect(rows).toEqual([{ state: 'retry' }]);
+    await database.close();
   });
 
   it('hands a job still running 5 s after the stop back to the queue, to be retried', async () => {

@@ -9,4 +9,6 @@ export const paths = {
   migrations: path.join(serverDir, 'src/db/migrations'),
   demoAssets: path.join(serverDir, 'assets/demo'),
   webApp: path.join(serverDir, '../web/dist'),
+  /** A new embedded database with the migrations applied, made by scripts/build.mjs (db/template.ts). */
+  databaseTemplate: path.join(serverDir, 'dist/database-template'),
 };

@@ -6,6 +6,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { paths } from '../paths.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import * as schema from './schema.ts';
+import { copyDatabaseTemplate } from './template.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -55,6 +56,8 @@ export interface DatabaseOptions {
    * without a listener, node-postgres would crash the process.
    */
   onIdleConnectionError?: (error: Error) => void;
+  /** The build's new database, which an embedded folder holding nothing yet gets a copy of (db/template.ts). */
+  databaseTemplate?: string;
 }
 
 /** The server's choice, shared by the admin command: PostgreSQL when DATABASE_URL is set, else the embedded folder. */
@@ -74,6 +77,7 @@ export async function openDatabase(target: DatabaseTarget, options: DatabaseOpti
     // PGlite has no lock between processes: two openers of one folder corrupt it.
     const release = lockDataDir(target.dir);
     try {
+      copyDatabaseTemplate(target.dir, options.databaseTemplate);
       fs.mkdirSync(target.dir, { recursive: true });
       const { PGlite } = await import('@electric-sql/pglite');
       const database = await openPglite(await PGlite.create(target.dir));
