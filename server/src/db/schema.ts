@@ -62,39 +62,26 @@ export const sessions = pgTable(
   (table) => [index().on(table.userId)],
 );
 
-/** Forgot-password tokens: random, stored hashed, single use, short-lived. */
-export const passwordResets = pgTable(
-  'password_resets',
-  {
-    tokenHash: text().primaryKey(),
-    userId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    expiresAt: timestamp({ withTimezone: true }).notNull(),
-    usedAt: timestamp({ withTimezone: true }),
-    createdAt: createdAt(),
-  },
-  (table) => [index().on(table.userId)],
-);
+/** The columns of a link mailed to open an account: a random token, stored hashed, single use, short-lived. */
+const mailedLinkColumns = () => ({
+  tokenHash: text().primaryKey(),
+  userId: uuid()
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  expiresAt: timestamp({ withTimezone: true }).notNull(),
+  usedAt: timestamp({ withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+/** Forgot-password links. */
+export const passwordResets = pgTable('password_resets', mailedLinkColumns(), (table) => [index().on(table.userId)]);
 
 /**
  * One-time sign-in links, mailed when the right password arrives from an unknown browser while
  * the account's failed logins are past their ceiling (decision 0021): random, stored hashed,
  * single use, short-lived, as reset links are.
  */
-export const signInLinks = pgTable(
-  'sign_in_links',
-  {
-    tokenHash: text().primaryKey(),
-    userId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    expiresAt: timestamp({ withTimezone: true }).notNull(),
-    usedAt: timestamp({ withTimezone: true }),
-    createdAt: createdAt(),
-  },
-  (table) => [index().on(table.userId)],
-);
+export const signInLinks = pgTable('sign_in_links', mailedLinkColumns(), (table) => [index().on(table.userId)]);
 
 export const courses = pgTable(
   'courses',
