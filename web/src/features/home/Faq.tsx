@@ -46,7 +46,7 @@ export function Faq({ price, refundWindowDays }: { price: number | undefined; re
           </p>
           <p className="mt-2">
             Any other cancellation (later than that, or a second one within 12 months) refunds nothing, but you keep
-            watching until the end of the month you have paid for.
+            watching until the end of the period you have paid for (the month, or the year on a yearly plan).
           </p>
         </>
       ),

@@ -83,7 +83,7 @@ describe('home page', () => {
     renderPage(<HomePage />);
     const refund = (await screen.findByText('Do I get my money back if I cancel?')).closest('details')!;
     await waitFor(() => expect(refund).toHaveTextContent('The first time you cancel within 14 days of a payment, we refund that payment in full and your access ends straight away. This works once in any 12 months.'));
-    expect(refund).toHaveTextContent('you keep watching until the end of the month you have paid for');
+    expect(refund).toHaveTextContent('you keep watching until the end of the period you have paid for (the month, or the year on a yearly plan)');
     expect(screen.getByText('Can I cancel any time?')).toBeInTheDocument();
     expect(screen.getByText(/for ₹149 a month/)).toBeInTheDocument();
   });
