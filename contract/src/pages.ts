@@ -16,7 +16,7 @@ export const pagePaths = {
   /** Ours: editing a course, reached from the dashboard. */
   editCourse: '/course/edit',
   dashboard: '/admin/dashboard',
-  /** Ours (issue 16): the plans sold and the coupons given, reached from the dashboard. */
+  /** Ours: the plans sold and the coupons given, reached from the dashboard. */
   plans: '/admin/plans',
   coupons: '/admin/coupons',
   contact: '/contact',

@@ -72,7 +72,7 @@ export async function issueInvoice(
       issuedAt: now,
       seller: sellerOf(seller),
       buyer: buyerOf(buyer!),
-      // What is sold is the bundle, by the default plan's one name; another plan is named after it (issue 16).
+      // What is sold is the bundle, by the default plan's one name; another plan is named after it.
       description: `${messages.bundleTitle}, ${planName ? `${planName} plan, ` : ''}${formatIndiaDate(payment.paidAt)} to ${formatIndiaDate(periodEnd)}`,
       ...lines,
     })
