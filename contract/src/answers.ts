@@ -1,8 +1,8 @@
 /**
  * The server's answers (the `message` of its replies: confirmations and refusals), beside the web
  * app's own words in messages.ts: one catalogue in two files. The web app shows these as the server
- * sends them and never imports this file into its first chunk (DESIGN §11's budget for `/`); the
- * contract's schemas and the server do. Texts we added beyond the spec; the spec's own are in messages.ts.
+ * sends them and never imports this file into its first chunk (which counts against the JavaScript
+ * budget of `/`, bench/src/sections/weight.ts); the contract's schemas and the server do. Texts we added beyond the spec; the spec's own are in messages.ts.
  */
 export const answers = {
   // Ours: server answers the spec does not show
@@ -75,7 +75,7 @@ export const answers = {
   contactMessages: 'Contact messages',
   messageTooLong: 'Message should be at most 5000 characters',
 
-  // Ours: storefront (issue 12): public curriculum, free previews, link previews
+  // Ours: storefront: public curriculum, free previews, link previews
   siteName: 'LMS',
   siteDescription: 'Video courses you can learn from at your own pace: one monthly bundle unlocks every course.',
   curriculumFetched: 'Course curriculum',
@@ -83,10 +83,10 @@ export const answers = {
   lecturePreviewOn: 'The lecture is now a free preview',
   lecturePreviewOff: 'The lecture is no longer a free preview',
 
-  // Ours: storefront navigation, home page and checkout (issue 12, items 1, 2 and 6)
+  // Ours: storefront navigation, home page and checkout
   subscriptionPlan: 'Subscription plan',
 
-  // Ours: video pipeline (issue 13): processing states, the admin's retry, the server's ffmpeg
+  // Ours: video pipeline: processing states, the admin's retry, the server's ffmpeg
   videoStatus: 'Video processing status',
   videoRetryStarted: 'The video is being processed again',
   videoRetryNotFailed: 'Only a video whose processing failed can be processed again',
@@ -114,7 +114,7 @@ export const answers = {
   lectureMarkedNotDone: 'Lecture marked as not completed',
   engagementFetched: 'Engagement fetched',
 
-  // Ours: billing (issue 15): tax details, invoices, credit notes, billing history
+  // Ours: billing: tax details, invoices, credit notes, billing history
   billingDetailsSaved: 'Billing details saved',
   billingDetailsFetched: 'Billing details fetched',
   billingHistoryFetched: 'Billing history fetched',
@@ -144,7 +144,7 @@ export const answers = {
   exportRangeInvalid: 'The start date must not be after the end date',
   exportRangeTooLong: 'Export at most 400 days at a time',
 
-  // Ours: plans, free trials and coupons (issue 16), the server's answers
+  // Ours: plans, free trials and coupons, the server's answers
   nothingToUpdate: 'Nothing to change was sent',
   plansFetched: 'Plans fetched',
   planCreated: 'Plan created',
@@ -181,7 +181,7 @@ export const answers = {
   saveOfferAccepted: 'Offer applied: your next payments are discounted',
   cancellationTerms: 'What cancelling now would do',
 
-  // Ours: operating the server (issue 17): /readyz, for load balancers
+  // Ours: operating the server: /readyz, for load balancers
   serverDraining: 'This server is shutting down',
   serverNotReady: 'This server cannot reach its database or media storage',
 } as const;

@@ -5,9 +5,9 @@ import { answers } from './answers.ts';
 import { ADDRESS_MAX_LINES, addressLines, imitatesInvoiceLabel, isPlainLine } from './plain-text.ts';
 
 /**
- * Billing (issue 15): the buyer's tax details, invoices and credit notes, billing history.
- * Decision 0016 says what each document holds and how it is numbered; the GST facts are in
- * ../shared/reference/gst-invoices.md.
+ * Billing: the buyer's tax details, invoices and credit notes, billing history.
+ * Decision 0016 says what each document holds and how it is numbered, and the GST rules it follows
+ * (Rule 46 of the CGST Rules for invoices, Rule 53 for credit notes).
  */
 
 /**
@@ -63,7 +63,7 @@ const GSTIN_SHAPE = /^[0-9]{2}[A-Z]{5}[0-9]{4}[A-Z][1-9A-Z][A-Z0-9][0-9A-Z]$/;
 /**
  * The check character of a GSTIN's first 14 characters: each character's value (0–9, A–Z as
  * 10–35) times 1 or 2 in turn, each product folded as ⌊p/36⌋ + p mod 36, summed; the check value
- * is (36 − sum mod 36) mod 36 (reference/gst-invoices.md §6).
+ * is (36 − sum mod 36) mod 36, the GSTIN's own checksum.
  */
 export function gstinCheckCharacter(first14: string): string {
   let sum = 0;
@@ -165,7 +165,7 @@ export const BillingHistoryResponseSchema = ReplySchema.extend({
       renewsOn: z.string().nullable(),
       cancelled: z.boolean(),
       accessUntil: z.string().nullable(),
-      /** Ours (issue 16): the plan, and what the next charge takes (a coupon's discount while it lasts); null once cancelled. */
+      /** Ours: the plan, and what the next charge takes (a coupon's discount while it lasts); null once cancelled. */
       plan: z.object({ name: z.string(), interval: z.enum(['monthly', 'yearly']) }).nullable().optional(),
       nextAmount: z.number().nullable().optional(),
       /** In a free trial: when it ends, the first payment's day. */

@@ -10,7 +10,7 @@ export const CONTACT_PAGE_MAX = 100;
 
 const mandatory = () => z.string({ error: messages.allFieldsMandatory }).trim().min(1, messages.allFieldsMandatory);
 
-/** Spec §5: name, email and message required ('All fields are mandatory'); email pattern ('Invalid email'). */
+/** The spec's contact rules: name, email and message required ('All fields are mandatory'); email pattern ('Invalid email'). */
 export const ContactSchema = z
   .object({ name: mandatory(), email: mandatory(), message: mandatory() })
   .pipe(

@@ -8,7 +8,7 @@ export const CATEGORY_MAX = 60;
 export const INSTRUCTOR_MAX = 60;
 export const DESCRIPTION_MAX = 5000;
 export const COURSES_PAGE_MAX = 100;
-/** Thumbnails accepted by the server, checked by content (spec §5: jpg, jpeg, png). */
+/** Thumbnails accepted by the server, checked by content (the spec's thumbnail types: jpg, jpeg, png). */
 export const THUMBNAIL_ACCEPT = '.jpg,.jpeg,.png,image/jpeg,image/png';
 
 const filled = (message: string) => z.string({ error: message }).trim().min(1, message);
@@ -76,7 +76,7 @@ export const DeleteLectureQuerySchema = z.object({
 });
 
 /**
- * Where a lecture's video is in the processing pipeline (DESIGN §5): `waiting` for a worker
+ * Where a lecture's video is in the processing pipeline (probe, poster, HLS ladder after an upload): `waiting` for a worker
  * (or for an ffmpeg, when processing is off), `processing` with a percent, `ready` (HLS, poster
  * and duration made), or `failed` with the reason. The MP4 plays in every state.
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { answers } from './answers.ts';
 
-/** The `{ success, message }` envelope of every answer (DESIGN §4); an endpoint's data sits beside it: `ReplySchema.extend({...})`. */
+/** The `{ success, message }` envelope of every answer, success or failure; an endpoint's data sits beside it: `ReplySchema.extend({...})`. */
 export const ReplySchema = z.object({ success: z.boolean(), message: z.string() });
 /** A refusal (4xx) or a hidden server error (5xx). */
 export const FailureSchema = z.object({ success: z.literal(false), message: z.string() });

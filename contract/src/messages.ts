@@ -1,12 +1,12 @@
 /**
  * Every visible text of the product, in one catalogue of two files: this one, with every text of
- * the spec (kept verbatim, typos included; see ../shared/spec/SPEC.md) and the words the web app
+ * the spec (kept verbatim, typos included, as the user's specification writes them) and the words the web app
  * shows itself, and answers.ts, the server's confirmations and refusals that the web app shows only
- * as the server sends them. This file ships in every page's first chunk (DESIGN §11: the budget for
- * `/`); answers.ts does not. Changing a text is a one-line edit. Texts we added are marked as ours.
+ * as the server sends them. This file ships in every page's first chunk (which counts against the JavaScript budget of
+ * `/`, bench/src/sections/weight.ts); answers.ts does not. Changing a text is a one-line edit. Texts we added are marked as ours.
  */
 export const messages = {
-  // Spec §5: validation
+  // The spec's validation texts
   fillAllDetails: 'Please fill all the details',
   nameTooShort: 'Name should be atleast of 5 characters',
   invalidEmailId: 'Invalid email id',
@@ -16,7 +16,7 @@ export const messages = {
   editNameTooShort: 'Name cannot be of less than 5 characters',
   somethingWentWrong: 'Something went wrong',
 
-  // Spec §8: fallbacks when the server sends no message
+  // The spec's error catalogue: fallbacks when the server sends no message
   failedCreateAccount: 'Failed to create account',
   failedLogIn: 'Failed to log in',
   failedLogOut: 'Failed to log out',
@@ -35,7 +35,7 @@ export const messages = {
   oprationFailed: 'opration failed',
   operationFailed: 'Operation failed',
 
-  // Spec §2 and §8: screens
+  // The spec's screens and error catalogue
   footerRights: 'All right reserved LMS',
   exploreCourses: 'Explore Courses',
   paymentFailed: 'Payment failed',
@@ -112,7 +112,7 @@ export const messages = {
   subscriptionResumed: 'Subscription resumed',
   subscriptionResumedText: (date: string) => `Your access continues. Nothing is charged until ${date}; from then on the bundle renews every month.`,
 
-  // Ours: polish pass (issue 12, items 5 and 7): page titles, the first page loading, edit profile's current avatar
+  // Ours: page titles, the first page loading, edit profile's current avatar
   pageLoading: 'Loading the page',
   profileTitle: 'Your profile',
   editProfileTitle: 'Edit profile',
@@ -125,7 +125,7 @@ export const messages = {
   noUsersYet: 'No users yet. People who sign up show here.',
   chartLoading: 'Loading the chart',
 
-  // Ours: storefront navigation, home page and checkout (issue 12, items 1, 2 and 6)
+  // Ours: storefront navigation, home page and checkout
   accountMenu: 'Account menu',
   skipToContent: 'Skip to content',
   loginToSubscribe: 'Log in, or create an account, to subscribe: you come straight back to the checkout.',
@@ -145,7 +145,7 @@ export const messages = {
   noCoursesYetHint: 'Tell us what you would like to learn:',
   createFirstCourse: 'Create the first course',
 
-  // Ours: the course page, free previews and the course screens' polish (issue 12, items 3, 4 and 7)
+  // Ours: the course page, free previews and the course screens' polish
   courseNotFoundText: 'This link does not lead to a course we offer: it may have been mistyped, or the course was taken down.',
   courseLoadFailed: 'The course could not be loaded just now.',
   courseContent: 'Course content',
@@ -195,7 +195,7 @@ export const messages = {
   imageTooLarge: (limit: string, size: string) => `Pictures may be up to ${limit}, and this one is ${size}`,
   roleNames: { USER: 'Learner', ADMIN: 'Administrator' },
 
-  // Ours: video pipeline (issue 13): processing states, the admin's retry, the server's ffmpeg
+  // Ours: video pipeline: processing states, the admin's retry, the server's ffmpeg
   videoWaiting: 'Waiting to be processed',
   videoProcessing: (percent: number) => `Processing ${percent}%`,
   videoReady: 'Ready for streaming',
@@ -208,7 +208,7 @@ export const messages = {
   videoQualityAutoNow: (height: number) => `Auto (${height}p)`,
   videoShortcuts: 'Keys: Space plays or pauses, ← and → move 5 s, F full screen, M mute',
 
-  // Ours: plans, free trials and coupons (issue 16), the server's answers the checkout reads
+  // Ours: plans, free trials and coupons, the server's answers the checkout reads
   planNotFound: 'This plan is not on sale',
   planPriceWithTaxTooHigh: 'With GST added this price would charge more than ₹15,000: a renewal above that needs the card holder’s approval every time',
   couponDatesInvalid: 'Enter valid dates, the end after the start',

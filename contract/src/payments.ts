@@ -23,19 +23,19 @@ export const PlanResponseSchema = Reply.extend({
   /** Rupees per month. */
   price: z.number(),
   currency: z.literal('INR'),
-  /** Days after a payment within which a first cancellation (in any 12 months) refunds it (DESIGN §6). */
+  /** Days after a payment within which a first cancellation (in any 12 months) refunds it in full and ends access at once. */
   refundWindowDays: z.number().int(),
 });
 export type BundlePrice = z.infer<typeof PlanResponseSchema>;
 export const SubscribeResponseSchema = Reply.extend({
   subscription_id: z.string(),
-  /** Ours (issue 16): what the checkout shows before paying. */
+  /** Ours: what the checkout shows before paying. */
   checkout: CheckoutQuoteSchema,
 });
 export const UnsubscribeResponseSchema = Reply.extend({ refunded: z.boolean() });
 
 /**
- * Ours: what cancelling now would do for this subscriber, by the refund rule (DESIGN §6) that
+ * Ours: what cancelling now would do for this subscriber, by the refund rule (the first cancellation in 12 months inside the window refunds) that
  * POST /payments/unsubscribe applies, so that the cancel dialog says the one case that applies.
  * - `refund`: the last payment (`payment`) is refunded in full and access ends now;
  * - `window_passed`: its refund window ended (`refundWindowEndsAt`), access lasts to `accessUntil`;
@@ -60,7 +60,7 @@ export const CancellationTermsSchema = z.object({
 export type CancellationTerms = z.infer<typeof CancellationTermsSchema>;
 export const CancellationTermsResponseSchema = Reply.extend({ cancellation: CancellationTermsSchema });
 
-/** Ours (issue 15): why a subscriber cancels, asked by the cancel dialog (skippable), read by admins. */
+/** Ours: why a subscriber cancels, asked by the cancel dialog (skippable), read by admins. */
 export const CANCEL_REASONS = {
   too_expensive: 'It costs too much',
   not_using: 'I don’t use it enough',

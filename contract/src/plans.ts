@@ -5,7 +5,7 @@ import { answers } from './answers.ts';
 import { isPlainLine } from './plain-text.ts';
 
 /**
- * Plans, free trials and coupons (issue 16; decision 0017). A plan is what is sold: a name, a
+ * Plans, free trials and coupons (decision 0017). A plan is what is sold: a name, a
  * period and a price; changing the price makes a new price version, and each subscriber keeps
  * the version they bought. A coupon takes a percentage or an amount off the first payment or the
  * first few. The spec's bundle is the default plan: monthly, created on first start.
@@ -16,11 +16,11 @@ export type PlanInterval = (typeof PLAN_INTERVALS)[number];
 /** Months one charge of the interval pays for. */
 export const MONTHS_PER_CHARGE: Record<PlanInterval, number> = { monthly: 1, yearly: 12 };
 
-/** Razorpay's smallest charge, ₹1 (reference/razorpay.md: plan amount ≥ 100 paise). */
+/** Razorpay's smallest charge, ₹1 (Razorpay refuses a plan amount under 100 paise). */
 export const MIN_PRICE = 1;
 /**
  * The largest price a plan may have: a recurring card or UPI debit above ₹15,000 needs the
- * customer's extra approval every time (RBI e-mandate rules, reference/razorpay.md), so a
+ * customer's extra approval every time (RBI's e-mandate rules, which Razorpay applies), so a
  * subscription above it would not renew by itself.
  */
 export const MAX_PRICE = 15_000;
@@ -68,7 +68,7 @@ export const PlansResponseSchema = Reply.extend({
   plans: z.array(PlanSchema),
   /** For a signed-in learner: whether a plan's free trial would be theirs (one per account). */
   trialAvailable: z.boolean(),
-  /** Days after a payment within which a first cancellation in 12 months refunds it (DESIGN §6): every plan's cards say it. */
+  /** Days after a payment within which a first cancellation in 12 months refunds it in full: every plan's cards say it. */
   refundWindowDays: z.number().int(),
 });
 

@@ -4,7 +4,7 @@ import { ReplySchema } from './envelope.ts';
 import { answers } from './answers.ts';
 
 /**
- * Learner progress (issue 14): where each learner stopped in each lecture, which lectures they
+ * Learner progress: where each learner stopped in each lecture, which lectures they
  * completed, and what an admin learns from it. Decision 0015 defines every figure.
  */
 

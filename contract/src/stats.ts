@@ -10,11 +10,11 @@ export const UserStatsResponseSchema = ReplySchema.extend({
   subscribedUsersCount: z.number(),
 });
 
-/** Ours (issue 15): an invoice or credit note as the admin's payments table links it. */
+/** Ours: an invoice or credit note as the admin's payments table links it. */
 const DocumentLinkSchema = z.object({ id: z.string(), number: z.string(), ready: z.boolean() }).nullable();
 
 /**
- * GET /admin/revenue (ours, issue 15): the subscription business this month (India's calendar) and over
+ * GET /admin/revenue (ours): the subscription business this month (India's calendar) and over
  * the last 12 months. Decision 0016 defines each figure. Money in rupees.
  */
 export const RevenueResponseSchema = ReplySchema.extend({
@@ -22,7 +22,7 @@ export const RevenueResponseSchema = ReplySchema.extend({
   month: z.string(),
   /** Monthly recurring revenue: what the renewing subscribers' next charges come to a month (a yearly one counts 1/12; a coupon while it lasts). */
   mrr: z.number(),
-  /** Ours (issue 16): each plan's renewing subscribers and their part of the MRR; archived plans that still have some, too. */
+  /** Ours: each plan's renewing subscribers and their part of the MRR; archived plans that still have some, too. */
   plans: z.array(z.object({ id: z.string(), name: z.string(), interval: z.enum(['monthly', 'yearly']), archived: z.boolean(), subscribers: z.number().int(), mrr: z.number() })),
   /** Users with access now (as the spec's subscribed count). */
   activeSubscribers: z.number().int(),

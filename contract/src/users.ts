@@ -4,15 +4,15 @@ import { messages } from './messages.ts';
 import { answers } from './answers.ts';
 import { imitatesInvoiceLabel, isPlainLine } from './plain-text.ts';
 
-/** Spec §5: letters, digits and !@#$%^&*, 6-16 long, at least one digit and one special character. */
+/** The spec's password rule: letters, digits and !@#$%^&*, 6-16 long, at least one digit and one special character. */
 export const passwordPattern = /^(?=.*\d)(?=.*[!@#$%^&*])[A-Za-z\d!@#$%^&*]{6,16}$/;
-/** Spec §5: "a standard email pattern". */
+/** The spec's email rule: "a standard email pattern". */
 export const emailPattern = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/;
 
 export const NAME_MIN = 5;
 export const NAME_MAX = 50;
 export const EMAIL_MAX = 254;
-/** Avatars accepted by the server, checked by content (spec §5: jpg, jpeg, png, svg). */
+/** Avatars accepted by the server, checked by content (the spec's avatar types: jpg, jpeg, png, svg). */
 export const AVATAR_ACCEPT = '.jpg,.jpeg,.png,.svg,image/jpeg,image/png,image/svg+xml';
 
 /**
@@ -112,7 +112,7 @@ export const UserSchema = z.object({
     currentPeriodEnd: z.string().optional(),
     /** Ours, while active: cancelled without a refund, so it will not renew; access lasts until currentPeriodEnd. */
     cancelAtPeriodEnd: z.boolean().optional(),
-    /** Ours (issue 16), while in a free trial: when it ends and the first payment is taken (ISO). */
+    /** Ours, while in a free trial: when it ends and the first payment is taken (ISO). */
     trialEndsAt: z.string().optional(),
   }),
   /** Ours: the initial administrator must choose their own password before anything else works. */
