@@ -7,7 +7,7 @@ import { createTestApp, testDatabaseKind, type TestApp } from './test/app.ts';
 import { multipart, pngImage, signUp, signUpAdmin } from './test/http.ts';
 
 /**
- * Two instances on one database, as behind a load balancer (DESIGN §9). Neither waits before a
+ * Two instances on one database, as behind a load balancer (decision 0019). Neither waits before a
  * request to have heard the other's changes, as tests otherwise do: what one changes must reach
  * the other by itself, within a second.
  */

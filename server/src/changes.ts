@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Database } from './db/client.ts';
 
 /**
- * What each instance keeps copies of, and must drop when anyone changes it (DESIGN §9): another
+ * What each instance keeps copies of, and must drop when anyone changes it (decision 0019): another
  * instance, a job, the admin command. Triggers in the database (migration 0012) announce every
  * change on one channel once it commits; every instance listens and drops its copies.
  */

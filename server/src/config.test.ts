@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
 
 describe('loadConfig', () => {
-  it('runs with no variables at all, on the defaults of DESIGN §3', () => {
+  it('runs with no variables at all, on its defaults', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ port: 3000, host: '127.0.0.1', databaseUrl: undefined, redisUrl: undefined, smtpUrl: undefined });
     expect(config.dataDir).toMatch(/\/data$/);

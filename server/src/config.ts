@@ -12,7 +12,7 @@ const commaList = z
   .default('')
   .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean));
 
-/** Every environment variable the server reads, with its default (DESIGN §3). */
+/** Every environment variable the server reads, with its default: with none set, the server runs as a newcomer's `npm start`. */
 const EnvSchema = z
   .object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -31,7 +31,7 @@ const EnvSchema = z
   IMAGE_MAX_BYTES: positiveInt.default(IMAGE_MAX_BYTES),
   VIDEO_MAX_BYTES: positiveInt.default(2 * 1024 * 1024 * 1024),
   VIDEO_URL_HOURS: z.coerce.number().positive().default(6),
-  /** The video pipeline (DESIGN §5): off leaves every upload playing as it was uploaded. */
+  /** The video pipeline (decision 0014): off leaves every upload playing as it was uploaded. */
   VIDEO_PROCESSING: z.enum(['on', 'off']).default('on'),
   FFMPEG_PATH: z.string().min(1).optional(),
   FFPROBE_PATH: z.string().min(1).optional(),
@@ -64,7 +64,7 @@ const EnvSchema = z
   SUBSCRIPTION_PRICE: z.coerce.number().positive().multipleOf(0.01).default(99),
   REFUND_WINDOW_DAYS: z.coerce.number().int().min(0).default(14),
   CONTACT_EMAIL: z.email().optional(),
-  /** The seller on invoices and receipts (issue 15, decision 0016): required with real payments (PAYMENTS_MODE=razorpay). */
+  /** The seller on invoices and receipts (decision 0016): required with real payments (PAYMENTS_MODE=razorpay). */
   SELLER_NAME: z.string().trim().min(2).max(100).optional(),
   /** One line, as it goes on the document: street, city, PIN. */
   SELLER_ADDRESS: z.string().trim().min(5).max(300).optional(),
@@ -72,7 +72,7 @@ const EnvSchema = z
   SELLER_STATE: z.string().refine(isStateCode, 'must be a GST state code, e.g. 29').default('29'),
   /** Registered for GST: documents are Tax Invoices with CGST + SGST or IGST. Without it, Receipts with no tax. */
   SELLER_GSTIN: z.string().trim().toUpperCase().refine(isValidGstin, 'must be a valid 15-character GSTIN (shape and check character)').optional(),
-  /** Commercial training and coaching services (reference/gst-invoices.md §3). */
+  /** SAC 999293, "Commercial training and coaching services", where GST classifies online courses. */
   SELLER_SAC: z.string().regex(/^[0-9]{4,8}$/, 'must be 4 to 8 digits').default('999293'),
   /** Percent: CGST and SGST are half each, or IGST all of it. */
   GST_RATE: z.coerce.number().min(0).max(28).multipleOf(0.01).default(18),

@@ -18,7 +18,7 @@ import type { RateLimits } from './rate-limit.ts';
 export interface Context {
   config: RuntimeConfig;
   db: Db;
-  /** Background work (DESIGN §9): mail and whatever must not hold up a request. */
+  /** Background work, taken by whichever instance is free: mail and whatever must not hold up a request. */
   jobs: JobQueue<Jobs>;
   /** Sends mail now: the `mail` job, and jobs whose mail must not be queued (a link that opens an account); services call queueMail. */
   mailer: Mailer;
@@ -26,7 +26,7 @@ export interface Context {
   passwords: PasswordHasher;
   limits: RateLimits;
   razorpay: RazorpayClient;
-  /** What this instance keeps copies of hears every change to it, from anywhere (DESIGN §9). */
+  /** What this instance keeps copies of hears every change to it, from any instance, job or command (changes.ts). */
   changes: Changes;
   /** Serialized catalogue pages; course and lecture changes empty it. */
   catalogue: CatalogueCache;

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from './db/client.ts';
 
 /**
- * The job queue of DESIGN §9: pg-boss, keeping its jobs in the app's own database
+ * The job queue: pg-boss, keeping its jobs in the app's own database
  * (schema `pgboss`), PGlite or PostgreSQL alike. A job is stored before the request
  * that made it answers; whichever instance's worker is free takes it; a job that
  * throws is retried with a growing delay and, once out of tries, stays in the

@@ -77,7 +77,7 @@ try {
 }
 
 /**
- * For the bench (DESIGN §11: the event loop's delay while a video is transcoded): every second,
+ * For the bench (bench/src/sections/hls.ts: the event loop's delay while a video is transcoded): every second,
  * the last second's delay percentiles in milliseconds, appended to `file` as a JSON line.
  */
 function writeEventLoopStats(file: string) {

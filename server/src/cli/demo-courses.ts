@@ -70,7 +70,7 @@ export const DEMO_COURSES: readonly DemoCourse[] = [
 ];
 
 /**
- * DESIGN §3: on the first start with an empty database (no accounts and no courses at all), fills the
+ * On the first start with an empty database (no accounts and no courses at all), fills the
  * catalogue with DEMO_COURSES so a newcomer sees something real. Once anyone has signed up (the initial
  * admin is created right after this), it never runs again, so an admin who deletes every course does not
  * get them back. Nothing is fetched: the video is shipped, the thumbnails are drawn here.

@@ -11,7 +11,7 @@ export const INITIAL_ADMIN_NAME = 'LMS Admin';
 export const INITIAL_ADMIN_FILE = 'initial-admin.txt';
 
 /**
- * DESIGN §3: while no administrator exists, creates one with a random password,
+ * While no administrator exists, creates one with a random password,
  * kept in DATA_DIR/initial-admin.txt (mode 600), so a newcomer can sign in as admin
  * without stopping the server. The password itself is printed only when `interactive`
  * (standard output is a terminal): anywhere else (a journal, a piped log) it would be

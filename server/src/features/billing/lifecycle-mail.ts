@@ -6,7 +6,7 @@ import type { Mail } from '../../mail.ts';
 import { formatIndiaDate, rupees } from './format.ts';
 
 /**
- * The subscription's lifecycle mail (issue 15): a receipt with the invoice after every payment, a
+ * The subscription's lifecycle mail: a receipt with the invoice after every payment, a
  * reminder before a renewal, word of a failed payment and of access ended, the cancellation
  * confirmed, a refund with its credit note. Each is written to `lifecycle_mails` in the transaction
  * of its event, under a key naming the event, so repeated webhooks write one row; the

@@ -1,5 +1,6 @@
 /**
- * What a document says about tax (decision 0016, reference/gst-invoices.md §4–5). Amounts are in
+ * What a document says about tax (decision 0016): GST taken out of a tax-inclusive price, as
+ * CGST + SGST when the place of supply is the seller's State and IGST otherwise. Amounts are in
  * paise and always add up: taxable + CGST + SGST + IGST = total.
  */
 

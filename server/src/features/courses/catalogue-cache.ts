@@ -8,7 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * changes only when an administrator edits it. Its pages are kept here serialized, and
  * compressed once for the browsers that accept it: a page of 50 courses is about 23 KB of
  * JSON and 2.7 KB of Brotli. Any change to courses or lectures, made on any instance of a
- * scaled-out deployment (DESIGN §9), empties it on every instance (changes.ts); pages are also
+ * scaled-out deployment (decision 0019), empties it on every instance (changes.ts); pages are also
  * computed again after CATALOGUE_FRESH_MS, for what they show from elsewhere.
  * What is built from the catalogue alone is kept here too, so the same writes refresh it:
  * a course's public curriculum, its page's HTML head, the sitemap.

@@ -9,7 +9,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../errors.ts';
 
 /*
- * Coupons (issue 16, decision 0017): a percentage or an amount off the first charge or the first
+ * Coupons (decision 0017): a percentage or an amount off the first charge or the first
  * few. A use is taken when a checkout asks for the coupon (held by that unpaid subscription, so two
  * buyers cannot both be sold the last use) and made final by the payment; a checkout dropped
  * unpaid gives its use back. One use per account.

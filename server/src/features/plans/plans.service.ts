@@ -9,7 +9,7 @@ import { AppError } from '../../errors.ts';
 import type { RuntimeConfig } from '../../secrets.ts';
 
 /*
- * The plans sold (issue 16, decision 0017). A plan's price lives in `plan_prices`, a row per price
+ * The plans sold (decision 0017). A plan's price lives in `plan_prices`, a row per price
  * it has had: a new price is a new row, and each subscription keeps the row it was bought at, so a
  * subscriber's charge never changes when the seller changes a price. The spec's bundle is the
  * default plan: monthly, made on first start from SUBSCRIPTION_PRICE, never archived.

@@ -5,7 +5,7 @@ import type { RevenueExportQuery } from '@lms/contract/stats';
 import type { Context } from '../../context.ts';
 
 /**
- * The accountant's CSV (issue 15): every payment, or every invoice and credit note, of a range of
+ * The accountant's CSV: every payment, or every invoice and credit note, of a range of
  * days in India's calendar. Read in keyset pages and streamed, so a year of payments never sits in
  * memory; one row per line, RFC 4180 quoting, and no cell a spreadsheet would run as a formula.
  */

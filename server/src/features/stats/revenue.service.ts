@@ -4,7 +4,7 @@ import type { Context } from '../../context.ts';
 import { billingDocuments, payments, plans, users } from '../../db/schema.ts';
 
 /**
- * The revenue figures of the admin dashboard (issue 15; decision 0016 defines each), computed in SQL
+ * The revenue figures of the admin dashboard (decision 0016 defines each), computed in SQL
  * over payments, subscriptions, users and cancellations. Months are India's (Asia/Kolkata), as the
  * spec's sales chart counts them. `now` is a parameter so that tests can fix the month.
  */

@@ -107,7 +107,7 @@ export async function getPaymentRecords(ctx: Context, { count: latest, now = new
 
 const toRupees = (paise: number) => paise / 100;
 
-// ── Engagement (issue 14, decision 0015): what learner progress tells the admin ──
+// ── Engagement (decision 0015): what learner progress tells the admin ──
 
 /** How many at-risk subscribers the dashboard lists (their total is given beside). */
 const CHURN_RISK_LISTED = 20;
