@@ -151,7 +151,7 @@ const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 const header = [
   `# Bench ${date}${quick ? ' (--quick)' : ''}`,
   '',
-  `\`npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}\` at commit ${run('git', ['rev-parse', '--short', 'HEAD']).trim()}, Node ${process.version}, ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 1024 ** 3)} GB; ${((performance.now() - started) / 1000).toFixed(0)} s in all. Budgets from DESIGN §11.`,
+  `\`npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}\` at commit ${run('git', ['rev-parse', '--short', 'HEAD']).trim()}, Node ${process.version}, ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 1024 ** 3)} GB; ${((performance.now() - started) / 1000).toFixed(0)} s in all. Budgets as each section sets them.`,
 ];
 await fs.mkdir(path.dirname(file), { recursive: true });
 await fs.writeFile(file, `${[header.join('\n'), ...results.map(sectionMarkdown)].join('\n\n')}\n`);

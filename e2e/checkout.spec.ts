@@ -163,7 +163,7 @@ test('cancelling: the first time refunds and ends access; the next keeps access 
   await expect(await subscriptionOnProfile(page)).toHaveText('Active');
   expect(await dateIn(subscriptionNote(page, 'Renews on'), 'Renews on')).toMatch(periodEnd);
 
-  // The first cancellation, inside the refund window: refunded, access ends now (spec §4: home).
+  // The first cancellation, inside the refund window: refunded, access ends now (the spec sends the user to /).
   await exclusively('payments', async () => {
     await cancelOnProfile(page, 'refund');
     await expect(page).toHaveURL(/\/$/);

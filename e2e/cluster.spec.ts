@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { adminCredentials, expect, newPerson, pngFile, registerByApi, test } from './fixtures.ts';
 
 // Run by playwright.cluster.config.ts only: two instances behind nginx, each reached here directly,
-// past nginx, so that a write lands on one and the read that must see it on the other (DESIGN §9).
+// past nginx, so that a write lands on one and the read that must see it on the other (decision 0019).
 
 /** Instance A and instance B's own addresses (cluster-setup.ts). */
 function instances(): [string, string] {
@@ -11,7 +11,7 @@ function instances(): [string, string] {
   return [a, b];
 }
 
-/** How soon the other instance must agree (issue 17): asked every 50 ms for a second. */
+/** How soon the other instance must agree (decision 0019): asked every 50 ms for a second. */
 const WITHIN_A_SECOND = { timeout: 1000, intervals: [50] };
 
 /** Logs in through the instance at `url`; answers the Cookie header that carries the session. */

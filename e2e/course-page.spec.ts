@@ -48,7 +48,7 @@ async function courseWithPreview(api: APIRequestContext, label: string, descript
   return { id: course._id, title, lectureIds: ids };
 }
 
-/** Whether the page scrolls sideways (the issue's own measure), with what sticks out if it does. */
+/** Whether the page scrolls sideways (what a phone's user notices), with what sticks out if it does. */
 async function expectNoSidewaysScroll(page: Page, where: string) {
   const fits = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
   expect(fits ? [] : await horizontalOverflow(page), `sideways scroll on ${where}`).toEqual([]);

@@ -82,7 +82,7 @@ export const lectureInList = (page: Page, title: string) =>
 /** On /checkout: Buy now (or Resume subscription), then the sandbox's Checkout modal, paying with `card`. */
 export async function payWithCard(page: Page, card: string, button: 'Buy now' | 'Resume subscription' | 'Start free trial' = 'Buy now') {
   const buy = page.getByRole('button', { name: button });
-  // Enabled once the key and a subscription are there (spec §4).
+  // Enabled once the key and a subscription are there (the spec's checkout fetches both on load).
   await expect(buy).toBeEnabled();
   await buy.click();
   const modal = page.getByRole('dialog', { name: 'LMS' });
@@ -94,7 +94,7 @@ export async function payWithCard(page: Page, card: string, button: 'Buy now' | 
   await modal.getByRole('button', { name: /^Pay\b/ }).click();
 }
 
-/** The bundle card of /checkout (which may carry the course it was reached from), as spec §9 describes it. */
+/** The bundle card of /checkout (which may carry the course it was reached from), as the spec's business constants describe it. */
 export async function expectBundleCard(page: Page) {
   await expect(page).toHaveURL(/\/checkout(\?from=[^&#]+)?$/);
   const card = page.getByRole('article', { name: 'Subscription Bundle' });

@@ -5,7 +5,7 @@ import { LECTURE_VIDEO, horizontalOverflow } from './journeys.ts';
 /** A word of `length` letters with no place to break it. */
 const unbroken = (length: number) => 'Lorem'.repeat(Math.ceil(length / 5)).slice(0, length);
 
-/** The issue's measure: the page is no wider than the window (with what sticks out, if it is). */
+/** What a phone's user notices: the page is no wider than the window (with what sticks out, if it is). */
 async function expectNoSidewaysScroll(page: Page, where: string) {
   const fits = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
   expect(fits ? [] : await horizontalOverflow(page), `sideways scroll on ${where}`).toEqual([]);

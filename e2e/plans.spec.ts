@@ -18,7 +18,7 @@ const around = (make: () => Date, then: Date) => new RegExp(`(${shown(then)}|${s
 const rowOf = (page: Page, name: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${name}`) }) });
 
 /**
- * Issue 16's journeys in one: the admin makes a yearly plan and a coupon for it; a visitor picks the yearly plan with
+ * The plans' journeys in one: the admin makes a yearly plan and a coupon for it; a visitor picks the yearly plan with
  * the coupon, pays the discounted amount and finds it, and a renewal a year on, on the profile; the admin sees the
  * redemption. Then a plan with a free trial: a learner starts it and is charged nothing. The plans are taken off sale
  * again at the end: other journeys expect the bundle alone at checkout (they take the same lock).

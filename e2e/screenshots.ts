@@ -9,7 +9,7 @@
  * (signed in, not subscribed: the checkout's plans, coupon and trial; an account of its own, as each
  * of those shots subscribes a few times and an account may only start so many checkouts in 15 minutes).
  * Shots of `phase: 2` are taken after the admin has put a yearly plan, a plan with a free trial, a
- * coupon and a save offer on sale (issue 16); those before show the bundle alone, as a first start does.
+ * coupon and a save offer on sale; those before show the bundle alone, as a first start does.
  * Shots of `phase: 3` after that, once the admin has made more plans, with buyers, and coupons in
  * every state (the checkout of phase 2 shows the first few plans only).
  * It starts its own server as the e2e tests do (fresh data folder, demo courses seeded), on
@@ -55,7 +55,7 @@ interface Shot {
   serial?: true;
 }
 
-/** What the admin puts on sale before the shots of phase 2 (issue 16). */
+/** What the admin puts on sale before the shots of phase 2. */
 const COUPON = 'HALF2';
 
 const SHOTS: Shot[] = [
@@ -112,7 +112,7 @@ const SHOTS: Shot[] = [
     },
   },
   { name: 'checkout-fail', roles: ['newcomer'], url: () => '/checkout/fail' },
-  // Issue 16: the plans side by side, a coupon applied and one dropped, a free trial, the cancel dialog's save offer.
+  // Plans: the plans side by side, a coupon applied and one dropped, a free trial, the cancel dialog's save offer.
   { name: 'checkout-plans', roles: ['shopper'], url: () => '/checkout', phase: 2, serial: true },
   {
     name: 'checkout-coupon',
@@ -164,7 +164,7 @@ const SHOTS: Shot[] = [
   { name: 'add-lecture', roles: ['admin'], url: ({ course }) => `/course/addlecture?id=${course}` },
   { name: '404', roles: ['visitor'], url: () => '/no-such-page' },
   { name: 'denied', roles: ['learner'], url: () => '/denied' },
-  // Issue 16: the admin's plans and coupons, and the dashboard's MRR by plan, once a few more are made
+  // Plans: the admin's plans and coupons, and the dashboard's MRR by plan, once a few more are made
   // (phase 3: the checkout's shots of phase 2 are taken before these add plans).
   { name: 'plans', roles: ['admin'], url: () => '/admin/plans', phase: 3, act: afterPlansSeeded },
   {
@@ -306,7 +306,7 @@ const subscribed = async (context: BrowserContext) => {
   const { subscription_id: subscriptionId } = await ok('subscribe', context.request.post('/api/v1/payments/subscribe'));
   const paid = await ok('sandbox pay', context.request.post(`/sandbox/v1/subscriptions/${String(subscriptionId)}/pay`, { data: { card_number: CARDS.pays } }));
   await ok('verify', context.request.post('/api/v1/payments/verify', { data: paid }));
-  // Some progress (issue 14): the first lecture of the demo course completed, the second started.
+  // Some progress: the first lecture of the demo course completed, the second started.
   const { courses } = await ok('course', context.request.get(`/api/v1/courses?search=${encodeURIComponent(DEMO_COURSE.title)}`));
   const { lectures } = await ok('lectures', context.request.get(`/api/v1/courses/${(courses as { _id: string }[])[0]!._id}`));
   const [first, second] = lectures as { _id: string; duration: number | null }[];
@@ -528,7 +528,7 @@ async function main() {
     await inParallel(jobsOf(first, shoot));
     console.log(`  ${shots(first)} of a first start (${elapsed()})`);
 
-    // Phase 2 (issue 16): the plans, the coupon and the save offer on sale.
+    // Phase 2: the plans, the coupon and the save offer on sale.
     trialPlan = await putPlansOnSale(await contextFor('admin', ''));
     await inParallel(jobsOf(second, shoot));
     console.log(`  ${shots(second)} with plans and a coupon on sale (${elapsed()})`);

@@ -1,4 +1,4 @@
-// `npm run cluster`: the scaled-out topology of DESIGN §9 (docs/deploy.md) on one machine.
+// `npm run cluster`: the scaled-out topology (docs/deploy.md) on one machine.
 // CLUSTER_INSTANCES servers (default 2), each run exactly as `npm start` runs it on a port of its
 // own, behind nginx on PORT, sharing PostgreSQL, an S3-compatible store (s3rver, unless S3_* name
 // one) and Redis. Runs in the foreground; Ctrl-C or SIGTERM stops everything it started.

@@ -1,4 +1,4 @@
-/** One line of the results table: a figure, what it is compared with, and its budget from DESIGN §11. */
+/** One line of the results table: a figure, what it is compared with, and its budget, as the section sets it. */
 export interface Measurement {
   what: string;
   /** The figure as measured, with its unit. */
@@ -8,7 +8,7 @@ export interface Measurement {
   /** measured ÷ reference (throughput) — the number a budget in percent is judged on. */
   ratio?: number;
   budget?: string;
-  /** Whether the budget is met; undefined when DESIGN §11 sets none for this figure. */
+  /** Whether the budget is met; undefined when the figure has none. */
   met?: boolean;
 }
 

@@ -18,7 +18,7 @@ const post = (product: Product, apiPath: string, body: object) =>
   fetch(`${product.url}/api/v1${apiPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 /**
- * What the hardening of the security review promised, on the product as `npm start` runs it
+ * What the hardening of decision 0010 promised, on the product as `npm start` runs it
  * (scrypt at its real cost, N = 2^17): a hostile avatar is refused at once, a flood of forged
  * reset links leaves /healthz fast, and forgot-password answers as fast for an unknown email
  * as for a known one.
@@ -94,5 +94,5 @@ async function measure(bench: Bench, product: Product): Promise<SectionResult> {
   rows.push({ what: 'forgot password, an email with an account', measured: `${ms(median(knownTimes))} (median of 5: ${knownTimes.map(ms).join(', ')})` });
   rows.push({ what: 'forgot password, an email without one', measured: `${ms(median(unknownTimes))} (median of 5: ${unknownTimes.map(ms).join(', ')})` });
   bench.log('Abuse: done');
-  return { title: 'Abuse (issue 11)', rows };
+  return { title: 'Abuse', rows };
 }

@@ -10,14 +10,14 @@ const HELLO_WORLD = path.join(path.dirname(fileURLToPath(import.meta.url)), '../
 
 export interface RunningProduct {
   label: string;
-  /** Which database the server runs on: the budgets of `GET /user/me` differ (DESIGN §11). */
+  /** Which database the server runs on: the budgets of `GET /user/me` differ (the embedded database runs on the server's own thread). */
   database: 'pglite' | 'postgres';
   product: Product;
   /** An administrator's session cookie. */
   cookie: string;
 }
 
-/** DESIGN §11: the signed-in hot path against hello-world, and its p99 at 50 connections. */
+/** Budgets of the signed-in hot path (every signed-in page asks it): against hello-world, and its p99 at 50 connections. */
 const ME_BUDGETS = { postgres: 0.2, pglite: 0.1 } as const;
 export const ME_P99_BUDGET_MS = 50;
 

@@ -15,7 +15,7 @@ import { recordingDb, timeAndExplain } from '../queries.ts';
 import { median, ms, thousands, type Measurement, type SectionResult } from '../report.ts';
 
 const BUDGET_MS = 100;
-/** Issue 15: invoice numbering under this many captures at once. */
+/** Invoice numbering under this many captures at once, each in its own transaction. */
 const CONCURRENT_CAPTURES = 50;
 const PDF_RUNS = 20;
 const SELLER = { name: 'LMS Learning Pvt Ltd', address: 'MG Road, Bengaluru 560001', stateCode: '29', gstin: '29AAACL1234C1Z1', sac: '999293', gstRate: 18 };

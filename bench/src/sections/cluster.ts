@@ -13,7 +13,7 @@ const INHERITED = ['PATH', 'HOME', 'LANG', 'TZ'];
 const HEAVY_LOAD_CONNECTIONS = 200;
 
 /**
- * `npm run cluster` as it starts (issue 17): N instances of the bundle behind nginx, on PostgreSQL,
+ * `npm run cluster` as it starts: N instances of the bundle behind nginx, on PostgreSQL,
  * s3rver and Redis. The same catalogue and session are measured through nginx with one instance
  * and with two, then one of two is killed with SIGKILL under load.
  */
@@ -61,7 +61,7 @@ export async function measureCluster(bench: Bench): Promise<SectionResult> {
         {
           what: `GET /api/v1/user/me at ${HEAVY_LOAD_CONNECTIONS} connections, ${instances} instance(s)`,
           measured: describeRate(meCrowded),
-          budget: `p99 ≤ ${ME_P99_BUDGET_MS} ms at 50 connections (DESIGN §11); shown for the load`,
+          budget: `p99 ≤ ${ME_P99_BUDGET_MS} ms at 50 connections; shown for the load`,
         },
       );
     } finally {

@@ -8,9 +8,9 @@ import { kb, type Measurement, type SectionResult } from '../report.ts';
 
 const WEB = path.join(root, 'web');
 const DIST = path.join(WEB, 'dist');
-/** DESIGN §11: the JS a visitor of `/` downloads, as Chromium gets it (Brotli, which the server pre-compresses). */
+/** Budget: the JS a visitor of `/` downloads, as Chromium gets it (Brotli, which the server pre-compresses). */
 const HOME_BUDGET_BYTES = 110 * 1024;
-/** DESIGN §11: no page's own chunk over 30 KB, except the dashboard's (its charts). */
+/** Budget: no page's own chunk over 30 KB, except the dashboard's (its charts). */
 const PAGE_CHUNK_BUDGET_BYTES = 30 * 1024;
 
 interface ManifestChunk {
