@@ -14,7 +14,7 @@ export const ENDED_STATES = new Set(['halted', 'cancelled', 'completed', 'expire
 export const CHARGING_STATES = ['authenticated', 'active', 'pending'];
 /**
  * What Checkout takes to authorise a card for a subscription that starts later (a trial, a resume):
- * ₹5, refunded at once (reference/razorpay.md; the sandbox takes the same).
+ * ₹5, refunded at once, as Razorpay's subscriptions do (the sandbox takes the same).
  */
 export const AUTHORISATION_PAISE = 500;
 
