@@ -2,7 +2,8 @@
  * The server's answers (the `message` of its replies: confirmations and refusals), beside the web
  * app's own words in messages.ts: one catalogue in two files. The web app shows these as the server
  * sends them and never imports this file into its first chunk (which counts against the JavaScript
- * budget of `/`, bench/src/sections/weight.ts); the contract's schemas and the server do. Texts we added beyond the spec; the spec's own are in messages.ts.
+ * budget of `/`, bench/src/sections/weight.ts); the contract's schemas and the server do. Texts we
+ * added beyond the spec; the spec's own are in messages.ts.
  */
 export const answers = {
   // Ours: server answers the spec does not show

@@ -76,9 +76,10 @@ export const DeleteLectureQuerySchema = z.object({
 });
 
 /**
- * Where a lecture's video is in the processing pipeline (probe, poster, HLS ladder after an upload): `waiting` for a worker
- * (or for an ffmpeg, when processing is off), `processing` with a percent, `ready` (HLS, poster
- * and duration made), or `failed` with the reason. The MP4 plays in every state.
+ * Where a lecture's video is in the processing pipeline (probe, poster, HLS ladder after an
+ * upload): `waiting` for a worker (or for an ffmpeg, when processing is off), `processing` with a
+ * percent, `ready` (HLS, poster and duration made), or `failed` with the reason. The MP4 plays in
+ * every state.
  */
 export const VIDEO_STATES = ['waiting', 'processing', 'ready', 'failed'] as const;
 export type VideoState = (typeof VIDEO_STATES)[number];

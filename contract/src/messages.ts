@@ -1,9 +1,10 @@
 /**
  * Every visible text of the product, in one catalogue of two files: this one, with every text of
- * the spec (kept verbatim, typos included, as the user's specification writes them) and the words the web app
- * shows itself, and answers.ts, the server's confirmations and refusals that the web app shows only
- * as the server sends them. This file ships in every page's first chunk (which counts against the JavaScript budget of
- * `/`, bench/src/sections/weight.ts); answers.ts does not. Changing a text is a one-line edit. Texts we added are marked as ours.
+ * the spec (kept verbatim, typos included, as the user's specification writes them) and the words
+ * the web app shows itself, and answers.ts, the server's confirmations and refusals that the web
+ * app shows only as the server sends them. This file ships in every page's first chunk (which
+ * counts against the JavaScript budget of `/`, bench/src/sections/weight.ts); answers.ts does not.
+ * Changing a text is a one-line edit. Texts we added are marked as ours.
  */
 export const messages = {
   // The spec's validation texts

@@ -1,7 +1,8 @@
 /**
- * Every page of the web app (the spec's screens and routes, and ours), in one place: the web app's router is made from this list,
- * and the server reads it to answer the app's page with 200 at these paths and with 404 anywhere
- * else (search engines and uptime checks read the status, not the page's words).
+ * Every page of the web app (the spec's screens and routes, and ours), in one place: the web app's
+ * router is made from this list, and the server reads it to answer the app's page with 200 at these
+ * paths and with 404 anywhere else (search engines and uptime checks read the status, not the
+ * page's words).
  */
 export const pagePaths = {
   home: '/',

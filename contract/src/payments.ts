@@ -35,8 +35,9 @@ export const SubscribeResponseSchema = Reply.extend({
 export const UnsubscribeResponseSchema = Reply.extend({ refunded: z.boolean() });
 
 /**
- * Ours: what cancelling now would do for this subscriber, by the refund rule (the first cancellation in 12 months inside the window refunds) that
- * POST /payments/unsubscribe applies, so that the cancel dialog says the one case that applies.
+ * Ours: what cancelling now would do for this subscriber, by the refund rule (the first
+ * cancellation in 12 months inside the window refunds) that POST /payments/unsubscribe applies, so
+ * that the cancel dialog says the one case that applies.
  * - `refund`: the last payment (`payment`) is refunded in full and access ends now;
  * - `window_passed`: its refund window ended (`refundWindowEndsAt`), access lasts to `accessUntil`;
  * - `refund_used`: a refund was given on `lastRefundAt`, within 12 months; access lasts to `accessUntil`;

@@ -77,8 +77,9 @@ try {
 }
 
 /**
- * For the bench (bench/src/sections/hls.ts: the event loop's delay while a video is transcoded): every second,
- * the last second's delay percentiles in milliseconds, appended to `file` as a JSON line.
+ * For the bench (bench/src/sections/hls.ts: the event loop's delay while a video is transcoded):
+ * every second, the last second's delay percentiles in milliseconds, appended to `file` as a JSON
+ * line.
  */
 function writeEventLoopStats(file: string) {
   const histogram = monitorEventLoopDelay({ resolution: 10 });

@@ -23,13 +23,13 @@ export interface WebAppPage {
 }
 
 /**
- * Serves the built web app (web/dist): its hashed assets from disk, and its page from memory.
- * The page is index.html with what this server knows at start written into it: in sandbox
- * mode, the "Test mode" ribbon (payments are imitated, and every page must say so), present from the first paint on every page,
- * without a request of its own; the largest picture it takes, which the forms check a
- * picked file against; and the head tags of `defaultHead` (title, description, link
- * preview), which pages with a head of their own (storefront.routes.ts) replace. Answers
- * undefined when there is no build.
+ * Serves the built web app (web/dist): its hashed assets from disk, and its page from memory. The
+ * page is index.html with what this server knows at start written into it: in sandbox mode, the
+ * "Test mode" ribbon (payments are imitated, and every page must say so), present from the first
+ * paint on every page, without a request of its own; the largest picture it takes, which the forms
+ * check a picked file against; and the head tags of `defaultHead` (title, description, link
+ * preview), which pages with a head of their own (storefront.routes.ts) replace. Answers undefined
+ * when there is no build.
  */
 export async function serveWebApp(
   app: FastifyInstance,

@@ -39,8 +39,8 @@ function ffmpegBinary(): string {
 }
 
 /**
- * The video pipeline's budgets (the whole ladder against the clip's length, the event loop's
- * delay, segments against nginx), on a fresh embedded product: a 60 s 1080p clip uploaded and timed to
+ * The video pipeline's budgets (the whole ladder against the clip's length, the event loop's delay,
+ * segments against nginx), on a fresh embedded product: a 60 s 1080p clip uploaded and timed to
  * ready; the server's event-loop delay and /courses throughput while it transcodes; then the
  * ladder's segments with a viewer's cookie against nginx serving the same files.
  */

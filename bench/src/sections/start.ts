@@ -72,10 +72,10 @@ async function demoVideosProcessed(origin: string) {
 const figures = (times: number[]) => `${ms(median(times))} (median of ${times.length}: ${times.map((t) => ms(t)).join(', ')})`;
 
 /**
- * What the README and docs/operations.md promise about starting and stopping: a first start (a fresh DATA_DIR: the
- * database made, the demo courses added, the initial administrator created), later starts on the
- * folder a first start left, and how long SIGTERM takes to stop it, idle and while the demo
- * videos of a first start are being transcoded.
+ * What the README and docs/operations.md promise about starting and stopping: a first start (a
+ * fresh DATA_DIR: the database made, the demo courses added, the initial administrator created),
+ * later starts on the folder a first start left, and how long SIGTERM takes to stop it, idle and
+ * while the demo videos of a first start are being transcoded.
  */
 export async function measureStart(bench: Bench): Promise<SectionResult> {
   const runs = bench.sizes.startRuns;
