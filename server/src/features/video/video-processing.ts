@@ -10,10 +10,12 @@ import type { Context } from '../../context.ts';
 import { lectures } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { hlsFileKey, savePoster, videoRunKeys } from '../media/storage.ts';
-import { grabFrame, ladderFor, probeVideo, transcodeToHls, UnreadableVideo, type ProbedVideo, type VideoTools } from './ffmpeg.ts';
+import type { VideoTools } from './ffmpeg.ts';
+import { ladderFor, transcodeToHls } from './hls-transcode.ts';
+import { grabFrame, probeVideo, UnreadableVideo, type ProbedVideo } from './probe.ts';
 
 /**
- * The video pipeline (DESIGN §5): after an upload, a job on the queue probes the video (its
+ * The video pipeline: after an upload, a job on the queue probes the video (its
  * duration and size go to the lecture at once), cuts a poster frame and transcodes the HLS
  * ladder in a work folder, then stores the ladder beside the upload and marks the lecture ready.
  *
