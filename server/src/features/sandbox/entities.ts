@@ -3,7 +3,7 @@ import type { sandboxPayments, sandboxPlans, sandboxRefunds, sandboxSubscription
 import { addMonths, toUnix } from '../payments/provider.ts';
 
 /**
- * Razorpay's entities as its API answers them (reference/razorpay.md), made from the sandbox_*
+ * Razorpay's entities, in the shape and with the quirks of its API's answers, made from the sandbox_*
  * rows that keep Razorpay's side of things offline.
  */
 

@@ -1,7 +1,7 @@
+import { readFile } from 'node:fs/promises';
 import type { FastifyError, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, type FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { readFile } from 'node:fs/promises';
 import { paths } from '../../paths.ts';
 import { jsonBody } from '../../validation.ts';
 import { cardFingerprint, CardFingerprintSchema, CardReferenceEntitySchema, checkoutSummary, CheckoutSummarySchema, payWithCard, PayWithCardSchema } from './card-checkout.service.ts';
@@ -50,8 +50,8 @@ export const sandboxRoutes: FastifyPluginAsyncZod = async (app) => {
     return reply.code(statusCode).send({ error: body });
   });
 
-  // Read once, at start: the file is the script, byte for byte.
-  const checkoutScript = await readFile(paths.sandboxCheckoutScript, 'utf8');
+  // Read once, at start, and sent as the file's own bytes: there is no build step for it.
+  const checkoutScript = await readFile(paths.sandboxCheckoutScript);
   app.get('/checkout.js', { schema: { hide } }, async (_request, reply) =>
     reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(checkoutScript),
   );
