@@ -10,7 +10,7 @@ import { processLectureVideo, restartStalledVideos, type VideoProcessingJob } fr
 import { describeFfmpeg, ffmpegWarning } from './features/video/ffmpeg.ts';
 import type { QueueRules } from './job-queue.ts';
 import { dropAbandonedCheckouts } from './features/payments/checkout.service.ts';
-import { changeProviderPlan } from './features/payments/payments.service.ts';
+import { changeProviderPlan } from './features/payments/charges.service.ts';
 
 /**
  * Every job the queue (job-queue.ts) runs, with what it carries, and the service

@@ -1,5 +1,7 @@
+import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { webhookEvents } from '../db/schema.ts';
+import { deliverWebhook, type SandboxWebhook } from '../features/sandbox/webhooks.service.ts';
 import type { TestApp } from './app.ts';
 import { rowCount } from './db.ts';
 import { signUp } from './http.ts';
@@ -14,6 +16,10 @@ export const sandboxAuth = (t: TestApp) => `Basic ${Buffer.from(`${t.config.paym
 /** One of the sandbox's triggers on a subscription (charge, fail, halt), which delivers its webhooks before answering. */
 export const sandboxTrigger = (t: TestApp, subscriptionId: string, trigger: 'charge' | 'fail' | 'halt') =>
   t.app.inject({ method: 'POST', url: `/sandbox/v1/subscriptions/${subscriptionId}/${trigger}`, headers: { authorization: sandboxAuth(t) } });
+
+/** Delivers one sandbox webhook through the test's app, signed with its keys; to the app's receiver unless `target` says otherwise. */
+export const deliverSandboxWebhook = (app: FastifyInstance, webhook: SandboxWebhook, target?: string) =>
+  deliverWebhook({ inject: (request) => app.inject(request), payments: app.ctx.config.payments }, webhook, target);
 
 /** The sandbox delivers Checkout's webhooks after answering, as Razorpay does; waits until `count` have been handled. */
 export async function webhooksSettled(t: TestApp, count: number) {

@@ -19,7 +19,9 @@ import { jsonBody } from '../../validation.ts';
 import { currentUser, loadUser, requireUser } from '../auth/guards.ts';
 import { defaultPlanPrice, planJson, plansOnSale } from '../plans/plans.service.ts';
 import { mayHaveTrial, subscribe, verifyPayment } from './checkout.service.ts';
-import { acceptSaveOffer, cancellationTerms, getSaveOffer, unsubscribe } from './payments.service.ts';
+import { unsubscribe } from './cancellation.service.ts';
+import { cancellationTerms } from './refund-rule.service.ts';
+import { acceptSaveOffer, getSaveOffer } from './save-offer.service.ts';
 import { handleWebhook } from './webhooks.service.ts';
 
 /** A coupon refused for what it is (not for the plan or the account): what guessing codes runs into. */

@@ -7,7 +7,7 @@ import { payments, sandboxPayments, sandboxRefunds, subscriptions, users, webhoo
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { rowCount } from '../../test/db.ts';
 import { mp4Video, multipart, pngImage, signUp, signUpAdmin } from '../../test/http.ts';
-import { deliverSandboxWebhook } from '../sandbox/sandbox.service.ts';
+import { deliverSandboxWebhook } from '../../test/payments.ts';
 import { hmacHex, isSignedBy } from './signatures.ts';
 
 let t: TestApp;

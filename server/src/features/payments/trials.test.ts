@@ -5,9 +5,8 @@ import { lifecycleMails, payments, users, webhookEvents } from '../../db/schema.
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { rowCount } from '../../test/db.ts';
 import { mp4Video, multipart, pngImage, signUp, signUpAdmin } from '../../test/http.ts';
-import { apiCaller, CARDS, makePlan, payAndVerify, providerSubscription, sandboxTrigger, webhooksSettled } from '../../test/payments.ts';
+import { apiCaller, CARDS, deliverSandboxWebhook, makePlan, payAndVerify, providerSubscription, sandboxTrigger, webhooksSettled } from '../../test/payments.ts';
 import { queueRenewalReminders } from '../billing/lifecycle-mail.ts';
-import { deliverSandboxWebhook } from '../sandbox/sandbox.service.ts';
 
 let t: TestApp;
 let admin: string;

@@ -8,7 +8,7 @@ import { rowCount } from '../../test/db.ts';
 import { signUp, signUpAdmin } from '../../test/http.ts';
 import { apiCaller, makeCoupon, makePlan, payAndVerify, providerSubscription, sandboxTrigger, subscriber, webhooksSettled } from '../../test/payments.ts';
 import { COUPON_FAILURES_PER_WINDOW } from '../../rate-limit.ts';
-import { changeProviderPlan } from '../payments/payments.service.ts';
+import { changeProviderPlan } from '../payments/charges.service.ts';
 import { dropAbandonedCheckouts } from '../payments/checkout.service.ts';
 import { getRevenue } from '../stats/revenue.service.ts';
 

@@ -1,44 +1,30 @@
+import { readFile } from 'node:fs/promises';
 import type { FastifyError, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, type FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { paths } from '../../paths.ts';
 import { jsonBody } from '../../validation.ts';
-import { CHECKOUT_SCRIPT } from './checkout-script.ts';
+import { cardFingerprint, CardFingerprintSchema, CardReferenceEntitySchema, checkoutSummary, CheckoutSummarySchema, payWithCard, PayWithCardSchema } from './card-checkout.service.ts';
+import { PaymentEntitySchema, PlanEntitySchema, RefundEntitySchema, SubscriptionEntitySchema } from './entities.ts';
+import { authenticationFailed, inputError, SandboxError } from './errors.ts';
+import { hostedPaymentPage } from './hosted-page.service.ts';
+import { parseFormBody } from './inputs.ts';
+import { createPlan, CreatePlanSchema } from './plans.service.ts';
+import { fetchPayment, refundPayment, RefundPaymentSchema } from './refunds.service.ts';
+import { hasApiKeys } from './signing.ts';
 import {
-  authenticationFailed,
   CancelSubscriptionSchema,
   cancelSubscription,
-  cardFingerprint,
-  CardFingerprintSchema,
-  CardReferenceEntitySchema,
   chargeSubscription,
-  checkoutSummary,
-  CheckoutSummarySchema,
-  createPlan,
-  CreatePlanSchema,
   createSubscription,
   CreateSubscriptionSchema,
-  deliverInBackground,
-  deliverSandboxWebhook,
-  fetchPayment,
-  fetchSubscription,
   failRenewal,
+  fetchSubscription,
   haltSubscription,
-  hasApiKeys,
-  hostedPaymentPage,
-  inputError,
-  parseFormBody,
-  PaymentEntitySchema,
-  PayWithCardSchema,
-  payWithCard,
-  PlanEntitySchema,
-  RefundEntitySchema,
-  refundPayment,
-  RefundPaymentSchema,
-  SandboxError,
-  SubscriptionEntitySchema,
   updateSubscription,
   UpdateSubscriptionSchema,
-} from './sandbox.service.ts';
+} from './subscriptions.service.ts';
+import { deliverInBackground, deliverWebhook, type WebhookSender } from './webhooks.service.ts';
 
 // The sandbox stands in for Razorpay's API, which Razorpay documents; the LMS API docs leave it out.
 const hide = true;
@@ -46,8 +32,9 @@ const IdParamsSchema = z.object({ id: z.string().max(100) });
 const WebhookStatusSchema = z.object({ status: z.number() });
 
 /**
- * The offline imitation of Razorpay (DESIGN §6), mounted at /sandbox in sandbox mode only:
- *   /sandbox/checkout.js   the imitation Checkout script
+ * The offline imitation of Razorpay, mounted at /sandbox in sandbox mode only, so that payments
+ * can be tried with no account and no network:
+ *   /sandbox/checkout.js   the imitation Checkout script (browser/checkout.js, served as it is)
  *   /sandbox/pay/:id       a subscription's short_url: a page that opens that Checkout
  *   /sandbox/v1            the API (Basic auth with the key id and secret): plans;
  *                          subscriptions, /:id (GET, PATCH), /:id/cancel, /:id/charge, /:id/fail, /:id/halt;
@@ -63,8 +50,10 @@ export const sandboxRoutes: FastifyPluginAsyncZod = async (app) => {
     return reply.code(statusCode).send({ error: body });
   });
 
+  // Read once, at start, and sent as the file's own bytes: there is no build step for it.
+  const checkoutScript = await readFile(paths.sandboxCheckoutScript);
   app.get('/checkout.js', { schema: { hide } }, async (_request, reply) =>
-    reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(CHECKOUT_SCRIPT),
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(checkoutScript),
   );
 
   app.get('/pay/:id', { schema: { hide, params: IdParamsSchema } }, async (request, reply) => {
@@ -79,6 +68,8 @@ export const sandboxRoutes: FastifyPluginAsyncZod = async (app) => {
 const sandboxApi: FastifyPluginAsyncZod = async (api) => {
   const { ctx } = api;
   const { keyId, keySecret } = ctx.config.payments;
+  // Webhooks go to the app's own receiver through inject: in-process, as Razorpay's would arrive.
+  const webhooks: WebhookSender = { inject: (request) => api.inject(request), payments: ctx.config.payments };
   const apiKeys = async (request: FastifyRequest) => {
     if (!hasApiKeys(request.headers.authorization, keyId, keySecret)) throw authenticationFailed();
   };
@@ -153,13 +144,14 @@ const sandboxApi: FastifyPluginAsyncZod = async (api) => {
       // Like Razorpay, the webhooks follow the payment rather than hold up its answer.
       setImmediate(() => {
         void deliverInBackground(
-          api,
+          webhooks,
           subscription.status === 'authenticated'
             ? [{ event: 'subscription.authenticated', subscription }]
             : [
                 { event: 'subscription.activated', subscription },
                 { event: 'subscription.charged', subscription, payment },
               ],
+          { log: api.log },
         );
       });
       return { razorpay_payment_id: payment.id, razorpay_subscription_id: subscription.id, razorpay_signature: signature };
@@ -180,12 +172,12 @@ const sandboxApi: FastifyPluginAsyncZod = async (api) => {
     handler: async (request) => {
       const { subscription, payment, first, updated } = await chargeSubscription(ctx, request.params.id);
       if (!payment) {
-        const delivered = await deliverSandboxWebhook(api, { event: 'subscription.cancelled', subscription });
+        const delivered = await deliverWebhook(webhooks, { event: 'subscription.cancelled', subscription });
         return { subscription, webhook: { status: delivered.statusCode } };
       }
-      if (updated) await deliverSandboxWebhook(api, { event: 'subscription.updated', subscription });
-      if (first) await deliverSandboxWebhook(api, { event: 'subscription.activated', subscription });
-      const delivered = await deliverSandboxWebhook(api, { event: 'subscription.charged', subscription, payment });
+      if (updated) await deliverWebhook(webhooks, { event: 'subscription.updated', subscription });
+      if (first) await deliverWebhook(webhooks, { event: 'subscription.activated', subscription });
+      const delivered = await deliverWebhook(webhooks, { event: 'subscription.charged', subscription, payment });
       return { subscription, payment, webhook: { status: delivered.statusCode } };
     },
   });
@@ -200,7 +192,7 @@ const sandboxApi: FastifyPluginAsyncZod = async (api) => {
     onRequest: apiKeys,
     handler: async (request) => {
       const subscription = await failRenewal(ctx, request.params.id);
-      const delivered = await deliverSandboxWebhook(api, { event: 'subscription.pending', subscription });
+      const delivered = await deliverWebhook(webhooks, { event: 'subscription.pending', subscription });
       return { subscription, webhook: { status: delivered.statusCode } };
     },
   });
@@ -215,7 +207,7 @@ const sandboxApi: FastifyPluginAsyncZod = async (api) => {
     onRequest: apiKeys,
     handler: async (request) => {
       const subscription = await haltSubscription(ctx, request.params.id);
-      const delivered = await deliverSandboxWebhook(api, { event: 'subscription.halted', subscription });
+      const delivered = await deliverWebhook(webhooks, { event: 'subscription.halted', subscription });
       return { subscription, webhook: { status: delivered.statusCode } };
     },
   });

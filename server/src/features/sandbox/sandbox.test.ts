@@ -5,15 +5,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sandboxPayments } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { rowCount } from '../../test/db.ts';
-import {
-  deliverSandboxWebhook,
-  newId,
-  parseFormBody,
-  SANDBOX_WEBHOOK_TARGET,
-  subscriptionPaymentSignature,
-  type PaymentEntity,
-  type SubscriptionEntity,
-} from './sandbox.service.ts';
+import { deliverSandboxWebhook } from '../../test/payments.ts';
+import type { PaymentEntity, SubscriptionEntity } from './entities.ts';
+import { newId } from './ids.ts';
+import { parseFormBody } from './inputs.ts';
+import { subscriptionPaymentSignature } from './signing.ts';
+import { SANDBOX_WEBHOOK_TARGET } from './webhooks.service.ts';
 import { addMonths } from '../payments/provider.ts';
 import { hmacHex } from '../payments/signatures.ts';
 

@@ -9,7 +9,9 @@ import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { answers } from '@lms/contract/answers';
 import { makeClip, testVideoTools } from '../../test/video.ts';
-import { describeFfmpeg, ffmpegWarning, findVideoTools, grabFrame, ladderFor, probeVideo, transcodeToHls, UnreadableVideo, type ProbedVideo, type VideoTools } from './ffmpeg.ts';
+import { describeFfmpeg, ffmpegWarning, findVideoTools, type VideoTools } from './ffmpeg.ts';
+import { ladderFor, transcodeToHls } from './hls-transcode.ts';
+import { grabFrame, probeVideo, UnreadableVideo, type ProbedVideo } from './probe.ts';
 
 let tools: VideoTools;
 let dir: string;

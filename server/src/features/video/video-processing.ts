@@ -10,7 +10,9 @@ import type { Context } from '../../context.ts';
 import { lectures } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { hlsFileKey, savePoster, videoRunKeys } from '../media/storage.ts';
-import { grabFrame, ladderFor, probeVideo, transcodeToHls, UnreadableVideo, type ProbedVideo, type VideoTools } from './ffmpeg.ts';
+import type { VideoTools } from './ffmpeg.ts';
+import { ladderFor, transcodeToHls } from './hls-transcode.ts';
+import { grabFrame, probeVideo, UnreadableVideo, type ProbedVideo } from './probe.ts';
 
 /**
  * The video pipeline (decision 0014): after an upload, a job on the queue probes the video (its

@@ -1,0 +1,125 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { VideoTools } from './ffmpeg.ts';
+import { input } from './input-limits.ts';
+import type { ProbedVideo } from './probe.ts';
+import { ChildFailed, lastLine, runChild } from './run-child.ts';
+
+/** A video transcoded into an HLS ladder: the steps it gets, ffmpeg's arguments for them, and the master playlist. */
+
+/** One step of the HLS ladder. */
+export interface Rendition {
+  height: number;
+  videoKbps: number;
+  audioKbps: number;
+}
+
+/** The ladder's steps, lowest first; a video gets those not above its own height, since scaling up adds bytes and no detail. */
+export const LADDER: readonly Rendition[] = [
+  { height: 360, videoKbps: 800, audioKbps: 96 },
+  { height: 720, videoKbps: 2800, audioKbps: 128 },
+  { height: 1080, videoKbps: 5000, audioKbps: 128 },
+];
+export const SEGMENT_SECONDS = 6;
+/**
+ * x264's speed against quality per bit. A 20 s 1080p clip's three-step ladder took 8.5 s with
+ * superfast and 13.0 s with veryfast on this 2-core machine (busy): only superfast keeps a
+ * transcode within half the video's length. At these bit rates the difference is hard to see;
+ * ultrafast (no CABAC) would be. `npm run bench -- --only=video` measures it.
+ */
+export const X264_PRESET = 'superfast';
+
+/** The steps of LADDER for a video `height` tall: never above it; a video below the lowest gets one step at its own height. */
+export function ladderFor(height: number): Rendition[] {
+  const steps = LADDER.filter((step) => step.height <= height);
+  if (steps.length > 0) return steps;
+  const even = Math.max(2, height - (height % 2));
+  return [{ ...LADDER[0]!, height: even }];
+}
+
+/**
+ * Transcodes `file` into an HLS ladder in `outDir`: a playlist per rendition (`0.m3u8`, lowest
+ * first) of SEGMENT_SECONDS-long H.264/AAC segments (`0_00000.ts`…) and `master.m3u8`. The
+ * picture is decoded once and scaled for every rendition in the same run. `onProgress` gets
+ * the share done (0–1) as ffmpeg reports it.
+ */
+export async function transcodeToHls(
+  tools: VideoTools,
+  { file, outDir, video, renditions, onProgress, signal }: {
+    file: string;
+    outDir: string;
+    video: ProbedVideo;
+    renditions: Rendition[];
+    onProgress: (done: number) => void;
+    signal?: AbortSignal;
+  },
+): Promise<void> {
+  const split = `[0:v]split=${renditions.length}${renditions.map((_, index) => `[s${index}]`).join('')}`;
+  const scales = renditions.map((step, index) => `[s${index}]scale=-2:${step.height}[v${index}]`);
+  const args = ['-hide_banner', '-v', 'error', '-nostdin', '-y', ...input(file), '-filter_complex', [split, ...scales].join(';')];
+  renditions.forEach((step, index) => {
+    args.push('-map', `[v${index}]`, `-c:v:${index}`, 'libx264', `-b:v:${index}`, `${step.videoKbps}k`);
+    args.push(`-maxrate:v:${index}`, `${Math.round(step.videoKbps * 1.07)}k`, `-bufsize:v:${index}`, `${step.videoKbps * 1.5}k`);
+  });
+  if (video.audioCodec) {
+    renditions.forEach((step, index) => args.push('-map', '0:a:0', `-c:a:${index}`, 'aac', `-b:a:${index}`, `${step.audioKbps}k`));
+    args.push('-ac', '2');
+  }
+  const streamMap = renditions.map((_, index) => (video.audioCodec ? `v:${index},a:${index}` : `v:${index}`)).join(' ');
+  args.push(
+    ...['-preset', X264_PRESET, '-pix_fmt', 'yuv420p', '-sc_threshold', '0'],
+    // A key frame every SEGMENT_SECONDS, whatever the frame rate: every segment starts with one, and all renditions switch at the same points.
+    ...['-force_key_frames', `expr:gte(t,n_forced*${SEGMENT_SECONDS})`],
+    ...['-f', 'hls', '-hls_time', String(SEGMENT_SECONDS), '-hls_playlist_type', 'vod', '-hls_flags', 'independent_segments'],
+    // No -master_pl_name: the static ffmpeg 4.1 of the npm package crashes (SIGSEGV) writing it; writeMasterPlaylist does.
+    ...['-hls_segment_filename', `${outDir}/%v_%05d.ts`, '-var_stream_map', streamMap],
+    ...['-progress', 'pipe:1', '-nostats'],
+    `${outDir}/%v.m3u8`,
+  );
+  await runChild(tools.ffmpeg, args, {
+    signal,
+    onStdoutLine(line) {
+      // `out_time_us` (ffmpeg ≥ 4.2) and `out_time_ms` (older, but also microseconds) are how far it has got.
+      const [name, value] = line.split('=', 2);
+      if ((name === 'out_time_us' || name === 'out_time_ms') && value && /^\d+$/.test(value)) {
+        onProgress(Math.min(1, Number(value) / 1e6 / video.durationSeconds));
+      }
+    },
+  }).catch((error: ChildFailed | Error) => {
+    if (error instanceof ChildFailed) throw new Error(`ffmpeg failed: ${lastLine(error.stderr) || `exit code ${error.code}`}`);
+    throw error;
+  });
+  await writeMasterPlaylist(outDir, video, renditions);
+}
+
+/**
+ * `master.m3u8`: one entry per rendition playlist (`0.m3u8`, lowest first) with its size and its
+ * BANDWIDTH as HLS defines it, the peak bit rate of its segments (AVERAGE-BANDWIDTH beside it),
+ * measured from the segments written.
+ */
+async function writeMasterPlaylist(outDir: string, video: ProbedVideo, renditions: Rendition[]): Promise<void> {
+  const lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-INDEPENDENT-SEGMENTS'];
+  for (const [index, step] of renditions.entries()) {
+    const playlist = await fs.readFile(path.join(outDir, `${index}.m3u8`), 'utf8');
+    let seconds = 0;
+    let peak = 0;
+    let bits = 0;
+    let total = 0;
+    for (const line of playlist.split('\n')) {
+      if (line.startsWith('#EXTINF:')) seconds = Number.parseFloat(line.slice('#EXTINF:'.length));
+      else if (line.endsWith('.ts') && seconds > 0) {
+        const segmentBits = (await fs.stat(path.join(outDir, line.trim()))).size * 8;
+        peak = Math.max(peak, segmentBits / seconds);
+        bits += segmentBits;
+        total += seconds;
+      }
+    }
+    // As scale=-2:<height> makes it: the source's shape, rounded to an even width.
+    const width = 2 * Math.round((video.width * step.height) / video.height / 2);
+    lines.push(
+      `#EXT-X-STREAM-INF:BANDWIDTH=${Math.ceil(peak)},AVERAGE-BANDWIDTH=${Math.ceil(total > 0 ? bits / total : 0)},RESOLUTION=${width}x${step.height}`,
+      `${index}.m3u8`,
+    );
+  }
+  await fs.writeFile(path.join(outDir, 'master.m3u8'), `${lines.join('\n')}\n`);
+}
