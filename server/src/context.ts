@@ -14,11 +14,21 @@ import type { Mailer } from './mail.ts';
 import type { VideoToolsStatus } from './features/video/ffmpeg.ts';
 import type { RateLimits } from './rate-limit.ts';
 
-/** What services need from the outside world, built once in buildApp and handed to each service call. */
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: Context;
+  }
+}
+
+/**
+ * What services need from the outside world, built once by createContext (create-context.ts) and
+ * handed to each service call. Types only, from modules that never import this one back, so any
+ * service may import it without making a cycle.
+ */
 export interface Context {
   config: RuntimeConfig;
   db: Db;
-  /** Background work (DESIGN §9): mail and whatever must not hold up a request. */
+  /** Background work: mail and whatever must not hold up a request. */
   jobs: JobQueue<Jobs>;
   /** Sends mail now: the `mail` job, and jobs whose mail must not be queued (a link that opens an account); services call queueMail. */
   mailer: Mailer;
@@ -26,7 +36,7 @@ export interface Context {
   passwords: PasswordHasher;
   limits: RateLimits;
   razorpay: RazorpayClient;
-  /** What this instance keeps copies of hears every change to it, from anywhere (DESIGN §9). */
+  /** What this instance keeps copies of hears every change to it, from anywhere (changes.ts). */
   changes: Changes;
   /** Serialized catalogue pages; course and lecture changes empty it. */
   catalogue: CatalogueCache;
