@@ -59,7 +59,7 @@ export async function createS3Storage(settings: S3Settings): Promise<MediaStorag
   });
   const Bucket = settings.bucket;
   const remove = async (key: string) => void (await client.send(new DeleteObjectCommand({ Bucket, Key: key })));
-  // A folder is its objects: each is deleted (a ladder is a few hundred segments).
+  // A folder is its objects: each one of ours is deleted (a ladder is a few hundred segments).
   const removeFolder = async (folderKey: string) => {
     for await (const page of paginateListObjectsV2({ client }, { Bucket, Prefix: `${folderKey}/` })) {
       for (const object of page.Contents ?? []) {
