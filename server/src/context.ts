@@ -14,7 +14,17 @@ import type { Mailer } from './mail.ts';
 import type { VideoToolsStatus } from './features/video/ffmpeg.ts';
 import type { RateLimits } from './rate-limit.ts';
 
-/** What services need from the outside world, built once in buildApp and handed to each service call. */
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: Context;
+  }
+}
+
+/**
+ * What services need from the outside world, built once by createContext (create-context.ts) and
+ * handed to each service call. Types only, from modules that never import this one back, so any
+ * service may import it without making a cycle.
+ */
 export interface Context {
   config: RuntimeConfig;
   db: Db;

@@ -1,20 +1,10 @@
-import type { FastifyBaseLogger } from 'fastify';
-import type { Context } from './context.ts';
-import { mailPasswordReset, mailSignInLink } from './features/auth/auth.service.ts';
-import { makeDocumentPdf } from './features/billing/billing-pdf.ts';
-import { queueStalledPdfs } from './features/billing/billing.service.ts';
-import { queueRenewalReminders, queueUnsentMails, sendLifecycleMail } from './features/billing/lifecycle-mail.ts';
-import { LEFTOVER_AGE_MS, sweepMediaLeftovers } from './features/media/leftovers.ts';
-import type { Mail } from './mail.ts';
-import { processLectureVideo, restartStalledVideos, type VideoProcessingJob } from './features/video/video-processing.ts';
-import { describeFfmpeg, ffmpegWarning } from './features/video/ffmpeg.ts';
 import type { QueueRules } from './job-queue.ts';
-import { dropAbandonedCheckouts } from './features/payments/checkout.service.ts';
-import { changeProviderPlan } from './features/payments/charges.service.ts';
+import type { Mail } from './mail.ts';
 
 /**
- * Every job the queue (job-queue.ts) runs, with what it carries, and the service
- * function that does it: the background counterpart of routes.ts.
+ * Every job the queue (job-queue.ts) runs, with what it carries; workers.ts names the service
+ * function that does each. The background counterpart of routes.ts. Types only, and nothing
+ * that imports the Context: the Context names this table.
  */
 export interface Jobs {
   /** An outgoing mail, sent with the configured transport; queueMail puts it here. */
@@ -28,8 +18,11 @@ export interface Jobs {
   'sign-in-link': { userId: string };
   /** Unfinished uploads and files no row refers to, removed from media storage; hourly, on one instance. */
   'media-leftovers': Record<string, never>;
-  /** A lecture's video probed, given a poster and an HLS ladder (features/video). */
-  'video-processing': VideoProcessingJob;
+  /**
+   * A lecture's video probed, given a poster and an HLS ladder (features/video). `run` is the run
+   * this job is: it works only while the lecture names it.
+   */
+  'video-processing': { lectureId: string; run: string };
   /** Lectures whose processing stalled (a killed process) or never got queued, queued again; every minute. */
   'video-stalled': Record<string, never>;
   /** An invoice's or credit note's PDF, made and stored privately (features/billing). */
@@ -55,45 +48,3 @@ export interface Jobs {
 export const QUEUE_RULES: Partial<Record<keyof Jobs, QueueRules>> = {
   'video-processing': { retryLimit: 3, retryDelaySeconds: 30, expireInSeconds: 6 * 3600 },
 };
-
-/** Minute 17 of every hour, UTC: away from the top of the hour, when other cron work tends to run. */
-const HOURLY = '17 * * * *';
-const EVERY_MINUTE = '* * * * *';
-
-export async function startWorkers(ctx: Context, log: FastifyBaseLogger): Promise<void> {
-  await ctx.jobs.work('mail', (mail) => ctx.mailer.send(mail));
-  await ctx.jobs.work('password-reset', (request) => mailPasswordReset(ctx, request));
-  await ctx.jobs.work('sign-in-link', (request) => mailSignInLink(ctx, request));
-  await ctx.jobs.work('media-leftovers', async () => void (await sweepMediaLeftovers(ctx, { olderThanMs: LEFTOVER_AGE_MS, log })));
-  await ctx.jobs.schedule('media-leftovers', HOURLY, {});
-  await ctx.jobs.work('billing-pdf', (job) => makeDocumentPdf(ctx, job));
-  await ctx.jobs.work('billing-pdf-stalled', async () => void (await queueStalledPdfs(ctx)));
-  await ctx.jobs.schedule('billing-pdf-stalled', EVERY_MINUTE, {});
-  await ctx.jobs.work('lifecycle-mail', (job) => sendLifecycleMail(ctx, job));
-  await ctx.jobs.work('lifecycle-mail-unsent', async () => void (await queueUnsentMails(ctx)));
-  await ctx.jobs.schedule('lifecycle-mail-unsent', EVERY_MINUTE, {});
-  await ctx.jobs.work('renewal-reminders', async () => void (await queueRenewalReminders(ctx)));
-  await ctx.jobs.schedule('renewal-reminders', HOURLY, {});
-  await ctx.jobs.work('subscription-plan', (job) => changeProviderPlan(ctx, job));
-  await ctx.jobs.work('abandoned-checkouts', async () => void (await dropAbandonedCheckouts(ctx, log)));
-  await ctx.jobs.schedule('abandoned-checkouts', HOURLY, {});
-
-  // Without a working ffmpeg, uploads stay `waiting` and play as MP4; their jobs wait in the queue
-  // for an instance that has one (and restartStalledVideos queues them again if they were lost).
-  if (!ctx.video.available) {
-    if (ctx.config.video.processing) log.warn(`video processing is off: ${ctx.video.reason}`);
-    return;
-  }
-  const { tools } = ctx.video;
-  log.info({ ffmpeg: tools.ffmpeg, ffprobe: tools.ffprobe }, `videos are processed with ${describeFfmpeg(tools.build)}`);
-  const outdated = ffmpegWarning(tools.build);
-  if (outdated) log.warn(outdated);
-  await ctx.jobs.work(
-    'video-processing',
-    (job, { finalAttempt, signal }) => processLectureVideo(ctx, tools, job, { finalAttempt, log, signal }),
-    { concurrency: ctx.config.video.jobsPerInstance },
-  );
-  await ctx.jobs.work('video-stalled', () => restartStalledVideos(ctx, log));
-  await ctx.jobs.schedule('video-stalled', EVERY_MINUTE, {});
-  await restartStalledVideos(ctx, log);
-}

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Transporter } from 'nodemailer';
 import type { Config } from './config.ts';
-import type { Context } from './context.ts';
 
 export interface Mail {
   to: string | string[];
@@ -21,8 +20,9 @@ export type Mailer = { send(mail: Mail): Promise<void>; close(): void };
 /**
  * Puts a mail on the job queue: the `mail` job sends it with the Mailer, retrying while
  * the mail server fails. A request never waits on SMTP, and a mail is never lost with it.
+ * It takes the Context's job queue by its shape: the job table (jobs.ts) names Mail.
  */
-export async function queueMail(ctx: Pick<Context, 'jobs'>, mail: Mail): Promise<void> {
+export async function queueMail(ctx: { jobs: { send(name: 'mail', mail: Mail): Promise<void> } }, mail: Mail): Promise<void> {
   await ctx.jobs.send('mail', mail);
 }
 

@@ -10,7 +10,7 @@ import { freePort } from './test/server-process.ts';
 
 /**
  * nginx in front of the instances keeps an access log of its own: it must leave out what the
- * server's log leaves out (app.ts), or a reset link's token lands on its disk. Both of our
+ * server's log leaves out (logger.ts), or a reset link's token lands on its disk. Both of our
  * configurations run here in Debian's nginx: `npm run cluster`'s and deploy/nginx.conf.
  */
 const NGINX = '/usr/sbin/nginx';

@@ -1,4 +1,36 @@
+/**
+ * Every URL this server answers, in the order the mounts below are made (a hook a mount adds
+ * sees the routes mounted after it, and the first route to match a URL takes it):
+ *
+ *   /healthz, /readyz                 liveness and readiness probes (health.ts)
+ *   /metrics                          Prometheus metrics, only with METRICS_TOKEN or METRICS_PORT set;
+ *                                     on METRICS_PORT they get a listener of their own (metrics.ts)
+ *   /api/docs                         the API's OpenAPI document and its UI
+ *   /api/v1/…                         the API: apiRoutes below
+ *   /sandbox/…                        the offline imitation of Razorpay: PAYMENTS_MODE=sandbox only
+ *   /media/private/videos/…           lecture videos through signed links: local storage only
+ *   /media/hls/…                      lectures' HLS ladders, the grant in the path
+ *   /media/{avatars,thumbnails,posters}/…   public media files from DATA_DIR/media
+ *   /assets/… and the build's other files   the web app's files, when web/dist has a build
+ *   /robots.txt, /sitemap.xml, /sitemap-N.xml, /course/description?id=   the storefront's pages
+ *   anything else                     fallback: a page of the web app (404 where it has none) or a JSON 404
+ */
+import fs from 'node:fs';
+import fastifyStatic from '@fastify/static';
+import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { API_PREFIX } from '@lms/contract/http';
+import type { Database } from './db/client.ts';
+import { notFoundHandler } from './error-handler.ts';
+import { checkViewer } from './features/lectures/viewer-access.ts';
+import { hlsRoutes } from './features/media/hls.routes.ts';
+import { privateMediaRoutes } from './features/media/media.routes.ts';
+import { mediaRoot, PUBLIC_MEDIA_FOLDERS, PUBLIC_MEDIA_PREFIX } from './features/media/storage.ts';
+import { sandboxRoutes } from './features/sandbox/sandbox.routes.ts';
+import { defaultHead } from './features/storefront/storefront.service.ts';
+import { healthRoutes } from './health.ts';
+import { mountMetrics } from './metrics.ts';
+import { serveWebApp } from './web-app.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { contactRoutes } from './features/contact/contact.routes.ts';
 import { courseRoutes } from './features/courses/courses.routes.ts';
@@ -11,21 +43,69 @@ import { statsRoutes } from './features/stats/stats.routes.ts';
 import { storefrontRoutes } from './features/storefront/storefront.routes.ts';
 import { userRoutes } from './features/users/users.routes.ts';
 import { videoRoutes } from './features/video/video.routes.ts';
-import type { WebAppPage } from './web-app.ts';
+
+/**
+ * Mounts everything above on `app`, whose plugins (security headers, logging, errors, context,
+ * cookies, multipart, swagger) app.ts has registered.
+ */
+export async function mountRoutes(app: FastifyInstance, { database, webRoot }: { database: Pick<Database, 'poolStats'>; webRoot: string }) {
+  const { config } = app.ctx;
+  // The probes, and metrics when configured: their hooks see every route mounted after them.
+  healthRoutes(app);
+  mountMetrics(app, database);
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(apiRoutes, { prefix: API_PREFIX });
+  // Never mounted when talking to Razorpay itself.
+  if (config.payments.mode === 'sandbox') {
+    app.log.warn('TEST MODE: payments go to the offline sandbox, test cards pay and nobody is charged. Set PAYMENTS_MODE=razorpay to take real payments.');
+    await app.register(sandboxRoutes, { prefix: '/sandbox' });
+  }
+
+  fs.mkdirSync(mediaRoot(config.dataDir), { recursive: true });
+  // Lecture videos (local storage): signed, expiring URLs bound to the viewer; registered before /media/*.
+  // Who may watch is the lectures' rule, handed to the media routes.
+  await app.register(privateMediaRoutes, { checkViewer });
+  // Lectures' HLS ladders: the grant in the path, bound to the viewer as the MP4's is.
+  await app.register(hlsRoutes, { checkViewer });
+  // Public media: every key is random and never reused, so a file at a URL never changes.
+  await app.register(fastifyStatic, {
+    root: mediaRoot(config.dataDir),
+    prefix: PUBLIC_MEDIA_PREFIX,
+    decorateReply: false,
+    index: false,
+    allowedPath: (pathName) => PUBLIC_MEDIA_FOLDERS.some((folder) => pathName.startsWith(`/${folder}/`)),
+    immutable: true,
+    maxAge: '365d',
+  });
+
+  const webApp = await serveWebApp(app, {
+    webRoot,
+    testMode: config.payments.mode === 'sandbox',
+    imageMaxBytes: config.imageMaxBytes,
+    defaultHead: defaultHead(),
+  });
+  // After the web app's files.
+  await app.register(storefrontRoutes, { webApp });
+
+  app.setNotFoundHandler(notFoundHandler(webApp));
+}
 
 /**
  * The API, one line a feature. Each feature's routes file lists its paths:
- *   /api/v1/user      register, login, logout, me, update/:id, change-password, reset, reset/:token, sign-in/:token
+ *   /api/v1/user      register, login, logout (GET, POST), me, update/:id, change-password, reset, reset/:token, sign-in/:token
  *   /api/v1/courses   list, create; /:id edit, delete                                          (courses)
  *                     /:id lectures, add lecture; /:id/curriculum (public);
  *                     PATCH /:courseId/lectures/:lectureId (preview on/off); ?courseId&lectureId delete lecture;
  *                     POST /:courseId/lectures/:lectureId/processing (retry a failed video)      (lectures)
  *   /api/v1/video     status: whether this server processes videos, and with which ffmpeg
  *   /api/v1/contact   send a message; the admin inbox
- *   /api/v1           (stats, no prefix of its own) admin/status/users; admin/engagement; payments?count=N, the payment records
- *   /api/v1/payments  plan, plans (public), razorpay-key, subscribe, verify, unsubscribe, save-offer, webhook
+ *   /api/v1           (stats, no prefix of its own) admin/status/users, admin/engagement, admin/cancellations,
+ *                     admin/revenue, admin/revenue/export; payments?count=N, the payment records
+ *   /api/v1/payments  razorpay-key, plan, plans (public), subscribe, verify, save-offer (GET, POST), cancellation,
+ *                     unsubscribe, webhook
  *   /api/v1           (plans, no prefix of its own) admin/plans, admin/plans/:id; admin/coupons, admin/coupons/:id
- *   /api/v1/progress  mine; courses/:id; lectures/:lectureId (save), lectures/:lectureId/completed; settings
+ *   /api/v1/progress  the caller's progress (GET /); courses/:id; lectures/:lectureId (save), lectures/:lectureId/completed; settings
  *   /api/v1/billing   details (GET, PUT); history; documents/:id/pdf (an invoice or credit note)
  */
 export async function apiRoutes(api: FastifyInstance) {
@@ -40,13 +120,4 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(planRoutes);
   await api.register(progressRoutes, { prefix: '/progress' });
   await api.register(billingRoutes, { prefix: '/billing' });
-}
-
-/**
- * Beside the API and the web app, at the site's root (mounted after the web app's files):
- *   /robots.txt, /sitemap.xml (an index of /sitemap-N.xml past 50,000 URLs)   for search engines
- *   /course/description?id=   the app's page with that course's title, description and link-preview tags
- */
-export async function siteRoutes(app: FastifyInstance, { webApp }: { webApp?: WebAppPage }) {
-  await app.register(storefrontRoutes, { webApp });
 }

@@ -1,5 +1,8 @@
 import type { CacheStats } from '../courses/catalogue-cache.ts';
-import type { UserRow } from './sessions.ts';
+import type { users } from '../../db/schema.ts';
+
+/** A user as sessions.ts reads it; spelled here, not imported, as the Context names this cache and sessions.ts names the Context. */
+type UserRow = typeof users.$inferSelect;
 
 /**
  * Every signed-in request starts by finding its session's user: a database round trip that

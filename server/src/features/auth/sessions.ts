@@ -41,7 +41,7 @@ export async function findSessionUser(ctx: Context, token: string): Promise<User
 export async function revokeSession(ctx: Context, token: string): Promise<void> {
   const tokenHash = hashToken(token);
   await ctx.db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
-  // The spec logs out with a GET, which the write barrier of app.ts does not wait on: forgotten here at once too.
+  // The spec logs out with a GET, which the write barrier of caught-up.ts does not wait on: forgotten here at once too.
   ctx.sessions.forgetSession(tokenHash);
 }
 

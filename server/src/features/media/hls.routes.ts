@@ -6,9 +6,8 @@ import { answers } from '@lms/contract/answers';
 import { ErrorSchema } from '@lms/contract/users';
 import { AppError } from '../../errors.ts';
 import { HLS_PREFIX, readHlsPath } from './hls-urls.ts';
-import { MAX_CACHE_SECONDS, READ_CHUNK_BYTES, withoutBodyHeaders } from './media.routes.ts';
+import { MAX_CACHE_SECONDS, READ_CHUNK_BYTES, refuseEveryViewer, withoutBodyHeaders, type MediaRouteOptions } from './media.routes.ts';
 import { mediaRoot } from './storage.ts';
-import { checkViewer } from './viewer-access.ts';
 
 const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
 const SEGMENT_TYPE = 'video/mp2t';
@@ -20,7 +19,7 @@ const Bytes = z.custom<Readable | string>();
 /**
  * A lecture's HLS ladder at the URLs hls-urls.ts makes: `/media/hls/<viewer>.<expires>.<signature>/<hex>/<file>`.
  * The same rules as the MP4 (media.routes.ts): a genuine, unexpired grant, then the viewer's session
- * and right to watch, or a free preview (viewer-access.ts); every refusal a 403.
+ * and right to watch, or a free preview (`checkViewer`); every refusal a 403.
  *
  * Local disk: playlists and segments are sent from disk unchanged (their relative URIs keep the
  * grant in the path), with Range and conditional requests, cacheable by the browser only.
@@ -28,7 +27,7 @@ const Bytes = z.custom<Readable | string>();
  * rendition playlists stay relative, so they come back here); a segment asked for here is
  * redirected to its presigned URL.
  */
-export const hlsRoutes: FastifyPluginAsyncZod = async (app) => {
+export const hlsRoutes: FastifyPluginAsyncZod<MediaRouteOptions> = async (app, { checkViewer = refuseEveryViewer }) => {
   const { ctx } = app;
   const root = mediaRoot(ctx.config.dataDir);
 

@@ -8,8 +8,7 @@ import { answers } from '@lms/contract/answers';
 import { ErrorSchema } from '@lms/contract/users';
 import { AppError } from '../../errors.ts';
 import { isValidMediaSignature } from './signed-urls.ts';
-import { isMediaKey, mediaRoot, PRIVATE_MEDIA_PREFIX } from './storage.ts';
-import { checkViewer } from './viewer-access.ts';
+import { mediaRoot, PRIVATE_MEDIA_PREFIX } from './storage.ts';
 
 /** A cached response may be reused for at most this long, and never past the link's expiry. */
 export const MAX_CACHE_SECONDS = 3600;
@@ -33,6 +32,19 @@ const VideoLinkQuerySchema = z.object({
   signature: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
 });
 
+/**
+ * What the media routes are handed by their caller (routes.ts): whether this request may watch the
+ * video at `key` through a link made for `viewerId`, throwing a 403 AppError otherwise. Without
+ * it, no link plays.
+ */
+export interface MediaRouteOptions {
+  checkViewer?(request: FastifyRequest, key: string, viewerId: string): Promise<void>;
+}
+
+export const refuseEveryViewer = async (): Promise<void> => {
+  throw new AppError(403, answers.videoLinkInvalid);
+};
+
 /** The file streamed as it is; Fastify never serializes a stream. */
 const VideoBytes = z.custom<Readable>();
 
@@ -47,7 +59,7 @@ const VideoBytes = z.custom<Readable>();
  * it is the link that is no good for this request. The S3 back end hands out
  * presigned bucket URLs instead, so nothing is registered for it.
  */
-export const privateMediaRoutes: FastifyPluginAsyncZod = async (app) => {
+export const privateMediaRoutes: FastifyPluginAsyncZod<MediaRouteOptions> = async (app, { checkViewer = refuseEveryViewer }) => {
   const { ctx } = app;
   if (ctx.config.storage.kind === 's3') return;
   const root = mediaRoot(ctx.config.dataDir);
@@ -67,6 +79,7 @@ export const privateMediaRoutes: FastifyPluginAsyncZod = async (app) => {
       if (request.validationError) throw new AppError(403, answers.videoLinkInvalid);
       const key = request.params['*'];
       const { expiresAt } = await authorizeVideoRequest(request, key, request.query);
+      await checkViewer(request, key, request.query.viewer);
 
       const result = await send(request.raw, key, {
         root,
@@ -101,8 +114,8 @@ export const privateMediaRoutes: FastifyPluginAsyncZod = async (app) => {
 };
 
 /**
- * Checks the link and the requester: the key, signature and expiry, then the
- * viewer's session and their right to watch. Answers the expiry (ms) on success.
+ * Checks the link: a video's key, signed for this viewer and expiry, not yet expired. Answers the
+ * expiry (ms). The signature is the key check: only keys the storage accepted are ever signed.
  */
 async function authorizeVideoRequest(
   request: FastifyRequest,
@@ -111,14 +124,13 @@ async function authorizeVideoRequest(
 ): Promise<{ expiresAt: number }> {
   const invalid = () => new AppError(403, answers.videoLinkInvalid);
   const { ctx } = request.server;
-  if (!key.startsWith('videos/') || !isMediaKey(key)) throw invalid();
+  // Lecture videos only: a signed key of another folder (an avatar) is not served here.
+  if (!key.startsWith('videos/')) throw invalid();
 
   const expiresAt = Number(query.expires) * 1000;
   const grant = { key, viewerId: query.viewer, expiresAt: new Date(expiresAt) };
   if (!isValidMediaSignature(ctx.config.sessionSecret, grant, query.signature)) throw invalid();
   if (expiresAt < Date.now()) throw invalid();
-
-  await checkViewer(request, key, query.viewer);
   return { expiresAt };
 }
 

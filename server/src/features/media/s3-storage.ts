@@ -1,6 +1,6 @@
 import { PassThrough, Readable, pipeline } from 'node:stream';
 import type { Config } from '../../config.ts';
-import { isHlsFolderKey, isMediaKey, MEDIA_FOLDERS, StorageCannotList, type MediaStorage } from './storage.ts';
+import { isMediaKey, MEDIA_FOLDERS, StorageCannotList, withCheckedKeys, type MediaStorage } from './storage.ts';
 
 export type S3Settings = Extract<Config['storage'], { kind: 's3' }>;
 
@@ -8,7 +8,7 @@ export type S3Settings = Extract<Config['storage'], { kind: 's3' }>;
  * A stream is uploaded in parts, so memory stays flat whatever the video's size: a few
  * parts are held at once (those in flight, the one filling, copies). S3's smallest part,
  * 5 MiB, allows objects up to 48 GiB in 10,000 parts; measured on a 1 GiB upload, RSS grew
- * ~45 MB with 5 MiB parts against ~65 MB with 8 MiB (DESIGN §11 budget: 64 MB).
+ * ~45 MB with 5 MiB parts against ~65 MB with 8 MiB, against a budget of 64 MB.
  */
 const PART_BYTES = 5 * 1024 * 1024;
 const PARTS_IN_FLIGHT = 2;
@@ -58,29 +58,21 @@ export async function createS3Storage(settings: S3Settings): Promise<MediaStorag
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
   const Bucket = settings.bucket;
-  // As on local disk: only keys that storage.ts made, so a stray value never names another object.
-  const checked = (key: string) => {
-    if (!isMediaKey(key)) throw new Error(`Not a media key: ${key}`);
-    return key;
-  };
-  const remove = async (key: string) => {
-    if (!isHlsFolderKey(key)) {
-      await client.send(new DeleteObjectCommand({ Bucket, Key: checked(key) }));
-      return;
-    }
-    // A folder is its objects: each is deleted (a ladder is a few hundred segments).
-    for await (const page of paginateListObjectsV2({ client }, { Bucket, Prefix: `${key}/` })) {
+  const remove = async (key: string) => void (await client.send(new DeleteObjectCommand({ Bucket, Key: key })));
+  // A folder is its objects: each one of ours is deleted (a ladder is a few hundred segments).
+  const removeFolder = async (folderKey: string) => {
+    for await (const page of paginateListObjectsV2({ client }, { Bucket, Prefix: `${folderKey}/` })) {
       for (const object of page.Contents ?? []) {
-        if (object.Key && isMediaKey(object.Key)) await client.send(new DeleteObjectCommand({ Bucket, Key: object.Key }));
+        if (object.Key && isMediaKey(object.Key)) await remove(object.Key);
       }
     }
   };
 
-  return {
+  return withCheckedKeys({
     async put(key, body, contentType) {
       const upload = new Upload({
         client,
-        params: { Bucket, Key: checked(key), Body: body, ContentType: contentType },
+        params: { Bucket, Key: key, Body: body, ContentType: contentType },
         partSize: PART_BYTES,
         queueSize: PARTS_IN_FLIGHT,
         leavePartsOnError: false,
@@ -99,10 +91,11 @@ export async function createS3Storage(settings: S3Settings): Promise<MediaStorag
       }
     },
     remove,
+    removeFolder,
     localFile: () => undefined,
     async stat(key) {
       try {
-        const head = await client.send(new HeadObjectCommand({ Bucket, Key: checked(key) }));
+        const head = await client.send(new HeadObjectCommand({ Bucket, Key: key }));
         return { bytes: head.ContentLength ?? 0 };
       } catch (error) {
         if (isNotFound(error)) return undefined;
@@ -110,7 +103,7 @@ export async function createS3Storage(settings: S3Settings): Promise<MediaStorag
       }
     },
     read(key) {
-      const command = new GetObjectCommand({ Bucket, Key: checked(key) });
+      const command = new GetObjectCommand({ Bucket, Key: key });
       const out = new PassThrough();
       client.send(command).then(
         ({ Body }) => {
@@ -127,13 +120,13 @@ export async function createS3Storage(settings: S3Settings): Promise<MediaStorag
       // expires. The binding is by the short expiry and by handing it only to that viewer.
       const seconds = Math.ceil((grant.expiresAt.getTime() - Date.now()) / 1000);
       const expiresIn = Math.min(MAX_URL_SECONDS, Math.max(1, seconds));
-      return await getSignedUrl(client, new GetObjectCommand({ Bucket, Key: checked(grant.key) }), { expiresIn });
+      return await getSignedUrl(client, new GetObjectCommand({ Bucket, Key: grant.key }), { expiresIn });
     },
     async *listStored() {
       for (const folder of MEDIA_FOLDERS) {
         for await (const page of paginateListObjectsV2({ client }, { Bucket, Prefix: `${folder}/` })) {
           for (const object of page.Contents ?? []) {
-            if (object.Key && isMediaKey(object.Key)) yield { key: object.Key, modifiedAt: object.LastModified ?? new Date() };
+            if (object.Key) yield { key: object.Key, modifiedAt: object.LastModified ?? new Date() };
           }
         }
       }
@@ -147,7 +140,7 @@ export async function createS3Storage(settings: S3Settings): Promise<MediaStorag
             throw error;
           });
           for (const upload of page.Uploads ?? []) {
-            if (!upload.Key || !upload.UploadId || !isMediaKey(upload.Key)) continue;
+            if (!upload.Key || !upload.UploadId) continue;
             yield { key: upload.Key, id: upload.UploadId, modifiedAt: await lastActivity(upload.Key, upload.UploadId, upload.Initiated) };
           }
           if (!page.IsTruncated) break;
@@ -156,13 +149,13 @@ export async function createS3Storage(settings: S3Settings): Promise<MediaStorag
       }
     },
     async removeTemporary({ key, id }) {
-      await client.send(new AbortMultipartUploadCommand({ Bucket, Key: checked(key), UploadId: id }));
+      await client.send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId: id }));
     },
     async check(signal) {
       // The cheapest request that proves the bucket is there and these credentials reach it.
       await client.send(new HeadBucketCommand({ Bucket }), { abortSignal: signal });
     },
-  };
+  });
 
   /**
    * When an upload last sent a part: S3 dates an upload by when it began, and a long video

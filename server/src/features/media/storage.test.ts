@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestS3 } from '../../test/s3.ts';
 import { createS3Storage, s3Origins, type S3Settings } from './s3-storage.ts';
 import { isValidMediaSignature } from './signed-urls.ts';
-import { createLocalStorage, isMediaKey, saveAvatar, saveLectureVideo, saveThumbnail, type MediaStorage } from './storage.ts';
+import { createLocalStorage } from './local-storage.ts';
+import { isMediaKey, saveAvatar, saveLectureVideo, saveThumbnail, type MediaStorage } from './storage.ts';
 
 const SECRET = 'storage-test-secret-storage-test-secret';
 const MiB = 1024 * 1024;

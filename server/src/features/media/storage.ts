@@ -1,18 +1,15 @@
-import { createReadStream } from 'node:fs';
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type { RuntimeConfig } from '../../secrets.ts';
-import { signMediaGrant, type MediaGrant } from './signed-urls.ts';
+import type { Readable } from 'node:stream';
+import type { MediaGrant } from './signed-urls.ts';
 
 /**
- * Where media lives: local disk (default) or an S3-compatible bucket, behind the
- * same functions. Every object key is built in this file, random, never from a
- * user's file name. Public keys (avatars, thumbnails) have URLs anyone may load
- * and cache forever; private keys (videos) are reached only through signed,
- * expiring URLs.
+ * Where media lives: local disk (default, local-storage.ts) or an S3-compatible bucket
+ * (s3-storage.ts), behind this one interface; storage-factory.ts picks the one the
+ * configuration asks for. Every object key is built in this file, random, never from a
+ * user's file name, and every key handed to the storage is checked here, once, whatever
+ * the backend. Public keys (avatars, thumbnails) have URLs anyone may load and cache
+ * forever; private keys (videos) are reached only through signed, expiring URLs.
  */
 export interface MediaStorage {
   /** Stores `body` (a buffer, or a stream of any length) at `key`. On any failure nothing is left at `key`. */
@@ -67,7 +64,7 @@ export const PRIVATE_MEDIA_PREFIX = '/media/private/';
  */
 export const PUBLIC_MEDIA_FOLDERS = ['avatars', 'thumbnails', 'posters'] as const;
 /** Folders of single files: the public ones, the private videos, and the private invoice and credit-note PDFs. */
-const FILE_FOLDERS = [...PUBLIC_MEDIA_FOLDERS, 'videos', 'documents'] as const;
+export const FILE_FOLDERS = [...PUBLIC_MEDIA_FOLDERS, 'videos', 'documents'] as const;
 /** Every folder a key may be in; `hls` holds one private folder of playlists and segments per lecture. */
 export const MEDIA_FOLDERS = [...FILE_FOLDERS, 'hls'] as const;
 type FileFolder = (typeof FILE_FOLDERS)[number];
@@ -88,110 +85,47 @@ export const hlsFileKey = (folderKey: string, name: string) => `${folderKey}/${n
 /** The key a row keeps for a stored object: its HLS folder for a playlist or segment, else the key itself. */
 export const ownerKeyOf = (key: string) => (HLS_FILE_KEY.test(key) ? key.slice(0, key.lastIndexOf('/')) : key);
 
-/** A local upload in progress is written to `<key>.<8 hex digits>.part`, then renamed to its key. */
-const temporaryFileName = (file: string, id: string) => `${file}.${id}.part`;
-const TEMPORARY_FILE = /^(?<name>.+)\.(?<id>[0-9a-f]{8})\.part$/;
+/**
+ * What a backend does, for keys already checked: `withCheckedKeys` hands it only keys this
+ * file could have made, so a stray value never names another file or object.
+ */
+export interface StorageBackend extends Omit<MediaStorage, 'remove'> {
+  /** Removes the file at `key`. */
+  remove(key: string): Promise<void>;
+  /** Removes an HLS folder (`hls/<hex>`) and every file in it. */
+  removeFolder(folderKey: string): Promise<void>;
+}
 
 export const mediaRoot = (dataDir: string) => path.join(dataDir, 'media');
 
-/** Local disk under DATA_DIR/media. Writes go to a temporary name first, so a reader never sees half a file. */
-export function createLocalStorage(root: string, secret: string): MediaStorage {
-  const fileOf = (key: string) => {
-    if (!isMediaKey(key)) throw new Error(`Not a media key: ${key}`);
-    return path.join(root, key);
-  };
-  const folderOf = (key: string) => {
-    if (!isHlsFolderKey(key)) throw new Error(`Not an HLS folder key: ${key}`);
-    return path.join(root, key);
-  };
-  return {
-    async put(key, body) {
-      const file = fileOf(key);
-      await fs.mkdir(path.dirname(file), { recursive: true });
-      const temporary = temporaryFileName(file, randomBytes(4).toString('hex'));
-      try {
-        await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, (await fs.open(temporary, 'wx')).createWriteStream());
-        await fs.rename(temporary, file);
-      } catch (error) {
-        await fs.rm(temporary, { force: true });
-        throw error;
-      }
-    },
-    remove: async (key) => fs.rm(isHlsFolderKey(key) ? folderOf(key) : fileOf(key), { force: true, recursive: isHlsFolderKey(key) }),
-    localFile: (key) => fileOf(key),
-    async stat(key) {
-      const stat = await fs.stat(fileOf(key)).catch(() => undefined);
-      return stat?.isFile() ? { bytes: stat.size } : undefined;
-    },
-    read: (key) => createReadStream(fileOf(key)),
-    publicUrl: (key) => `${PUBLIC_MEDIA_PREFIX}${key}`,
-    async privateUrl(grant) {
-      const query = new URLSearchParams({
-        viewer: grant.viewerId,
-        expires: String(Math.floor(grant.expiresAt.getTime() / 1000)),
-        signature: signMediaGrant(secret, grant),
-      });
-      return `${PRIVATE_MEDIA_PREFIX}${grant.key}?${query}`;
-    },
-    async *listStored() {
-      for await (const file of filesIn(root)) {
-        if (isMediaKey(file.key)) yield { key: file.key, modifiedAt: file.modifiedAt };
-      }
-    },
-    async *listTemporary() {
-      for await (const file of filesIn(root)) {
-        const temporary = TEMPORARY_FILE.exec(path.posix.basename(file.key))?.groups;
-        const key = temporary && `${path.posix.dirname(file.key)}/${temporary.name}`;
-        if (key && isMediaKey(key)) yield { key, id: temporary.id!, modifiedAt: file.modifiedAt };
-      }
-    },
-    async removeTemporary({ key, id }) {
-      if (!/^[0-9a-f]{8}$/.test(id)) throw new Error(`Not an upload id: ${id}`);
-      await fs.rm(temporaryFileName(fileOf(key), id), { force: true });
-    },
-    async check() {
-      if (!(await fs.stat(root)).isDirectory()) throw new Error(`${root} is not a folder`);
-      await fs.access(root, fs.constants.R_OK | fs.constants.W_OK | fs.constants.X_OK);
-    },
-  };
+/** The key itself, when this file could have made it; throws otherwise. */
+function checked(key: string): string {
+  if (!isMediaKey(key)) throw new Error(`Not a media key: ${key}`);
+  return key;
+}
+
+async function* keysOfOurs<T extends { key: string }>(items: AsyncIterable<T>): AsyncGenerator<T> {
+  for await (const item of items) if (isMediaKey(item.key)) yield item;
 }
 
 /**
- * The files in each media folder, one at a time (a folder may hold a million avatars), as `folder/name`;
- * in `hls`, the files of each lecture's folder, as `hls/<hex>/name`.
+ * The storage callers get: every key checked before the backend sees it, and only keys of
+ * ours listed. A public URL is only a name, reading nothing, so its key is not checked.
  */
-async function* filesIn(root: string): AsyncGenerator<{ key: string; modifiedAt: Date }> {
-  for (const folder of FILE_FOLDERS) yield* filesOf(root, folder);
-  for await (const sub of entriesOf(root, 'hls')) {
-    if (sub.isDirectory() && isHlsFolderKey(`hls/${sub.name}`)) yield* filesOf(root, `hls/${sub.name}`);
-  }
-}
-
-async function* filesOf(root: string, folder: string): AsyncGenerator<{ key: string; modifiedAt: Date }> {
-  for await (const entry of entriesOf(root, folder)) {
-    if (!entry.isFile()) continue;
-    // Gone since the folder was read: renamed into place, or removed.
-    const stat = await fs.lstat(path.join(root, folder, entry.name)).catch(() => undefined);
-    if (stat) yield { key: `${folder}/${entry.name}`, modifiedAt: stat.mtime };
-  }
-}
-
-async function* entriesOf(root: string, folder: string): AsyncGenerator<import('node:fs').Dirent> {
-  const entries = await fs.opendir(path.join(root, folder)).catch((error: NodeJS.ErrnoException) => {
-    // Missing, or removed while being listed (a lecture deleted during a sweep).
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
-  if (entries) yield* entries;
-}
-
-/** The storage the configuration asks for. */
-export async function createStorage(config: Pick<RuntimeConfig, 'storage' | 'dataDir' | 'sessionSecret'>): Promise<MediaStorage> {
-  if (config.storage.kind === 's3') {
-    const { createS3Storage } = await import('./s3-storage.ts');
-    return createS3Storage(config.storage);
-  }
-  return createLocalStorage(mediaRoot(config.dataDir), config.sessionSecret);
+export function withCheckedKeys(backend: StorageBackend): MediaStorage {
+  return {
+    put: async (key, body, contentType) => backend.put(checked(key), body, contentType),
+    remove: async (key) => (isHlsFolderKey(key) ? backend.removeFolder(key) : backend.remove(checked(key))),
+    localFile: (key) => backend.localFile(checked(key)),
+    stat: async (key) => backend.stat(checked(key)),
+    read: (key) => backend.read(checked(key)),
+    publicUrl: (key) => backend.publicUrl(key),
+    privateUrl: async (grant) => backend.privateUrl({ ...grant, key: checked(grant.key) }),
+    listStored: () => keysOfOurs(backend.listStored()),
+    listTemporary: () => keysOfOurs(backend.listTemporary()),
+    removeTemporary: async (upload) => backend.removeTemporary({ ...upload, key: checked(upload.key) }),
+    check: (signal) => backend.check(signal),
+  };
 }
 
 /** Stores a re-encoded avatar and answers its key. */

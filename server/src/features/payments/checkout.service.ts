@@ -21,6 +21,9 @@ import { atProvider, AUTHORISATION_PAISE, cancelAtProvider, cardReferenceOf, CYC
 import { RazorpayError } from './razorpay-client.ts';
 import { isSignedBy, subscriptionPaymentMessage } from './signatures.ts';
 
+/** Where a service logs what it goes past: the request's logger, or the app's in a job. */
+type LogOptions = { log: Pick<FastifyBaseLogger, 'warn'> };
+
 /*
  * The checkout (README.md): a subscription started at the provider for the plan, coupon and trial
  * the buyer chose, and the verification of what Checkout then paid or authorised.
@@ -182,7 +185,10 @@ async function dropUnpaid(ctx: Context, unpaid: SubscriptionRow): Promise<void> 
  * The hourly sweep: checkouts left unpaid for a day are cancelled at the provider and their coupon
  * uses given back. One the provider cannot cancel now is tried again next hour.
  */
-export async function dropAbandonedCheckouts(ctx: Context, log: Pick<FastifyBaseLogger, 'warn'>, now = new Date()): Promise<number> {
+export async function dropAbandonedCheckouts(
+  ctx: Context,
+  { log, now = new Date() }: { log: Pick<FastifyBaseLogger, 'warn'>; now?: Date },
+): Promise<number> {
   const abandoned = await ctx.db
     .select()
     .from(subscriptions)
@@ -207,7 +213,7 @@ export async function dropAbandonedCheckouts(ctx: Context, log: Pick<FastifyBase
  * subscription id stored for this user, then asks the provider for the payment
  * itself (amount, time) before granting the period it paid for.
  */
-export async function verifyPayment(ctx: Context, user: UserRow, input: VerifyPayment, log: Pick<FastifyBaseLogger, 'warn'>): Promise<void> {
+export async function verifyPayment(ctx: Context, user: UserRow, input: VerifyPayment, options: LogOptions): Promise<void> {
   const [subscription] = await ctx.db
     .select()
     .from(subscriptions)
@@ -217,7 +223,7 @@ export async function verifyPayment(ctx: Context, user: UserRow, input: VerifyPa
   if (!isSignedBy(ctx.config.payments.keySecret, message, input.razorpay_signature)) {
     throw new AppError(400, answers.paymentSignatureInvalid);
   }
-  if (subscription.startAt) return confirmAuthorisation(ctx, user, subscription, input.razorpay_payment_id, log);
+  if (subscription.startAt) return confirmAuthorisation(ctx, user, subscription, input.razorpay_payment_id, options);
   const payment = await atProvider(() => ctx.razorpay.fetchPayment(input.razorpay_payment_id)).catch((error: unknown) => {
     throw error instanceof RazorpayError ? new AppError(400, answers.paymentNotCaptured) : error;
   });
@@ -235,10 +241,10 @@ export async function verifyPayment(ctx: Context, user: UserRow, input: VerifyPa
  * to record. A resume keeps the access already paid for, and the user's subscription renews again;
  * a trial begins: access until the first charge. The first charge comes by webhook.
  */
-async function confirmAuthorisation(ctx: Context, user: UserRow, subscription: SubscriptionRow, paymentId: string, log: Pick<FastifyBaseLogger, 'warn'>): Promise<void> {
+async function confirmAuthorisation(ctx: Context, user: UserRow, subscription: SubscriptionRow, paymentId: string, options: LogOptions): Promise<void> {
   const truth = await atProvider(() => ctx.razorpay.fetchSubscription(subscription.providerSubscriptionId));
   if (!['authenticated', 'active'].includes(truth.status)) throw new AppError(400, answers.paymentNotCaptured);
-  if (subscription.trialDays > 0) return startTrial(ctx, user, subscription, truth, paymentId, log);
+  if (subscription.trialDays > 0) return startTrial(ctx, user, subscription, truth, paymentId, options);
   await ctx.db.transaction(async (tx) => {
     await confirmCouponUse(tx, subscription.id);
     await applyProviderState(tx, subscription, truth);
@@ -263,10 +269,10 @@ async function startTrial(
   subscription: SubscriptionRow,
   truth: Parameters<typeof applyProviderState>[2],
   paymentId: string,
-  log: Pick<FastifyBaseLogger, 'warn'>,
+  options: LogOptions,
 ): Promise<void> {
   if (subscription.trialStartedAt) return;
-  const reference = await cardReferenceOf(ctx, paymentId, log);
+  const reference = await cardReferenceOf(ctx, paymentId, options);
   const fingerprintHash = reference && createHash('sha256').update(reference).digest('hex');
   const trialEnd = subscription.startAt!;
   try {

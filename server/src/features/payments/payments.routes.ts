@@ -99,7 +99,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: { summary: 'Verify the payment Checkout reported', body: jsonBody(VerifyPaymentSchema), response: { 200: MessageSchema } },
     preHandler: requireUser,
     handler: async (request) => {
-      await verifyPayment(ctx, currentUser(request), request.body, request.log);
+      await verifyPayment(ctx, currentUser(request), request.body, { log: request.log });
       return { success: true, message: answers.paymentVerified };
     },
   });

@@ -106,7 +106,11 @@ export async function refundInFull(ctx: Pick<Context, 'razorpay'>, paymentId: st
  * an on-demand feature of the account): null when the payment has no saved card, or the account
  * does not have the feature (a 4xx), so a trial then goes by the account alone.
  */
-export async function cardReferenceOf(ctx: Pick<Context, 'razorpay'>, paymentId: string, log: { warn(object: object, message: string): void }): Promise<string | null> {
+export async function cardReferenceOf(
+  ctx: Pick<Context, 'razorpay'>,
+  paymentId: string,
+  { log }: { log: { warn(object: object, message: string): void } },
+): Promise<string | null> {
   try {
     const payment = await atProvider(() => ctx.razorpay.fetchPayment(paymentId));
     if (!payment.token_id) return null;

@@ -220,7 +220,7 @@ describe('a coupon at checkout', () => {
     expect((await subscribe(second.cookie, { coupon: 'LASTONE' })).json()).toEqual({ success: false, message: messages.couponExhausted });
 
     // A day later the hourly sweep drops the unpaid checkout, at the provider too, and the use is free again.
-    expect(await dropAbandonedCheckouts(t.app.ctx, t.app.log, new Date(Date.now() + 25 * 3600 * 1000))).toBeGreaterThanOrEqual(1);
+    expect(await dropAbandonedCheckouts(t.app.ctx, { log: t.app.log, now: new Date(Date.now() + 25 * 3600 * 1000) })).toBeGreaterThanOrEqual(1);
     expect((await providerSubscription(t, held.json().subscription_id)).status).toBe('cancelled');
     expect((await couponRow(coupon.id)).redemptions).toBe(0);
     // The limit may not go below the uses taken.

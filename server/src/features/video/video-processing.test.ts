@@ -318,7 +318,7 @@ describe('restarts', () => {
       await fs.mkdir(path.join(deadWork, 'hls'), { recursive: true });
       await fs.writeFile(path.join(deadWork, 'hls', '0_00000.ts'), 'half a segment');
 
-      await restartStalledVideos(t.app.ctx, t.app.log);
+      await restartStalledVideos(t.app.ctx, { log: t.app.log });
       const ready = await until(() => lectureAsAdmin(t, admin, courseId, added._id), settled);
       expect(ready.processing.state).toBe('ready');
       expect(ready.hls_url).not.toBeNull();
@@ -349,7 +349,7 @@ describe('restarts', () => {
       await t.app.ctx.media.put(`${videoRunKeys(dead).hlsKey}/0_00000.ts`, Buffer.from('a stored segment'), 'video/mp2t');
       await t.app.ctx.media.put(videoRunKeys(dead).posterKey, Buffer.from('a poster'), 'image/webp');
 
-      await restartStalledVideos(t.app.ctx, t.app.log);
+      await restartStalledVideos(t.app.ctx, { log: t.app.log });
       expect(await fs.readdir(workRoot(t.dataDir))).toEqual([]);
       expect(await mediaFiles(t.dataDir, 'hls')).toEqual([finished!.hlsKey!.slice('hls/'.length)]);
       expect(await mediaFiles(t.dataDir, 'posters')).toEqual([finished!.posterKey!.slice('posters/'.length)]);

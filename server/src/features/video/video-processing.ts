@@ -9,6 +9,7 @@ import { answers } from '@lms/contract/answers';
 import type { Context } from '../../context.ts';
 import { lectures } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import type { Jobs } from '../../jobs.ts';
 import { hlsFileKey, savePoster, videoRunKeys } from '../media/storage.ts';
 import type { VideoTools } from './ffmpeg.ts';
 import { ladderFor, transcodeToHls } from './hls-transcode.ts';
@@ -25,11 +26,7 @@ import { grabFrame, probeVideo, UnreadableVideo, type ProbedVideo } from './prob
  * process (kill -9, a lost machine), and `restartStalledVideos` hands the lecture to a new run.
  * A run that finds the lecture gone (deleted) or held by another run stops and removes what it made.
  */
-export interface VideoProcessingJob {
-  lectureId: string;
-  /** The run this job is; it works only while the lecture names it. */
-  run: string;
-}
+export type VideoProcessingJob = Jobs['video-processing'];
 
 const HEARTBEAT_MS = 3000;
 const POSTER_MAX_WIDTH = 1280;
@@ -204,7 +201,7 @@ async function transcodeAndStore(
  * run, queues again each lecture still waiting (the job of its run is queued once, however
  * often this asks), and removes the work folders dead runs left. Runs at start and every minute.
  */
-export async function restartStalledVideos(ctx: Context, log: FastifyBaseLogger): Promise<void> {
+export async function restartStalledVideos(ctx: Context, { log }: { log: FastifyBaseLogger }): Promise<void> {
   const stalled = new Date(Date.now() - ctx.config.video.stallSeconds * 1000);
   const handedOver = await ctx.db
     .update(lectures)

@@ -2,13 +2,14 @@ import type { FastifyRequest } from 'fastify';
 import { answers } from '@lms/contract/answers';
 import { AppError } from '../../errors.ts';
 import { loadUser } from '../auth/guards.ts';
-import { isPreviewVideo } from '../lectures/lectures.service.ts';
+import { ANY_VIEWER } from '../media/signed-urls.ts';
 import { canWatchLectures } from '../users/users.service.ts';
-import { ANY_VIEWER } from './signed-urls.ts';
+import { isPreviewVideo } from './lectures.service.ts';
 
 /**
  * The second half of every private media check, after the link's signature and expiry: may this
  * request watch the video at `key` (an upload, or an HLS folder) through a link made for `viewerId`?
+ * Who may watch is the lectures' rule, so the media routes are handed this check (routes.ts).
  *
  * - ANY_VIEWER (a free preview): anyone, logged in or not, while the lecture is still a preview.
  * - Otherwise the link is bound to the viewer: the request's session must be theirs, and they must

@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+import type { Database } from './db/client.ts';
+
+/** Methods that change nothing (RFC 9110 §9.2.1). */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A write is answered once this instance has heard what it changed, so that the writer's next
+ * request, here, never meets a copy from before it. PGlite delivers before the commit returns.
+ * With `everyRequest` (tests that write behind the app's back, as another instance would), every
+ * request first waits to have heard every change made before it.
+ */
+export function answerWhenCaughtUp(app: FastifyInstance, database: Pick<Database, 'kind'>, { everyRequest = false } = {}): void {
+  if (database.kind !== 'postgres') return;
+  app.addHook('onSend', async (request, _reply, payload) => {
+    if (!SAFE_METHODS.has(request.method)) await app.ctx.changes.caughtUp();
+    return payload;
+  });
+  if (everyRequest) app.addHook('onRequest', () => app.ctx.changes.caughtUp());
+}

@@ -1,0 +1,55 @@
+import type { Writable } from 'node:stream';
+import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import type { Config } from './config.ts';
+
+/**
+ * Secrets masked wherever they appear in a logged object: at its top level, in a logged
+ * `body`, or in logged `headers`. Named paths rather than wildcards (`*.password`):
+ * pino copies every value a wildcard could reach on every line, which made each
+ * access-log line 70 % dearer (4.0 µs against 2.4 µs, pino measured alone).
+ */
+const SECRET_FIELDS = ['password', 'oldPassword', 'newPassword', 'token', 'cookie', 'authorization'];
+const SECRET_LOG_PATHS = ['', 'body.', 'headers.'].flatMap((parent) => SECRET_FIELDS.map((field) => parent + field));
+
+/** The server's logging: pino at the configured level, secrets masked, one line per request. */
+export function loggingOptions(config: Pick<Config, 'logLevel'>, stream?: Writable): Pick<FastifyServerOptions, 'logger' | 'logController'> {
+  return {
+    logger: {
+      level: config.logLevel,
+      ...(stream && { stream }),
+      // Headers are never logged whole: cookies and tokens stay out of the logs.
+      serializers: { req: describeRequest },
+      redact: { paths: SECRET_LOG_PATHS, censor: '[redacted]' },
+    },
+    logController: new OneLinePerRequest(),
+  };
+}
+
+/** One log line per request, when it is answered; Fastify's default writes a second as it arrives. */
+class OneLinePerRequest extends LogController {
+  override incomingRequest() {}
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    const line = { req: request, statusCode: reply.statusCode, responseTime: reply.elapsedTime };
+    if (error) request.log.error({ ...line, err: error }, 'request errored');
+    else request.log.info(line, 'request completed');
+  }
+}
+
+/** A request as logged: never its headers, which carry cookies. */
+function describeRequest(request: Pick<FastifyRequest, 'method' | 'url' | 'ip'>) {
+  return { method: request.method, url: loggableUrl(request.url), ip: request.ip };
+}
+
+/**
+ * Path segments that are secrets: the token of a reset or sign-in link, in the web app's page
+ * (`/reset-password/<token>`, `/sign-in/<token>`) and in the API it posts to
+ * (`/api/v1/user/reset/<token>`, `/api/v1/user/sign-in/<token>`), and the grant of a lecture's
+ * HLS ladder (`/media/hls/<viewer>.<expires>.<signature>/…`). Matched anywhere in the path and in
+ * any letter case, as the web app's router matches pages. nginx masks the same (docs/deploy.md).
+ */
+const SECRET_PATH_SEGMENTS = /\/(reset|reset-password|sign-in|media\/hls)\/[^/]+/gi;
+
+/** The path of a request as logged: secret segments masked, query strings (signed media URLs' among them) left out. */
+function loggableUrl(url: string): string {
+  return url.split('?')[0]!.replace(SECRET_PATH_SEGMENTS, '/$1/[redacted]');
+}
