@@ -1,11 +1,11 @@
 import { lazy, Suspense, useEffect, useId, useRef } from 'react';
 import { messages } from '@lms/contract/messages';
 import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
-import { Footer } from '../components/Footer';
+import { Footer } from '../lib/components/Footer';
 import { logout } from '../features/auth/auth.api';
-import { NEXT_PARAM, withNext } from './with-next';
-import { paths } from './paths';
-import { refreshUser } from './session';
+import { NEXT_PARAM, withNext } from '../lib/with-next';
+import { paths } from '../lib/paths';
+import { refreshUser } from '../features/auth/session';
 import { useAppDispatch, useAppSelector } from './store';
 
 // Only for a signed-in user on a desktop: not in every visitor's first download (DESIGN §11).

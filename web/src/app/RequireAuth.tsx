@@ -1,6 +1,6 @@
 import type { Role } from '@lms/contract/users';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { paths } from './paths';
+import { paths } from '../lib/paths';
 import { useAppSelector } from './store';
 
 /**

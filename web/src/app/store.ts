@@ -1,11 +1,11 @@
 import { combineSlices, configureStore, createDynamicMiddleware, type Middleware, type Reducer } from '@reduxjs/toolkit';
 import { useDispatch, useSelector } from 'react-redux';
 import { loggedOut, authReducer, passwordChangeRequired } from '../features/auth/auth.slice';
-import { courseReducer } from '../features/course/course.slice';
-import { lectureReducer } from '../features/lecture/lecture.slice';
+import { courseReducer } from '../features/courses/course.slice';
+import { lectureReducer } from '../features/lectures/lecture.slice';
 import { razorpayReducer } from '../features/payments/razorpay.slice';
 import { statReducer } from '../features/stats/stat.slice';
-import { setPasswordChangeHandler, setUnauthorizedHandler } from './api';
+import { setPasswordChangeHandler, setUnauthorizedHandler } from '../lib/api-client';
 
 /**
  * Slices that arrive with the pages that need them, not with the first chunk: the server-state

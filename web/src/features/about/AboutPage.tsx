@@ -1,4 +1,4 @@
-import { usePageTitle } from '../../app/use-page-title';
+import { usePageTitle } from '../../lib/use-page-title';
 import { QuoteCarousel, type Quote } from './QuoteCarousel';
 
 /** Spec §2: five quotes from famous people about learning. */

@@ -3,16 +3,16 @@ import { AVATAR_ACCEPT, UpdateProfileSchema } from '@lms/contract/users';
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useNavigate } from 'react-router';
-import { ApiError } from '../../app/api';
-import { paths } from '../../app/paths';
+import { ApiError } from '../../lib/api-client';
+import { paths } from '../../lib/paths';
 import { useAppDispatch, useAppSelector } from '../../app/store';
-import { usePageTitle } from '../../app/use-page-title';
-import { AvatarPicker } from '../../components/AvatarPicker';
-import { FormCard } from '../../components/FormCard';
-import { FormField } from '../../components/FormField';
-import { fileSize, imageMaxBytes } from '../../components/image-file';
-import { missingFieldsText } from '../../components/missing-fields';
-import { SubmitButton } from '../../components/SubmitButton';
+import { usePageTitle } from '../../lib/use-page-title';
+import { AvatarPicker } from '../../lib/components/AvatarPicker';
+import { FormCard } from '../../lib/components/FormCard';
+import { FormField } from '../../lib/components/FormField';
+import { fileSize, imageMaxBytes } from '../../lib/components/image-file';
+import { missingFieldsText } from '../../lib/components/missing-fields';
+import { SubmitButton } from '../../lib/components/SubmitButton';
 import { updateProfile } from './auth.api';
 
 export default function EditProfilePage() {

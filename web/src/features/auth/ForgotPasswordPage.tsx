@@ -3,12 +3,12 @@ import { ForgotPasswordSchema } from '@lms/contract/users';
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link } from 'react-router';
-import { ApiError } from '../../app/api';
-import { paths } from '../../app/paths';
-import { usePageTitle } from '../../app/use-page-title';
-import { FormCard } from '../../components/FormCard';
-import { FormField } from '../../components/FormField';
-import { SubmitButton } from '../../components/SubmitButton';
+import { ApiError } from '../../lib/api-client';
+import { paths } from '../../lib/paths';
+import { usePageTitle } from '../../lib/use-page-title';
+import { FormCard } from '../../lib/components/FormCard';
+import { FormField } from '../../lib/components/FormField';
+import { SubmitButton } from '../../lib/components/SubmitButton';
 import { requestPasswordReset } from './auth.api';
 
 export default function ForgotPasswordPage() {

@@ -3,12 +3,12 @@ import { ResetPasswordSchema, ResetTokenParamsSchema } from '@lms/contract/users
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ApiError } from '../../app/api';
-import { paths } from '../../app/paths';
-import { usePageTitle } from '../../app/use-page-title';
-import { FormCard } from '../../components/FormCard';
-import { PasswordField } from '../../components/PasswordField';
-import { SubmitButton } from '../../components/SubmitButton';
+import { ApiError } from '../../lib/api-client';
+import { paths } from '../../lib/paths';
+import { usePageTitle } from '../../lib/use-page-title';
+import { FormCard } from '../../lib/components/FormCard';
+import { PasswordField } from '../../lib/components/PasswordField';
+import { SubmitButton } from '../../lib/components/SubmitButton';
 import { resetPassword } from './auth.api';
 
 export default function ResetPasswordPage() {

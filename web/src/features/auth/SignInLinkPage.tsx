@@ -2,12 +2,12 @@ import { messages } from '@lms/contract/messages';
 import { SignInTokenParamsSchema } from '@lms/contract/users';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ApiError } from '../../app/api';
-import { paths } from '../../app/paths';
+import { ApiError } from '../../lib/api-client';
+import { paths } from '../../lib/paths';
 import { useAppDispatch } from '../../app/store';
-import { usePageTitle } from '../../app/use-page-title';
-import { FormCard } from '../../components/FormCard';
-import { SubmitButton } from '../../components/SubmitButton';
+import { usePageTitle } from '../../lib/use-page-title';
+import { FormCard } from '../../lib/components/FormCard';
+import { SubmitButton } from '../../lib/components/SubmitButton';
 import { signInWithLink } from './auth.api';
 
 /**

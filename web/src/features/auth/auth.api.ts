@@ -2,8 +2,8 @@ import { endpoints } from '@lms/contract/endpoints';
 import { messages } from '@lms/contract/messages';
 import type { ChangePassword, ForgotPassword, Login, ResetPassword } from '@lms/contract/users';
 import type { Cancellation } from '@lms/contract/payments';
-import { call, type CallOptions } from '../../app/api';
-import { refreshUser } from '../../app/session';
+import { call, type CallOptions } from '../../lib/api-client';
+import { refreshUser } from './session';
 import type { AppDispatch, RootState } from '../../app/store';
 import { loggedOut, userLoaded } from './auth.slice';
 

@@ -3,8 +3,8 @@ import { billingDocumentUrl, BillingDetailsSchema, INDIAN_STATES, isValidGstin, 
 import { imitatesInvoiceLabel } from '@lms/contract/plain-text';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import { formatDate, rupees } from '../../app/format';
-import { FormField } from '../../components/FormField';
+import { formatDate, rupees } from '../../lib/format';
+import { FormField } from '../../lib/components/FormField';
 import { useGetBillingDetailsQuery, useGetBillingHistoryQuery, useSaveBillingDetailsMutation } from './billing.api';
 import { billingTexts } from './billing-texts';
 

@@ -1,5 +1,5 @@
 import type { Discount, PlanInterval } from '@lms/contract/plans';
-import { rupees } from '../../app/format';
+import { rupees } from '../../lib/format';
 
 const per: Record<PlanInterval, string> = { monthly: '/month', yearly: '/year' };
 

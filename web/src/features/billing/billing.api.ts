@@ -2,7 +2,7 @@ import { endpoints } from '@lms/contract/endpoints';
 import type { BillingDetails } from '@lms/contract/billing';
 import type { ResponseOf } from '@lms/contract/http';
 import { messages } from '@lms/contract/messages';
-import { serverCall, serverState } from '../../app/server-state';
+import { serverCall, serverState } from '../../lib/server-state';
 
 /** The signed-in buyer's billing (issue 15): history with its documents, and the tax details for the next invoices. */
 const billingApi = serverState.enhanceEndpoints({ addTagTypes: ['Billing'] }).injectEndpoints({

@@ -2,12 +2,12 @@ import { ContactSchema, type Contact } from '@lms/contract/contact';
 import { messages } from '@lms/contract/messages';
 import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import { ApiError } from '../../app/api';
-import { usePageTitle } from '../../app/use-page-title';
-import { FormCard } from '../../components/FormCard';
-import { FormField } from '../../components/FormField';
-import { missingFieldsText } from '../../components/missing-fields';
-import { SubmitButton } from '../../components/SubmitButton';
+import { ApiError } from '../../lib/api-client';
+import { usePageTitle } from '../../lib/use-page-title';
+import { FormCard } from '../../lib/components/FormCard';
+import { FormField } from '../../lib/components/FormField';
+import { missingFieldsText } from '../../lib/components/missing-fields';
+import { SubmitButton } from '../../lib/components/SubmitButton';
 import { sendContactMessage } from './contact.api';
 
 const empty: Contact = { name: '', email: '', message: '' };

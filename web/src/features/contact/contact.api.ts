@@ -1,7 +1,7 @@
 import type { Contact } from '@lms/contract/contact';
 import { endpoints } from '@lms/contract/endpoints';
 import { messages } from '@lms/contract/messages';
-import { call } from '../../app/api';
+import { call } from '../../lib/api-client';
 
 /**
  * Spec §7's POST /contact, sending the fields the spec's original left out. A one-shot write that

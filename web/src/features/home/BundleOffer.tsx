@@ -1,10 +1,10 @@
 import { messages } from '@lms/contract/messages';
 import { useId } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../app/paths';
-import { rupees } from '../../app/format';
-import { RefundRule } from '../../components/RefundRule';
-import { Tick } from '../../components/Tick';
+import { paths } from '../../lib/paths';
+import { rupees } from '../../lib/format';
+import { RefundRule } from '../../lib/components/RefundRule';
+import { Tick } from '../../lib/components/Tick';
 
 /**
  * Spec §9's bundle card on the home page: duration, the server's price per month, what it includes

@@ -1,7 +1,7 @@
 import { useEffect, useId, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
-import { paths } from '../../app/paths';
-import { rupees } from '../../app/format';
+import { paths } from '../../lib/paths';
+import { rupees } from '../../lib/format';
 
 /**
  * Questions a buyer asks before paying, answered plainly; the refund rule is DESIGN §6's (the

@@ -1,8 +1,8 @@
 import { messages } from '@lms/contract/messages';
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../app/paths';
-import { usePageTitle } from '../../app/use-page-title';
+import { paths } from '../../lib/paths';
+import { usePageTitle } from '../../lib/use-page-title';
 import { NewestCoursesFrame } from './NewestCoursesFrame';
 
 // Below the hero, with the data it shows: loaded after the first paint (DESIGN §11's budget for `/`).

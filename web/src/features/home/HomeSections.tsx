@@ -1,12 +1,12 @@
 import { messages } from '@lms/contract/messages';
 import { Link, useNavigate } from 'react-router';
-import { ContinueWatching } from '../../app/ContinueWatching';
-import { paths } from '../../app/paths';
-import { cardProgress, useMyCourses } from '../../app/progress.api';
-import { useGetCoursesQuery, useGetPlanQuery } from '../../app/server-state';
+import { ContinueWatching } from '../progress/ContinueWatching';
+import { paths } from '../../lib/paths';
+import { cardProgress, useMyCourses } from '../progress/progress.api';
+import { useGetCoursesQuery, useGetPlanQuery } from '../../lib/server-state';
 import { useAppSelector } from '../../app/store';
-import { courseLink } from '../../app/use-course';
-import { CourseCard } from '../../components/CourseCard';
+import { courseLink } from '../courses/use-course';
+import { CourseCard } from '../courses/CourseCard';
 import { BundleOffer } from './BundleOffer';
 import { Faq } from './Faq';
 import { HowItWorks } from './HowItWorks';

@@ -1,7 +1,7 @@
 import { messages } from '@lms/contract/messages';
 import { Link, useLocation } from 'react-router';
-import { checkoutPath } from '../../app/checkout-path';
-import { usePageTitle } from '../../app/use-page-title';
+import { checkoutPath } from './checkout-path';
+import { usePageTitle } from '../../lib/use-page-title';
 import type { FailedState } from './CheckoutPage';
 import { reasonToShow } from './failure-reason';
 import { checkoutTexts } from './checkout-texts';

@@ -1,9 +1,9 @@
 import { messages } from '@lms/contract/messages';
 import { Link, Navigate, useLocation } from 'react-router';
-import { returnPath } from '../../app/checkout-path';
-import { formatDate } from '../../app/format';
-import { paths } from '../../app/paths';
-import { usePageTitle } from '../../app/use-page-title';
+import { returnPath } from './checkout-path';
+import { formatDate } from '../../lib/format';
+import { paths } from '../../lib/paths';
+import { usePageTitle } from '../../lib/use-page-title';
 import type { FromResultState, PaidState } from './CheckoutPage';
 import { checkoutTexts } from './checkout-texts';
 

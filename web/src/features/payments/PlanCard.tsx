@@ -1,9 +1,9 @@
 import { messages } from '@lms/contract/messages';
 import type { Plan } from '@lms/contract/plans';
 import { useId } from 'react';
-import { rupees } from '../../app/format';
-import { RefundRule } from '../../components/RefundRule';
-import { Tick } from '../../components/Tick';
+import { rupees } from '../../lib/format';
+import { RefundRule } from '../../lib/components/RefundRule';
+import { Tick } from '../../lib/components/Tick';
 import { checkoutTexts } from './checkout-texts';
 
 /** The spec's bundle card's title (§9), the default plan's one name; other plans go by their names. */

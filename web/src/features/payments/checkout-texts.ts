@@ -1,5 +1,5 @@
 import type { CheckoutQuote, Discount, PlanInterval } from '@lms/contract/plans';
-import { rupees } from '../../app/format';
+import { rupees } from '../../lib/format';
 
 /**
  * Ours (issue 16): the words of the checkout's plans, coupon and summary, and of the success page

@@ -3,9 +3,9 @@ import { messages } from '@lms/contract/messages';
 import type { RequestOf, ResponseOf } from '@lms/contract/http';
 import type { VerifyPayment } from '@lms/contract/payments';
 import type { CheckoutQuote } from '@lms/contract/plans';
-import { ApiError, call } from '../../app/api';
-import { serverCall, serverState } from '../../app/server-state';
-import { refreshUser } from '../../app/session';
+import { ApiError, call } from '../../lib/api-client';
+import { serverCall, serverState } from '../../lib/server-state';
+import { refreshUser } from '../auth/session';
 import type { AppDispatch } from '../../app/store';
 import { checkoutDetailsLoaded, keyLoaded, paymentVerified, subscriptionCreated } from './razorpay.slice';
 

@@ -2,7 +2,7 @@ import { messages } from '@lms/contract/messages';
 import type { CheckoutQuote } from '@lms/contract/plans';
 import { useCallback, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
-import { ApiError } from '../../app/api';
+import { ApiError } from '../../lib/api-client';
 import { useAppDispatch } from '../../app/store';
 import { checkoutTexts } from './checkout-texts';
 import type { CouponState } from './CheckoutSummary';

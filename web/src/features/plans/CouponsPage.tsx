@@ -1,7 +1,7 @@
 import type { Coupon } from '@lms/contract/plans';
 import { useState, type ReactNode } from 'react';
-import { paths } from '../../app/paths';
-import { usePageTitle } from '../../app/use-page-title';
+import { paths } from '../../lib/paths';
+import { usePageTitle } from '../../lib/use-page-title';
 import { AdminPageHeader, ListPending, RowActions, StatusBadge } from './AdminPageHeader';
 import { CouponDialog } from './CouponDialog';
 import { couponStatus, validityWords, type CouponStatus } from './coupon-validity';

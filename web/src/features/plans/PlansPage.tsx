@@ -1,8 +1,8 @@
 import type { AdminPlan } from '@lms/contract/plans';
 import { useState } from 'react';
-import { formatDate, rupees } from '../../app/format';
-import { paths } from '../../app/paths';
-import { usePageTitle } from '../../app/use-page-title';
+import { formatDate, rupees } from '../../lib/format';
+import { paths } from '../../lib/paths';
+import { usePageTitle } from '../../lib/use-page-title';
 import { AdminPageHeader, ListPending, RowActions, StatusBadge } from './AdminPageHeader';
 import { PlanDialog } from './PlanDialog';
 import { useGetAdminPlansQuery, useUpdatePlanMutation } from './plans.api';

@@ -1,5 +1,5 @@
 import { MAX_DISCOUNTED_CHARGES, MAX_PRICE, MAX_TRIAL_DAYS, type CouponKind, type PlanInterval } from '@lms/contract/plans';
-import { rupees } from '../../app/format';
+import { rupees } from '../../lib/format';
 
 /**
  * Ours (issue 16): the words of the admin's plans and coupons pages. Not in the message catalogue

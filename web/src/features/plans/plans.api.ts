@@ -1,7 +1,7 @@
 import { endpoints } from '@lms/contract/endpoints';
 import type { BodyOf, ResponseOf } from '@lms/contract/http';
 import { messages } from '@lms/contract/messages';
-import { serverCall, serverState } from '../../app/server-state';
+import { serverCall, serverState } from '../../lib/server-state';
 
 /**
  * The admin's plans and coupons (issue 16). Every write reads its list again: a new price adds a

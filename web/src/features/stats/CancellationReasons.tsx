@@ -1,6 +1,6 @@
 import { CANCEL_REASONS, CANCELLATION_DAYS, type CancellationReasons as Reasons } from '@lms/contract/payments';
 import { useId } from 'react';
-import { formatDate } from '../../app/format';
+import { formatDate } from '../../lib/format';
 
 const countFormat = new Intl.NumberFormat('en-IN');
 

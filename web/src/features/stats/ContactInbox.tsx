@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { useGetContactMessagesQuery } from './stat.api';
+import { useGetContactMessagesQuery } from './stats.api';
 
 /** Ours: texts of the inbox, which the spec does not have. */
 const texts = {

@@ -2,9 +2,9 @@ import { useId, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { Course } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
-import { isoDuration, spokenDuration } from '../../app/format';
-import { paths } from '../../app/paths';
-import { useDeleteCourseMutation } from '../../app/server-state';
+import { isoDuration, spokenDuration } from '../../lib/format';
+import { paths } from '../../lib/paths';
+import { useDeleteCourseMutation } from '../../lib/server-state';
 
 export type LoadStatus = 'loading' | 'ready' | 'failed';
 

@@ -1,14 +1,14 @@
 import type { ReactNode } from 'react';
 import { messages } from '@lms/contract/messages';
-import { useGetCoursesQuery, useGetPaymentRecordsQuery } from '../../app/server-state';
-import { usePageTitle } from '../../app/use-page-title';
+import { useGetCoursesQuery, useGetPaymentRecordsQuery } from '../../lib/server-state';
+import { usePageTitle } from '../../lib/use-page-title';
 import { ContactInbox } from './ContactInbox';
 import { CoursesOverview, type LoadStatus } from './CoursesOverview';
 import { SalesChart } from './SalesChart';
 import { Engagement } from './Engagement';
 import { CancellationReasons } from './CancellationReasons';
 import { Revenue } from './Revenue';
-import { PAYMENT_RECORDS_COUNT, useGetCancellationReasonsQuery, useGetEngagementQuery, useGetRevenueQuery, useGetUserStatsQuery } from './stat.api';
+import { PAYMENT_RECORDS_COUNT, useGetCancellationReasonsQuery, useGetEngagementQuery, useGetRevenueQuery, useGetUserStatsQuery } from './stats.api';
 import { UsersPie } from './UsersPie';
 
 /** The dashboard shows up to this many courses (the server's page limit). */

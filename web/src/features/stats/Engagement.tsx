@@ -1,6 +1,6 @@
 import type { EngagementResponse } from '@lms/contract/progress';
 import { useId } from 'react';
-import { formatDate } from '../../app/format';
+import { formatDate } from '../../lib/format';
 
 const countFormat = new Intl.NumberFormat('en-IN');
 

@@ -1,6 +1,6 @@
 import type { Revenue } from '@lms/contract/stats';
 import { useId } from 'react';
-import { rupees } from '../../app/format';
+import { rupees } from '../../lib/format';
 
 const countFormat = new Intl.NumberFormat('en-IN');
 

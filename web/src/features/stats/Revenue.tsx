@@ -4,8 +4,8 @@ import { BarElement, CategoryScale, Chart as ChartJS, Legend, LinearScale, Toolt
 import { useId, useState } from 'react';
 import { Bar } from 'react-chartjs-2';
 import { Link } from 'react-router';
-import { formatDate, rupees } from '../../app/format';
-import { paths } from '../../app/paths';
+import { formatDate, rupees } from '../../lib/format';
+import { paths } from '../../lib/paths';
 import { useChartPalette } from './chart-palette';
 import { MrrByPlan } from './MrrByPlan';
 import { MONTH_LABELS } from './SalesChart';

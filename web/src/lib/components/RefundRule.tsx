@@ -1,6 +1,6 @@
 import { messages } from '@lms/contract/messages';
 import { Link } from 'react-router';
-import { paths } from '../app/paths';
+import { paths } from '../paths';
 
 /**
  * The refund rule as the server applies it, said right under the spec's "100% refundale on

@@ -1,22 +1,22 @@
 import { messages } from '@lms/contract/messages';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { clockDuration } from '../../app/format';
-import { checkoutPath } from '../../app/checkout-path';
-import { paths } from '../../app/paths';
-import { resumePosition, useGetCourseProgressQuery, useMarkCompletedMutation, useSetAutoplayNextMutation } from '../../app/progress.api';
-import { useProgressTracking } from '../../app/use-progress-tracking';
-import { messageOf } from '../../app/server-state';
+import { clockDuration } from '../../lib/format';
+import { checkoutPath } from '../payments/checkout-path';
+import { paths } from '../../lib/paths';
+import { resumePosition, useGetCourseProgressQuery, useMarkCompletedMutation, useSetAutoplayNextMutation } from '../progress/progress.api';
+import { useProgressTracking } from '../progress/use-progress-tracking';
+import { messageOf } from '../../lib/server-state';
 import { useAppSelector } from '../../app/store';
-import { courseLink, useCourse } from '../../app/use-course';
-import { usePageTitle } from '../../app/use-page-title';
-import { withNext } from '../../app/with-next';
-import { VideoPlayer } from '../../components/VideoPlayer';
-import { useGetLecturesQuery, useGetVideoStatusQuery } from './lecture.api';
+import { courseLink, useCourse } from '../courses/use-course';
+import { usePageTitle } from '../../lib/use-page-title';
+import { withNext } from '../../lib/with-next';
+import { VideoPlayer } from '../../lib/components/VideoPlayer';
+import { useGetLecturesQuery, useGetVideoStatusQuery } from './lectures.api';
 import { LectureAdminTools } from './LectureAdminTools';
 import { LectureList } from './LectureList';
 import { NextLecture } from './NextLecture';
-import { progressTexts } from '../../app/progress-texts';
+import { progressTexts } from '../progress/progress-texts';
 
 const SPEEDS = [0.5, 0.75, 1, 1.25, 1.5, 2];
 /**

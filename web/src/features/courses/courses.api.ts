@@ -1,7 +1,7 @@
 import { endpoints } from '@lms/contract/endpoints';
 import type { ResponseOf } from '@lms/contract/http';
 import { messages } from '@lms/contract/messages';
-import { LIST, serverCall, serverState } from '../../app/server-state';
+import { LIST, serverCall, serverState } from '../../lib/server-state';
 
 /** Course writes of the admin's form; the catalogue's reads are shared (app/server-state.ts). */
 const courseApi = serverState.injectEndpoints({

@@ -1,7 +1,7 @@
 import { MAX_WATCHED_PER_SAVE } from '@lms/contract/progress';
 import { useEffect, useRef, type RefObject } from 'react';
 import { beaconProgress, myProgressStale, progressSaved, saveProgress, type SaveBody } from './progress.api';
-import { useAppDispatch } from './store';
+import { useAppDispatch } from '../../app/store';
 
 /** While playing, a save this often (issue 14: "every ~10 s"). */
 const SAVE_EVERY_MS = 10_000;

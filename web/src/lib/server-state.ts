@@ -4,10 +4,10 @@ import type { Endpoint, RequestOf, ResponseOf } from '@lms/contract/http';
 import { messages } from '@lms/contract/messages';
 import type { Middleware, ThunkDispatch, UnknownAction, WithSlice } from '@reduxjs/toolkit';
 import { createApi, type BaseQueryFn } from '@reduxjs/toolkit/query/react';
-import { coursesLoaded } from '../features/course/course.slice';
+import { coursesLoaded } from '../features/courses/course.slice';
 import { paymentRecordsLoaded } from '../features/payments/razorpay.slice';
-import { ApiError, call, type CallOptions } from './api';
-import { injectLazySlice, type RootState } from './store';
+import { ApiError, call, type CallOptions } from './api-client';
+import { injectLazySlice, type RootState } from '../app/store';
 
 /**
  * What the server holds, as the web app caches it (RTK Query): one entry per endpoint and
@@ -175,7 +175,7 @@ const viewerChanges: Middleware<object, RootState> = (store) => (next) => (actio
   return result;
 };
 
-declare module './store' {
+declare module '../app/store' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   export interface LazyLoadedSlices extends WithSlice<typeof serverState> {}
 }

@@ -1,7 +1,7 @@
 import { endpoints } from '@lms/contract/endpoints';
 import { describe, expect, it } from 'vitest';
 import { stubApi } from '../test/render';
-import { call } from './api';
+import { call } from './api-client';
 
 describe('call: an endpoint of the contract through the one client', () => {
   it('fills path parameters, encoded, below the API root', async () => {

@@ -1,7 +1,7 @@
 import { endpoints } from '@lms/contract/endpoints';
 import type { ResponseOf } from '@lms/contract/http';
 import { messages } from '@lms/contract/messages';
-import { mirrorInto, serverCall, serverState } from '../../app/server-state';
+import { mirrorInto, serverCall, serverState } from '../../lib/server-state';
 import { statsLoaded } from './stat.slice';
 
 /** Spec §9: the dashboard reads the latest 100 payment records (`useGetPaymentRecordsQuery`, app/server-state.ts). */

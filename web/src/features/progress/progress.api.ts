@@ -2,9 +2,9 @@ import { endpoints } from '@lms/contract/endpoints';
 import type { BodyOf, ResponseOf } from '@lms/contract/http';
 import { messages } from '@lms/contract/messages';
 import { COMPLETION_SHARE, type LearnerCourse, type LectureProgress } from '@lms/contract/progress';
-import { API_ROOT, call, urlFor } from './api';
-import { serverCall, serverState, type CacheDispatch } from './server-state';
-import { useAppSelector } from './store';
+import { API_ROOT, call, urlFor } from '../../lib/api-client';
+import { serverCall, serverState, type CacheDispatch } from '../../lib/server-state';
+import { useAppSelector } from '../../app/store';
 import { progressTexts } from './progress-texts';
 
 /** The learner's list of started courses, apart from each course's own progress. */

@@ -1,10 +1,10 @@
 import type { CurriculumLecture } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
-import { VideoPlayer } from '../../components/VideoPlayer';
+import { VideoPlayer } from '../../lib/components/VideoPlayer';
 import { useEffect, useId, useRef, useState } from 'react';
-import { clockDuration } from '../../app/format';
-import { resumePosition, useGetCourseProgressQuery } from '../../app/progress.api';
-import { useProgressTracking } from '../../app/use-progress-tracking';
+import { clockDuration } from '../../lib/format';
+import { resumePosition, useGetCourseProgressQuery } from '../progress/progress.api';
+import { useProgressTracking } from '../progress/use-progress-tracking';
 import { useAppSelector } from '../../app/store';
 
 /** A free preview lecture, with the video URL the curriculum gives anyone. */

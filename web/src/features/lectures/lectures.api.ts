@@ -1,8 +1,8 @@
 import { endpoints } from '@lms/contract/endpoints';
 import type { ResponseOf } from '@lms/contract/http';
 import { messages } from '@lms/contract/messages';
-import { uploadWithProgress, urlFor } from '../../app/api';
-import { LIST, mirrorInto, serverCall, serverState, type CacheDispatch } from '../../app/server-state';
+import { uploadWithProgress, urlFor } from '../../lib/api-client';
+import { LIST, mirrorInto, serverCall, serverState, type CacheDispatch } from '../../lib/server-state';
 import { lecturesLoaded } from './lecture.slice';
 
 type CourseWithLectures = ResponseOf<typeof endpoints.lectures.add>['course'];

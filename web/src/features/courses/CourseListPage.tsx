@@ -1,11 +1,11 @@
 import type { FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { paths } from '../../app/paths';
-import { cardProgress, useMyCourses } from '../../app/progress.api';
-import { useGetCategoriesQuery, useGetCoursesQuery } from '../../app/server-state';
-import { courseLink } from '../../app/use-course';
-import { usePageTitle } from '../../app/use-page-title';
-import { CourseCard, CourseCardPlaceholder } from '../../components/CourseCard';
+import { paths } from '../../lib/paths';
+import { cardProgress, useMyCourses } from '../progress/progress.api';
+import { useGetCategoriesQuery, useGetCoursesQuery } from '../../lib/server-state';
+import { courseLink } from './use-course';
+import { usePageTitle } from '../../lib/use-page-title';
+import { CourseCard, CourseCardPlaceholder } from './CourseCard';
 
 const PAGE_SIZE = 12;
 /** Enough to fill a screen while the first page loads. */

@@ -12,14 +12,14 @@ import { messages } from '@lms/contract/messages';
 import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { paths } from '../../app/paths';
-import { courseLink } from '../../app/use-course';
-import { usePageTitle } from '../../app/use-page-title';
-import { useObjectUrl } from '../../components/FilePreview';
-import { fileSize, imageMaxBytes, isImageOf, showFileIn } from '../../components/image-file';
-import { LimitedField } from '../../components/LimitedField';
-import { missingFieldsText } from '../../components/missing-fields';
-import { useCreateCourseMutation, useUpdateCourseMutation } from './course.api';
+import { paths } from '../../lib/paths';
+import { courseLink } from './use-course';
+import { usePageTitle } from '../../lib/use-page-title';
+import { useObjectUrl } from '../../lib/components/FilePreview';
+import { fileSize, imageMaxBytes, isImageOf, showFileIn } from '../../lib/components/image-file';
+import { LimitedField } from '../../lib/components/LimitedField';
+import { missingFieldsText } from '../../lib/components/missing-fields';
+import { useCreateCourseMutation, useUpdateCourseMutation } from './courses.api';
 
 /** The fields' labels, in the form's order. */
 const LABELS = {

@@ -4,12 +4,12 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { useBlocker, useNavigate } from 'react-router';
 import { useAppDispatch } from '../../app/store';
-import { useCourse } from '../../app/use-course';
-import { usePageTitle } from '../../app/use-page-title';
-import { useObjectUrl } from '../../components/FilePreview';
-import { LimitedField } from '../../components/LimitedField';
-import { missingFieldsText } from '../../components/missing-fields';
-import { addLecture } from './lecture.api';
+import { useCourse } from '../courses/use-course';
+import { usePageTitle } from '../../lib/use-page-title';
+import { useObjectUrl } from '../../lib/components/FilePreview';
+import { LimitedField } from '../../lib/components/LimitedField';
+import { missingFieldsText } from '../../lib/components/missing-fields';
+import { addLecture } from './lectures.api';
 
 /**
  * Spec §2: title, description and a video; the upload shows its progress and can be cancelled; back

@@ -1,9 +1,9 @@
 import type { Lecture } from '@lms/contract/courses';
 import type { CourseProgress, LectureProgress } from '@lms/contract/progress';
 import type { ReactNode } from 'react';
-import { clockDuration, isoDuration } from '../../app/format';
-import { CourseProgressBar } from '../../components/CourseProgressBar';
-import { progressTexts } from '../../app/progress-texts';
+import { clockDuration, isoDuration } from '../../lib/format';
+import { CourseProgressBar } from '../progress/CourseProgressBar';
+import { progressTexts } from '../progress/progress-texts';
 
 /**
  * Spec §2's lecture list beside the player: each lecture's number, title and length; for a signed-in

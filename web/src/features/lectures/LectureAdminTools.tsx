@@ -1,7 +1,7 @@
 import type { Lecture } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
 import { useEffect, useState } from 'react';
-import { useDeleteLectureMutation, useRetryProcessingMutation, useSetLecturePreviewMutation } from './lecture.api';
+import { useDeleteLectureMutation, useRetryProcessingMutation, useSetLecturePreviewMutation } from './lectures.api';
 import { ProcessingState } from './ProcessingState';
 
 /** Under each lecture of the list, for an admin: its processing state, the free-preview switch, and Delete. */

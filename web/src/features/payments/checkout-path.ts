@@ -1,5 +1,5 @@
-import { sameSitePath } from './next-path';
-import { paths } from './paths';
+import { sameSitePath } from '../../lib/next-path';
+import { paths } from '../../lib/paths';
 
 /**
  * The checkout's address carries what the buyer chose and where they came from, so that a reload,

@@ -1,5 +1,5 @@
 import type { Course } from '@lms/contract/courses';
-import { CourseProgressBar } from './CourseProgressBar';
+import { CourseProgressBar } from '../progress/CourseProgressBar';
 
 /**
  * A course in the catalogue: thumbnail, title, description, category, lectures, instructor (spec §2).

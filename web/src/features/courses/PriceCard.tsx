@@ -1,9 +1,9 @@
 import type { Course } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
 import { useId } from 'react';
-import { rupees } from '../../app/format';
-import { CourseProgressBar } from '../../components/CourseProgressBar';
-import { Tick } from '../../components/Tick';
+import { rupees } from '../../lib/format';
+import { CourseProgressBar } from '../progress/CourseProgressBar';
+import { Tick } from '../../lib/components/Tick';
 import { PlayIcon } from './PreviewDialog';
 
 interface PriceCardProps {

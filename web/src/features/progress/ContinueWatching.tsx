@@ -1,12 +1,12 @@
 import type { LearnerCourse } from '@lms/contract/progress';
 import { useId } from 'react';
 import { Link } from 'react-router';
-import { CourseProgressBar } from '../components/CourseProgressBar';
-import { clockDuration } from './format';
-import { paths } from './paths';
+import { CourseProgressBar } from './CourseProgressBar';
+import { clockDuration } from '../../lib/format';
+import { paths } from '../../lib/paths';
 import { useMyCourses } from './progress.api';
 import { progressTexts } from './progress-texts';
-import { courseLink } from './use-course';
+import { courseLink } from '../courses/use-course';
 
 /** How many the home page shows; the profile shows them all. */
 const HOME_COUNT = 3;

@@ -1,7 +1,7 @@
 import type { CurriculumLecture } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
 import { useId, type ReactNode } from 'react';
-import { clockDuration, isoDuration, spokenDuration } from '../../app/format';
+import { clockDuration, isoDuration, spokenDuration } from '../../lib/format';
 import { PlayIcon, type PlayablePreview } from './PreviewDialog';
 
 /** "3 lectures · 24s total length", or just the count while no length is known. */

@@ -1,8 +1,8 @@
 import type { Course } from '@lms/contract/courses';
 import { useEffect } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { paths } from './paths';
-import { useGetCourseQuery } from './server-state';
+import { paths } from '../../lib/paths';
+import { useGetCourseQuery } from '../../lib/server-state';
 
 /**
  * The course a page is about: passed through navigation (spec §2), or fetched by the `id` in

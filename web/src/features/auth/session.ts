@@ -1,9 +1,9 @@
 import { endpoints } from '@lms/contract/endpoints';
 import { messages } from '@lms/contract/messages';
 import type { User } from '@lms/contract/users';
-import { userLoaded } from '../features/auth/auth.slice';
-import { call } from './api';
-import type { AppDispatch, RootState } from './store';
+import { userLoaded } from './auth.slice';
+import { call } from '../../lib/api-client';
+import type { AppDispatch, RootState } from '../../app/store';
 
 /**
  * Spec §4: the stored user is refreshed by the 'me' call (on load, and after a payment or a
