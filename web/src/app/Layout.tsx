@@ -2,14 +2,16 @@ import { lazy, Suspense, useEffect, useId, useRef } from 'react';
 import { messages } from '@lms/contract/messages';
 import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { Footer } from '../lib/components/Footer';
-import { logout } from '../features/auth/auth.api';
 import { NEXT_PARAM, withNext } from '../lib/with-next';
 import { paths } from '../lib/paths';
-import { refreshUser } from '../features/auth/session';
 import { useAppDispatch, useAppSelector } from './store';
 
-// Only for a signed-in user on a desktop: not in every visitor's first download (DESIGN §11).
+// Only for a signed-in user on a desktop: not in every visitor's first download, which has a budget of 110 KB.
+
 const AccountMenu = lazy(() => import('./AccountMenu').then((module) => ({ default: module.AccountMenu })));
+
+/** The session's calls, with the server-state cache they go through: loaded for a signed-in user, or on Logout, never for a visitor's first page. */
+const session = () => import('../features/auth/auth.api');
 
 /** The spec's menu items (§2), by role: the side menu and the desktop bar show the same. */
 function menuItems(isAdmin: boolean) {
@@ -53,9 +55,9 @@ export function Layout() {
       ? undefined
       : `${location.pathname}${location.search}`;
 
-  // Spec §4: the stored login state is refreshed by the 'me' call on load.
+  // The stored login state is refreshed by the 'me' call on load: the role or subscription may have changed elsewhere.
   useEffect(() => {
-    if (isLoggedIn) dispatch(refreshUser()).catch(() => undefined);
+    if (isLoggedIn) session().then(({ refreshUser }) => dispatch(refreshUser())).catch(() => undefined);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   // Close the menu after navigating.
@@ -64,7 +66,7 @@ export function Layout() {
   }, [location.pathname]);
 
   async function onLogout() {
-    await dispatch(logout()).catch(() => undefined);
+    await session().then(({ logout }) => dispatch(logout())).catch(() => undefined);
     navigate(paths.home);
   }
 

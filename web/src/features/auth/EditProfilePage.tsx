@@ -3,9 +3,10 @@ import { AVATAR_ACCEPT, UpdateProfileSchema } from '@lms/contract/users';
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useNavigate } from 'react-router';
-import { ApiError } from '../../lib/api-client';
+import { isServerError } from '../../lib/server-state';
 import { paths } from '../../lib/paths';
-import { useAppDispatch, useAppSelector } from '../../app/store';
+import { useAppDispatch } from '../../lib/store-hooks';
+import { useAuth } from './auth.slice';
 import { usePageTitle } from '../../lib/use-page-title';
 import { AvatarPicker } from '../../lib/components/AvatarPicker';
 import { FormCard } from '../../lib/components/FormCard';
@@ -16,7 +17,7 @@ import { SubmitButton } from '../../lib/components/SubmitButton';
 import { updateProfile } from './auth.api';
 
 export default function EditProfilePage() {
-  const user = useAppSelector((state) => state.auth.data);
+  const user = useAuth((auth) => auth.data);
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [fullName, setFullName] = useState(user?.fullName ?? '');
@@ -52,7 +53,7 @@ export default function EditProfilePage() {
       navigate(paths.profile);
     } catch (error) {
       // The API client has already shown the server's message or the fallback.
-      if (!(error instanceof ApiError)) throw error;
+      if (!isServerError(error)) throw error;
       setBusy(false);
     }
   }

@@ -3,11 +3,12 @@ import { LoginSchema } from '@lms/contract/users';
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
-import { ApiError } from '../../lib/api-client';
+import { isServerError } from '../../lib/server-state';
 import { nextPath } from '../../lib/next-path';
 import { withNext } from '../../lib/with-next';
 import { paths } from '../../lib/paths';
-import { useAppDispatch, useAppSelector } from '../../app/store';
+import { useAppDispatch } from '../../lib/store-hooks';
+import { useAuth } from './auth.slice';
 import { usePageTitle } from '../../lib/use-page-title';
 import { FormCard } from '../../lib/components/FormCard';
 import { FormField } from '../../lib/components/FormField';
@@ -26,7 +27,7 @@ export default function LoginPage() {
   const next = nextPath(location.search, location.state);
   // Ours: a user already signed in when the page opens has nothing to do here. Read once: logging in
   // on this page signs the user in too, and then the page itself decides where to go.
-  const isLoggedIn = useAppSelector((state) => state.auth.isLoggedIn);
+  const isLoggedIn = useAuth((auth) => auth.isLoggedIn);
   const [signedInAtOpen] = useState(isLoggedIn);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -57,7 +58,7 @@ export default function LoginPage() {
       // Ours: a password handed to the user (the initial administrator) must be replaced first.
       navigate(user.mustChangePassword ? paths.changePassword : (next ?? paths.home), { replace: true });
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
+      if (!isServerError(error)) throw error;
       // The server's message, or the fallback: a lockout on the page, anything else as the API client shows it.
       if (error.status === 429) setLockout(error.message);
       else toast.error(error.message);

@@ -3,26 +3,26 @@ import { CANCEL_NOTE_MAX, CANCEL_REASONS, type CancelReason } from '@lms/contrac
 import { useId, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useNavigate } from 'react-router';
-import { ApiError } from '../../lib/api-client';
-import { ContinueWatching } from '../progress/ContinueWatching';
+import { isServerError } from '../../lib/server-state';
+import { ContinueWatching } from '../progress';
 import { formatDate } from '../../lib/format';
 import { paths } from '../../lib/paths';
 import { usePageTitle } from '../../lib/use-page-title';
-import { useAppDispatch, useAppSelector } from '../../app/store';
+import { useAppDispatch } from '../../lib/store-hooks';
+import { useAuth } from './auth.slice';
 import { Notice } from '../../lib/components/Notice';
-import { refreshUser } from './session';
-import { useGetSaveOfferQuery } from '../billing/billing.api';
-import { BillingSection } from '../billing/BillingSection';
-import { CancelTerms } from '../billing/CancelTerms';
-import { SaveOfferCard } from '../billing/SaveOfferCard';
-import { billingTexts } from '../billing/billing-texts';
-import { unsubscribe } from './auth.api';
+import { useGetSaveOfferQuery } from '../billing';
+import { BillingSection } from '../billing';
+import { CancelTerms } from '../billing';
+import { SaveOfferCard } from '../billing';
+import { billingTexts } from '../billing';
+import { refreshUser, unsubscribe } from './auth.api';
 
 /** A label of the profile's list: above its value on a phone, beside it from `sm` up. */
 const label = 'font-semibold max-sm:mt-3 max-sm:first:mt-0';
 
 export default function ProfilePage() {
-  const user = useAppSelector((state) => state.auth.data);
+  const user = useAuth((auth) => auth.data);
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const confirmDialog = useRef<HTMLDialogElement>(null);
@@ -69,7 +69,7 @@ export default function ProfilePage() {
       answer = await dispatch(unsubscribe({ ...(reason && { reason }), ...(note.trim() && { note: note.trim() }) }));
     } catch (error) {
       // The API client has already shown the server's message or the fallback.
-      if (!(error instanceof ApiError)) throw error;
+      if (!isServerError(error)) throw error;
       setBusy(false);
       closeConfirm();
       return;

@@ -2,9 +2,9 @@ import { messages } from '@lms/contract/messages';
 import { SignInTokenParamsSchema } from '@lms/contract/users';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ApiError } from '../../lib/api-client';
+import { isServerError } from '../../lib/server-state';
 import { paths } from '../../lib/paths';
-import { useAppDispatch } from '../../app/store';
+import { useAppDispatch } from '../../lib/store-hooks';
 import { usePageTitle } from '../../lib/use-page-title';
 import { FormCard } from '../../lib/components/FormCard';
 import { SubmitButton } from '../../lib/components/SubmitButton';
@@ -46,7 +46,7 @@ export default function SignInLinkPage() {
       const user = await dispatch(signInWithLink(token));
       navigate(user.mustChangePassword ? paths.changePassword : paths.home, { replace: true });
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
+      if (!isServerError(error)) throw error;
       // A used or expired link stays so; anything else (too many tries, no connection) may work on a later press.
       setRefusal({ message: error.message, final: error.status === 400 });
       setBusy(false);

@@ -3,11 +3,12 @@ import { AVATAR_ACCEPT, RegisterSchema } from '@lms/contract/users';
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
-import { ApiError } from '../../lib/api-client';
+import { isServerError } from '../../lib/server-state';
 import { nextPath } from '../../lib/next-path';
 import { withNext } from '../../lib/with-next';
 import { paths } from '../../lib/paths';
-import { useAppDispatch, useAppSelector } from '../../app/store';
+import { useAppDispatch } from '../../lib/store-hooks';
+import { useAuth } from './auth.slice';
 import { usePageTitle } from '../../lib/use-page-title';
 import { AvatarPicker } from '../../lib/components/AvatarPicker';
 import { FormCard } from '../../lib/components/FormCard';
@@ -30,7 +31,7 @@ export default function SignupPage() {
   // Where to go once signed up (e.g. back to /checkout), if it is a path of ours.
   const next = nextPath(location.search, location.state);
   // Ours: a user already signed in when the page opens goes home. Read once: signing up signs in too.
-  const isLoggedIn = useAppSelector((state) => state.auth.isLoggedIn);
+  const isLoggedIn = useAuth((auth) => auth.isLoggedIn);
   const [signedInAtOpen] = useState(isLoggedIn);
   const [avatar, setAvatar] = useState<File | null>(null);
   const [fullName, setFullName] = useState('');
@@ -68,7 +69,7 @@ export default function SignupPage() {
       navigate(next ?? paths.home, { replace: true });
     } catch (error) {
       // The API client has already shown the server's message or the fallback.
-      if (!(error instanceof ApiError)) throw error;
+      if (!isServerError(error)) throw error;
       setBusy(false);
     }
   }

@@ -1,5 +1,5 @@
 import type { Course } from '@lms/contract/courses';
-import { CourseProgressBar } from '../progress/CourseProgressBar';
+import { CourseProgressBar } from '../progress';
 
 /**
  * A course in the catalogue: thumbnail, title, description, category, lectures, instructor (spec §2).

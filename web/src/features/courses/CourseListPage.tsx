@@ -1,9 +1,9 @@
 import type { FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../lib/paths';
-import { cardProgress, useMyCourses } from '../progress/progress.api';
-import { useGetCategoriesQuery, useGetCoursesQuery } from '../../lib/server-state';
-import { courseLink } from './use-course';
+import { cardProgress, useMyCourses } from '../progress';
+import { useGetCategoriesQuery, useGetCoursesQuery } from './courses.api';
+import { courseLink } from '../../lib/paths';
 import { usePageTitle } from '../../lib/use-page-title';
 import { CourseCard, CourseCardPlaceholder } from './CourseCard';
 

@@ -13,7 +13,7 @@ import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { paths } from '../../lib/paths';
-import { courseLink } from './use-course';
+import { courseLink } from '../../lib/paths';
 import { usePageTitle } from '../../lib/use-page-title';
 import { useObjectUrl } from '../../lib/components/FilePreview';
 import { fileSize, imageMaxBytes, isImageOf, showFileIn } from '../../lib/components/image-file';

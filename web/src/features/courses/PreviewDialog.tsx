@@ -3,9 +3,9 @@ import { messages } from '@lms/contract/messages';
 import { VideoPlayer } from '../../lib/components/VideoPlayer';
 import { useEffect, useId, useRef, useState } from 'react';
 import { clockDuration } from '../../lib/format';
-import { resumePosition, useGetCourseProgressQuery } from '../progress/progress.api';
-import { useProgressTracking } from '../progress/use-progress-tracking';
-import { useAppSelector } from '../../app/store';
+import { resumePosition, useGetCourseProgressQuery } from '../progress';
+import { useProgressTracking } from '../progress';
+import { useAuth } from '../auth';
 
 /** A free preview lecture, with the video URL the curriculum gives anyone. */
 export type PlayablePreview = CurriculumLecture & { secure_url: string };
@@ -30,7 +30,7 @@ export function PreviewDialog({ courseId, courseTitle, previews, playing, onSele
   const video = useRef<HTMLVideoElement>(null);
   const titleId = useId();
   // Ours (issue 14): a signed-in viewer's place in a preview is kept, and resumed, as on the lecture page.
-  const signedIn = useAppSelector((state) => state.auth.isLoggedIn);
+  const signedIn = useAuth((auth) => auth.isLoggedIn);
   const progress = useGetCourseProgressQuery(courseId, { skip: !signedIn });
   const progressSettled = !signedIn || progress.isSuccess || progress.isError;
   const saved = progress.currentData?.lectures.find((row) => row.lectureId === playing._id);

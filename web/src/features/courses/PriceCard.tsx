@@ -2,7 +2,7 @@ import type { Course } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
 import { useId } from 'react';
 import { rupees } from '../../lib/format';
-import { CourseProgressBar } from '../progress/CourseProgressBar';
+import { CourseProgressBar } from '../progress';
 import { Tick } from '../../lib/components/Tick';
 import { PlayIcon } from './PreviewDialog';
 

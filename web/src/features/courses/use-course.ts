@@ -2,10 +2,10 @@ import type { Course } from '@lms/contract/courses';
 import { useEffect } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../lib/paths';
-import { useGetCourseQuery } from '../../lib/server-state';
+import { useGetCourseQuery } from './courses.api';
 
 /**
- * The course a page is about: passed through navigation (spec §2), or fetched by the `id` in
+ * The course a page is about: passed through navigation (a card or link hands it over), or fetched by the `id` in
  * the address when the page is opened directly or reloaded. Without either, or when there is
  * no such course, back to the catalogue.
  */
@@ -25,12 +25,3 @@ export function useCourse(): Course | undefined {
 
   return passed ?? fetched.currentData ?? undefined;
 }
-
-/**
- * Where a page about `course` lives, with the id in the address so a reload finds it again; `lectureId`
- * opens the lecture page at that lecture (where the learner stopped).
- */
-export const courseLink = (path: string, course: Pick<Course, '_id'>, lectureId?: string) => ({
-  pathname: path,
-  search: `?id=${course._id}${lectureId ? `&lecture=${lectureId}` : ''}`,
-});

@@ -2,8 +2,8 @@ import type { Lecture } from '@lms/contract/courses';
 import type { CourseProgress, LectureProgress } from '@lms/contract/progress';
 import type { ReactNode } from 'react';
 import { clockDuration, isoDuration } from '../../lib/format';
-import { CourseProgressBar } from '../progress/CourseProgressBar';
-import { progressTexts } from '../progress/progress-texts';
+import { CourseProgressBar } from '../progress';
+import { progressTexts } from '../progress';
 
 /**
  * Spec §2's lecture list beside the player: each lecture's number, title and length; for a signed-in

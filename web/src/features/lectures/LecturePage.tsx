@@ -2,13 +2,14 @@ import { messages } from '@lms/contract/messages';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { clockDuration } from '../../lib/format';
-import { checkoutPath } from '../payments/checkout-path';
+import { checkoutPath } from '../payments';
 import { paths } from '../../lib/paths';
-import { resumePosition, useGetCourseProgressQuery, useMarkCompletedMutation, useSetAutoplayNextMutation } from '../progress/progress.api';
-import { useProgressTracking } from '../progress/use-progress-tracking';
+import { resumePosition, useGetCourseProgressQuery, useMarkCompletedMutation, useSetAutoplayNextMutation } from '../progress';
+import { useProgressTracking } from '../progress';
 import { messageOf } from '../../lib/server-state';
-import { useAppSelector } from '../../app/store';
-import { courseLink, useCourse } from '../courses/use-course';
+import { useAuth } from '../auth';
+import { courseLink } from '../../lib/paths';
+import { useCourse } from '../courses';
 import { usePageTitle } from '../../lib/use-page-title';
 import { withNext } from '../../lib/with-next';
 import { VideoPlayer } from '../../lib/components/VideoPlayer';
@@ -16,7 +17,7 @@ import { useGetLecturesQuery, useGetVideoStatusQuery } from './lectures.api';
 import { LectureAdminTools } from './LectureAdminTools';
 import { LectureList } from './LectureList';
 import { NextLecture } from './NextLecture';
-import { progressTexts } from '../progress/progress-texts';
+import { progressTexts } from '../progress';
 
 const SPEEDS = [0.5, 0.75, 1, 1.25, 1.5, 2];
 /**
@@ -28,7 +29,7 @@ const SPEEDS = [0.5, 0.75, 1, 1.25, 1.5, 2];
 export default function LecturePage() {
   const course = useCourse();
   const navigate = useNavigate();
-  const { role, isLoggedIn } = useAppSelector((state) => state.auth);
+  const { role, isLoggedIn } = useAuth((auth) => auth);
   const [current, setCurrent] = useState(0);
   const [speed, setSpeed] = useState(1);
   /** A lecture picked from the list plays at once; the first one, shown on arrival, waits for the viewer. */
@@ -101,7 +102,8 @@ export default function LecturePage() {
   const processingOff = isAdmin && videoStatus.data && !videoStatus.data.available ? videoStatus.data.reason : null;
   // Which ffmpeg processes the uploads, and a warning when it is one to replace (the npm package's old build).
   const ffmpeg = isAdmin ? videoStatus.data?.ffmpeg : null;
-  const ffmpegWarning = isAdmin ? videoStatus.data?.ffmpegWarning : null;
+  // Shown with the list they are about, not before it: the page does not shift down under the notice.
+  const ffmpegWarning = isAdmin && !loading ? videoStatus.data?.ffmpegWarning : null;
 
   function play(index: number) {
     setCurrent(index);

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { progressTexts } from '../progress/progress-texts';
+import { progressTexts } from '../progress';
 
 /** Seconds before the next lecture starts by itself. */
 export const COUNTDOWN_SECONDS = 5;

@@ -8,7 +8,7 @@ import type { User } from '@lms/contract/users';
 import { findPlayer, renderPage, storeLogin, stubApi } from '../../test/render';
 import AddLecturePage from './AddLecturePage';
 import LecturePage from './LecturePage';
-import { progressTexts } from '../progress/progress-texts';
+import { progressTexts } from '../progress';
 
 const course: Course = {
   _id: '00000000-0000-4000-8000-000000000001',

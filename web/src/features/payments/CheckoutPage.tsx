@@ -3,19 +3,22 @@ import type { CheckoutQuote, Plan } from '@lms/contract/plans';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { ApiError } from '../../lib/api-client';
+import { isServerError } from '../../lib/server-state';
 import { CHECKOUT_PARAMS, couponFromPath, returnPath, type CheckoutChoiceInPath } from './checkout-path';
 import { formatDate } from '../../lib/format';
 import { withNext } from '../../lib/with-next';
 import { paths } from '../../lib/paths';
-import { useAppDispatch, useAppSelector } from '../../app/store';
+import { useAppDispatch } from '../../lib/store-hooks';
+import { useSelector } from 'react-redux';
+import { useAuth } from '../auth';
 import { usePageTitle } from '../../lib/use-page-title';
 import { Notice } from '../../lib/components/Notice';
 import { checkoutTexts } from './checkout-texts';
 import { CheckoutSummary } from './CheckoutSummary';
 import { loadCheckoutScript, type RazorpayCheckout, type RazorpayPaymentResponse } from './load-script';
 import { BUNDLE_TITLE, PlanCard } from './PlanCard';
-import { getRazorpayKey, useGetPlansQuery, verifyPayment } from './payments.api';
+import { getRazorpayKey, useGetCheckoutDetailsQuery, useGetPlansQuery, verifyPayment } from './payments.api';
+import { selectRazorpay } from './razorpay.slice';
 import { reasonToShow } from './failure-reason';
 import { useCheckoutChoice } from './use-checkout-choice';
 
@@ -60,7 +63,7 @@ export interface FromResultState {
  */
 export default function CheckoutPage() {
   usePageTitle(messages.checkoutTitle);
-  const { isLoggedIn, role, data: user } = useAppSelector((state) => state.auth);
+  const { isLoggedIn, role, data: user } = useAuth((auth) => auth);
   const subscription = user?.subscription;
   const subscribed = subscription?.status === 'active' && !subscription.cancelAtPeriodEnd;
   // A payment made on this page makes the user a subscriber before the page moves on to /checkout/success:
@@ -135,8 +138,12 @@ function SubscriptionBundle({ onPaying }: { onPaying: () => void }) {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [search, setSearch] = useSearchParams();
-  const user = useAppSelector((state) => state.auth.data);
-  const { key, subscription_id: subscriptionId, checkoutScript, price } = useAppSelector((state) => state.razorpay);
+  const user = useAuth((auth) => auth.data);
+  const { key, subscription_id: subscriptionId } = useSelector(selectRazorpay);
+  // The script and price come with the key (the effect below asks for it first); held here while the page is open.
+  const details = useGetCheckoutDetailsQuery();
+  const checkoutScript = details.data?.checkoutScript ?? '';
+  const price = details.data?.price ?? null;
   // Ours (DESIGN §6): a subscriber who cancelled without a refund resumes here. The new subscription's
   // first charge comes when the paid period ends; Checkout only checks the card now.
   const resumeFrom = user?.subscription.status === 'active' && user.subscription.cancelAtPeriodEnd ? user.subscription.currentPeriodEnd : undefined;
@@ -232,7 +239,7 @@ function SubscriptionBundle({ onPaying }: { onPaying: () => void }) {
       // A free trial's card check is no payment: "Payment verified" would say otherwise.
       await dispatch(verifyPayment(response, { toastSuccess: !trialStarts }));
     } catch (error) {
-      failed(error instanceof ApiError ? error.message : undefined, paidFor);
+      failed(isServerError(error) ? error.message : undefined, paidFor);
       return;
     }
     // Replacing /checkout: Back from the result leads to the page before the checkout, never to a stale bundle.

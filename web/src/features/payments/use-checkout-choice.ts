@@ -2,8 +2,8 @@ import { messages } from '@lms/contract/messages';
 import type { CheckoutQuote } from '@lms/contract/plans';
 import { useCallback, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
-import { ApiError } from '../../lib/api-client';
-import { useAppDispatch } from '../../app/store';
+import { isServerError } from '../../lib/server-state';
+import { useAppDispatch } from '../../lib/store-hooks';
 import { checkoutTexts } from './checkout-texts';
 import type { CouponState } from './CheckoutSummary';
 import { createSubscription, type CheckoutChoice } from './payments.api';
@@ -82,7 +82,7 @@ export function useCheckoutChoice(initialPlan: string | undefined, initialCoupon
           setFailed(false);
           if (choice.coupon) setCoupon(closedCoupon);
         } catch (error) {
-          if (signal.aborted || !(error instanceof ApiError)) break;
+          if (signal.aborted || !isServerError(error)) break;
           const previous = settled.current;
           // Refused before anything changed (a 400, or too many tries): the previous subscription stands.
           const unchanged = error.status === 400 || error.status === 429;

@@ -6,7 +6,7 @@ import { clockDuration } from '../../lib/format';
 import { paths } from '../../lib/paths';
 import { useMyCourses } from './progress.api';
 import { progressTexts } from './progress-texts';
-import { courseLink } from '../courses/use-course';
+import { courseLink } from '../../lib/paths';
 
 /** How many the home page shows; the profile shows them all. */
 const HOME_COUNT = 3;

@@ -2,9 +2,9 @@ import { endpoints } from '@lms/contract/endpoints';
 import type { BodyOf, ResponseOf } from '@lms/contract/http';
 import { messages } from '@lms/contract/messages';
 import { COMPLETION_SHARE, type LearnerCourse, type LectureProgress } from '@lms/contract/progress';
-import { API_ROOT, call, urlFor } from '../../lib/api-client';
+import { API_ROOT, urlFor } from '../../lib/api-client';
 import { serverCall, serverState, type CacheDispatch } from '../../lib/server-state';
-import { useAppSelector } from '../../app/store';
+import { useAuth } from '../auth';
 import { progressTexts } from './progress-texts';
 
 /** The learner's list of started courses, apart from each course's own progress. */
@@ -14,7 +14,7 @@ type Saved = ResponseOf<typeof endpoints.progress.save>;
 type CourseAnswer = ResponseOf<typeof endpoints.progress.course>;
 
 /**
- * The signed-in learner's progress (issue 14), shared by the lecture page, the course page, the
+ * The signed-in learner's progress, shared by the lecture page, the course page, the
  * catalogue's cards, the home page and the profile. Every call is quiet: progress adds to a page,
  * and a failed read or save must never interrupt a lecture with a toast.
  */
@@ -41,6 +41,16 @@ const progressApi = serverState.enhanceEndpoints({ addTagTypes: ['Progress'] }).
         } catch {
           // The client has shown the failure.
         }
+      },
+    }),
+    /** Saves a position now; quiet (the player keeps playing whatever happens). The course's cached progress takes the answer. */
+    saveProgress: build.mutation<Saved, { courseId: string; lectureId: string; body: SaveBody }>({
+      query: ({ lectureId, body }) => serverCall(endpoints.progress.save, { params: { lectureId }, body }, { fallback: messages.operationFailed, quiet: true }),
+      async onQueryStarted({ courseId }, { dispatch, queryFulfilled }) {
+        const answer = await queryFulfilled.catch(() => undefined);
+        if (!answer) return;
+        dispatch(progressSaved(courseId, answer.data));
+        dispatch(myProgressStale());
       },
     }),
     setAutoplayNext: build.mutation<ResponseOf<typeof endpoints.progress.settings>, { courseId: string; autoplayNext: boolean }>({
@@ -78,9 +88,9 @@ export const myProgressStale = () => progressApi.util.invalidateTags([MINE]);
 
 export type SaveBody = BodyOf<typeof endpoints.progress.save>;
 
-/** Saves a position now; quiet (the player keeps playing whatever happens). */
-export const saveProgress = (lectureId: string, body: SaveBody) =>
-  call(endpoints.progress.save, { params: { lectureId }, body }, { fallback: messages.operationFailed, quiet: true });
+/** Saves a position now, through the cache (see `saveProgress` above). */
+export const saveProgress = (courseId: string, lectureId: string, body: SaveBody) => (dispatch: CacheDispatch) =>
+  dispatch(progressApi.endpoints.saveProgress.initiate({ courseId, lectureId, body })).unwrap();
 
 /**
  * The last save of a page being left or hidden: `sendBeacon` outlives the page (a fetch may be
@@ -94,7 +104,7 @@ export function beaconProgress(lectureId: string, body: SaveBody): boolean {
 
 /** The signed-in learner's started courses (none for a visitor), and each one's progress by course id for the cards. */
 export function useMyCourses(): { courses: LearnerCourse[]; byCourse: Map<string, LearnerCourse>; signedIn: boolean } {
-  const signedIn = useAppSelector((state) => state.auth.isLoggedIn);
+  const signedIn = useAuth((auth) => auth.isLoggedIn);
   const { data } = useGetMyProgressQuery(undefined, { skip: !signedIn });
   const courses = (signedIn && data?.courses) || [];
   return { courses, byCourse: new Map(courses.map((item) => [item.courseId, item])), signedIn };

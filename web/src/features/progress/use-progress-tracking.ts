@@ -1,9 +1,9 @@
 import { MAX_WATCHED_PER_SAVE } from '@lms/contract/progress';
+import { useAppDispatch } from '../../lib/store-hooks';
 import { useEffect, useRef, type RefObject } from 'react';
-import { beaconProgress, myProgressStale, progressSaved, saveProgress, type SaveBody } from './progress.api';
-import { useAppDispatch } from '../../app/store';
+import { beaconProgress, myProgressStale, saveProgress, type SaveBody } from './progress.api';
 
-/** While playing, a save this often (issue 14: "every ~10 s"). */
+/** While playing, a save this often: a reload or a crash loses at most ten seconds of place. */
 const SAVE_EVERY_MS = 10_000;
 /** Seeks come in bursts while the learner scrubs: one save once they settle. */
 const SEEK_SETTLE_MS = 1000;
@@ -60,11 +60,8 @@ export function useProgressTracking({
       if (!played) return Promise.resolve();
       read();
       lastSave = Date.now();
-      return saveProgress(lectureId, body(extra))
-        .then((answer) => {
-          dispatch(progressSaved(courseId, answer));
-          dispatch(myProgressStale());
-        })
+      return dispatch(saveProgress(courseId, lectureId, body(extra)))
+        .then(() => undefined)
         .catch(() => undefined); // quiet: the next save carries the position again
     };
     const beacon = () => {

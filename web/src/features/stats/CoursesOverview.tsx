@@ -4,7 +4,7 @@ import type { Course } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
 import { isoDuration, spokenDuration } from '../../lib/format';
 import { paths } from '../../lib/paths';
-import { useDeleteCourseMutation } from '../../lib/server-state';
+import { useDeleteCourseMutation } from '../courses';
 
 export type LoadStatus = 'loading' | 'ready' | 'failed';
 

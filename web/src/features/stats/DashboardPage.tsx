@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { messages } from '@lms/contract/messages';
-import { useGetCoursesQuery, useGetPaymentRecordsQuery } from '../../lib/server-state';
+import { useGetCoursesQuery } from '../courses';
+import { useGetPaymentRecordsQuery } from './stats.api';
 import { usePageTitle } from '../../lib/use-page-title';
 import { ContactInbox } from './ContactInbox';
 import { CoursesOverview, type LoadStatus } from './CoursesOverview';

@@ -1,42 +1,47 @@
 import { endpoints } from '@lms/contract/endpoints';
 import type { ResponseOf } from '@lms/contract/http';
 import { messages } from '@lms/contract/messages';
-import { mirrorInto, serverCall, serverState } from '../../lib/server-state';
-import { statsLoaded } from './stat.slice';
+import { latestAnswer, serverCall, serverState, type CacheState } from '../../lib/server-state';
 
-/** Spec §9: the dashboard reads the latest 100 payment records (`useGetPaymentRecordsQuery`, app/server-state.ts). */
+/** The dashboard reads the latest 100 payment records. */
 export const PAYMENT_RECORDS_COUNT = 100;
 
 export type ContactInboxPage = ResponseOf<typeof endpoints.contact.list>;
+type UserStats = ResponseOf<typeof endpoints.stats.users>;
+type PaymentRecords = ResponseOf<typeof endpoints.payments.records>;
 
 /** The dashboard's own reads (admin only; dropped when the viewer changes). */
-const statApi = serverState.enhanceEndpoints({ addTagTypes: ['Plan'] }).injectEndpoints({
+const statsApi = serverState.enhanceEndpoints({ addTagTypes: ['Plan'] }).injectEndpoints({
   endpoints: (build) => ({
-    /** Spec §7: registered and subscribed users. */
-    getUserStats: build.query<ResponseOf<typeof endpoints.stats.users>, void>({
+    /** Registered and subscribed users. */
+    getUserStats: build.query<UserStats, void>({
       query: () => serverCall(endpoints.stats.users, {}, { fallback: messages.failedLoadStats }),
       providesTags: ['Viewer'],
-      onQueryStarted: mirrorInto((answer: ResponseOf<typeof endpoints.stats.users>) => statsLoaded(answer)),
     }),
-    /** Ours (issue 14): active learners, subscribers who stopped watching, each course's starters and completions. */
+    /** `GET /payments?count=`: the dashboard's payment figures. */
+    getPaymentRecords: build.query<PaymentRecords, number>({
+      query: (count) => serverCall(endpoints.payments.records, { query: { count } }, { fallback: messages.failedPaymentRecord }),
+      providesTags: ['Viewer'],
+    }),
+    /** Active learners, subscribers who stopped watching, each course's starters and completions. */
     getEngagement: build.query<ResponseOf<typeof endpoints.stats.engagement>, void>({
       query: () => serverCall(endpoints.stats.engagement, {}, { fallback: messages.failedLoadData }),
       providesTags: ['Viewer'],
     }),
     /**
-     * Ours (issue 15): MRR, subscribers, churn, refunds, net revenue; 12 months of new vs cancelled; the latest payments.
-     * Issue 16: MRR by plan, read again when the admin changes a plan (its name, or taking it off sale).
+     * MRR, subscribers, churn, refunds, net revenue; 12 months of new vs cancelled; the latest payments;
+     * MRR by plan, read again when the admin changes a plan (its name, or taking it off sale).
      */
     getRevenue: build.query<ResponseOf<typeof endpoints.stats.revenue>, void>({
       query: () => serverCall(endpoints.stats.revenue, {}, { fallback: messages.failedLoadData }),
       providesTags: ['Viewer', 'Plan'],
     }),
-    /** Ours (issue 15): why subscribers cancelled lately. */
+    /** Why subscribers cancelled lately. */
     getCancellationReasons: build.query<ResponseOf<typeof endpoints.stats.cancellations>, void>({
       query: () => serverCall(endpoints.stats.cancellations, {}, { fallback: messages.failedLoadData }),
       providesTags: ['Viewer'],
     }),
-    /** Ours: the newest `limit` contact messages, for the dashboard's inbox. */
+    /** The newest `limit` contact messages, for the dashboard's inbox. */
     getContactMessages: build.query<ContactInboxPage, number>({
       query: (limit) => serverCall(endpoints.contact.list, { query: { limit } }, { fallback: messages.failedLoadData }),
       providesTags: ['Viewer'],
@@ -44,4 +49,17 @@ const statApi = serverState.enhanceEndpoints({ addTagTypes: ['Plan'] }).injectEn
   }),
 });
 
-export const { useGetUserStatsQuery, useGetContactMessagesQuery, useGetEngagementQuery, useGetCancellationReasonsQuery, useGetRevenueQuery } = statApi;
+export const {
+  useGetUserStatsQuery,
+  useGetPaymentRecordsQuery,
+  useGetContactMessagesQuery,
+  useGetEngagementQuery,
+  useGetCancellationReasonsQuery,
+  useGetRevenueQuery,
+} = statsApi;
+
+/** User statistics (the `stat` state area, `subscribedCount` as the dashboard calls it), from the cache. */
+export const selectStats = (state: CacheState) => {
+  const answer = latestAnswer<UserStats>(state, 'getUserStats');
+  return { allUsersCount: answer?.allUsersCount ?? 0, subscribedCount: answer?.subscribedUsersCount ?? 0 };
+};
