@@ -2,7 +2,7 @@ import { messages } from '@lms/contract/messages';
 import { Link, useLocation } from 'react-router';
 import { checkoutPath } from './checkout-path';
 import { usePageTitle } from '../../lib/use-page-title';
-import type { FailedState } from './CheckoutPage';
+import type { FailedState } from './checkout-state';
 import { reasonToShow } from './failure-reason';
 import { checkoutTexts } from './checkout-texts';
 

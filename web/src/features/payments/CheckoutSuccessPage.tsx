@@ -4,7 +4,7 @@ import { returnPath } from './checkout-path';
 import { formatDate } from '../../lib/format';
 import { paths } from '../../lib/paths';
 import { usePageTitle } from '../../lib/use-page-title';
-import type { FromResultState, PaidState } from './CheckoutPage';
+import type { FromResultState, PaidState } from './checkout-state';
 import { checkoutTexts } from './checkout-texts';
 
 /**
