@@ -13,7 +13,7 @@ const AccountMenu = lazy(() => import('./AccountMenu').then((module) => ({ defau
 /** The session's calls, with the server-state cache they go through: loaded for a signed-in user, or on Logout, never for a visitor's first page. */
 const session = () => import('../features/auth/auth.api');
 
-/** The spec's menu items (§2), by role: the side menu and the desktop bar show the same. */
+/** The spec's menu items, by role: the side menu and the desktop bar show the same. */
 function menuItems(isAdmin: boolean) {
   return [
     { to: paths.home, label: 'Home', end: true },
@@ -33,7 +33,7 @@ function menuItems(isAdmin: boolean) {
 const NO_RETURN: string[] = [paths.home, paths.login, paths.signup, paths.forgotPassword, paths.checkoutSuccess, paths.checkoutFail];
 
 /**
- * The spec's side menu (§2), by role and login state, around every page, with the footer; from
+ * The spec's side menu, by role and login state, around every page, with the footer; from
  * 1024 px (`lg`) a top bar with the same items instead, and the account's avatar menu or Login and
  * Signup at its right. A user who must first choose a new password (the initial administrator) is
  * kept on the change-password page: every other path leads back there, and only Logout is offered.

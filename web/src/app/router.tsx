@@ -31,7 +31,7 @@ export const routes: RouteObject[] = [
           { path: paths.denied, ...page(() => import('../features/errors/DeniedPage')) },
           { path: paths.courses, ...page(() => import('../features/courses/CourseListPage')) },
           { path: paths.courseDescription, ...page(() => import('../features/courses/CourseDescriptionPage')) },
-          // Spec §2: no role guard; the page and the server refuse what the viewer may not see.
+          // No role guard; the page and the server refuse what the viewer may not see.
           { path: paths.courseLecture, ...page(() => import('../features/lectures/LecturePage')) },
           { path: paths.checkout, ...page(() => import('../features/payments/CheckoutPage')) },
           { path: paths.checkoutSuccess, ...page(() => import('../features/payments/CheckoutSuccessPage')) },

@@ -2,7 +2,7 @@ import { API_PREFIX, urlOf, type Endpoint, type Method, type RequestOf, type Res
 import { messages } from '@lms/contract/messages';
 import toast from 'react-hot-toast';
 
-/** The API root (spec §7: version v1; cookies are sent). */
+/** The API root (version v1; cookies are sent). */
 export const API_ROOT = API_PREFIX;
 
 export class ApiError extends Error {
@@ -18,7 +18,7 @@ export class ApiError extends Error {
 type Body = FormData | Record<string, unknown> | undefined;
 
 export interface CallOptions {
-  /** Spec §8: shown when the server's answer carries no message. */
+  /** Shown when the server's answer carries no message. */
   fallback: string;
   /** Show the server's success message as a toast. */
   toastSuccess?: boolean;

@@ -73,7 +73,7 @@ export const sampleUser = (overrides: Partial<User> = {}): User => ({
   ...overrides,
 });
 
-/** Logged in as `user`, the way the app keeps it (spec §3: local storage). */
+/** Logged in as `user`, the way the app keeps it (local storage). */
 export function storeLogin(user: User) {
   localStorage.setItem('isLoggedIn', 'true');
   localStorage.setItem('role', user.role);

@@ -14,7 +14,7 @@ import { SubmitButton } from '../../lib/components/SubmitButton';
 import { changePassword, logout, refreshUser } from './auth.api';
 
 /**
- * Spec §2's /changepassword, linked from the profile. Ours: a user whose password was handed to
+ * The change-password page, linked from the profile. A user whose password was handed to
  * them (the initial administrator) is kept here until they choose their own (see Layout); then the
  * user is reloaded and an administrator goes to the dashboard, anyone else home.
  */

@@ -32,7 +32,7 @@ export default function EditProfilePage() {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    // Spec §5: fullName and avatar are both required; the picture in use counts as the avatar, so a
+    // fullName and avatar are both required; the picture in use counts as the avatar, so a
     // new name alone is enough. Only a newly chosen file is sent: without one the server keeps the old.
     const missing = missingFieldsText(messages.allFieldsMandatory, [['Full name', fullName]]);
     if (missing) {

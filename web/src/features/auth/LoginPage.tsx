@@ -25,19 +25,19 @@ export default function LoginPage() {
   const location = useLocation();
   // Where to go once logged in: `?next=` or the route guard's `from`, if it is a path of ours.
   const next = nextPath(location.search, location.state);
-  // Ours: a user already signed in when the page opens has nothing to do here. Read once: logging in
+  // A user already signed in when the page opens has nothing to do here. Read once: logging in
   // on this page signs the user in too, and then the page itself decides where to go.
   const isLoggedIn = useAuth((auth) => auth.isLoggedIn);
   const [signedInAtOpen] = useState(isLoggedIn);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
-  // Ours: a lockout stays in view with its wait (and, past the account's limit, the mailed link); a toast would be gone long before.
+  // A lockout stays in view with its wait (and, past the account's limit, the mailed link); a toast would be gone long before.
   const [lockout, setLockout] = useState<string>();
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    // Spec §5: both required ('Please fill all the details'); ours: the text names what is missing.
+    // Both required ('Please fill all the details'); the text names what is missing.
     const missing = missingFieldsText(messages.fillAllDetails, [
       ['Email', email],
       ['Password', password],
@@ -55,7 +55,7 @@ export default function LoginPage() {
     setLockout(undefined);
     try {
       const user = await dispatch(login(check.data, { quiet: true }));
-      // Ours: a password handed to the user (the initial administrator) must be replaced first.
+      // A password handed to the user (the initial administrator) must be replaced first.
       navigate(user.mustChangePassword ? paths.changePassword : (next ?? paths.home), { replace: true });
     } catch (error) {
       if (!isServerError(error)) throw error;

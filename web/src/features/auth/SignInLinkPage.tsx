@@ -11,7 +11,7 @@ import { SubmitButton } from '../../lib/components/SubmitButton';
 import { signInWithLink } from './auth.api';
 
 /**
- * Ours: the page a one-time sign-in link opens (decision 0021). It signs in when the person
+ * The page a one-time sign-in link opens (decision 0021). It signs in when the person
  * presses the button, never on opening: mail scanners open every link in a mail, and one that
  * signed in on opening would be spent before its owner saw it.
  */

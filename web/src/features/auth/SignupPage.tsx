@@ -30,7 +30,7 @@ export default function SignupPage() {
   const location = useLocation();
   // Where to go once signed up (e.g. back to /checkout), if it is a path of ours.
   const next = nextPath(location.search, location.state);
-  // Ours: a user already signed in when the page opens goes home. Read once: signing up signs in too.
+  // A user already signed in when the page opens goes home. Read once: signing up signs in too.
   const isLoggedIn = useAuth((auth) => auth.isLoggedIn);
   const [signedInAtOpen] = useState(isLoggedIn);
   const [avatar, setAvatar] = useState<File | null>(null);
@@ -42,7 +42,7 @@ export default function SignupPage() {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    // Spec §5: every field, the avatar too, is required with one text, checked before any other rule; ours: it names what is missing.
+    // Every field, the avatar too, is required with one text, checked before any other rule; it names what is missing.
     const missing = missingFieldsText(messages.fillAllDetails, [
       [LABELS.avatar, avatar],
       [LABELS.fullName, fullName],

@@ -25,7 +25,7 @@ export default function ContactPage() {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    // Spec §5: every field is required ('All fields are mandatory'); ours: the text names what is missing.
+    // Every field is required ('All fields are mandatory'); the text names what is missing.
     const missing = missingFieldsText(messages.allFieldsMandatory, [
       ['Name', form.name],
       ['Email', form.email],

@@ -2,7 +2,7 @@ import type { Course } from '@lms/contract/courses';
 import { CourseProgressBar } from '../progress';
 
 /**
- * A course in the catalogue: thumbnail, title, description, category, lectures, instructor (spec §2).
+ * A course in the catalogue: thumbnail, title, description, category, lectures, instructor.
  * `priority`: the card is in the first screen (the page's largest paint, likely): its picture is
  * fetched at once and first, not lazily.
  */

@@ -16,8 +16,8 @@ import { PreviewDialog, type PlayablePreview } from './PreviewDialog';
 import { PriceCard } from './PriceCard';
 
 /**
- * Spec §2: the course's details, with 'watch lectures' for an active subscriber or an admin and
- * 'Subscribe' otherwise. Ours: the page that sells it (issue 12), reachable by its link alone
+ * The course's details, with 'watch lectures' for an active subscriber or an admin and
+ * 'Subscribe' otherwise. The page that sells it, reachable by its link alone
  * (`?id=`): the public curriculum with durations and free previews anyone can play, and the price
  * card. A course passed by the catalogue shows at once while the curriculum loads.
  */
@@ -68,7 +68,7 @@ export default function CourseDescriptionPage() {
             // The checkout brings the buyer back here after paying ("Go to dashboard").
             onSubscribe={() => navigate(checkoutPath({ from: `${paths.courseDescription}?id=${encodeURIComponent(id)}` }))}
             progress={cardProgress(mine)}
-            // Ours: a course the learner started opens where they stopped. The id in the address is
+            // A course the learner started opens where they stopped. The id in the address is
             // enough: pressed before the course has loaded, the lecture page fetches it itself.
             onWatch={() => navigate(courseLink(paths.courseLecture, { _id: id }, mine?.resume?.lectureId), { state: course })}
             onPreview={previews[0] ? () => setPlaying(previews[0]) : undefined}

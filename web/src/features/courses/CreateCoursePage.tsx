@@ -33,7 +33,7 @@ const LABELS = {
 const NAMES = { thumbnail: 'Thumbnail', title: 'Title', createdBy: 'Instructor', category: 'Category', description: 'Description' } as const;
 
 /**
- * Spec §2: a new course (thumbnail, title, instructor, category, description). Ours: the admin lands
+ * A new course (thumbnail, title, instructor, category, description). The admin lands
  * on the new course's lecture page, where its lectures are added, rather than on the spec's /courses:
  * a course without lectures is nothing to show the catalogue's visitors, nor the admin as done.
  * At /course/edit with a course passed along, the same form edits it (the thumbnail optional) → the dashboard.
@@ -76,7 +76,7 @@ export default function CreateCoursePage() {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const input = Object.fromEntries(['title', 'description', 'category', 'createdBy'].map((name) => [name, String(form.get(name) ?? '')]));
-    // Spec §5: every field is required ('All fields are mandatory'); ours: the text names what is missing.
+    // Every field is required ('All fields are mandatory'); the text names what is missing.
     // A course being edited keeps its thumbnail unless another is chosen.
     const missing = missingFieldsText(messages.allFieldsMandatory, [
       ...(editing ? [] : [[NAMES.thumbnail, thumbnail] as const]),

@@ -29,7 +29,7 @@ export function PreviewDialog({ courseId, courseTitle, previews, playing, onSele
   const dialog = useRef<HTMLDialogElement>(null);
   const video = useRef<HTMLVideoElement>(null);
   const titleId = useId();
-  // Ours (issue 14): a signed-in viewer's place in a preview is kept, and resumed, as on the lecture page.
+  // A signed-in viewer's place in a preview is kept, and resumed, as on the lecture page.
   const signedIn = useAuth((auth) => auth.isLoggedIn);
   const progress = useGetCourseProgressQuery(courseId, { skip: !signedIn });
   const progressSettled = !signedIn || progress.isSuccess || progress.isError;

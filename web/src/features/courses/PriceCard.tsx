@@ -11,13 +11,13 @@ interface PriceCardProps {
   /** The bundle as the server sells it: rupees per month and the refund window in days. */
   plan: { price: number; refundWindowDays: number } | undefined;
   planLoading: boolean;
-  /** Spec §2: 'watch lectures' for an active subscriber or an admin, otherwise 'Subscribe'. */
+  /** 'watch lectures' for an active subscriber or an admin, otherwise 'Subscribe'. */
   access: 'subscriber' | 'admin' | 'none';
   /** What the course holds, as the curriculum says ("3 lectures · 24s total length"); undefined while it loads, null when it could not. */
   summary: string | undefined | null;
   onSubscribe: () => void;
   onWatch: () => void;
-  /** Ours: the signed-in learner's progress in the course, once started. */
+  /** The signed-in learner's progress in the course, once started. */
   progress?: { percent: number; label: string };
   /** Plays the course's first free preview, when it has one. */
   onPreview?: () => void;
@@ -26,7 +26,7 @@ interface PriceCardProps {
 /**
  * The card that sells: the cover (a free preview plays from it), the bundle's price per month from
  * the server, the spec's button, what the subscription includes and the refund rule in plain words
- * (DESIGN §6). On a desktop the page keeps it in view; on a phone it follows the course's header.
+ * (no renewals; a refund only inside the window). On a desktop the page keeps it in view; on a phone it follows the course's header.
  */
 export function PriceCard({ course, plan, planLoading, access, summary, onSubscribe, onWatch, onPreview, progress }: PriceCardProps) {
   const headingId = useId();

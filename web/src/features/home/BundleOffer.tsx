@@ -7,7 +7,7 @@ import { RefundRule } from '../../lib/components/RefundRule';
 import { Tick } from '../../lib/components/Tick';
 
 /**
- * Spec §9's bundle card on the home page: duration, the server's price per month, what it includes
+ * The bundle card on the home page: duration, the server's price per month, what it includes
  * and the spec's refund line with the rule beside it, with Subscribe (to /checkout; a visitor logs in or signs up on the way
  * and comes back). A subscriber or an administrator is pointed to the courses instead.
  */

@@ -17,7 +17,7 @@ import { Testimonials } from './Testimonials';
 /**
  * Everything below the hero, loaded after it (a chunk of its own, with the server-state cache): the
  * newest courses from the catalogue, how it works, the bundle with the server's price, what learners
- * say, and the questions. The first screen of `/` never waits for it (DESIGN §11).
+ * say, and the questions. The first screen of `/` never waits for it (`/` has a budget of 110 KB of JavaScript).
  */
 export default function HomeSections() {
   const plan = useGetPlanQuery();

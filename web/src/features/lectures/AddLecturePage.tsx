@@ -12,8 +12,8 @@ import { missingFieldsText } from '../../lib/components/missing-fields';
 import { addLecture } from './lectures.api';
 
 /**
- * Spec §2: title, description and a video; the upload shows its progress and can be cancelled; back
- * one page on success. Ours: the lecture may be a free preview, and leaving while the video uploads
+ * Title, description and a video; the upload shows its progress and can be cancelled; back
+ * one page on success. The lecture may be a free preview, and leaving while the video uploads
  * asks first (in the app through the router, closing or reloading the tab through the browser).
  */
 export default function AddLecturePage() {
@@ -49,7 +49,7 @@ export default function AddLecturePage() {
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    // Spec §5: every field is required ('All fields are mandatory'); ours: the text names what is missing.
+    // Every field is required ('All fields are mandatory'); the text names what is missing.
     const missing = missingFieldsText(messages.allFieldsMandatory, [
       ['Title', String(form.get('title') ?? '')],
       ['Description', String(form.get('description') ?? '')],

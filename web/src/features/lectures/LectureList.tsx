@@ -6,7 +6,7 @@ import { CourseProgressBar } from '../progress';
 import { progressTexts } from '../progress';
 
 /**
- * Spec §2's lecture list beside the player: each lecture's number, title and length; for a signed-in
+ * The lecture list beside the player: each lecture's number, title and length; for a signed-in
  * learner a check on completed lectures and where they stopped in started ones, and the course's
  * progress above. `adminTools` adds the admin's controls under each lecture.
  */

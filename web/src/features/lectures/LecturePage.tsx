@@ -21,8 +21,8 @@ import { progressTexts } from '../progress';
 
 const SPEEDS = [0.5, 0.75, 1, 1.25, 1.5, 2];
 /**
- * Spec §2: the player and the lecture list; selecting a lecture plays it; admins add and delete lectures.
- * Ours (issue 14): the learner's place is saved as they watch and resumed when they come back; completed
+ * The player and the lecture list; selecting a lecture plays it; admins add and delete lectures.
+ * The learner's place is saved as they watch and resumed when they come back; completed
  * lectures get a check; at the end the next lecture starts after a countdown. `?lecture=` opens a given
  * lecture (from "Continue watching").
  */
@@ -53,7 +53,7 @@ export default function LecturePage() {
   const loading = !answer.currentData && !answer.isError;
   const refusal = answer.isError ? messageOf(answer.error, messages.failedLoadLectures) : undefined;
 
-  // Spec §4: the selection starts at the first lecture, whenever the list arrives or changes: a lecture
+  // The selection starts at the first lecture, whenever the list arrives or changes: a lecture
   // added or deleted, not a lecture's preview switched (the admin keeps watching the one selected).
   const lectureIds = lectures.map((item) => item._id).join();
   const wanted = lectures.findIndex((item) => item._id === search.get('lecture'));
@@ -107,7 +107,7 @@ export default function LecturePage() {
 
   function play(index: number) {
     setCurrent(index);
-    // Selecting a lecture plays it (spec §2), once the player has its source.
+    // Selecting a lecture plays it, once the player has its source.
     setChosenByViewer(true);
   }
 

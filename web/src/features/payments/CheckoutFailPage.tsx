@@ -7,7 +7,7 @@ import { reasonToShow } from './failure-reason';
 import { checkoutTexts } from './checkout-texts';
 
 /**
- * Spec §2: 'Payment failed / Please try again later' with 'Try again' (to /checkout). Ours: beside the
+ * 'Payment failed / Please try again later' with 'Try again' (to /checkout). Beside the
  * spec's texts, the provider's reason, as the checkout passed it on (never from the address, which
  * anyone can write); and "Try again" comes back to the plan and coupon that were being paid, and to
  * the course page the checkout was reached from. Opened any other way, the spec's page as it is.

@@ -11,7 +11,7 @@ import { adminTexts, plansTexts as texts } from './plans-texts';
 type Editing = AdminPlan | 'new' | null;
 
 /**
- * Ours (issue 16, admin only; the router guards it): the plans sold, each with its price, free trial,
+ * Admin only (the router guards it): the plans sold, each with its price, free trial,
  * subscribers and price history; a new plan, a rename, a new price for new buyers, a trial, and
  * taking a plan off sale or back. Cards on a phone, a table from `md`.
  */

@@ -13,7 +13,7 @@ const HOME_COUNT = 3;
 
 /**
  * "Continue watching": the signed-in learner's courses in progress, most recent first, each opening
- * the lecture where they stopped (issue 14). On the home page and the profile; nothing for a visitor,
+ * the lecture where they stopped. On the home page and the profile; nothing for a visitor,
  * or for a learner with nothing in progress unless `emptyText` is asked for.
  */
 export function ContinueWatching({

@@ -1,7 +1,7 @@
 /**
- * Ours (issue 14): the words of the learner's progress on the lecture page, the cards, the course page,
+ * The words of the learner's progress on the lecture page, the cards, the course page,
  * the home page and the profile. Not in the message catalogue (contract/src/messages.ts), which ships in
- * every page's first chunk: these load with the pages that show progress (DESIGN §11's budget for `/`).
+ * every page's first chunk: these load with the pages that show progress (`/` has a budget of 110 KB of JavaScript).
  */
 export const progressTexts = {
   courseProgress: (done: number, total: number, percent: number) => `${done} of ${total} ${total === 1 ? 'lecture' : 'lectures'} · ${percent} %`,

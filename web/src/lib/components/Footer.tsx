@@ -13,7 +13,7 @@ const socials: { name: string; path: string; fillRule?: 'evenodd' }[] = [
   { name: 'LinkedIn', path: 'M20.4 2H3.6A1.6 1.6 0 0 0 2 3.6v16.8A1.6 1.6 0 0 0 3.6 22h16.8a1.6 1.6 0 0 0 1.6-1.6V3.6A1.6 1.6 0 0 0 20.4 2zM8 19H5v-9h3v9zM6.5 8.7a1.7 1.7 0 1 1 0-3.5 1.7 1.7 0 0 1 0 3.5zM19 19h-3v-4.4c0-1.1 0-2.4-1.5-2.4s-1.7 1.1-1.7 2.3V19h-3v-9h2.9v1.2a3.1 3.1 0 0 1 2.8-1.5c3 0 3.5 2 3.5 4.5V19z' },
 ];
 
-/** Spec §1: the copyright line with the current year, and four social links with empty targets. */
+/** The copyright line with the current year, and four social links with empty targets. */
 export function Footer() {
   return (
     <footer className="footer sm:footer-horizontal items-center justify-between gap-4 bg-base-300 p-4 text-base-content">

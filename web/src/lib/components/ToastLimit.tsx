@@ -2,7 +2,7 @@ import { useLayoutEffect } from 'react';
 import toast, { Toaster, useToasterStore } from 'react-hot-toast';
 
 /**
- * The app's toasts. Spec §9: errors stay 4 s, successes 2 s, at most 20 at once. Ours: one error at
+ * The app's toasts. Errors stay 4 s, successes 2 s, at most 20 at once. One error at
  * a time, the newest, so that a form sent three times shows one reason, not a stack over the form.
  */
 export function Toasts() {
