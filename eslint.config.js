@@ -1,6 +1,41 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+
+/**
+ * The web app's layers (docs/decisions/0024-web-layers.md): imports run app → features → lib.
+ * lib/ imports neither the app nor a feature; a feature does not import the app, and reaches another
+ * feature only through that feature's index ("../courses", never "../courses/CourseCard"). Tests may
+ * import the app (they build its store). The router's lazy imports of pages are `import()`, which
+ * this rule does not look at.
+ */
+const webFeatures = readdirSync(new URL('./web/src/features/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const noApp = { regex: '^(\\.\\./)+app(/|$)', message: 'The app shell (web/src/app) is above the features and lib: it imports them, not the other way round.' };
+const noFeature = { regex: '^(\\.\\./)+features(/|$)', message: 'lib/ is shared by every feature: it imports none.' };
+const throughIndex = (name) => ({
+  regex: `^\\.\\./(?!${name}/)[^./][^/]*/`,
+  message: 'Another feature is reached through its index: import from "../<feature>", not from a file inside it.',
+});
+const webLayers = [
+  {
+    files: ['web/src/lib/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noApp, noFeature] }] },
+  },
+  ...webFeatures.flatMap((name) => [
+    {
+      files: [`web/src/features/${name}/**/*.{ts,tsx}`],
+      rules: { 'no-restricted-imports': ['error', { patterns: [noApp, throughIndex(name)] }] },
+    },
+    {
+      files: [`web/src/features/${name}/**/*.test.{ts,tsx}`],
+      rules: { 'no-restricted-imports': ['error', { patterns: [throughIndex(name)] }] },
+    },
+  ]),
+];
 
 export default tseslint.config(
   { ignores: ['**/node_modules/', '**/dist/', 'data/', 'server/src/db/migrations/'] },
@@ -17,6 +52,7 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
+  ...webLayers,
   {
     // Browser JavaScript served as it is (a classic script, not a module): the sandbox's Checkout.
     files: ['server/src/features/sandbox/browser/**/*.js'],

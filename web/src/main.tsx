@@ -5,7 +5,7 @@ import { Provider } from 'react-redux';
 import { RouterProvider } from 'react-router';
 import { createRouter } from './app/router';
 import { createStore } from './app/store';
-import { Toasts } from './components/ToastLimit';
+import { Toasts } from './lib/components/ToastLimit';
 
 const store = createStore();
 const router = createRouter();

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { paths } from '../../../web/src/app/paths.ts';
+import { paths } from '../../../web/src/lib/paths.ts';
 import type { Bench } from '../bench.ts';
 import { root } from '../product.ts';
 import { kb, type Measurement, type SectionResult } from '../report.ts';

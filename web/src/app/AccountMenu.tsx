@@ -2,8 +2,8 @@ import { messages } from '@lms/contract/messages';
 import type { User } from '@lms/contract/users';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { Link, useLocation } from 'react-router';
-import { initialsOf } from '../components/initials';
-import { paths } from './paths';
+import { initialsOf } from '../lib/components/initials';
+import { paths } from '../lib/paths';
 
 
 /**

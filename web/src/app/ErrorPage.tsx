@@ -1,9 +1,9 @@
 import { messages } from '@lms/contract/messages';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
-import { paths } from './paths';
-import { usePageTitle } from './use-page-title';
+import { paths } from '../lib/paths';
+import { usePageTitle } from '../lib/use-page-title';
 
-/** Spec §8: an uncaught route error shows a screen titled 'Unexpected Application Error!'. */
+/** An uncaught route error shows a screen titled 'Unexpected Application Error!'. */
 export function ErrorPage() {
   const error = useRouteError();
   usePageTitle(messages.unexpectedError);

@@ -1,17 +1,19 @@
 import { lazy, Suspense, useEffect, useId, useRef } from 'react';
 import { messages } from '@lms/contract/messages';
 import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
-import { Footer } from '../components/Footer';
-import { logout } from '../features/auth/auth.api';
-import { NEXT_PARAM, withNext } from './with-next';
-import { paths } from './paths';
-import { refreshUser } from './session';
+import { Footer } from '../lib/components/Footer';
+import { NEXT_PARAM, withNext } from '../lib/with-next';
+import { paths } from '../lib/paths';
 import { useAppDispatch, useAppSelector } from './store';
 
-// Only for a signed-in user on a desktop: not in every visitor's first download (DESIGN §11).
+// Only for a signed-in user on a desktop: not in every visitor's first download, which has a budget of 110 KB.
+
 const AccountMenu = lazy(() => import('./AccountMenu').then((module) => ({ default: module.AccountMenu })));
 
-/** The spec's menu items (§2), by role: the side menu and the desktop bar show the same. */
+/** The session's calls, with the server-state cache they go through: loaded for a signed-in user, or on Logout, never for a visitor's first page. */
+const session = () => import('../features/auth/auth.api');
+
+/** The spec's menu items, by role: the side menu and the desktop bar show the same. */
 function menuItems(isAdmin: boolean) {
   return [
     { to: paths.home, label: 'Home', end: true },
@@ -31,7 +33,7 @@ function menuItems(isAdmin: boolean) {
 const NO_RETURN: string[] = [paths.home, paths.login, paths.signup, paths.forgotPassword, paths.checkoutSuccess, paths.checkoutFail];
 
 /**
- * The spec's side menu (§2), by role and login state, around every page, with the footer; from
+ * The spec's side menu, by role and login state, around every page, with the footer; from
  * 1024 px (`lg`) a top bar with the same items instead, and the account's avatar menu or Login and
  * Signup at its right. A user who must first choose a new password (the initial administrator) is
  * kept on the change-password page: every other path leads back there, and only Logout is offered.
@@ -53,9 +55,9 @@ export function Layout() {
       ? undefined
       : `${location.pathname}${location.search}`;
 
-  // Spec §4: the stored login state is refreshed by the 'me' call on load.
+  // The stored login state is refreshed by the 'me' call on load: the role or subscription may have changed elsewhere.
   useEffect(() => {
-    if (isLoggedIn) dispatch(refreshUser()).catch(() => undefined);
+    if (isLoggedIn) session().then(({ refreshUser }) => dispatch(refreshUser())).catch(() => undefined);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   // Close the menu after navigating.
@@ -64,7 +66,7 @@ export function Layout() {
   }, [location.pathname]);
 
   async function onLogout() {
-    await dispatch(logout()).catch(() => undefined);
+    await session().then(({ logout }) => dispatch(logout())).catch(() => undefined);
     navigate(paths.home);
   }
 

@@ -1,10 +1,10 @@
 import type { Role } from '@lms/contract/users';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { paths } from './paths';
+import { paths } from '../lib/paths';
 import { useAppSelector } from './store';
 
 /**
- * Spec §2's route guard: not logged in → /login; logged in with a role not in
+ * The route guard: not logged in → /login; logged in with a role not in
  * `allowedRoles` → /denied. A courtesy only: the server enforces every permission itself.
  */
 export function RequireAuth({ allowedRoles }: { allowedRoles: Role[] }) {

@@ -18,7 +18,7 @@ describe('the server-state cache, loaded after the store', () => {
     const store = createStore();
     expect(store.getState()).not.toHaveProperty('api');
 
-    const { default: CourseListPage } = await import('../features/course/CourseListPage');
+    const { default: CourseListPage } = await import('../features/courses/CourseListPage');
     const course = {
       _id: '00000000-0000-4000-8000-000000000001',
       title: 'Rust',

@@ -2,7 +2,7 @@ import { createBrowserRouter, type RouteObject } from 'react-router';
 import { ErrorPage } from './ErrorPage';
 import { Layout } from './Layout';
 import { PageFallback } from './PageFallback';
-import { paths } from './paths';
+import { paths } from '../lib/paths';
 import { RequireAuth } from './RequireAuth';
 
 /** Each page is its own chunk, loaded when first visited: a visitor of `/` downloads only the home page. */
@@ -29,19 +29,19 @@ export const routes: RouteObject[] = [
           { path: paths.resetPassword, ...page(() => import('../features/auth/ResetPasswordPage')) },
           { path: paths.signInLink, ...page(() => import('../features/auth/SignInLinkPage')) },
           { path: paths.denied, ...page(() => import('../features/errors/DeniedPage')) },
-          { path: paths.courses, ...page(() => import('../features/course/CourseListPage')) },
-          { path: paths.courseDescription, ...page(() => import('../features/course/CourseDescriptionPage')) },
-          // Spec §2: no role guard; the page and the server refuse what the viewer may not see.
-          { path: paths.courseLecture, ...page(() => import('../features/lecture/LecturePage')) },
+          { path: paths.courses, ...page(() => import('../features/courses/CourseListPage')) },
+          { path: paths.courseDescription, ...page(() => import('../features/courses/CourseDescriptionPage')) },
+          // No role guard; the page and the server refuse what the viewer may not see.
+          { path: paths.courseLecture, ...page(() => import('../features/lectures/LecturePage')) },
           { path: paths.checkout, ...page(() => import('../features/payments/CheckoutPage')) },
           { path: paths.checkoutSuccess, ...page(() => import('../features/payments/CheckoutSuccessPage')) },
           { path: paths.checkoutFail, ...page(() => import('../features/payments/CheckoutFailPage')) },
           {
             element: <RequireAuth allowedRoles={['ADMIN']} />,
             children: [
-              { path: paths.createCourse, ...page(() => import('../features/course/CreateCoursePage')) },
-              { path: paths.editCourse, ...page(() => import('../features/course/CreateCoursePage')) },
-              { path: paths.addLecture, ...page(() => import('../features/lecture/AddLecturePage')) },
+              { path: paths.createCourse, ...page(() => import('../features/courses/CreateCoursePage')) },
+              { path: paths.editCourse, ...page(() => import('../features/courses/CreateCoursePage')) },
+              { path: paths.addLecture, ...page(() => import('../features/lectures/AddLecturePage')) },
               { path: paths.dashboard, ...page(() => import('../features/stats/DashboardPage')) },
               { path: paths.plans, ...page(() => import('../features/plans/PlansPage')) },
               { path: paths.coupons, ...page(() => import('../features/plans/CouponsPage')) },

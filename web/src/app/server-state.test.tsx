@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import type { Course, Lecture } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
 import { loggedOut } from '../features/auth/auth.slice';
-import CourseDescriptionPage from '../features/course/CourseDescriptionPage';
-import CourseListPage from '../features/course/CourseListPage';
-import CreateCoursePage from '../features/course/CreateCoursePage';
-import LecturePage from '../features/lecture/LecturePage';
+import CourseDescriptionPage from '../features/courses/CourseDescriptionPage';
+import CourseListPage from '../features/courses/CourseListPage';
+import CreateCoursePage from '../features/courses/CreateCoursePage';
+import LecturePage from '../features/lectures/LecturePage';
 import { renderPage, sampleUser, storeLogin, stubApi } from '../test/render';
 
 const course = (n: number): Course => ({

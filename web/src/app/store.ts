@@ -1,48 +1,32 @@
-import { combineSlices, configureStore, createDynamicMiddleware, type Middleware, type Reducer } from '@reduxjs/toolkit';
+import { combineSlices, configureStore } from '@reduxjs/toolkit';
 import { useDispatch, useSelector } from 'react-redux';
-import { loggedOut, authReducer, passwordChangeRequired } from '../features/auth/auth.slice';
-import { courseReducer } from '../features/course/course.slice';
-import { lectureReducer } from '../features/lecture/lecture.slice';
+import { authReducer, loggedOut, passwordChangeRequired, viewerWatch } from '../features/auth/auth.slice';
 import { razorpayReducer } from '../features/payments/razorpay.slice';
-import { statReducer } from '../features/stats/stat.slice';
-import { setPasswordChangeHandler, setUnauthorizedHandler } from './api';
+import { setPasswordChangeHandler, setUnauthorizedHandler } from '../lib/api-client';
+import { lazyMiddleware, onLazySlice, type LazyLoadedSlices } from '../lib/lazy-slices';
 
 /**
- * Slices that arrive with the pages that need them, not with the first chunk: the server-state
- * cache (`server-state.ts`) declares itself here, so `RootState` knows it as optional.
+ * The store's areas: the login state (`auth`, kept in local storage) and the checkout's own state
+ * (`razorpay`) from the start; the server-state cache joins with the first page that fetches. The
+ * course list, lectures and statistics are read from the cache by each feature's selectors
+ * (`selectCourseList`, `selectLectures`, `selectStats`), not copied into areas of their own.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface LazyLoadedSlices {}
-
-/** Spec §3's state areas: auth, course, razorpay, lecture, stat; lazily loaded slices join them. */
-const rootReducer = combineSlices({
-  auth: authReducer,
-  course: courseReducer,
-  razorpay: razorpayReducer,
-  lecture: lectureReducer,
-  stat: statReducer,
-}).withLazyLoadedSlices<LazyLoadedSlices>();
-
-/** Middleware of lazily loaded modules, shared by every store (the app has one; each test makes its own). */
-const lazyMiddleware = createDynamicMiddleware();
+const rootReducer = combineSlices({ auth: authReducer, razorpay: razorpayReducer }).withLazyLoadedSlices<LazyLoadedSlices>();
 
 /** The store made last: the one a lazily loaded slice must be initialised in at once. */
 let latest: AppStore | undefined;
 
-/**
- * Adds a slice (with its middleware) loaded after the store was made. Stores made later start
- * with it; the current one gets its initial state now, before any component reads it.
- */
-export function injectLazySlice(slice: { reducerPath: string; reducer: Reducer }, ...middleware: Middleware[]) {
+// A slice loaded later: stores made after it start with it; the current one gets its initial
+// state now, before any component reads it.
+onLazySlice((slice) => {
   rootReducer.inject(slice);
-  lazyMiddleware.addMiddleware(...middleware);
   latest?.dispatch({ type: 'app/lazySliceInjected', payload: slice.reducerPath });
-}
+});
 
 export function createStore() {
   const store = configureStore({
     reducer: rootReducer,
-    middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(lazyMiddleware.middleware),
+    middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(lazyMiddleware.middleware, viewerWatch),
   });
   // A 401 from the API means the session is gone: the client logs out too.
   setUnauthorizedHandler(() => {

@@ -5,7 +5,7 @@ import type { ReactElement } from 'react';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider, useLocation, type RouteObject } from 'react-router';
 import { createStore } from '../app/store';
-import { Toasts } from '../components/ToastLimit';
+import { Toasts } from '../lib/components/ToastLimit';
 
 /** Where the router is (a memory router does not move window.location). */
 function Location() {
@@ -73,7 +73,7 @@ export const sampleUser = (overrides: Partial<User> = {}): User => ({
   ...overrides,
 });
 
-/** Logged in as `user`, the way the app keeps it (spec §3: local storage). */
+/** Logged in as `user`, the way the app keeps it (local storage). */
 export function storeLogin(user: User) {
   localStorage.setItem('isLoggedIn', 'true');
   localStorage.setItem('role', user.role);

@@ -1,7 +1,7 @@
-import { usePageTitle } from '../../app/use-page-title';
+import { usePageTitle } from '../../lib/use-page-title';
 import { QuoteCarousel, type Quote } from './QuoteCarousel';
 
-/** Spec §2: five quotes from famous people about learning. */
+/** Five quotes from famous people about learning. */
 const quotes: Quote[] = [
   { text: 'Education is the most powerful weapon which you can use to change the world.', name: 'Nelson Mandela' },
   { text: 'Live as if you were to die tomorrow. Learn as if you were to live forever.', name: 'Mahatma Gandhi' },

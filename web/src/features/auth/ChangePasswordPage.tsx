@@ -3,25 +3,25 @@ import { ChangePasswordSchema } from '@lms/contract/users';
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useNavigate } from 'react-router';
-import { ApiError } from '../../app/api';
-import { paths } from '../../app/paths';
-import { refreshUser } from '../../app/session';
-import { useAppDispatch, useAppSelector } from '../../app/store';
-import { usePageTitle } from '../../app/use-page-title';
-import { FormCard } from '../../components/FormCard';
-import { PasswordField } from '../../components/PasswordField';
-import { SubmitButton } from '../../components/SubmitButton';
-import { changePassword, logout } from './auth.api';
+import { isServerError } from '../../lib/server-state';
+import { paths } from '../../lib/paths';
+import { useAppDispatch } from '../../lib/store-hooks';
+import { useAuth } from './auth.slice';
+import { usePageTitle } from '../../lib/use-page-title';
+import { FormCard } from '../../lib/components/FormCard';
+import { PasswordField } from '../../lib/components/PasswordField';
+import { SubmitButton } from '../../lib/components/SubmitButton';
+import { changePassword, logout, refreshUser } from './auth.api';
 
 /**
- * Spec §2's /changepassword, linked from the profile. Ours: a user whose password was handed to
+ * The change-password page, linked from the profile. A user whose password was handed to
  * them (the initial administrator) is kept here until they choose their own (see Layout); then the
  * user is reloaded and an administrator goes to the dashboard, anyone else home.
  */
 export default function ChangePasswordPage() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-  const user = useAppSelector((state) => state.auth.data);
+  const user = useAuth((auth) => auth.data);
   const forced = user?.mustChangePassword === true;
   const [oldPassword, setOldPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
@@ -38,10 +38,10 @@ export default function ChangePasswordPage() {
     }
     setBusy(true);
     try {
-      await changePassword(check.data);
+      await dispatch(changePassword(check.data));
     } catch (error) {
       // The API client has already shown the server's message or the fallback.
-      if (!(error instanceof ApiError)) throw error;
+      if (!isServerError(error)) throw error;
       setBusy(false);
       return;
     }

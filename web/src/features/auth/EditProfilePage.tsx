@@ -3,20 +3,21 @@ import { AVATAR_ACCEPT, UpdateProfileSchema } from '@lms/contract/users';
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useNavigate } from 'react-router';
-import { ApiError } from '../../app/api';
-import { paths } from '../../app/paths';
-import { useAppDispatch, useAppSelector } from '../../app/store';
-import { usePageTitle } from '../../app/use-page-title';
-import { AvatarPicker } from '../../components/AvatarPicker';
-import { FormCard } from '../../components/FormCard';
-import { FormField } from '../../components/FormField';
-import { fileSize, imageMaxBytes } from '../../components/image-file';
-import { missingFieldsText } from '../../components/missing-fields';
-import { SubmitButton } from '../../components/SubmitButton';
+import { isServerError } from '../../lib/server-state';
+import { paths } from '../../lib/paths';
+import { useAppDispatch } from '../../lib/store-hooks';
+import { useAuth } from './auth.slice';
+import { usePageTitle } from '../../lib/use-page-title';
+import { AvatarPicker } from '../../lib/components/AvatarPicker';
+import { FormCard } from '../../lib/components/FormCard';
+import { FormField } from '../../lib/components/FormField';
+import { fileSize, imageMaxBytes } from '../../lib/components/image-file';
+import { missingFieldsText } from '../../lib/components/missing-fields';
+import { SubmitButton } from '../../lib/components/SubmitButton';
 import { updateProfile } from './auth.api';
 
 export default function EditProfilePage() {
-  const user = useAppSelector((state) => state.auth.data);
+  const user = useAuth((auth) => auth.data);
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [fullName, setFullName] = useState(user?.fullName ?? '');
@@ -31,7 +32,7 @@ export default function EditProfilePage() {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    // Spec §5: fullName and avatar are both required; the picture in use counts as the avatar, so a
+    // fullName and avatar are both required; the picture in use counts as the avatar, so a
     // new name alone is enough. Only a newly chosen file is sent: without one the server keeps the old.
     const missing = missingFieldsText(messages.allFieldsMandatory, [['Full name', fullName]]);
     if (missing) {
@@ -52,7 +53,7 @@ export default function EditProfilePage() {
       navigate(paths.profile);
     } catch (error) {
       // The API client has already shown the server's message or the fallback.
-      if (!(error instanceof ApiError)) throw error;
+      if (!isServerError(error)) throw error;
       setBusy(false);
     }
   }

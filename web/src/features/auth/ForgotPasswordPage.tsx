@@ -3,15 +3,17 @@ import { ForgotPasswordSchema } from '@lms/contract/users';
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link } from 'react-router';
-import { ApiError } from '../../app/api';
-import { paths } from '../../app/paths';
-import { usePageTitle } from '../../app/use-page-title';
-import { FormCard } from '../../components/FormCard';
-import { FormField } from '../../components/FormField';
-import { SubmitButton } from '../../components/SubmitButton';
+import { isServerError } from '../../lib/server-state';
+import { paths } from '../../lib/paths';
+import { usePageTitle } from '../../lib/use-page-title';
+import { FormCard } from '../../lib/components/FormCard';
+import { FormField } from '../../lib/components/FormField';
+import { SubmitButton } from '../../lib/components/SubmitButton';
+import { useAppDispatch } from '../../lib/store-hooks';
 import { requestPasswordReset } from './auth.api';
 
 export default function ForgotPasswordPage() {
+  const dispatch = useAppDispatch();
   const [email, setEmail] = useState('');
   const [busy, setBusy] = useState(false);
   /** The server's answer, the same whether or not the account exists. */
@@ -27,11 +29,11 @@ export default function ForgotPasswordPage() {
     }
     setBusy(true);
     try {
-      const answer = await requestPasswordReset(check.data);
+      const answer = await dispatch(requestPasswordReset(check.data));
       setSent(answer.message ?? null);
     } catch (error) {
       // The API client has already shown the server's message or the fallback.
-      if (!(error instanceof ApiError)) throw error;
+      if (!isServerError(error)) throw error;
     } finally {
       setBusy(false);
     }

@@ -3,18 +3,19 @@ import { LoginSchema } from '@lms/contract/users';
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
-import { ApiError } from '../../app/api';
-import { nextPath } from '../../app/next-path';
-import { withNext } from '../../app/with-next';
-import { paths } from '../../app/paths';
-import { useAppDispatch, useAppSelector } from '../../app/store';
-import { usePageTitle } from '../../app/use-page-title';
-import { FormCard } from '../../components/FormCard';
-import { FormField } from '../../components/FormField';
-import { missingFieldsText } from '../../components/missing-fields';
-import { Notice } from '../../components/Notice';
-import { PasswordField } from '../../components/PasswordField';
-import { SubmitButton } from '../../components/SubmitButton';
+import { isServerError } from '../../lib/server-state';
+import { nextPath } from '../../lib/next-path';
+import { withNext } from '../../lib/with-next';
+import { paths } from '../../lib/paths';
+import { useAppDispatch } from '../../lib/store-hooks';
+import { useAuth } from './auth.slice';
+import { usePageTitle } from '../../lib/use-page-title';
+import { FormCard } from '../../lib/components/FormCard';
+import { FormField } from '../../lib/components/FormField';
+import { missingFieldsText } from '../../lib/components/missing-fields';
+import { Notice } from '../../lib/components/Notice';
+import { PasswordField } from '../../lib/components/PasswordField';
+import { SubmitButton } from '../../lib/components/SubmitButton';
 import { login } from './auth.api';
 
 export default function LoginPage() {
@@ -24,19 +25,19 @@ export default function LoginPage() {
   const location = useLocation();
   // Where to go once logged in: `?next=` or the route guard's `from`, if it is a path of ours.
   const next = nextPath(location.search, location.state);
-  // Ours: a user already signed in when the page opens has nothing to do here. Read once: logging in
+  // A user already signed in when the page opens has nothing to do here. Read once: logging in
   // on this page signs the user in too, and then the page itself decides where to go.
-  const isLoggedIn = useAppSelector((state) => state.auth.isLoggedIn);
+  const isLoggedIn = useAuth((auth) => auth.isLoggedIn);
   const [signedInAtOpen] = useState(isLoggedIn);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
-  // Ours: a lockout stays in view with its wait (and, past the account's limit, the mailed link); a toast would be gone long before.
+  // A lockout stays in view with its wait (and, past the account's limit, the mailed link); a toast would be gone long before.
   const [lockout, setLockout] = useState<string>();
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    // Spec §5: both required ('Please fill all the details'); ours: the text names what is missing.
+    // Both required ('Please fill all the details'); the text names what is missing.
     const missing = missingFieldsText(messages.fillAllDetails, [
       ['Email', email],
       ['Password', password],
@@ -54,10 +55,10 @@ export default function LoginPage() {
     setLockout(undefined);
     try {
       const user = await dispatch(login(check.data, { quiet: true }));
-      // Ours: a password handed to the user (the initial administrator) must be replaced first.
+      // A password handed to the user (the initial administrator) must be replaced first.
       navigate(user.mustChangePassword ? paths.changePassword : (next ?? paths.home), { replace: true });
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
+      if (!isServerError(error)) throw error;
       // The server's message, or the fallback: a lockout on the page, anything else as the API client shows it.
       if (error.status === 429) setLockout(error.message);
       else toast.error(error.message);

@@ -3,40 +3,40 @@ import { CANCEL_NOTE_MAX, CANCEL_REASONS, type CancelReason } from '@lms/contrac
 import { useId, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useNavigate } from 'react-router';
-import { ApiError } from '../../app/api';
-import { ContinueWatching } from '../../app/ContinueWatching';
-import { formatDate } from '../../app/format';
-import { paths } from '../../app/paths';
-import { usePageTitle } from '../../app/use-page-title';
-import { useAppDispatch, useAppSelector } from '../../app/store';
-import { Notice } from '../../components/Notice';
-import { refreshUser } from '../../app/session';
-import { useGetSaveOfferQuery } from '../billing/billing.api';
-import { BillingSection } from '../billing/BillingSection';
-import { CancelTerms } from '../billing/CancelTerms';
-import { SaveOfferCard } from '../billing/SaveOfferCard';
-import { billingTexts } from '../billing/billing-texts';
-import { unsubscribe } from './auth.api';
+import { isServerError } from '../../lib/server-state';
+import { ContinueWatching } from '../progress';
+import { formatDate } from '../../lib/format';
+import { paths } from '../../lib/paths';
+import { usePageTitle } from '../../lib/use-page-title';
+import { useAppDispatch } from '../../lib/store-hooks';
+import { useAuth } from './auth.slice';
+import { Notice } from '../../lib/components/Notice';
+import { useGetSaveOfferQuery } from '../billing';
+import { BillingSection } from '../billing';
+import { CancelTerms } from '../billing';
+import { SaveOfferCard } from '../billing';
+import { billingTexts } from '../billing';
+import { refreshUser, unsubscribe } from './auth.api';
 
 /** A label of the profile's list: above its value on a phone, beside it from `sm` up. */
 const label = 'font-semibold max-sm:mt-3 max-sm:first:mt-0';
 
 export default function ProfilePage() {
-  const user = useAppSelector((state) => state.auth.data);
+  const user = useAuth((auth) => auth.data);
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const confirmDialog = useRef<HTMLDialogElement>(null);
   const confirmTitleId = useId();
   const [busy, setBusy] = useState(false);
-  // Ours (issue 16): while the cancel dialog is open, the save offer it may show (asked each time it opens).
+  // While the cancel dialog is open, the save offer it may show (asked each time it opens).
   const [confirmOpen, setConfirmOpen] = useState(false);
   const saveOffer = useGetSaveOfferQuery(undefined, { skip: !confirmOpen, refetchOnMountOrArgChange: true });
   const offer = confirmOpen && !saveOffer.isFetching ? saveOffer.data?.offer : undefined;
-  // Ours (issue 15): why they cancel, if they say.
+  // Why they cancel, if they say.
   const [reason, setReason] = useState<CancelReason | ''>('');
   const [note, setNote] = useState('');
   const noteId = useId();
-  // Ours: the server's word on a cancellation that kept access (it says why nothing was refunded).
+  // The server's word on a cancellation that kept access (it says why nothing was refunded).
   const [notice, setNotice] = useState('');
   usePageTitle(messages.profileTitle);
 
@@ -44,10 +44,10 @@ export default function ProfilePage() {
   if (!user) return null;
   const { subscription } = user;
   const active = subscription.status === 'active';
-  // Ours (DESIGN §6): cancelled without a refund, it stays active until the paid period ends.
+  // Cancelled without a refund, it stays active until the paid period ends.
   const ending = active && subscription.cancelAtPeriodEnd === true;
   const periodEnd = active ? formatDate(subscription.currentPeriodEnd) : undefined;
-  // Ours (issue 16): in a free trial the first payment is what comes next.
+  // In a free trial the first payment is what comes next.
   const trialEnds = active ? formatDate(subscription.trialEndsAt) : undefined;
 
   // Browsers say `close` for Escape and the backdrop too (onClose below); jsdom does not, so the buttons say it here as well.
@@ -69,7 +69,7 @@ export default function ProfilePage() {
       answer = await dispatch(unsubscribe({ ...(reason && { reason }), ...(note.trim() && { note: note.trim() }) }));
     } catch (error) {
       // The API client has already shown the server's message or the fallback.
-      if (!(error instanceof ApiError)) throw error;
+      if (!isServerError(error)) throw error;
       setBusy(false);
       closeConfirm();
       return;
@@ -77,7 +77,7 @@ export default function ProfilePage() {
     closeConfirm();
     setBusy(false);
     if (!answer.stillActive) {
-      // Spec §4: cancelling, then reloading the user, returns to the home page.
+      // Cancelling, then reloading the user, returns to the home page.
       if (answer.message) toast.success(answer.message, { duration: answer.refunded ? undefined : 6000 });
       navigate(paths.home);
       return;
@@ -103,7 +103,7 @@ export default function ProfilePage() {
             <dl className="grid w-full grid-cols-1 gap-x-4 text-left sm:grid-cols-[auto_1fr] sm:gap-y-2">
               <dt className={label}>Email</dt>
               <dd className="wrap-anywhere">{user.email}</dd>
-              {/* Spec §2 shows the role; in words people use, not the code the server keeps. */}
+              {/* The spec shows the role; in words people use, not the code the server keeps. */}
               <dt className={label}>Role</dt>
               <dd>{messages.roleNames[user.role]}</dd>
               <dt className={label}>Subscription</dt>
@@ -149,7 +149,7 @@ export default function ProfilePage() {
       {/* Its heading as the billing section's below it: two sections of one page. */}
       <ContinueWatching limit={100} showEmpty className="w-full" headingClassName="text-xl font-semibold" />
 
-      {/* Ours (issue 15): payments, invoices and tax details; administrators buy nothing. */}
+      {/* Payments, invoices and tax details; administrators buy nothing. */}
       {user.role === 'USER' && <BillingSection className="w-full" />}
 
       <dialog ref={confirmDialog} className="modal modal-bottom sm:modal-middle" aria-labelledby={confirmTitleId} onClose={() => setConfirmOpen(false)}>
@@ -158,7 +158,7 @@ export default function ProfilePage() {
             {messages.cancelSubscription}?
           </h2>
           {offer && <SaveOfferCard offer={offer} onTaken={onOfferTaken} />}
-          {/* Ours: the case of the refund rule that applies to this subscriber, in the server's words. */}
+          {/* The case of the refund rule that applies to this subscriber, in the server's words. */}
           <CancelTerms open={confirmOpen} trialEnds={trialEnds} periodEnd={periodEnd} />
           <fieldset className="fieldset">
             <legend className="fieldset-legend text-sm">{billingTexts.whyLeaving}</legend>

@@ -3,17 +3,19 @@ import { ResetPasswordSchema, ResetTokenParamsSchema } from '@lms/contract/users
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ApiError } from '../../app/api';
-import { paths } from '../../app/paths';
-import { usePageTitle } from '../../app/use-page-title';
-import { FormCard } from '../../components/FormCard';
-import { PasswordField } from '../../components/PasswordField';
-import { SubmitButton } from '../../components/SubmitButton';
+import { isServerError } from '../../lib/server-state';
+import { paths } from '../../lib/paths';
+import { usePageTitle } from '../../lib/use-page-title';
+import { FormCard } from '../../lib/components/FormCard';
+import { PasswordField } from '../../lib/components/PasswordField';
+import { SubmitButton } from '../../lib/components/SubmitButton';
+import { useAppDispatch } from '../../lib/store-hooks';
 import { resetPassword } from './auth.api';
 
 export default function ResetPasswordPage() {
   const { token = '' } = useParams();
   const navigate = useNavigate();
+  const dispatch = useAppDispatch();
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [busy, setBusy] = useState(false);
@@ -46,11 +48,11 @@ export default function ResetPasswordPage() {
     }
     setBusy(true);
     try {
-      await resetPassword(token, check.data);
+      await dispatch(resetPassword(token, check.data));
       navigate(paths.login, { replace: true });
     } catch (error) {
       // The API client has already shown the server's message or the fallback.
-      if (!(error instanceof ApiError)) throw error;
+      if (!isServerError(error)) throw error;
       setBusy(false);
     }
   }

@@ -2,16 +2,16 @@ import { messages } from '@lms/contract/messages';
 import { SignInTokenParamsSchema } from '@lms/contract/users';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ApiError } from '../../app/api';
-import { paths } from '../../app/paths';
-import { useAppDispatch } from '../../app/store';
-import { usePageTitle } from '../../app/use-page-title';
-import { FormCard } from '../../components/FormCard';
-import { SubmitButton } from '../../components/SubmitButton';
+import { isServerError } from '../../lib/server-state';
+import { paths } from '../../lib/paths';
+import { useAppDispatch } from '../../lib/store-hooks';
+import { usePageTitle } from '../../lib/use-page-title';
+import { FormCard } from '../../lib/components/FormCard';
+import { SubmitButton } from '../../lib/components/SubmitButton';
 import { signInWithLink } from './auth.api';
 
 /**
- * Ours: the page a one-time sign-in link opens (decision 0021). It signs in when the person
+ * The page a one-time sign-in link opens (decision 0021). It signs in when the person
  * presses the button, never on opening: mail scanners open every link in a mail, and one that
  * signed in on opening would be spent before its owner saw it.
  */
@@ -46,7 +46,7 @@ export default function SignInLinkPage() {
       const user = await dispatch(signInWithLink(token));
       navigate(user.mustChangePassword ? paths.changePassword : paths.home, { replace: true });
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
+      if (!isServerError(error)) throw error;
       // A used or expired link stays so; anything else (too many tries, no connection) may work on a later press.
       setRefusal({ message: error.message, final: error.status === 400 });
       setBusy(false);

@@ -3,20 +3,21 @@ import { AVATAR_ACCEPT, RegisterSchema } from '@lms/contract/users';
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
-import { ApiError } from '../../app/api';
-import { nextPath } from '../../app/next-path';
-import { withNext } from '../../app/with-next';
-import { paths } from '../../app/paths';
-import { useAppDispatch, useAppSelector } from '../../app/store';
-import { usePageTitle } from '../../app/use-page-title';
-import { AvatarPicker } from '../../components/AvatarPicker';
-import { FormCard } from '../../components/FormCard';
-import { FormField } from '../../components/FormField';
-import { fileSize, imageMaxBytes } from '../../components/image-file';
-import { missingFieldsText } from '../../components/missing-fields';
-import { Notice } from '../../components/Notice';
-import { PasswordField } from '../../components/PasswordField';
-import { SubmitButton } from '../../components/SubmitButton';
+import { isServerError } from '../../lib/server-state';
+import { nextPath } from '../../lib/next-path';
+import { withNext } from '../../lib/with-next';
+import { paths } from '../../lib/paths';
+import { useAppDispatch } from '../../lib/store-hooks';
+import { useAuth } from './auth.slice';
+import { usePageTitle } from '../../lib/use-page-title';
+import { AvatarPicker } from '../../lib/components/AvatarPicker';
+import { FormCard } from '../../lib/components/FormCard';
+import { FormField } from '../../lib/components/FormField';
+import { fileSize, imageMaxBytes } from '../../lib/components/image-file';
+import { missingFieldsText } from '../../lib/components/missing-fields';
+import { Notice } from '../../lib/components/Notice';
+import { PasswordField } from '../../lib/components/PasswordField';
+import { SubmitButton } from '../../lib/components/SubmitButton';
 import { register } from './auth.api';
 
 /** The fields' labels, which the check names when one is left empty. */
@@ -29,8 +30,8 @@ export default function SignupPage() {
   const location = useLocation();
   // Where to go once signed up (e.g. back to /checkout), if it is a path of ours.
   const next = nextPath(location.search, location.state);
-  // Ours: a user already signed in when the page opens goes home. Read once: signing up signs in too.
-  const isLoggedIn = useAppSelector((state) => state.auth.isLoggedIn);
+  // A user already signed in when the page opens goes home. Read once: signing up signs in too.
+  const isLoggedIn = useAuth((auth) => auth.isLoggedIn);
   const [signedInAtOpen] = useState(isLoggedIn);
   const [avatar, setAvatar] = useState<File | null>(null);
   const [fullName, setFullName] = useState('');
@@ -41,7 +42,7 @@ export default function SignupPage() {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    // Spec §5: every field, the avatar too, is required with one text, checked before any other rule; ours: it names what is missing.
+    // Every field, the avatar too, is required with one text, checked before any other rule; it names what is missing.
     const missing = missingFieldsText(messages.fillAllDetails, [
       [LABELS.avatar, avatar],
       [LABELS.fullName, fullName],
@@ -68,7 +69,7 @@ export default function SignupPage() {
       navigate(next ?? paths.home, { replace: true });
     } catch (error) {
       // The API client has already shown the server's message or the fallback.
-      if (!(error instanceof ApiError)) throw error;
+      if (!isServerError(error)) throw error;
       setBusy(false);
     }
   }

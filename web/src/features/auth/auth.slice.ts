@@ -1,7 +1,9 @@
-import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { createSlice, type Middleware, type PayloadAction } from '@reduxjs/toolkit';
+import { useSelector } from 'react-redux';
 import type { Role, User } from '@lms/contract/users';
+import { viewerChanged } from '../../lib/viewer';
 
-/** Spec §3: the login state (flag, role, user data), kept in local storage. */
+/** The login state (flag, role, user data), kept in local storage so that a reload keeps the session. */
 export interface AuthState {
   isLoggedIn: boolean;
   role: Role | '';
@@ -37,13 +39,13 @@ const authSlice = createSlice({
       state.role = action.payload.role;
       state.data = action.payload;
     },
-    /** Ours: the server refused a call until this user chooses a new password (see app/api.ts). */
+    /** The server refused a call until this user chooses a new password (see lib/api-client.ts). */
     passwordChangeRequired(state) {
       if (!state.data) return;
       state.data.mustChangePassword = true;
       persist(state.data);
     },
-    /** Spec §4: logout clears all stored data. */
+    /** Logout clears all stored data, not only the session's. */
     loggedOut(state) {
       localStorage.clear();
       state.isLoggedIn = false;
@@ -55,3 +57,21 @@ const authSlice = createSlice({
 
 export const { userLoaded, passwordChangeRequired, loggedOut } = authSlice.actions;
 export const authReducer = authSlice.reducer;
+
+interface WithAuth {
+  auth: AuthState;
+}
+
+/** The login state, for any feature: `useAuth((auth) => auth.isLoggedIn)`. */
+export const useAuth = <T>(select: (auth: AuthState) => T): T => useSelector((state: WithAuth) => select(state.auth));
+
+/** Who is looking: what the server's answers about access and video URLs depend on. */
+const viewerOf = ({ auth }: WithAuth) => (auth.data ? `${auth.data._id} ${auth.data.role} ${auth.data.subscription.status}` : '');
+
+/** Logging in or out, a new role or a subscription that starts or ends: says the viewer changed (lib/viewer.ts). */
+export const viewerWatch: Middleware<object, WithAuth> = (store) => (next) => (action) => {
+  const before = viewerOf(store.getState());
+  const result = next(action);
+  if (viewerOf(store.getState()) !== before) store.dispatch(viewerChanged());
+  return result;
+};

@@ -5,7 +5,7 @@ import { answers } from '@lms/contract/answers';
 import { CANCEL_REASONS, type CancellationTerms } from '@lms/contract/payments';
 import { AVATAR_ACCEPT, type User } from '@lms/contract/users';
 import { findToast, renderPage, sampleUser, storeLogin, stubApi } from '../../test/render';
-import { billingTexts } from '../billing/billing-texts';
+import { billingTexts } from '../billing';
 import EditProfilePage from './EditProfilePage';
 import ProfilePage from './ProfilePage';
 

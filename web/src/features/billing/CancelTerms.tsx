@@ -1,6 +1,6 @@
 import { messages } from '@lms/contract/messages';
 import type { CancellationTerms } from '@lms/contract/payments';
-import { formatDate, rupees } from '../../app/format';
+import { formatDate, rupees } from '../../lib/format';
 import { billingTexts } from './billing-texts';
 import { useGetCancellationTermsQuery } from './billing.api';
 

@@ -4,7 +4,7 @@ import { useAcceptSaveOfferMutation } from './billing.api';
 import { billingTexts } from './billing-texts';
 
 /**
- * Ours (issue 16), in the cancel dialog: the discount a subscriber may take instead of cancelling,
+ * In the cancel dialog: the discount a subscriber may take instead of cancelling,
  * above the cancel choices, with its one primary button. Taking it toasts the server's word and
  * `onTaken` closes the dialog; the billing history (its renewal line) is read again either way.
  */

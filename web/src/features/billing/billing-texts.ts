@@ -1,10 +1,10 @@
 import type { Discount, PlanInterval } from '@lms/contract/plans';
-import { rupees } from '../../app/format';
+import { rupees } from '../../lib/format';
 
 const per: Record<PlanInterval, string> = { monthly: '/month', yearly: '/year' };
 
 /**
- * Ours (issue 15): the words of the profile's billing section. Not in the message catalogue
+ * The words of the profile's billing section. Not in the message catalogue
  * (contract/src/messages.ts), which ships in every page's first chunk: these load with the profile.
  */
 export const billingTexts = {
@@ -30,7 +30,7 @@ export const billingTexts = {
   whyLeavingHint: 'It helps us make the courses better.',
   noteLabel: 'Anything else you want to tell us?',
 
-  // Ours (issue 16): the subscription's next step, free trials and the save offer.
+  // The subscription's next step, free trials and the save offer.
   trialFirstPayment: (date: string) => `Trial, first payment on ${date}`,
   /** The billing section's renewal line, "Yearly plan · next payment ₹799.20 on 25 Nov 2027": the plan (a name that says plan already stays as it is)… */
   planName: (name: string) => (/\b(plan|bundle)$/i.test(name.trim()) ? name.trim() : `${name.trim()} plan`),

@@ -2,9 +2,9 @@ import { endpoints } from '@lms/contract/endpoints';
 import type { BillingDetails } from '@lms/contract/billing';
 import type { ResponseOf } from '@lms/contract/http';
 import { messages } from '@lms/contract/messages';
-import { serverCall, serverState } from '../../app/server-state';
+import { serverCall, serverState } from '../../lib/server-state';
 
-/** The signed-in buyer's billing (issue 15): history with its documents, and the tax details for the next invoices. */
+/** The signed-in buyer's billing: history with its documents, and the tax details for the next invoices. */
 const billingApi = serverState.enhanceEndpoints({ addTagTypes: ['Billing'] }).injectEndpoints({
   endpoints: (build) => ({
     getBillingHistory: build.query<ResponseOf<typeof endpoints.billing.history>, void>({
@@ -24,12 +24,12 @@ const billingApi = serverState.enhanceEndpoints({ addTagTypes: ['Billing'] }).in
         if (data) dispatch(billingApi.util.upsertQueryData('getBillingDetails', undefined, data));
       },
     }),
-    /** Ours (issue 16): the discount the cancel dialog may offer instead. Quiet: without it the dialog is as it was. */
+    /** The discount the cancel dialog may offer instead. Quiet: without it the dialog is as it was. */
     getSaveOffer: build.query<ResponseOf<typeof endpoints.payments.saveOffer>, void>({
       query: () => serverCall(endpoints.payments.saveOffer, {}, { fallback: messages.failedLoadData, quiet: true }),
       providesTags: ['Billing', 'Viewer'],
     }),
-    /** Ours: what cancelling now would do for this subscriber, as the server's refund rule decides. Quiet: without it the dialog states the rule. */
+    /** What cancelling now would do for this subscriber, as the server's refund rule decides. Quiet: without it the dialog states the rule. */
     getCancellationTerms: build.query<ResponseOf<typeof endpoints.payments.cancellation>, void>({
       query: () => serverCall(endpoints.payments.cancellation, {}, { fallback: messages.failedLoadData, quiet: true }),
       providesTags: ['Billing', 'Viewer'],

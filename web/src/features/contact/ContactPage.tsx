@@ -2,17 +2,19 @@ import { ContactSchema, type Contact } from '@lms/contract/contact';
 import { messages } from '@lms/contract/messages';
 import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import { ApiError } from '../../app/api';
-import { usePageTitle } from '../../app/use-page-title';
-import { FormCard } from '../../components/FormCard';
-import { FormField } from '../../components/FormField';
-import { missingFieldsText } from '../../components/missing-fields';
-import { SubmitButton } from '../../components/SubmitButton';
+import { isServerError } from '../../lib/server-state';
+import { usePageTitle } from '../../lib/use-page-title';
+import { FormCard } from '../../lib/components/FormCard';
+import { FormField } from '../../lib/components/FormField';
+import { missingFieldsText } from '../../lib/components/missing-fields';
+import { SubmitButton } from '../../lib/components/SubmitButton';
+import { useAppDispatch } from '../../lib/store-hooks';
 import { sendContactMessage } from './contact.api';
 
 const empty: Contact = { name: '', email: '', message: '' };
 
 export default function ContactPage() {
+  const dispatch = useAppDispatch();
   usePageTitle('Contact us');
   const messageId = useId();
   const [form, setForm] = useState<Contact>(empty);
@@ -23,7 +25,7 @@ export default function ContactPage() {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    // Spec §5: every field is required ('All fields are mandatory'); ours: the text names what is missing.
+    // Every field is required ('All fields are mandatory'); the text names what is missing.
     const missing = missingFieldsText(messages.allFieldsMandatory, [
       ['Name', form.name],
       ['Email', form.email],
@@ -41,12 +43,12 @@ export default function ContactPage() {
     }
     setBusy(true);
     try {
-      const answer = await sendContactMessage(check.data);
+      const answer = await dispatch(sendContactMessage(check.data));
       toast.success(answer.message || messages.contactSent);
       setForm(empty);
     } catch (error) {
       // The API client has already shown the server's message or the fallback; what was typed stays.
-      if (!(error instanceof ApiError)) throw error;
+      if (!isServerError(error)) throw error;
     } finally {
       setBusy(false);
     }

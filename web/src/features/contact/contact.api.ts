@@ -1,11 +1,16 @@
 import type { Contact } from '@lms/contract/contact';
 import { endpoints } from '@lms/contract/endpoints';
+import type { ResponseOf } from '@lms/contract/http';
 import { messages } from '@lms/contract/messages';
-import { call } from '../../app/api';
+import { serverCall, serverState, type CacheDispatch } from '../../lib/server-state';
 
-/**
- * Spec §7's POST /contact, sending the fields the spec's original left out. A one-shot write that
- * nothing on this page reads back, so a direct call: this page does not load the server-state cache.
- * Failures toast through the api client.
- */
-export const sendContactMessage = (input: Contact) => call(endpoints.contact.send, { body: input }, { fallback: messages.failedSubmitForm });
+/** `POST /contact`, with every field the form has. Failures toast through the api client. */
+const contactApi = serverState.injectEndpoints({
+  endpoints: (build) => ({
+    sendContactMessage: build.mutation<ResponseOf<typeof endpoints.contact.send>, Contact>({
+      query: (input) => serverCall(endpoints.contact.send, { body: input }, { fallback: messages.failedSubmitForm }),
+    }),
+  }),
+});
+
+export const sendContactMessage = (input: Contact) => (dispatch: CacheDispatch) => dispatch(contactApi.endpoints.sendContactMessage.initiate(input)).unwrap();

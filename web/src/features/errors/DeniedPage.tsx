@@ -1,6 +1,6 @@
 import { messages } from '@lms/contract/messages';
-import { usePageTitle } from '../../app/use-page-title';
-import { StatusScreen } from '../../components/StatusScreen';
+import { usePageTitle } from '../../lib/use-page-title';
+import { StatusScreen } from '../../lib/components/StatusScreen';
 
 export default function DeniedPage() {
   usePageTitle(messages.accessDenied);

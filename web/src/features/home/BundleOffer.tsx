@@ -1,13 +1,13 @@
 import { messages } from '@lms/contract/messages';
 import { useId } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../app/paths';
-import { rupees } from '../../app/format';
-import { RefundRule } from '../../components/RefundRule';
-import { Tick } from '../../components/Tick';
+import { paths } from '../../lib/paths';
+import { rupees } from '../../lib/format';
+import { RefundRule } from '../../lib/components/RefundRule';
+import { Tick } from '../../lib/components/Tick';
 
 /**
- * Spec §9's bundle card on the home page: duration, the server's price per month, what it includes
+ * The bundle card on the home page: duration, the server's price per month, what it includes
  * and the spec's refund line with the rule beside it, with Subscribe (to /checkout; a visitor logs in or signs up on the way
  * and comes back). A subscriber or an administrator is pointed to the courses instead.
  */

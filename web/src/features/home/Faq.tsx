@@ -1,11 +1,11 @@
 import { useEffect, useId, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
-import { paths } from '../../app/paths';
-import { rupees } from '../../app/format';
+import { paths } from '../../lib/paths';
+import { rupees } from '../../lib/format';
 
 /**
- * Questions a buyer asks before paying, answered plainly; the refund rule is DESIGN §6's (the
- * server's refund window and price, once they are known). Each question has its address
+ * Questions a buyer asks before paying, answered plainly; the refund rule is the one the server
+ * applies (its refund window and price, once they are known). Each question has its address
  * (`/#faq-refund`, which the cards' "How refunds work" link to): opened there, it is open and in view.
  */
 export function Faq({ price, refundWindowDays }: { price: number | undefined; refundWindowDays: number | undefined }) {

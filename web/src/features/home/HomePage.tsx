@@ -1,14 +1,14 @@
 import { messages } from '@lms/contract/messages';
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../app/paths';
-import { usePageTitle } from '../../app/use-page-title';
+import { paths } from '../../lib/paths';
+import { usePageTitle } from '../../lib/use-page-title';
 import { NewestCoursesFrame } from './NewestCoursesFrame';
 
-// Below the hero, with the data it shows: loaded after the first paint (DESIGN §11's budget for `/`).
+// Below the hero, with the data it shows: loaded after the first paint (`/` has a budget of 110 KB of JavaScript).
 const HomeSections = lazy(() => import('./HomeSections'));
 
-/** Spec §2: headline, intro text, 'Explore Courses' (to /courses) and 'Contact Us'; then the storefront below. */
+/** Headline, intro text, 'Explore Courses' (to /courses) and 'Contact Us'; then the storefront below. */
 export default function HomePage() {
   usePageTitle(messages.homeTitle);
   return (
@@ -45,7 +45,7 @@ export default function HomePage() {
           {/*
             The hero's picture (public/hero.svg: a lecture playing, the course's lessons, a graduation badge), in the
             brand's colours for light and dark. An image rather than inline SVG: no bytes in the page's JavaScript
-            (DESIGN §11), and its width and height hold its place, so nothing moves when it arrives.
+            (the first download has a budget), and its width and height hold its place, so nothing moves when it arrives.
           */}
           <img
             src="/hero.svg"

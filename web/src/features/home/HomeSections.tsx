@@ -1,12 +1,13 @@
 import { messages } from '@lms/contract/messages';
 import { Link, useNavigate } from 'react-router';
-import { ContinueWatching } from '../../app/ContinueWatching';
-import { paths } from '../../app/paths';
-import { cardProgress, useMyCourses } from '../../app/progress.api';
-import { useGetCoursesQuery, useGetPlanQuery } from '../../app/server-state';
-import { useAppSelector } from '../../app/store';
-import { courseLink } from '../../app/use-course';
-import { CourseCard } from '../../components/CourseCard';
+import { ContinueWatching } from '../progress';
+import { paths } from '../../lib/paths';
+import { cardProgress, useMyCourses } from '../progress';
+import { useGetCoursesQuery } from '../courses';
+import { useGetPlanQuery } from '../payments';
+import { useAuth } from '../auth';
+import { courseLink } from '../../lib/paths';
+import { CourseCard } from '../courses';
 import { BundleOffer } from './BundleOffer';
 import { Faq } from './Faq';
 import { HowItWorks } from './HowItWorks';
@@ -16,11 +17,11 @@ import { Testimonials } from './Testimonials';
 /**
  * Everything below the hero, loaded after it (a chunk of its own, with the server-state cache): the
  * newest courses from the catalogue, how it works, the bundle with the server's price, what learners
- * say, and the questions. The first screen of `/` never waits for it (DESIGN §11).
+ * say, and the questions. The first screen of `/` never waits for it (`/` has a budget of 110 KB of JavaScript).
  */
 export default function HomeSections() {
   const plan = useGetPlanQuery();
-  const { role, data: user } = useAppSelector((state) => state.auth);
+  const { role, data: user } = useAuth((auth) => auth);
   const canWatch = role === 'ADMIN' || user?.subscription.status === 'active';
   return (
     <>
@@ -37,7 +38,7 @@ export default function HomeSections() {
 /** The newest courses as the catalogue's cards; placeholders while they load; what to do when there are none. */
 function NewestCourses() {
   const navigate = useNavigate();
-  const isAdmin = useAppSelector((state) => state.auth.role === 'ADMIN');
+  const isAdmin = useAuth((auth) => auth.role === 'ADMIN');
   const { data, isLoading, isError, refetch } = useGetCoursesQuery({ page: 1, limit: NEWEST_COUNT });
   const { byCourse } = useMyCourses();
   const courses = data?.courses ?? [];

@@ -1,6 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../app/paths';
+import { paths } from '../../lib/paths';
 
 /** How many of the newest courses the home page shows: one row on a desktop. */
 export const NEWEST_COUNT = 3;

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { initialsOf } from '../../components/initials';
+import { initialsOf } from '../../lib/components/initials';
 
 /** What learners told us, with their initials for a picture (no photos of real people). */
 const testimonials = [

@@ -1,13 +1,13 @@
 import { messages } from '@lms/contract/messages';
 import { Link, useLocation } from 'react-router';
-import { checkoutPath } from '../../app/checkout-path';
-import { usePageTitle } from '../../app/use-page-title';
-import type { FailedState } from './CheckoutPage';
+import { checkoutPath } from './checkout-path';
+import { usePageTitle } from '../../lib/use-page-title';
+import type { FailedState } from './checkout-state';
 import { reasonToShow } from './failure-reason';
 import { checkoutTexts } from './checkout-texts';
 
 /**
- * Spec §2: 'Payment failed / Please try again later' with 'Try again' (to /checkout). Ours: beside the
+ * 'Payment failed / Please try again later' with 'Try again' (to /checkout). Beside the
  * spec's texts, the provider's reason, as the checkout passed it on (never from the address, which
  * anyone can write); and "Try again" comes back to the plan and coupon that were being paid, and to
  * the course page the checkout was reached from. Opened any other way, the spec's page as it is.

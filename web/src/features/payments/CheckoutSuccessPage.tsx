@@ -1,23 +1,23 @@
 import { messages } from '@lms/contract/messages';
 import { Link, Navigate, useLocation } from 'react-router';
-import { returnPath } from '../../app/checkout-path';
-import { formatDate } from '../../app/format';
-import { paths } from '../../app/paths';
-import { usePageTitle } from '../../app/use-page-title';
-import type { FromResultState, PaidState } from './CheckoutPage';
+import { returnPath } from './checkout-path';
+import { formatDate } from '../../lib/format';
+import { paths } from '../../lib/paths';
+import { usePageTitle } from '../../lib/use-page-title';
+import type { FromResultState, PaidState } from './checkout-state';
 import { checkoutTexts } from './checkout-texts';
 
 /**
- * Spec §2: the result of a verified payment, with 'Go to dashboard' (to /; ours: back to the course
- * whose Subscribe led to the checkout, when one did). Ours: only right after
+ * The result of a verified payment, with 'Go to dashboard' (to /; back to the course
+ * whose Subscribe led to the checkout, when one did). Only right after
  * one, as the checkout's navigation says (it survives a reload of this entry); opened any other way
  * there is nothing to confirm, so the page gives way to the checkout (which sends a visitor home).
  */
 export default function CheckoutSuccessPage() {
   const state = useLocation().state as Partial<PaidState> | null;
-  // Ours: after resuming a cancelled subscription nothing was paid; the checkout says until when it runs.
+  // After resuming a cancelled subscription nothing was paid; the checkout says until when it runs.
   const resumedUntil = formatDate(state?.resumedUntil);
-  // Ours (issue 16): after a free trial's card check nothing was paid either: the trial runs until the first payment.
+  // After a free trial's card check nothing was paid either: the trial runs until the first payment.
   const trialUntil = formatDate(state?.trialUntil);
   const paid = state?.paid === true;
   const title = trialUntil ? checkoutTexts.trialStarted : resumedUntil ? messages.subscriptionResumed : messages.paymentSuccessful;

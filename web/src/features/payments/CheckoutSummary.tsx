@@ -1,6 +1,6 @@
 import type { CheckoutQuote } from '@lms/contract/plans';
 import { useId, useRef, type FormEvent, type ReactNode } from 'react';
-import { formatDate, rupees } from '../../app/format';
+import { formatDate, rupees } from '../../lib/format';
 import { checkoutTexts } from './checkout-texts';
 
 export interface CouponState {

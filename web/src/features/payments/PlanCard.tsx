@@ -1,12 +1,12 @@
 import { messages } from '@lms/contract/messages';
 import type { Plan } from '@lms/contract/plans';
 import { useId } from 'react';
-import { rupees } from '../../app/format';
-import { RefundRule } from '../../components/RefundRule';
-import { Tick } from '../../components/Tick';
+import { rupees } from '../../lib/format';
+import { RefundRule } from '../../lib/components/RefundRule';
+import { Tick } from '../../lib/components/Tick';
 import { checkoutTexts } from './checkout-texts';
 
-/** The spec's bundle card's title (§9), the default plan's one name; other plans go by their names. */
+/** The spec's bundle card's title, the default plan's one name; other plans go by their names. */
 export const BUNDLE_TITLE = messages.bundleTitle;
 
 /** What a yearly plan saves against twelve months of the default monthly plan, in whole per cent; 0 for nothing. */
@@ -32,7 +32,7 @@ export interface PlanCardProps {
 }
 
 /**
- * A plan on sale. The default plan keeps spec §9's bundle card: 'Subscription Bundle', its duration and
+ * A plan on sale. The default plan keeps the bundle card: 'Subscription Bundle', its duration and
  * price, and what it includes; every plan says the refund rule right under the spec's promise. The
  * whole card picks the plan: its title is the radio's label, stretched over the card.
  */

@@ -1,8 +1,8 @@
 import type { CheckoutQuote, Discount, PlanInterval } from '@lms/contract/plans';
-import { rupees } from '../../app/format';
+import { rupees } from '../../lib/format';
 
 /**
- * Ours (issue 16): the words of the checkout's plans, coupon and summary, and of the success page
+ * The words of the checkout's plans, coupon and summary, and of the success page
  * after a free trial starts. Not in the message catalogue (contract/src/messages.ts), which ships in
  * every page's first chunk: these load with the checkout's pages. The spec's own texts (the bundle
  * card's, 'Buy now') stay where they are, verbatim.

@@ -62,7 +62,7 @@ function logIn(who: User = user) {
   localStorage.setItem('data', JSON.stringify(who));
 }
 
-// The plans on sale (issue 16): the spec's bundle as the default, a yearly plan, a monthly one with a free trial.
+// The plans on sale: the spec's bundle as the default, a yearly plan, a monthly one with a free trial.
 const MONTHLY: Plan = { id: '10000000-0000-4000-8000-000000000001', name: 'Subscription Bundle', interval: 'monthly', price: 99, trialDays: 0, default: true };
 const YEARLY: Plan = { id: '10000000-0000-4000-8000-000000000002', name: 'Yearly', interval: 'yearly', price: 999, trialDays: 0, default: false };
 const TRIAL: Plan = { id: '10000000-0000-4000-8000-000000000003', name: 'Starter', interval: 'monthly', price: 149, trialDays: 7, default: false };
@@ -253,7 +253,7 @@ describe('/checkout', () => {
 
     expect(screen.getByRole('button', { name: 'Buy now' })).toBeDisabled();
     await waitFor(() => expect(screen.getByRole('button', { name: 'Buy now' })).toBeEnabled());
-    // Beside them, the plans on sale are read (issue 16).
+    // Beside them, the plans on sale are read.
     expect(withoutPlans(calls).map((call) => `${call.init.method ?? 'GET'} ${call.url}`)).toEqual([
       'GET /api/v1/payments/razorpay-key',
       'POST /api/v1/payments/subscribe',

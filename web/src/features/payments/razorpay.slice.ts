@@ -1,52 +1,23 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 
-import type { PaymentRecord } from '@lms/contract/payments';
-
-/** Spec §3: the payment state. Filled by the checkout and the dashboard. */
+/**
+ * The checkout's own state (the `razorpay` area): the key Checkout opens with, the unpaid
+ * subscription it pays, and whether the payment was verified. Written by the checkout's steps
+ * (payments.api.ts); the checkout script, the price and the dashboard's payment figures are read
+ * from the server-state cache instead.
+ */
 export interface RazorpayState {
   key: string;
   subscription_id: string;
   isPaymentVerified: boolean;
-  /** Ours: which Checkout script to load (Razorpay's or the sandbox's), from the key call. */
-  checkoutScript: string;
-  /** Ours: the bundle's price in rupees, from the key call; null until it is known. */
-  price: number | null;
-  allPayments: PaymentRecord[];
-  finalMonths: Record<string, number>;
-  monthlySalesRecord: number[];
-  subscriptionCount: number;
-  totalRevenue: number;
-}
-
-export interface PaymentRecords {
-  allPayments: PaymentRecord[];
-  finalMonths: Record<string, number>;
-  monthlySalesRecord: number[];
-  subscriptionCount: number;
-  totalRevenue: number;
 }
 
 const razorpaySlice = createSlice({
   name: 'razorpay',
-  initialState: {
-    key: '',
-    subscription_id: '',
-    isPaymentVerified: false,
-    checkoutScript: '',
-    price: null,
-    allPayments: [],
-    finalMonths: {},
-    monthlySalesRecord: Array<number>(12).fill(0),
-    subscriptionCount: 0,
-    totalRevenue: 0,
-  } as RazorpayState,
+  initialState: { key: '', subscription_id: '', isPaymentVerified: false } as RazorpayState,
   reducers: {
     keyLoaded(state, action: PayloadAction<string>) {
       state.key = action.payload;
-    },
-    checkoutDetailsLoaded(state, action: PayloadAction<{ checkoutScript: string; price: number | null }>) {
-      state.checkoutScript = action.payload.checkoutScript;
-      state.price = action.payload.price;
     },
     subscriptionCreated(state, action: PayloadAction<string>) {
       state.subscription_id = action.payload;
@@ -54,11 +25,11 @@ const razorpaySlice = createSlice({
     paymentVerified(state, action: PayloadAction<boolean>) {
       state.isPaymentVerified = action.payload;
     },
-    paymentRecordsLoaded(state, action: PayloadAction<PaymentRecords>) {
-      Object.assign(state, action.payload);
-    },
   },
 });
 
-export const { keyLoaded, checkoutDetailsLoaded, subscriptionCreated, paymentVerified, paymentRecordsLoaded } = razorpaySlice.actions;
+export const { keyLoaded, subscriptionCreated, paymentVerified } = razorpaySlice.actions;
 export const razorpayReducer = razorpaySlice.reducer;
+
+/** The checkout's state, for its page. */
+export const selectRazorpay = (state: { razorpay: RazorpayState }) => state.razorpay;

@@ -2,13 +2,13 @@ import { messages } from '@lms/contract/messages';
 import type { CheckoutQuote } from '@lms/contract/plans';
 import { useCallback, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
-import { ApiError } from '../../app/api';
-import { useAppDispatch } from '../../app/store';
+import { isServerError } from '../../lib/server-state';
+import { useAppDispatch } from '../../lib/store-hooks';
 import { checkoutTexts } from './checkout-texts';
 import type { CouponState } from './CheckoutSummary';
 import { createSubscription, type CheckoutChoice } from './payments.api';
 
-/** The server's refusals of a coupon (issue 16): said under the coupon field, not as a toast. */
+/** The server's refusals of a coupon: said under the coupon field, not as a toast. */
 const COUPON_REFUSALS: ReadonlySet<string> = new Set([
   messages.couponUnknown,
   messages.couponNotYetValid,
@@ -28,7 +28,7 @@ const isFor = (quote: CheckoutQuote, choice: CheckoutChoice) =>
 const closedCoupon: CouponState = { open: false, code: '', error: '' };
 
 /**
- * Ours (issue 16): the plan and coupon the buyer chose, and the subscription and quote on hand for
+ * The plan and coupon the buyer chose, and the subscription and quote on hand for
  * them. Each change subscribes again; requests go one at a time, and a choice made while one is on
  * its way is sent when it returns (the server replaces the unpaid subscription each time, so two at
  * once could leave the other). A refused coupon is said under its field: a new one is not applied,
@@ -82,7 +82,7 @@ export function useCheckoutChoice(initialPlan: string | undefined, initialCoupon
           setFailed(false);
           if (choice.coupon) setCoupon(closedCoupon);
         } catch (error) {
-          if (signal.aborted || !(error instanceof ApiError)) break;
+          if (signal.aborted || !isServerError(error)) break;
           const previous = settled.current;
           // Refused before anything changed (a 400, or too many tries): the previous subscription stands.
           const unchanged = error.status === 400 || error.status === 429;
@@ -118,7 +118,7 @@ export function useCheckoutChoice(initialPlan: string | undefined, initialCoupon
     }
   }, [dispatch]);
 
-  /** Spec §4's "creates a subscription" on load, once the key is there; `signal` ends when the page is left. */
+  /** Creates the subscription on load, once the key is there; `signal` ends when the page is left. */
   const begin = useCallback(
     (signal: AbortSignal) => {
       page.current = signal;

@@ -2,7 +2,7 @@ import { messages } from '@lms/contract/messages';
 import { COUPON_KINDS, CouponInputSchema, CouponUpdateSchema, type AdminPlan, type Coupon, type CouponKind, type CouponUpdate } from '@lms/contract/plans';
 import { useId, useState } from 'react';
 import toast from 'react-hot-toast';
-import { FormField } from '../../components/FormField';
+import { FormField } from '../../lib/components/FormField';
 import { dayOfEnd, dayOfStart, endOfDay, startOfDay } from './coupon-validity';
 import { ChoiceField, FormDialog } from './FormDialog';
 import { useCreateCouponMutation, useUpdateCouponMutation } from './plans.api';

@@ -1,7 +1,7 @@
 import type { Coupon } from '@lms/contract/plans';
 import { useState, type ReactNode } from 'react';
-import { paths } from '../../app/paths';
-import { usePageTitle } from '../../app/use-page-title';
+import { paths } from '../../lib/paths';
+import { usePageTitle } from '../../lib/use-page-title';
 import { AdminPageHeader, ListPending, RowActions, StatusBadge } from './AdminPageHeader';
 import { CouponDialog } from './CouponDialog';
 import { couponStatus, validityWords, type CouponStatus } from './coupon-validity';
@@ -13,7 +13,7 @@ type Editing = Coupon | 'new' | null;
 const TONES: Record<CouponStatus, 'success' | 'info' | 'muted'> = { active: 'success', scheduled: 'info', expired: 'muted', usedUp: 'muted', archived: 'muted' };
 
 /**
- * Ours (issue 16, admin only; the router guards it): the coupons given, each with its discount in
+ * Admin only (the router guards it): the coupons given, each with its discount in
  * words, when it works, how often it was used, for which plans, and whether it is the save offer;
  * a new coupon, changes to when and how often it may be used, and archiving. Cards below `md`.
  */

@@ -1,8 +1,8 @@
 import type { AdminPlan } from '@lms/contract/plans';
 import { useState } from 'react';
-import { formatDate, rupees } from '../../app/format';
-import { paths } from '../../app/paths';
-import { usePageTitle } from '../../app/use-page-title';
+import { formatDate, rupees } from '../../lib/format';
+import { paths } from '../../lib/paths';
+import { usePageTitle } from '../../lib/use-page-title';
 import { AdminPageHeader, ListPending, RowActions, StatusBadge } from './AdminPageHeader';
 import { PlanDialog } from './PlanDialog';
 import { useGetAdminPlansQuery, useUpdatePlanMutation } from './plans.api';
@@ -11,7 +11,7 @@ import { adminTexts, plansTexts as texts } from './plans-texts';
 type Editing = AdminPlan | 'new' | null;
 
 /**
- * Ours (issue 16, admin only; the router guards it): the plans sold, each with its price, free trial,
+ * Admin only (the router guards it): the plans sold, each with its price, free trial,
  * subscribers and price history; a new plan, a rename, a new price for new buyers, a trial, and
  * taking a plan off sale or back. Cards on a phone, a table from `md`.
  */

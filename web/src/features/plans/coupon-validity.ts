@@ -1,5 +1,5 @@
 import type { Coupon } from '@lms/contract/plans';
-import { formatDate } from '../../app/format';
+import { formatDate } from '../../lib/format';
 import { couponsTexts } from './plans-texts';
 
 /**

@@ -1,8 +1,8 @@
 import { MAX_DISCOUNTED_CHARGES, MAX_PRICE, MAX_TRIAL_DAYS, type CouponKind, type PlanInterval } from '@lms/contract/plans';
-import { rupees } from '../../app/format';
+import { rupees } from '../../lib/format';
 
 /**
- * Ours (issue 16): the words of the admin's plans and coupons pages. Not in the message catalogue
+ * The words of the admin's plans and coupons pages. Not in the message catalogue
  * (contract/src/messages.ts), which ships in every page's first chunk: these load with the pages.
  * The server's answers (created, updated, refusals) are the catalogue's, shown by the API client.
  */

@@ -1,10 +1,10 @@
 import { endpoints } from '@lms/contract/endpoints';
 import type { BodyOf, ResponseOf } from '@lms/contract/http';
 import { messages } from '@lms/contract/messages';
-import { serverCall, serverState } from '../../app/server-state';
+import { serverCall, serverState } from '../../lib/server-state';
 
 /**
- * The admin's plans and coupons (issue 16). Every write reads its list again: a new price adds a
+ * The admin's plans and coupons. Every write reads its list again: a new price adds a
  * version, and naming a new save offer un-marks the old one, so the server's list is the truth.
  * `Plan` also marks the dashboard's MRR by plan (stats), which shows the plans' names.
  */

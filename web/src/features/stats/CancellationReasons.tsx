@@ -1,6 +1,6 @@
 import { CANCEL_REASONS, CANCELLATION_DAYS, type CancellationReasons as Reasons } from '@lms/contract/payments';
 import { useId } from 'react';
-import { formatDate } from '../../app/format';
+import { formatDate } from '../../lib/format';
 
 const countFormat = new Intl.NumberFormat('en-IN');
 
@@ -21,7 +21,7 @@ export const texts = {
 const labelOf = (reason: keyof typeof CANCEL_REASONS | null) => (reason ? CANCEL_REASONS[reason] : texts.skipped);
 
 /**
- * Ours (issue 15): the reasons subscribers gave when cancelling, as bars (most given first), and the
+ * The reasons subscribers gave when cancelling, as bars (most given first), and the
  * latest cancellations with the subscriber's own words.
  */
 export function CancellationReasons({ data, status }: { data: Reasons | undefined; status: 'loading' | 'ready' | 'failed' }) {

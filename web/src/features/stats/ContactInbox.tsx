@@ -1,7 +1,7 @@
 import { useId } from 'react';
-import { useGetContactMessagesQuery } from './stat.api';
+import { useGetContactMessagesQuery } from './stats.api';
 
-/** Ours: texts of the inbox, which the spec does not have. */
+/** Texts of the inbox, which the spec does not have. */
 const texts = {
   heading: 'Messages',
   loading: 'Loading messages…',
@@ -14,7 +14,7 @@ export const INBOX_LIMIT = 20;
 
 const dateFormat = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short' });
 
-/** The newest contact messages (DESIGN §8: the contact form's fields are stored for the admin). */
+/** The newest contact messages (every field of the contact form is stored, for the admin to read). */
 export function ContactInbox() {
   const headingId = useId();
   const answer = useGetContactMessagesQuery(INBOX_LIMIT);

@@ -2,9 +2,9 @@ import { useId, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { Course } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
-import { isoDuration, spokenDuration } from '../../app/format';
-import { paths } from '../../app/paths';
-import { useDeleteCourseMutation } from '../../app/server-state';
+import { isoDuration, spokenDuration } from '../../lib/format';
+import { paths } from '../../lib/paths';
+import { useDeleteCourseMutation } from '../courses';
 
 export type LoadStatus = 'loading' | 'ready' | 'failed';
 
@@ -20,7 +20,7 @@ const texts = {
   delete: (title: string) => `Delete ${title}`,
 };
 
-/** Columns hidden on small screens (spec §2): category, instructor, lecture count, description. */
+/** Columns hidden on small screens: category, instructor, lecture count, description. */
 const wide = 'hidden md:table-cell';
 
 interface Props {
@@ -30,20 +30,20 @@ interface Props {
   status: LoadStatus;
 }
 
-/** Spec §2: 'Courses Overview', the course table with its actions. */
+/** 'Courses Overview', the course table with its actions. */
 export function CoursesOverview({ courses, total, status }: Props) {
   const headingId = useId();
   const navigate = useNavigate();
   const [deleting, setDeleting] = useState<string>();
   const [deleteCourse] = useDeleteCourseMutation();
 
-  // Spec §2: the course goes along; the id in the address lets the page find it again after a reload.
+  // The course goes along; the id in the address lets the page find it again after a reload.
   const open = (path: string, course: Course) => navigate({ pathname: path, search: `?id=${course._id}` }, { state: { ...course } });
 
   async function onDelete(course: Course) {
     if (!window.confirm(messages.confirmDeleteCourse)) return;
     setDeleting(course._id);
-    // Spec §4: a deletion reloads the course list (the mutation invalidates it); a failure has
+    // A deletion reloads the course list (the mutation invalidates it); a failure has
     // already been shown by the API client, and the list stays.
     await deleteCourse(course._id);
     setDeleting(undefined);
@@ -90,7 +90,7 @@ export function CoursesOverview({ courses, total, status }: Props) {
                   <td className={`${wide} wrap-anywhere`}>{course.createdBy}</td>
                   <td className={wide}>
                     {course.numbersOfLectures}
-                    {/* Ours: how long the course runs, once its videos are measured. */}
+                    {/* How long the course runs, once its videos are measured. */}
                     {course.totalDuration !== null && (
                       <time dateTime={isoDuration(course.totalDuration)} className="block text-xs whitespace-nowrap text-base-content/70">
                         {spokenDuration(course.totalDuration)}

@@ -1,20 +1,21 @@
 import type { ReactNode } from 'react';
 import { messages } from '@lms/contract/messages';
-import { useGetCoursesQuery, useGetPaymentRecordsQuery } from '../../app/server-state';
-import { usePageTitle } from '../../app/use-page-title';
+import { useGetCoursesQuery } from '../courses';
+import { useGetPaymentRecordsQuery } from './stats.api';
+import { usePageTitle } from '../../lib/use-page-title';
 import { ContactInbox } from './ContactInbox';
 import { CoursesOverview, type LoadStatus } from './CoursesOverview';
 import { SalesChart } from './SalesChart';
 import { Engagement } from './Engagement';
 import { CancellationReasons } from './CancellationReasons';
 import { Revenue } from './Revenue';
-import { PAYMENT_RECORDS_COUNT, useGetCancellationReasonsQuery, useGetEngagementQuery, useGetRevenueQuery, useGetUserStatsQuery } from './stat.api';
+import { PAYMENT_RECORDS_COUNT, useGetCancellationReasonsQuery, useGetEngagementQuery, useGetRevenueQuery, useGetUserStatsQuery } from './stats.api';
 import { UsersPie } from './UsersPie';
 
 /** The dashboard shows up to this many courses (the server's page limit). */
 const COURSES_LIMIT = 100;
 
-/** Ours: what a card or chart shows when its numbers could not be loaded. */
+/** What a card or chart shows when its numbers could not be loaded. */
 const texts = {
   statistics: 'Statistics',
   unavailable: 'Not available',
@@ -36,16 +37,16 @@ const statusOf = (query: { isError: boolean; currentData?: unknown }): LoadStatu
 /** Answered, well or not: the next step may start. */
 const settled = (query: { isSuccess: boolean; isError: boolean }) => query.isSuccess || query.isError;
 
-/** Spec §2: the admin dashboard (ADMIN only; the router guards it). */
+/** The admin dashboard (ADMIN only; the router guards it). */
 export default function DashboardPage() {
   usePageTitle(messages.adminDashboard);
-  // Spec §4: the course list, then user statistics, then payment records, each once the one before
+  // The course list, then user statistics, then payment records, each once the one before
   // has answered. A failure shows its toast (in the API client) and the next step still runs.
   // After a deletion the course list is reloaded (the mutation invalidates it).
   const courses = useGetCoursesQuery({ limit: COURSES_LIMIT });
   const stats = useGetUserStatsQuery(undefined, { skip: !settled(courses) });
   const payments = useGetPaymentRecordsQuery(PAYMENT_RECORDS_COUNT, { skip: !settled(stats) });
-  // Ours, after the spec's three.
+  // The figures beyond the spec's three, each after the one before.
   const revenue = useGetRevenueQuery(undefined, { skip: !settled(payments) });
   const engagement = useGetEngagementQuery(undefined, { skip: !settled(revenue) });
   const cancellations = useGetCancellationReasonsQuery(undefined, { skip: !settled(engagement) });
@@ -90,7 +91,7 @@ export default function DashboardPage() {
           )}
           <dl className="grid grid-cols-1 gap-3 min-[26rem]:grid-cols-2">
             <StatCard label={messages.subscriptionCount} value={show(status.payments, countFormat.format(subscriptionCount))} hint={texts.subscriptionCountHint} />
-            {/* DESIGN §8: the real net revenue from the server, not the spec's count × 5. */}
+            {/* The real net revenue from the server (refunds taken off), not the spec's count × 5. */}
             <StatCard label={messages.totalRevenue} value={show(status.payments, rupeeFormat.format(totalRevenue))} hint={texts.totalRevenueHint} />
           </dl>
         </div>

@@ -1,10 +1,10 @@
 import type { EngagementResponse } from '@lms/contract/progress';
 import { useId } from 'react';
-import { formatDate } from '../../app/format';
+import { formatDate } from '../../lib/format';
 
 const countFormat = new Intl.NumberFormat('en-IN');
 
-/** Ours: the section's words, with it rather than in the catalogue (which ships with every page's first chunk). */
+/** The section's words, with it rather than in the catalogue (which ships with every page's first chunk). */
 export const texts = {
   activeLearnersThisWeek: 'Active learners this week',
   churnRisk: 'Subscribers who stopped watching',
@@ -27,7 +27,7 @@ export const texts = {
 };
 
 /**
- * Ours (issue 14): what learner progress tells the seller, beside the spec's figures. Active learners
+ * What learner progress tells the seller, beside the spec's figures. Active learners
  * this week; active subscribers who have stopped watching (those likely to cancel), soonest renewal
  * first; and each course's starters, finishers and average completion as bars.
  */

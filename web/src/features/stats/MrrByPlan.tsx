@@ -1,6 +1,6 @@
 import type { Revenue } from '@lms/contract/stats';
 import { useId } from 'react';
-import { rupees } from '../../app/format';
+import { rupees } from '../../lib/format';
 
 const countFormat = new Intl.NumberFormat('en-IN');
 
@@ -18,7 +18,7 @@ export const texts = {
 };
 
 /**
- * Ours (issue 16): each plan's part of the MRR, largest first (the server's order), as bars of the
+ * Each plan's part of the MRR, largest first (the server's order), as bars of the
  * theme's primary colour with the figures beside them in words: the list reads the same to a
  * screen reader, each bar named with its plan, amount, subscribers and share.
  */

@@ -4,8 +4,8 @@ import { BarElement, CategoryScale, Chart as ChartJS, Legend, LinearScale, Toolt
 import { useId, useState } from 'react';
 import { Bar } from 'react-chartjs-2';
 import { Link } from 'react-router';
-import { formatDate, rupees } from '../../app/format';
-import { paths } from '../../app/paths';
+import { formatDate, rupees } from '../../lib/format';
+import { paths } from '../../lib/paths';
 import { useChartPalette } from './chart-palette';
 import { MrrByPlan } from './MrrByPlan';
 import { MONTH_LABELS } from './SalesChart';
@@ -66,7 +66,7 @@ function financialYearToDate(now = new Date()): { from: string; to: string } {
 }
 
 /**
- * Ours (issue 15): the subscription business beside the spec's figures — MRR, subscribers, churn,
+ * The subscription business beside the spec's figures — MRR, subscribers, churn,
  * refunds and net revenue this month; new against cancelled subscribers over a year; the latest
  * payments with their invoices; and the accountant's CSV. Decision 0016 defines each figure.
  */
@@ -79,7 +79,7 @@ export function Revenue({ data, status }: { data: RevenueFigures | undefined; st
           <h2 id={headingId} className="text-2xl font-semibold">{texts.heading}</h2>
           {data && <p className="text-sm text-base-content/70">{texts.hint(data.month)}</p>}
         </div>
-        {/* Ours (issue 16): what is sold and the discounts given; quiet, beside the figures they shape. */}
+        {/* What is sold and the discounts given; quiet, beside the figures they shape. */}
         <nav aria-label={texts.manage} className="flex gap-2">
           <Link to={paths.plans} className="btn btn-outline btn-sm">{texts.plans}</Link>
           <Link to={paths.coupons} className="btn btn-outline btn-sm">{texts.coupons}</Link>

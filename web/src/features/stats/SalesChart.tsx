@@ -6,7 +6,7 @@ import { useChartPalette } from './chart-palette';
 // Only the pieces this chart draws, so the rest of chart.js is left out of the bundle.
 ChartJS.register(BarElement, CategoryScale, LinearScale, Tooltip, Legend);
 
-/** Spec §2 and §9: twelve monthly buckets, Jan to Dec. */
+/** Twelve monthly buckets, Jan to Dec. */
 export const MONTH_LABELS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
 
 interface Props {
@@ -15,7 +15,7 @@ interface Props {
   loading?: boolean;
 }
 
-/** Spec §2: the 'Sales / Month' bar chart, with the same numbers in a table for screen readers. */
+/** The 'Sales / Month' bar chart, with the same numbers in a table for screen readers. */
 export function SalesChart({ monthlySalesRecord, loading = false }: Props) {
   const sales = MONTH_LABELS.map((_, index) => monthlySalesRecord[index] ?? 0);
   const total = sales.reduce((sum, value) => sum + value, 0);

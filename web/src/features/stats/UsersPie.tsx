@@ -14,7 +14,7 @@ interface Props {
   loading?: boolean;
 }
 
-/** Spec §2: the 'User Details' pie, registered against enrolled users. */
+/** The 'User Details' pie, registered against enrolled users. */
 export function UsersPie({ allUsersCount, subscribedCount, loading = false }: Props) {
   const labels = [messages.registeredUser, messages.enrolledUser];
   const counts = [allUsersCount, subscribedCount];

@@ -1,0 +1,97 @@
+import type { Lecture } from '@lms/contract/courses';
+import type { CourseProgress, LectureProgress } from '@lms/contract/progress';
+import type { ReactNode } from 'react';
+import { clockDuration, isoDuration } from '../../lib/format';
+import { CourseProgressBar } from '../progress';
+import { progressTexts } from '../progress';
+
+/**
+ * The lecture list beside the player: each lecture's number, title and length; for a signed-in
+ * learner a check on completed lectures and where they stopped in started ones, and the course's
+ * progress above. `adminTools` adds the admin's controls under each lecture.
+ */
+export function LectureList({
+  lectures,
+  current,
+  onPick,
+  progressOf,
+  course,
+  action,
+  adminTools,
+  footer,
+}: {
+  lectures: Lecture[];
+  current: number;
+  onPick: (index: number) => void;
+  progressOf: (lectureId: string) => LectureProgress | undefined;
+  course: CourseProgress | null | undefined;
+  /** Beside the heading (the admin's "Add new lecture"). */
+  action?: ReactNode;
+  adminTools?: (lecture: Lecture) => ReactNode;
+  /** Under the list (the admin's note of the server's ffmpeg). */
+  footer?: ReactNode;
+}) {
+  const isAdmin = adminTools !== undefined;
+  return (
+    <aside aria-labelledby="lecture-list" className="min-w-0 self-start rounded-box border border-base-content/15 bg-base-100 p-3 sm:p-4">
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-2 px-1">
+        <h2 id="lecture-list" className="text-lg font-semibold">Lectures list</h2>
+        {action}
+      </div>
+      {course && (
+        <CourseProgressBar className="mb-3 px-1" percent={course.percent} label={progressTexts.courseProgress(course.completedLectures, course.lectureCount, course.percent)} />
+      )}
+      <ol className={isAdmin ? 'divide-y divide-base-content/10' : 'space-y-1'}>
+        {lectures.map((item, index) => {
+          const progress = progressOf(item._id);
+          const stoppedAt = progress && !progress.completed && progress.position >= 1 ? progress.position : null;
+          return (
+            <li key={item._id} className={isAdmin ? 'py-1' : undefined}>
+              <button
+                type="button"
+                className={`flex w-full cursor-pointer items-start gap-2 rounded-field px-3 py-2.5 text-left ${index === current ? 'bg-primary/10 font-semibold text-primary' : 'hover:bg-base-200'}`}
+                aria-current={index === current ? 'true' : undefined}
+                onClick={() => onPick(index)}
+              >
+                <span className="w-5 shrink-0 text-base-content/70 tabular-nums">
+                  {progress?.completed ? <CompletedMark /> : `${index + 1}.`}
+                </span>{' '}
+                <span className="min-w-0 flex-1">
+                  <span className="block wrap-anywhere">{item.title}</span>
+                  {stoppedAt !== null && (
+                    <span className="mt-1 flex items-center gap-2 text-xs font-normal text-base-content/70">
+                      {item.duration ? (
+                        <progress className="progress progress-primary h-1 w-16" value={stoppedAt} max={item.duration} aria-hidden="true" />
+                      ) : null}
+                      {progressTexts.watchedUntil(clockDuration(stoppedAt))}
+                    </span>
+                  )}
+                </span>
+                {item.duration !== null && ' '}
+                {item.duration !== null && (
+                  <time dateTime={isoDuration(item.duration)} className="shrink-0 text-sm font-normal text-base-content/70 tabular-nums">
+                    {clockDuration(item.duration)}
+                  </time>
+                )}
+              </button>
+              {adminTools?.(item)}
+            </li>
+          );
+        })}
+      </ol>
+      {footer}
+    </aside>
+  );
+}
+
+/** The check of a completed lecture, in place of its number; named for screen readers. */
+function CompletedMark() {
+  return (
+    <span className="inline-flex size-5 items-center justify-center rounded-full bg-success text-success-content" title={progressTexts.completedLecture}>
+      <svg viewBox="0 0 24 24" width="14" height="14" fill="none" stroke="currentColor" strokeWidth="3.5" aria-hidden="true">
+        <path d="M5 12l5 5L20 7" />
+      </svg>
+      <span className="sr-only">{progressTexts.completedLecture}</span>
+    </span>
+  );
+}

@@ -1,0 +1,257 @@
+import { messages } from '@lms/contract/messages';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { clockDuration } from '../../lib/format';
+import { checkoutPath } from '../payments';
+import { paths } from '../../lib/paths';
+import { resumePosition, useGetCourseProgressQuery, useMarkCompletedMutation, useSetAutoplayNextMutation } from '../progress';
+import { useProgressTracking } from '../progress';
+import { messageOf } from '../../lib/server-state';
+import { useAuth } from '../auth';
+import { courseLink } from '../../lib/paths';
+import { useCourse } from '../courses';
+import { usePageTitle } from '../../lib/use-page-title';
+import { withNext } from '../../lib/with-next';
+import { VideoPlayer } from '../../lib/components/VideoPlayer';
+import { useGetLecturesQuery, useGetVideoStatusQuery } from './lectures.api';
+import { LectureAdminTools } from './LectureAdminTools';
+import { LectureList } from './LectureList';
+import { NextLecture } from './NextLecture';
+import { progressTexts } from '../progress';
+
+const SPEEDS = [0.5, 0.75, 1, 1.25, 1.5, 2];
+/**
+ * The player and the lecture list; selecting a lecture plays it; admins add and delete lectures.
+ * The learner's place is saved as they watch and resumed when they come back; completed
+ * lectures get a check; at the end the next lecture starts after a countdown. `?lecture=` opens a given
+ * lecture (from "Continue watching").
+ */
+export default function LecturePage() {
+  const course = useCourse();
+  const navigate = useNavigate();
+  const { role, isLoggedIn } = useAuth((auth) => auth);
+  const [current, setCurrent] = useState(0);
+  const [speed, setSpeed] = useState(1);
+  /** A lecture picked from the list plays at once; the first one, shown on arrival, waits for the viewer. */
+  const [chosenByViewer, setChosenByViewer] = useState(false);
+  const video = useRef<HTMLVideoElement>(null);
+  const courseId = course?._id;
+  const answer = useGetLecturesQuery(courseId ?? '', { skip: !courseId });
+  const [search] = useSearchParams();
+  const progress = useGetCourseProgressQuery(courseId ?? '', { skip: !courseId || !isLoggedIn });
+  const [markCompleted] = useMarkCompletedMutation();
+  const [setAutoplayNext] = useSetAutoplayNextMutation();
+  /** The position the lecture on show opened at, fixed once per lecture (later saves do not move the player). */
+  const [opened, setOpened] = useState<{ lectureId: string; at: number } | null>(null);
+  const [resumeNoticeHidden, setResumeNoticeHidden] = useState(false);
+  const [upNext, setUpNext] = useState(false);
+  const isAdmin = role === 'ADMIN';
+  const videoStatus = useGetVideoStatusQuery(undefined, { skip: !isAdmin });
+  usePageTitle(course ? `Lectures: ${course.title}` : undefined);
+  // This course's answer only (never the last course's), once it has come.
+  const lectures = answer.currentData?.lectures ?? [];
+  const loading = !answer.currentData && !answer.isError;
+  const refusal = answer.isError ? messageOf(answer.error, messages.failedLoadLectures) : undefined;
+
+  // The selection starts at the first lecture, whenever the list arrives or changes: a lecture
+  // added or deleted, not a lecture's preview switched (the admin keeps watching the one selected).
+  const lectureIds = lectures.map((item) => item._id).join();
+  const wanted = lectures.findIndex((item) => item._id === search.get('lecture'));
+  useEffect(() => setCurrent(Math.max(wanted, 0)), [courseId, lectureIds, wanted]);
+
+  const lecture = lectures[current];
+  const progressReady = !isLoggedIn || progress.isSuccess || progress.isError;
+  const progressRows = progress.currentData?.lectures;
+  const progressOf = (lectureId: string) => progressRows?.find((row) => row.lectureId === lectureId);
+  useEffect(() => {
+    if (!lecture || !progressReady) return;
+    const saved = progressRows?.find((row) => row.lectureId === lecture._id);
+    setOpened((before) => (before?.lectureId === lecture._id ? before : { lectureId: lecture._id, at: resumePosition(lecture.duration, saved) }));
+  }, [lecture, progressReady, progressRows]);
+  const lectureId = lecture?._id;
+  useEffect(() => {
+    setUpNext(false);
+    setResumeNoticeHidden(false);
+  }, [lectureId]);
+  const openedAt = lecture && opened?.lectureId === lecture._id ? opened.at : undefined;
+  const next = lectures[current + 1];
+  useProgressTracking({
+    video,
+    lectureId: lecture?._id,
+    courseId,
+    enabled: isLoggedIn && openedAt !== undefined,
+    onEnded: () => setUpNext(next !== undefined),
+  });
+
+  useEffect(() => {
+    if (video.current) video.current.playbackRate = speed;
+  }, [speed, current]);
+
+  // The admin watches a video being processed: the list is asked for again every few seconds until none is.
+  const inProgress = isAdmin && lectures.some((item) => item.processing.state === 'waiting' || item.processing.state === 'processing');
+  const { refetch } = answer;
+  useEffect(() => {
+    if (!inProgress) return;
+    const timer = setInterval(() => void refetch(), 3000);
+    return () => clearInterval(timer);
+  }, [inProgress, refetch]);
+
+  if (!course) return <p className="p-8 text-center" aria-live="polite">Loading the course…</p>;
+  const lectureProgress = lecture && progressOf(lecture._id);
+  const autoplayNext = progress.currentData?.settings.autoplayNext ?? true;
+  const processingOff = isAdmin && videoStatus.data && !videoStatus.data.available ? videoStatus.data.reason : null;
+  // Which ffmpeg processes the uploads, and a warning when it is one to replace (the npm package's old build).
+  const ffmpeg = isAdmin ? videoStatus.data?.ffmpeg : null;
+  // Shown with the list they are about, not before it: the page does not shift down under the notice.
+  const ffmpegWarning = isAdmin && !loading ? videoStatus.data?.ffmpegWarning : null;
+
+  function play(index: number) {
+    setCurrent(index);
+    // Selecting a lecture plays it, once the player has its source.
+    setChosenByViewer(true);
+  }
+
+  return (
+    <section className="mx-auto max-w-6xl px-4 py-8">
+      <h1 className="mb-6 text-2xl font-bold wrap-anywhere sm:text-3xl">
+        Course: <span className="text-primary">{course.title}</span>
+      </h1>
+
+      {processingOff && (
+        <div role="status" className="alert alert-info alert-soft mb-6">
+          <span className="wrap-anywhere">{processingOff}</span>
+        </div>
+      )}
+
+      {ffmpegWarning && (
+        // Solid, as the refusals below: amber text on the soft amber is too faint to read (light theme).
+        <div role="status" className="alert alert-warning mb-6">
+          <span className="wrap-anywhere">{ffmpegWarning}</span>
+        </div>
+      )}
+
+      {refusal && !loading && (
+        <div role="alert" className="alert alert-warning mb-6 flex flex-col items-start gap-3 sm:flex-row sm:items-center">
+          <span className="wrap-anywhere">{refusal}</span>
+          {isLoggedIn && role !== 'ADMIN' ? (
+            <Link to={checkoutPath({ from: `${paths.courseLecture}?id=${encodeURIComponent(course._id)}` })} className="btn btn-primary btn-sm">{messages.subscribe}</Link>
+          ) : !isLoggedIn ? (
+            <Link to={withNext(paths.login, `${paths.courseLecture}?id=${course._id}`)} className="btn btn-primary btn-sm">Login</Link>
+          ) : null}
+        </div>
+      )}
+
+      {loading && (
+        <div aria-hidden="true" className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+          <div className="skeleton aspect-video w-full rounded-xl" />
+          <div className="space-y-2 rounded-box bg-base-200 p-4">
+            {[0, 1, 2].map((row) => (
+              <div key={row} className="skeleton h-10 w-full" />
+            ))}
+          </div>
+        </div>
+      )}
+
+      {!refusal && !loading && (
+        <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+          <div className="min-w-0 space-y-3">
+            {lecture ? (
+              <>
+                {openedAt === undefined ? (
+                  <div className="skeleton aspect-video w-full rounded-xl" aria-hidden="true" />
+                ) : (
+                  <VideoPlayer
+                    key={lecture._id}
+                    videoRef={video}
+                    src={lecture.secure_url}
+                    hlsSrc={lecture.hls_url}
+                    poster={lecture.poster_url}
+                    label={`Lecture ${current + 1}: ${lecture.title}`}
+                    autoPlay={chosenByViewer}
+                    startAt={openedAt}
+                    overlay={
+                      upNext && next ? (
+                        <NextLecture
+                          title={next.title}
+                          autoplay={autoplayNext}
+                          onAutoplayChange={(value) => void setAutoplayNext({ courseId: course._id, autoplayNext: value })}
+                          onPlay={() => play(current + 1)}
+                          onCancel={() => setUpNext(false)}
+                        />
+                      ) : null
+                    }
+                  />
+                )}
+                {openedAt !== undefined && openedAt > 0 && !resumeNoticeHidden && (
+                  <p role="status" className="flex flex-wrap items-center gap-x-2 text-sm text-base-content/80">
+                    {progressTexts.resumedAt(clockDuration(openedAt))}
+                    <span aria-hidden="true">·</span>
+                    <button
+                      type="button"
+                      className="link link-primary"
+                      onClick={() => {
+                        if (video.current) video.current.currentTime = 0;
+                        setResumeNoticeHidden(true);
+                      }}
+                    >
+                      {progressTexts.startOver}
+                    </button>
+                  </p>
+                )}
+                <div className="flex flex-wrap items-center justify-between gap-3">
+                  <h2 className="min-w-0 text-xl font-semibold wrap-anywhere">{lecture.title}</h2>
+                  <div className="flex flex-wrap items-center gap-3">
+                    {isLoggedIn && (
+                      <button
+                        type="button"
+                        className="btn btn-sm btn-outline"
+                        aria-pressed={lectureProgress?.completed ?? false}
+                        onClick={() => void markCompleted({ courseId: course._id, lectureId: lecture._id, completed: !lectureProgress?.completed })}
+                      >
+                        {/* Green text on a light button fails contrast: the check carries the colour, the words stay neutral. */}
+                        {lectureProgress?.completed && (
+                          <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="3" className="text-success" aria-hidden="true">
+                            <path d="M5 12l5 5L20 7" />
+                          </svg>
+                        )}
+                        {lectureProgress?.completed ? progressTexts.markNotDone : progressTexts.markDone}
+                      </button>
+                    )}
+                    <label className="flex items-center gap-2 text-sm">
+                      Speed
+                      <select className="select select-sm" value={speed} onChange={(event) => setSpeed(Number(event.target.value))}>
+                        {SPEEDS.map((value) => (
+                          <option key={value} value={value}>{value}×</option>
+                        ))}
+                      </select>
+                    </label>
+                  </div>
+                </div>
+                <p className="max-w-prose leading-7 whitespace-pre-line text-base-content/90 wrap-anywhere">{lecture.description}</p>
+              </>
+            ) : (
+              <p className="rounded-xl bg-base-200 p-8 text-center">This course has no lectures yet.</p>
+            )}
+          </div>
+
+          <LectureList
+            lectures={lectures}
+            current={current}
+            onPick={play}
+            progressOf={progressOf}
+            course={progress.currentData?.course}
+            action={
+              isAdmin && (
+                <button type="button" className="btn btn-primary btn-sm" onClick={() => navigate(courseLink(paths.addLecture, course), { state: course })}>
+                  {messages.addNewLecture}
+                </button>
+              )
+            }
+            adminTools={isAdmin ? (item) => <LectureAdminTools courseId={course._id} lecture={item} onDeleted={() => setCurrent(0)} /> : undefined}
+            footer={ffmpeg && <p className="mt-3 border-t border-base-content/10 px-1 pt-3 text-xs text-base-content/70 wrap-anywhere">{messages.videoProcessedWith(ffmpeg)}</p>}
+          />
+        </div>
+      )}
+    </section>
+  );
+}
