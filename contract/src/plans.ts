@@ -5,7 +5,7 @@ import { answers } from './answers.ts';
 import { isPlainLine } from './plain-text.ts';
 
 /**
- * Plans, free trials and coupons (issue 16; decision 0017). A plan is what is sold: a name, a
+ * Plans, free trials and coupons (decision 0017). A plan is what is sold: a name, a
  * period and a price; changing the price makes a new price version, and each subscriber keeps
  * the version they bought. A coupon takes a percentage or an amount off the first payment or the
  * first few. The spec's bundle is the default plan: monthly, created on first start.
@@ -68,7 +68,7 @@ export const PlansResponseSchema = Reply.extend({
   plans: z.array(PlanSchema),
   /** For a signed-in learner: whether a plan's free trial would be theirs (one per account). */
   trialAvailable: z.boolean(),
-  /** Days after a payment within which a first cancellation in 12 months refunds it (DESIGN §6): every plan's cards say it. */
+  /** Days after a payment within which a first cancellation in 12 months refunds it (decision 0010): every plan's cards say it. */
   refundWindowDays: z.number().int(),
 });
 
@@ -199,58 +199,3 @@ export const DiscountSchema = z.object({
   charges: z.number().int(),
 });
 export type Discount = z.infer<typeof DiscountSchema>;
-
-// ── Checkout ────────────────────────────────────────────────────────────────
-
-/**
- * POST /payments/subscribe's optional body; the spec's client sends none (the default plan).
- * `trial` left out takes the plan's free trial when the account may have one; `true` insists
- * (400 when it may not), `false` pays now.
- */
-export const SubscribeSchema = z.object({
-  plan: z.uuid(messages.planNotFound).optional(),
-  coupon: z
-    .string({ error: messages.couponUnknown })
-    .trim()
-    .toUpperCase()
-    .max(40, messages.couponUnknown)
-    .transform((code) => code || undefined)
-    .optional(),
-  trial: z.boolean({ error: answers.trialChoiceInvalid }).optional(),
-});
-export type Subscribe = z.infer<typeof SubscribeSchema>;
-
-/** What the checkout shows before paying: what Checkout takes now, the first charge and the ones after it. */
-export const CheckoutQuoteSchema = z.object({
-  plan: PlanSchema,
-  coupon: DiscountSchema.nullable(),
-  /** Rupees Checkout takes now: the first charge, or a small authorisation (refunded) when the first charge comes later. */
-  dueNow: z.number(),
-  authorisationOnly: z.boolean(),
-  /** The first charge, discounted, and when it is taken (now, or when a trial or the paid period ends). */
-  firstCharge: z.object({ amount: z.number(), date: z.string() }),
-  /** Charges at the discounted price, counted from the first; 0 without a coupon. */
-  discountedCharges: z.number().int(),
-  /** Each charge after the discounted ones. */
-  regularPrice: z.number(),
-  trialDays: z.number().int(),
-  /** The plan has a free trial that this account has already had. */
-  trialUnavailable: z.boolean(),
-});
-export type CheckoutQuote = z.infer<typeof CheckoutQuoteSchema>;
-
-// ── The save offer ──────────────────────────────────────────────────────────
-
-/** GET /payments/save-offer: the discount the cancellation dialog may offer this subscriber instead, if any. */
-export const SaveOfferResponseSchema = Reply.extend({
-  offer: z
-    .object({
-      discount: DiscountSchema,
-      /** Each of the next `discount.charges` charges, discounted, and the price after them. */
-      discountedPrice: z.number(),
-      regularPrice: z.number(),
-      interval: z.enum(PLAN_INTERVALS),
-    })
-    .nullable(),
-});
-export type SaveOffer = z.infer<typeof SaveOfferResponseSchema>['offer'];

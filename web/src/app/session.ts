@@ -15,7 +15,7 @@ export const refreshUser =
   (assume?: (user: User) => User) =>
   async (dispatch: AppDispatch, getState: () => RootState): Promise<User | undefined> => {
     try {
-      const { user } = await call(endpoints.user.me, {}, { fallback: messages.failedLoadData, quiet: true });
+      const { user } = await call(endpoints.users.me, {}, { fallback: messages.failedLoadData, quiet: true });
       dispatch(userLoaded(user));
       return user;
     } catch (error) {

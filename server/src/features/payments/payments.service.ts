@@ -1,8 +1,8 @@
 import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { messages } from '@lms/contract/messages';
 import { answers } from '@lms/contract/answers';
-import type { Cancellation, CancellationOutcome, CancellationTerms } from '@lms/contract/payments';
-import { MONTHS_PER_CHARGE, type SaveOffer } from '@lms/contract/plans';
+import type { Cancellation, CancellationOutcome, CancellationTerms, SaveOffer } from '@lms/contract/payments';
+import { MONTHS_PER_CHARGE } from '@lms/contract/plans';
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { cancellations, payments, subscriptions, users } from '../../db/schema.ts';

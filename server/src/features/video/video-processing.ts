@@ -10,7 +10,7 @@ import type { Context } from '../../context.ts';
 import { lectures } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { hlsFileKey, savePoster, videoRunKeys } from '../media/storage.ts';
-import { grabFrame, ladderFor, probeVideo, transcodeToHls, UnreadableVideo, type ProbedVideo, type VideoTools } from './ffmpeg.ts';
+import { describeFfmpeg, ffmpegWarning, grabFrame, ladderFor, probeVideo, transcodeToHls, UnreadableVideo, type ProbedVideo, type VideoTools } from './ffmpeg.ts';
 
 /**
  * The video pipeline (DESIGN §5): after an upload, a job on the queue probes the video (its
@@ -270,4 +270,15 @@ export async function removeOrphanWorkFolders(ctx: Pick<Context, 'db' | 'config'
   for (const key of outputs) if (!keptKeys.has(key)) await ctx.media.remove(key);
   for (const folder of runs.values()) await fs.rm(folder, { recursive: true, force: true });
   return runs.size;
+}
+
+/** Whether this server can process videos: if not, why (in words for the admin); if so, with which ffmpeg, and whether to replace it. */
+export function videoStatus(ctx: Pick<Context, 'video'>) {
+  const { video } = ctx;
+  return {
+    available: video.available,
+    reason: video.available ? null : answers.videoProcessingOff(video.reason),
+    ffmpeg: video.available ? describeFfmpeg(video.tools.build) : null,
+    ffmpegWarning: video.available ? ffmpegWarning(video.tools.build) : null,
+  };
 }

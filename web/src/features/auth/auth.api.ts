@@ -16,42 +16,42 @@ import { loggedOut, userLoaded } from './auth.slice';
 
 /** `quiet`: the page shows a refusal itself (the login page keeps a lockout and its wait in view). */
 export const login = (input: Login, { quiet }: Pick<CallOptions, 'quiet'> = {}) => async (dispatch: AppDispatch) => {
-  const { user } = await call(endpoints.user.login, { body: input }, { fallback: messages.failedLogIn, toastSuccess: true, quiet });
+  const { user } = await call(endpoints.users.login, { body: input }, { fallback: messages.failedLogIn, toastSuccess: true, quiet });
   dispatch(userLoaded(user));
   return user;
 };
 
 /** Ours: signs in with a one-time link from a mail (decision 0021); the page shows a refusal itself. */
 export const signInWithLink = (token: string) => async (dispatch: AppDispatch) => {
-  const { user } = await call(endpoints.user.signInWithLink, { params: { token } }, { fallback: messages.failedLogIn, toastSuccess: true, quiet: true });
+  const { user } = await call(endpoints.users.signInWithLink, { params: { token } }, { fallback: messages.failedLogIn, toastSuccess: true, quiet: true });
   dispatch(userLoaded(user));
   return user;
 };
 
 export const register = (form: FormData) => async (dispatch: AppDispatch) => {
-  const { user } = await call(endpoints.user.register, { body: form }, { fallback: messages.failedCreateAccount, toastSuccess: true });
+  const { user } = await call(endpoints.users.register, { body: form }, { fallback: messages.failedCreateAccount, toastSuccess: true });
   dispatch(userLoaded(user));
   return user;
 };
 
 export const logout = () => async (dispatch: AppDispatch) => {
-  await call(endpoints.user.logout, {}, { fallback: messages.failedLogOut, toastSuccess: true });
+  await call(endpoints.users.logout, {}, { fallback: messages.failedLogOut, toastSuccess: true });
   dispatch(loggedOut());
 };
 
 export const updateProfile = (userId: string, form: FormData) => async (dispatch: AppDispatch) => {
-  const { user } = await call(endpoints.user.update, { params: { id: userId }, body: form }, { fallback: messages.failedUpdateProfile, toastSuccess: true });
+  const { user } = await call(endpoints.users.update, { params: { id: userId }, body: form }, { fallback: messages.failedUpdateProfile, toastSuccess: true });
   dispatch(userLoaded(user));
   return user;
 };
 
 export const changePassword = (input: ChangePassword) =>
-  call(endpoints.user.changePassword, { body: input }, { fallback: messages.operationFailed, toastSuccess: true });
+  call(endpoints.users.changePassword, { body: input }, { fallback: messages.operationFailed, toastSuccess: true });
 
-export const requestPasswordReset = (input: ForgotPassword) => call(endpoints.user.requestReset, { body: input }, { fallback: messages.operationFailed });
+export const requestPasswordReset = (input: ForgotPassword) => call(endpoints.users.requestReset, { body: input }, { fallback: messages.operationFailed });
 
 export const resetPassword = (token: string, input: ResetPassword) =>
-  call(endpoints.user.reset, { params: { token }, body: input }, { fallback: messages.operationFailed, toastSuccess: true });
+  call(endpoints.users.reset, { params: { token }, body: input }, { fallback: messages.operationFailed, toastSuccess: true });
 
 /**
  * Spec §4: cancelling the subscription, then reloading the user. The server's answer says

@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { Lecture } from '@lms/contract/courses';
+import type { Lecture } from '@lms/contract/lectures';
 
 /** Spec §3: the lectures of the course being watched. Filled by the lecture page (web app II). */
 export interface LectureState {

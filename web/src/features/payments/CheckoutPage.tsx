@@ -1,5 +1,6 @@
 import { messages } from '@lms/contract/messages';
-import type { CheckoutQuote, Plan } from '@lms/contract/plans';
+import type { Plan } from '@lms/contract/plans';
+import type { CheckoutQuote } from '@lms/contract/payments';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';

@@ -1,8 +1,7 @@
 import { endpoints } from '@lms/contract/endpoints';
 import { messages } from '@lms/contract/messages';
 import type { RequestOf, ResponseOf } from '@lms/contract/http';
-import type { VerifyPayment } from '@lms/contract/payments';
-import type { CheckoutQuote } from '@lms/contract/plans';
+import type { CheckoutQuote, VerifyPayment } from '@lms/contract/payments';
 import { ApiError, call } from '../../app/api';
 import { serverCall, serverState } from '../../app/server-state';
 import { refreshUser } from '../../app/session';
