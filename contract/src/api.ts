@@ -87,7 +87,7 @@ interface Binding<S extends Schemas> {
 }
 
 type Table = typeof endpoints;
-type Bindings = { [G in keyof Table]: { [K in keyof Table[G]]: Binding<SchemasOf<Table[G][K]>> } };
+export type Bindings = { [G in keyof Table]: { [K in keyof Table[G]]: Binding<SchemasOf<Table[G][K]>> } };
 
 const bindings = {
   users: {
