@@ -336,7 +336,7 @@ export const subscriptions = pgTable(
     cancelledAt: timestamp({ withTimezone: true }),
     /** The first charge of a subscription that starts later (a resumed one starts when the paid period ends, a trial when it ends). */
     startAt: timestamp({ withTimezone: true }),
-    /** Our plan and the price version bought (issue 16); set for every subscription since (older ones at start). */
+    /** Our plan and the price version bought (decision 0017); set for every subscription since (older ones at start). */
     planId: uuid().references(() => plans.id),
     planPriceId: uuid().references(() => planPrices.id),
     /** Days of free trial before the first charge (at `startAt`); 0 for none. */

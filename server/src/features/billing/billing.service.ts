@@ -14,7 +14,7 @@ import { formatIndiaDate } from './format.ts';
 import { documentNumber, fiscalYearOf, taxLines, type DocumentKind, type Seller } from './tax.ts';
 
 /**
- * Invoices, credit notes and what a buyer reads of their billing (issue 15, decision 0016).
+ * Invoices, credit notes and what a buyer reads of their billing (decision 0016).
  * Documents are issued inside the transaction that records the payment or the refund, so each
  * payment gets exactly one invoice however verify and webhooks race, and a number is used only
  * by a document that exists: the counter's row lock serialises issuers and a rollback undoes both.
@@ -191,7 +191,7 @@ export async function getBillingHistory(ctx: Context, user: UserRow): Promise<Om
   const active = hasActiveSubscription(user);
   const endsAt = user.subscriptionEndsAt?.toISOString() ?? null;
   const cancelled = user.subscriptionCancelledAt !== null;
-  // The subscription that charges next (issue 16): its plan, and what that charge takes.
+  // The subscription that charges next: its plan, and what that charge takes.
   const [renewing] = active && !cancelled
     ? await ctx.db
         .select({ name: plans.name, interval: plans.interval, nextChargePaise: subscriptions.nextChargePaise })

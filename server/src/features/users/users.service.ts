@@ -27,7 +27,7 @@ export function canWatchLectures(user: UserRow): boolean {
   return !user.mustChangePassword && (user.role === 'ADMIN' || hasActiveSubscription(user));
 }
 
-/** The user as the API shows it (spec §3, and beside it what the profile needs); never the password hash. */
+/** The user as the API shows it (the spec's fields, and beside them what the profile needs); never the password hash. */
 export function toUserJson(ctx: Context, user: UserRow): User {
   const active = hasActiveSubscription(user);
   return {
@@ -41,7 +41,7 @@ export function toUserJson(ctx: Context, user: UserRow): User {
           status: 'active',
           currentPeriodEnd: user.subscriptionEndsAt!.toISOString(),
           cancelAtPeriodEnd: user.subscriptionCancelledAt !== null,
-          // In a free trial (issue 16): the first payment is taken when it ends.
+          // In a free trial (decision 0017): the first payment is taken when it ends.
           ...(user.trialEndsAt && user.trialEndsAt > new Date() && { trialEndsAt: user.trialEndsAt.toISOString() }),
         }
       : { status: 'inactive' },

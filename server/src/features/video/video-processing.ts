@@ -13,7 +13,7 @@ import { hlsFileKey, savePoster, videoRunKeys } from '../media/storage.ts';
 import { describeFfmpeg, ffmpegWarning, grabFrame, ladderFor, probeVideo, transcodeToHls, UnreadableVideo, type ProbedVideo, type VideoTools } from './ffmpeg.ts';
 
 /**
- * The video pipeline (DESIGN §5): after an upload, a job on the queue probes the video (its
+ * The video pipeline (decision 0014): after an upload, a job on the queue probes the video (its
  * duration and size go to the lecture at once), cuts a poster frame and transcodes the HLS
  * ladder in a work folder, then stores the ladder beside the upload and marks the lecture ready.
  *
