@@ -1,7 +1,65 @@
 import { z } from 'zod';
 import { ReplySchema as Reply } from './envelope.ts';
 import { answers } from './answers.ts';
-import { CheckoutQuoteSchema } from './plans.ts';
+import { messages } from './messages.ts';
+import { DiscountSchema, PLAN_INTERVALS, PlanSchema } from './plans.ts';
+
+// ── Checkout ────────────────────────────────────────────────────────────────
+
+/**
+ * POST /payments/subscribe's optional body; the spec's client sends none (the default plan).
+ * `trial` left out takes the plan's free trial when the account may have one; `true` insists
+ * (400 when it may not), `false` pays now.
+ */
+export const SubscribeSchema = z.object({
+  plan: z.uuid(messages.planNotFound).optional(),
+  coupon: z
+    .string({ error: messages.couponUnknown })
+    .trim()
+    .toUpperCase()
+    .max(40, messages.couponUnknown)
+    .transform((code) => code || undefined)
+    .optional(),
+  trial: z.boolean({ error: answers.trialChoiceInvalid }).optional(),
+});
+export type Subscribe = z.infer<typeof SubscribeSchema>;
+
+/** What the checkout shows before paying: what Checkout takes now, the first charge and the ones after it. */
+export const CheckoutQuoteSchema = z.object({
+  plan: PlanSchema,
+  coupon: DiscountSchema.nullable(),
+  /** Rupees Checkout takes now: the first charge, or a small authorisation (refunded) when the first charge comes later. */
+  dueNow: z.number(),
+  authorisationOnly: z.boolean(),
+  /** The first charge, discounted, and when it is taken (now, or when a trial or the paid period ends). */
+  firstCharge: z.object({ amount: z.number(), date: z.string() }),
+  /** Charges at the discounted price, counted from the first; 0 without a coupon. */
+  discountedCharges: z.number().int(),
+  /** Each charge after the discounted ones. */
+  regularPrice: z.number(),
+  trialDays: z.number().int(),
+  /** The plan has a free trial that this account has already had. */
+  trialUnavailable: z.boolean(),
+});
+export type CheckoutQuote = z.infer<typeof CheckoutQuoteSchema>;
+
+// ── The save offer ──────────────────────────────────────────────────────────
+
+/** GET /payments/save-offer: the discount the cancellation dialog may offer this subscriber instead, if any. */
+export const SaveOfferResponseSchema = Reply.extend({
+  offer: z
+    .object({
+      discount: DiscountSchema,
+      /** Each of the next `discount.charges` charges, discounted, and the price after them. */
+      discountedPrice: z.number(),
+      regularPrice: z.number(),
+      interval: z.enum(PLAN_INTERVALS),
+    })
+    .nullable(),
+});
+export type SaveOffer = z.infer<typeof SaveOfferResponseSchema>['offer'];
+
+// ── Verifying and cancelling ────────────────────────────────────────────────
 
 /** What Checkout hands to `options.handler`, sent on to the server to verify. */
 export const VerifyPaymentSchema = z.object({
@@ -29,7 +87,7 @@ export const PlanResponseSchema = Reply.extend({
 export type BundlePrice = z.infer<typeof PlanResponseSchema>;
 export const SubscribeResponseSchema = Reply.extend({
   subscription_id: z.string(),
-  /** Ours: what the checkout shows before paying. */
+  /** What the checkout shows before paying: the plan, the coupon, what is taken now and later. */
   checkout: CheckoutQuoteSchema,
 });
 export const UnsubscribeResponseSchema = Reply.extend({ refunded: z.boolean() });
@@ -61,7 +119,7 @@ export const CancellationTermsSchema = z.object({
 export type CancellationTerms = z.infer<typeof CancellationTermsSchema>;
 export const CancellationTermsResponseSchema = Reply.extend({ cancellation: CancellationTermsSchema });
 
-/** Ours: why a subscriber cancels, asked by the cancel dialog (skippable), read by admins. */
+/** Why a subscriber cancels, asked by the cancel dialog (skippable), read by admins. */
 export const CANCEL_REASONS = {
   too_expensive: 'It costs too much',
   not_using: 'I don’t use it enough',
@@ -134,3 +192,6 @@ export const PaymentRecordsResponseSchema = Reply.extend({
   /** Rupees captured minus rupees refunded. */
   totalRevenue: z.number(),
 });
+
+/** POST /payments/webhook: received, and whether this event had been received before. */
+export const WebhookResponseSchema = Reply.extend({ duplicate: z.boolean() });

@@ -1,7 +1,10 @@
 import { isIPv4, isIPv6 } from 'node:net';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { answers } from '@lms/contract/answers';
 import type { Config } from './config.ts';
+import { AppError } from './errors.ts';
 
 const WINDOW_SECONDS = 15 * 60;
 /** Six saves a minute while playing, the rest for pauses, seeks and marks. */
@@ -157,3 +160,62 @@ export const minutesToWait = (ms: number) => Math.max(1, Math.ceil(ms / 60_000))
 export async function isExhausted(limiter: RateLimiterAbstract, key: string): Promise<boolean> {
   return (await waitBeforeNext(limiter, key)) > 0;
 }
+
+/** One limit a route applies before its handler runs. */
+export interface Limit<R extends FastifyRequest = FastifyRequest> {
+  limiter: Exclude<keyof RateLimits, 'close'>;
+  /** What the counter counts the request by: its address (`byAddress`), its account (`byAccount`), a session. */
+  key: (request: R) => string;
+  /** Only for the requests this says yes to (a checkout that names a coupon). */
+  when?: (request: R) => boolean;
+  /**
+   * `count` (the default) counts this request and refuses it past the limit. `check` counts
+   * nothing and refuses once the counter is used up: the service counts that counter itself, on
+   * failures only (wrong passwords, refused coupons).
+   */
+  mode?: 'count' | 'check';
+  /** Past the limit: refuse (the default), or let the request through marked, for a handler that holds its work back instead (`isOverLimit`). */
+  over?: 'refuse' | 'let-through';
+  /** The refusal's text, given the milliseconds until a request is let through again; `answers.tooManyRequests` otherwise. */
+  message?: (msBeforeNext: number) => string;
+}
+
+/** The pre-handler `rateLimited` makes, typed by the request of the route it belongs to. */
+export type RateLimited<R extends FastifyRequest = FastifyRequest> = (request: R, reply: FastifyReply) => Promise<void>;
+
+const overLimit = new WeakSet<FastifyRequest>();
+
+/**
+ * The one pre-handler that applies a route's rate limits, in the order given, stopping at the
+ * first refusal: every limit of the API is declared beside its route this way (the request's type,
+ * for the keys, comes from the route it is given to). It runs after the
+ * access guard and after the body was validated, before anything is read or written.
+ */
+export function rateLimited<R extends FastifyRequest>(...limits: Limit<NoInfer<R>>[]): RateLimited<R> {
+  return async (request) => {
+    const counters = request.server.ctx.limits;
+    for (const limit of limits) {
+      if (limit.when && !limit.when(request)) continue;
+      const counter = counters[limit.limiter];
+      const key = limit.key(request);
+      const wait = limit.mode === 'check' ? await waitBeforeNext(counter, key) : await consumeOrWait(counter, key);
+      if (!wait) continue;
+      if (limit.over === 'let-through') {
+        overLimit.add(request);
+        continue;
+      }
+      throw new AppError(429, limit.message ? limit.message(wait) : answers.tooManyRequests);
+    }
+  };
+}
+
+/** Whether a `let-through` limit of this request's route was past its limit. */
+export const isOverLimit = (request: FastifyRequest) => overLimit.has(request);
+
+/** Counts a request by its client's address. */
+export const byAddress = (request: FastifyRequest) => addressKey(request.ip);
+/** Counts a request by its logged-in account: for routes behind an access guard. */
+export const byAccount = (request: FastifyRequest) => {
+  if (!request.user) throw new Error('byAccount: the route has no access guard');
+  return request.user.id;
+};

@@ -92,32 +92,20 @@ export async function mountRoutes(app: FastifyInstance, { database, webRoot }: {
 }
 
 /**
- * The API, one line a feature. Each feature's routes file lists its paths:
- *   /api/v1/user      register, login, logout (GET, POST), me, update/:id, change-password, reset, reset/:token, sign-in/:token
- *   /api/v1/courses   list, create; /:id edit, delete                                          (courses)
- *                     /:id lectures, add lecture; /:id/curriculum (public);
- *                     PATCH /:courseId/lectures/:lectureId (preview on/off); ?courseId&lectureId delete lecture;
- *                     POST /:courseId/lectures/:lectureId/processing (retry a failed video)      (lectures)
- *   /api/v1/video     status: whether this server processes videos, and with which ffmpeg
- *   /api/v1/contact   send a message; the admin inbox
- *   /api/v1           (stats, no prefix of its own) admin/status/users, admin/engagement, admin/cancellations,
- *                     admin/revenue, admin/revenue/export; payments?count=N, the payment records
- *   /api/v1/payments  razorpay-key, plan, plans (public), subscribe, verify, save-offer (GET, POST), cancellation,
- *                     unsubscribe, webhook
- *   /api/v1           (plans, no prefix of its own) admin/plans, admin/plans/:id; admin/coupons, admin/coupons/:id
- *   /api/v1/progress  the caller's progress (GET /); courses/:id; lectures/:lectureId (save), lectures/:lectureId/completed; settings
- *   /api/v1/billing   details (GET, PUT); history; documents/:id/pdf (an invoice or credit note)
+ * The API: every feature registers its endpoints of the contract's table (`api` in
+ * @lms/contract/api) at their full paths under the API root; contract.test.ts checks that the
+ * routes registered and the table agree, both ways.
  */
 export async function apiRoutes(api: FastifyInstance) {
-  await api.register(authRoutes, { prefix: '/user' });
-  await api.register(userRoutes, { prefix: '/user' });
-  await api.register(courseRoutes, { prefix: '/courses' });
-  await api.register(lectureRoutes, { prefix: '/courses' });
-  await api.register(videoRoutes, { prefix: '/video' });
-  await api.register(contactRoutes, { prefix: '/contact' });
+  await api.register(authRoutes);
+  await api.register(userRoutes);
+  await api.register(courseRoutes);
+  await api.register(lectureRoutes);
+  await api.register(videoRoutes);
+  await api.register(contactRoutes);
   await api.register(statsRoutes);
-  await api.register(paymentRoutes, { prefix: '/payments' });
+  await api.register(paymentRoutes);
   await api.register(planRoutes);
-  await api.register(progressRoutes, { prefix: '/progress' });
-  await api.register(billingRoutes, { prefix: '/billing' });
+  await api.register(progressRoutes);
+  await api.register(billingRoutes);
 }

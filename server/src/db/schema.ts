@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { VIDEO_STATES } from '@lms/contract/courses';
+import { VIDEO_STATES } from '@lms/contract/lectures';
 import { bigint, boolean, check, date, index, integer, jsonb, pgEnum, pgTable, primaryKey, real, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const roleEnum = pgEnum('role', ['USER', 'ADMIN']);

@@ -1,6 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { Course, Lecture } from '@lms/contract/courses';
+import type { Course } from '@lms/contract/courses';
+import type { Lecture } from '@lms/contract/lectures';
 import { messages } from '@lms/contract/messages';
 import { loggedOut } from '../features/auth/auth.slice';
 import CourseDescriptionPage from '../features/courses/CourseDescriptionPage';

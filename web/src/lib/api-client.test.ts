@@ -6,7 +6,7 @@ import { call } from './api-client';
 describe('call: an endpoint of the contract through the one client', () => {
   it('fills path parameters, encoded, below the API root', async () => {
     const calls = stubApi({ 'POST /api/v1/user/reset/a%2Fb%20c': { body: { success: true, message: 'ok' } } });
-    await call(endpoints.user.reset, { params: { token: 'a/b c' }, body: { password: 'secret#1' } }, { fallback: 'x' });
+    await call(endpoints.users.reset, { params: { token: 'a/b c' }, body: { password: 'secret#1' } }, { fallback: 'x' });
     expect(calls[0]!.url).toBe('/api/v1/user/reset/a%2Fb%20c');
     expect(JSON.parse(calls[0]!.init.body as string)).toEqual({ password: 'secret#1' });
   });

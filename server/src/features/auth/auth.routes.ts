@@ -1,32 +1,31 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { api } from '@lms/contract/api';
 import { answers } from '@lms/contract/answers';
-import {
-  ChangePasswordSchema,
-  ForgotPasswordSchema,
-  LoginSchema,
-  MessageSchema,
-  ResetPasswordSchema,
-  ResetTokenParamsSchema,
-  SignInTokenParamsSchema,
-  UserResponseSchema,
-} from '@lms/contract/users';
 import { crossSiteTest } from '../../cross-site.ts';
 import { AppError } from '../../errors.ts';
-import { jsonBody } from '../../validation.ts';
+import { byAccount, byAddress, loginKey, minutesToWait, rateLimited } from '../../rate-limit.ts';
+import { route } from '../../route.ts';
 import { toUserJson } from '../users/users.service.ts';
-import { changePassword, logIn, requestPasswordReset, resetPassword, signInWithLink } from './auth.service.ts';
-import { currentUser, requireLogin } from './guards.ts';
+import { changePassword, logIn, logOut, requestPasswordReset, resetPassword, signInWithLink } from './auth.service.ts';
+import { currentUser } from './guards.ts';
 import { isKnownDevice, rememberDevice } from './known-devices.ts';
-import { clearSessionCookie, revokeSession, SESSION_COOKIE, setSessionCookie } from './sessions.ts';
+import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from './sessions.ts';
 
-/** Mounted at /api/v1/user, beside the profile routes. */
-export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+const tooManyLoginAttempts = (wait: number) => answers.tooManyLoginAttempts(minutesToWait(wait));
+
+/** Logging in and out, the password and the mailed links: the /user paths beside the profile's. */
+export const authRoutes: FastifyPluginAsync = async (app) => {
   const { ctx } = app;
   const isCrossSite = crossSiteTest(ctx.config);
   const secret = ctx.config.sessionSecret;
 
-  app.post('/login', {
-    schema: { summary: 'Log in', body: jsonBody(LoginSchema), response: { 200: UserResponseSchema } },
+  route(app, api.users.login, {
+    // Every attempt counts against the address; an email locked from this address waits. The
+    // service counts the failures, and applies the ceiling across addresses (decision 0021).
+    rateLimit: rateLimited(
+      { limiter: 'loginPerIp', key: byAddress, message: tooManyLoginAttempts },
+      { limiter: 'loginFailuresPerEmailAndIp', key: (request) => loginKey(request.body.email, request.ip), mode: 'check', message: tooManyLoginAttempts },
+    ),
     handler: async (request, reply) => {
       const { user, session } = await logIn(ctx, {
         ...request.body,
@@ -39,43 +38,30 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   });
 
-  app.post('/sign-in/:token', {
-    schema: {
-      summary: 'Sign in with a one-time link, mailed when the right password came past the login limit from an unknown browser',
-      params: SignInTokenParamsSchema,
-      response: { 200: UserResponseSchema },
-    },
+  route(app, api.users.signInWithLink, {
+    // Each is a look-up, and a good one a new session.
+    rateLimit: rateLimited({ limiter: 'signInTokenPerIp', key: byAddress }),
     handler: async (request, reply) => {
-      const { user, session } = await signInWithLink(ctx, { token: request.params.token, ip: request.ip });
+      const { user, session } = await signInWithLink(ctx, { token: request.params.token });
       setSessionCookie(request, reply, session);
       rememberDevice(request, reply, secret, user);
       return { success: true, message: answers.loggedIn, user: toUserJson(ctx, user) };
     },
   });
 
-  // The spec's client logs out with GET; POST is the proper verb and works too.
-  app.route({
-    method: ['GET', 'POST'],
-    url: '/logout',
-    schema: { summary: 'Log out: ends this session', response: { 200: MessageSchema } },
-    handler: async (request, reply) => {
-      // Any page can make a browser GET a URL (an <img>): a logout another site asked for ends nothing.
-      if (isCrossSite(request)) throw new AppError(403, answers.foreignOrigin);
-      const token = request.cookies[SESSION_COOKIE];
-      if (token) await revokeSession(ctx, token);
-      clearSessionCookie(request, reply);
-      return { success: true, message: answers.loggedOut };
-    },
-  });
+  const logout = async (request: FastifyRequest, reply: FastifyReply) => {
+    // Any page can make a browser GET a URL (an <img>): a logout another site asked for ends nothing.
+    if (isCrossSite(request)) throw new AppError(403, answers.foreignOrigin);
+    await logOut(ctx, request.cookies[SESSION_COOKIE]);
+    clearSessionCookie(request, reply);
+    return { success: true, message: answers.loggedOut };
+  };
+  route(app, api.users.logout, { handler: logout });
+  route(app, api.users.logoutByPost, { handler: logout });
 
-  app.post('/change-password', {
-    schema: {
-      summary: 'Change password: ends every other session',
-      body: jsonBody(ChangePasswordSchema),
-      response: { 200: MessageSchema },
-    },
-    // The one thing an administrator who must first choose a password may do (with `me`).
-    preHandler: requireLogin,
+  route(app, api.users.changePassword, {
+    // Each checks the old password with a hash.
+    rateLimit: rateLimited({ limiter: 'passwordChangePerUser', key: byAccount }),
     handler: async (request, reply) => {
       const { user, session } = await changePassword(ctx, currentUser(request), request.body);
       setSessionCookie(request, reply, session);
@@ -85,27 +71,20 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   });
 
-  app.post('/reset', {
-    schema: {
-      summary: 'Forgot password: mails a reset link; the same answer for any email',
-      body: jsonBody(ForgotPasswordSchema),
-      response: { 200: MessageSchema },
-    },
+  route(app, api.users.requestReset, {
+    // Per address; the service caps mails per email quietly, with the same answer.
+    rateLimit: rateLimited({ limiter: 'resetPerIp', key: byAddress }),
     handler: async (request) => {
-      await requestPasswordReset(ctx, { ...request.body, ip: request.ip });
+      await requestPasswordReset(ctx, request.body);
       return { success: true, message: answers.resetMailSent };
     },
   });
 
-  app.post('/reset/:token', {
-    schema: {
-      summary: 'Set a new password with a reset link (single use, 15 minutes)',
-      params: ResetTokenParamsSchema,
-      body: jsonBody(ResetPasswordSchema),
-      response: { 200: MessageSchema },
-    },
+  route(app, api.users.reset, {
+    // Each good link costs a password hash.
+    rateLimit: rateLimited({ limiter: 'resetTokenPerIp', key: byAddress }),
     handler: async (request, reply) => {
-      const user = await resetPassword(ctx, { token: request.params.token, password: request.body.password, ip: request.ip });
+      const user = await resetPassword(ctx, { token: request.params.token, password: request.body.password });
       // Whoever holds the mailed link holds the mailbox: this browser is the owner's.
       rememberDevice(request, reply, secret, user);
       return { success: true, message: answers.passwordReset };

@@ -6,9 +6,9 @@ import type { Db } from '../../db/client.ts';
 import { passwordResets, signInLinks, users } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { forgetInitialAdminPassword } from '../../cli/initial-admin.ts';
-import { addressKey, consume, consumeOrWait, loginKey, minutesToWait, waitBeforeNext } from '../../rate-limit.ts';
+import { consume, loginKey, minutesToWait, waitBeforeNext } from '../../rate-limit.ts';
 import { claimSingleUseLink, mailSingleUseLink } from './mailed-links.ts';
-import { createSession, revokeAllSessions, type UserRow } from './sessions.ts';
+import { createSession, revokeAllSessions, revokeSession, type UserRow } from './sessions.ts';
 
 const RESET_LINK_MINUTES = 15;
 const SIGN_IN_LINK_MINUTES = 15;
@@ -16,8 +16,9 @@ const SIGN_IN_LINK_MINUTES = 15;
 type Session = { token: string; expiresAt: Date };
 
 /**
- * Checks the password and opens a session. Every attempt counts against the client's
- * address. Failures count against the email from that address, which is the lock: a
+ * Checks the password and opens a session. Every attempt has counted against the client's
+ * address, and one from an address locked for this email was refused, before this runs (the
+ * route's limits). Failures count against the email from that address, which is the lock: a
  * stranger's guesses from elsewhere cannot lock the owner out. They also count against
  * the email from everywhere, a far higher ceiling on guessing from many addresses.
  *
@@ -30,10 +31,8 @@ export async function logIn(
   ctx: Context,
   input: { email: string; password: string; ip: string; isKnownDevice: (user: UserRow) => boolean },
 ): Promise<{ user: UserRow; session: Session }> {
-  const { loginPerIp, loginFailuresPerEmailAndIp, loginFailuresPerEmail } = ctx.limits;
+  const { loginFailuresPerEmailAndIp, loginFailuresPerEmail } = ctx.limits;
   const fromHere = loginKey(input.email, input.ip);
-  const wait = (await consumeOrWait(loginPerIp, addressKey(input.ip))) || (await waitBeforeNext(loginFailuresPerEmailAndIp, fromHere));
-  if (wait) throw new AppError(429, answers.tooManyLoginAttempts(minutesToWait(wait)));
   const [user] = await ctx.db.select().from(users).where(eq(users.email, input.email));
   const valid = user
     ? await ctx.passwords.verify(input.password, user.passwordHash)
@@ -50,6 +49,11 @@ export async function logIn(
   }
   await loginFailuresPerEmailAndIp.delete(fromHere);
   return { user, session: await createSession(ctx, user.id) };
+}
+
+/** Ends the session of this cookie, if there is one. */
+export async function logOut(ctx: Context, token: string | undefined): Promise<void> {
+  if (token) await revokeSession(ctx, token);
 }
 
 /** The `sign-in-link` job: a one-time sign-in link, mailed to the account. */
@@ -72,8 +76,7 @@ export async function mailSignInLink(ctx: Context, input: { userId: string }): P
 }
 
 /** Signs in with a mailed one-time link: it works once, within its minutes. */
-export async function signInWithLink(ctx: Context, input: { token: string; ip: string }): Promise<{ user: UserRow; session: Session }> {
-  if (!(await consume(ctx.limits.signInTokenPerIp, addressKey(input.ip)))) throw new AppError(429, answers.tooManyRequests);
+export async function signInWithLink(ctx: Context, input: { token: string }): Promise<{ user: UserRow; session: Session }> {
   const userId = await claimSingleUseLink(ctx, signInLinks, input.token);
   const [user] = userId ? await ctx.db.select().from(users).where(eq(users.id, userId)) : [];
   if (!user) throw new AppError(400, messages.signInLinkInvalid);
@@ -86,7 +89,6 @@ export async function changePassword(
   user: UserRow,
   input: { oldPassword: string; newPassword: string },
 ): Promise<{ user: UserRow; session: Session }> {
-  if (!(await consume(ctx.limits.passwordChangePerUser, user.id))) throw new AppError(429, answers.tooManyRequests);
   if (!(await ctx.passwords.verify(input.oldPassword, user.passwordHash))) {
     throw new AppError(400, answers.oldPasswordWrong);
   }
@@ -113,9 +115,8 @@ async function setPassword(db: Db, userId: string, passwordHash: string) {
  * one queued job) and so answers in the same time; the job finds out whether the email
  * has an account, and mails the link only if it has.
  */
-export async function requestPasswordReset(ctx: Context, input: { email: string; ip: string }): Promise<void> {
-  if (!(await consume(ctx.limits.resetPerIp, addressKey(input.ip)))) throw new AppError(429, answers.tooManyRequests);
-  // A quiet cap per address: no mail bombing, and no answer that differs.
+export async function requestPasswordReset(ctx: Context, input: { email: string }): Promise<void> {
+  // A quiet cap per email: no mail bombing, and no answer that differs.
   if (!(await consume(ctx.limits.resetPerEmail, input.email))) return;
   await ctx.jobs.send('password-reset', { email: input.email });
 }
@@ -143,8 +144,7 @@ export async function mailPasswordReset(ctx: Context, input: { email: string }):
  * claimed before the password is hashed, so a forged one costs an indexed look-up,
  * never the half second and 128 MiB of a hash. Answers the account with its new password.
  */
-export async function resetPassword(ctx: Context, input: { token: string; password: string; ip: string }): Promise<Pick<UserRow, 'id' | 'passwordHash'>> {
-  if (!(await consume(ctx.limits.resetTokenPerIp, addressKey(input.ip)))) throw new AppError(429, answers.tooManyRequests);
+export async function resetPassword(ctx: Context, input: { token: string; password: string }): Promise<Pick<UserRow, 'id' | 'passwordHash'>> {
   const userId = await claimSingleUseLink(ctx, passwordResets, input.token);
   if (!userId) throw new AppError(400, messages.resetLinkInvalid);
   const passwordHash = await ctx.passwords.hash(input.password);

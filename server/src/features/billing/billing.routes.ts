@@ -1,27 +1,19 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { BillingDetailsResponseSchema, BillingDetailsSchema, BillingDocumentParamsSchema, BillingHistoryResponseSchema } from '@lms/contract/billing';
+import type { FastifyPluginAsync } from 'fastify';
+import { api } from '@lms/contract/api';
 import { answers } from '@lms/contract/answers';
-import { jsonBody } from '../../validation.ts';
-import { currentUser, requireUser } from '../auth/guards.ts';
-import { billingDetailsOf, documentFileName, documentFor, getBillingHistory, setBillingDetails } from './billing.service.ts';
+import { route } from '../../route.ts';
+import { currentUser } from '../auth/guards.ts';
+import { billingDetailsOf, documentDownload, getBillingHistory, setBillingDetails } from './billing.service.ts';
 
-/** Mounted at /api/v1/billing: the signed-in buyer's tax details, billing history and documents. */
-export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
+/** The signed-in buyer's tax details, billing history and documents. */
+export const billingRoutes: FastifyPluginAsync = async (app) => {
   const { ctx } = app;
 
-  app.get('/details', {
-    schema: { summary: 'What goes on your invoices: business name, GSTIN, state, address', response: { 200: BillingDetailsResponseSchema } },
-    preHandler: requireUser,
+  route(app, api.billing.details, {
     handler: async (request) => ({ success: true, message: answers.billingDetailsFetched, details: billingDetailsOf(currentUser(request)) }),
   });
 
-  app.put('/details', {
-    schema: {
-      summary: 'Set what goes on your future invoices (a GSTIN needs its business name, and its state)',
-      body: jsonBody(BillingDetailsSchema),
-      response: { 200: BillingDetailsResponseSchema },
-    },
-    preHandler: requireUser,
+  route(app, api.billing.saveDetails, {
     handler: async (request) => ({
       success: true,
       message: answers.billingDetailsSaved,
@@ -29,25 +21,18 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
   });
 
-  app.get('/history', {
-    schema: { summary: 'Your payments, newest first, with their invoices and credit notes; when the subscription renews or ends', response: { 200: BillingHistoryResponseSchema } },
-    preHandler: requireUser,
+  route(app, api.billing.history, {
     handler: async (request) => ({ success: true, message: answers.billingHistoryFetched, ...(await getBillingHistory(ctx, currentUser(request))) }),
   });
 
-  app.get('/documents/:id/pdf', {
-    schema: {
-      summary: "An invoice's or credit note's PDF: your own, or anyone's for an admin. 409 while it is being made",
-      params: BillingDocumentParamsSchema,
-    },
-    preHandler: requireUser,
+  route(app, api.billing.document, {
     handler: async (request, reply) => {
-      const document = await documentFor(ctx, currentUser(request), request.params.id);
+      const { fileName, body } = await documentDownload(ctx, currentUser(request), request.params.id);
       return reply
         .header('content-type', 'application/pdf')
-        .header('content-disposition', `attachment; filename="${documentFileName(document.number)}"`)
+        .header('content-disposition', `attachment; filename="${fileName}"`)
         .header('cache-control', 'private, no-store')
-        .send(ctx.media.read(document.pdfKey));
+        .send(body);
     },
   });
 };

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { and, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { BillingDetails, BillingDocument, BillingHistory } from '@lms/contract/billing';
 import { answers } from '@lms/contract/answers';
@@ -227,3 +228,9 @@ export async function documentFor(ctx: Context, user: UserRow, documentId: strin
 
 /** The file name a download is saved under: `LMS-26-27-000123.pdf`. */
 export const documentFileName = (number: string) => `${number.replaceAll('/', '-')}.pdf`;
+
+/** A document's PDF to download, for its buyer or an admin: the name it is saved under and its bytes. */
+export async function documentDownload(ctx: Context, user: UserRow, documentId: string): Promise<{ fileName: string; body: Readable }> {
+  const document = await documentFor(ctx, user, documentId);
+  return { fileName: documentFileName(document.number), body: ctx.media.read(document.pdfKey) };
+}

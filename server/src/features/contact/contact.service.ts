@@ -1,12 +1,9 @@
 import { count, desc, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ContactMessagesPage } from '@lms/contract/contact';
-import { answers } from '@lms/contract/answers';
 import type { Context } from '../../context.ts';
 import { contactMessages, users } from '../../db/schema.ts';
-import { AppError } from '../../errors.ts';
 import { queueMail } from '../../mail.ts';
-import { addressKey, consume } from '../../rate-limit.ts';
 
 export type ContactMessageRow = typeof contactMessages.$inferSelect;
 
@@ -18,11 +15,9 @@ export type ContactMessageRow = typeof contactMessages.$inferSelect;
  */
 export async function sendContactMessage(
   ctx: Context,
-  input: { name: string; email: string; message: string; ip: string },
+  input: { name: string; email: string; message: string },
   { log }: { log: Pick<FastifyBaseLogger, 'error'> },
 ): Promise<ContactMessageRow> {
-  // Counted before anything is stored: every accepted message costs a row and a mail.
-  if (!(await consume(ctx.limits.contactPerIp, addressKey(input.ip)))) throw new AppError(429, answers.tooManyRequests);
   const [stored] = await ctx.db
     .insert(contactMessages)
     .values({ name: input.name, email: input.email, message: input.message })
@@ -64,6 +59,12 @@ export async function listContactMessages(ctx: Context, query: ContactMessagesPa
     ctx.db.select({ n: count() }).from(contactMessages),
   ]);
   return { messages: rows, total: total!.n };
+}
+
+/** A page of the inbox as the API answers it. */
+export async function contactInbox(ctx: Context, query: ContactMessagesPage) {
+  const inbox = await listContactMessages(ctx, query);
+  return { messages: inbox.messages.map(toContactMessageJson), total: inbox.total, page: query.page, limit: query.limit };
 }
 
 export function toContactMessageJson(row: ContactMessageRow) {

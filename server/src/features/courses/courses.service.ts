@@ -1,9 +1,11 @@
 import { and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Course, CoursesPage, UpdateCourse } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
+import { answers } from '@lms/contract/answers';
 import type { Context } from '../../context.ts';
 import { courses, lectures } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import type { CataloguePage } from './catalogue-cache.ts';
 import { LECTURE_MEDIA, lectureMediaKeys } from '../lectures/lecture-media.ts';
 import { reencodeImage } from '../media/images.ts';
 import { saveThumbnail } from '../media/storage.ts';
@@ -68,6 +70,15 @@ export async function listCourses(ctx: Context, query: CoursesPage) {
     ctx.db.select({ n: count() }).from(courses).where(where),
   ]);
   return { courses: rows, total: total!.n };
+}
+
+/** A page of the catalogue as the API answers it, from this instance's cache (fresh for a few seconds, cleared by every write). */
+export function cachedCataloguePage(ctx: Context, query: CoursesPage): Promise<CataloguePage> {
+  const { page, limit, search, category, id } = query;
+  return ctx.catalogue.page(JSON.stringify([page, limit, search, category, id]), async () => {
+    const { courses, total } = await listCourses(ctx, query);
+    return { success: true, message: answers.coursesFetched, courses: courses.map((c) => toCourseJson(ctx, c)), total, page, limit };
+  });
 }
 
 export async function findCourse(ctx: Context, id: string): Promise<CourseWithCount> {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { AddLectureSchema, type Curriculum, type CurriculumLecture, type Lecture, type VideoProcessing } from '@lms/contract/courses';
+import type { Course } from '@lms/contract/courses';
+import { AddLectureSchema, type Curriculum, type CurriculumLecture, type Lecture, type VideoProcessing } from '@lms/contract/lectures';
 import { messages } from '@lms/contract/messages';
 import { answers } from '@lms/contract/answers';
 import type { Context } from '../../context.ts';
@@ -9,13 +10,15 @@ import { courses, lectures } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { parseInput } from '../../validation.ts';
 import type { UserRow } from '../auth/sessions.ts';
-import { findCourse, toCourseJson } from '../courses/courses.service.ts';
+import type { CataloguePage } from '../courses/catalogue-cache.ts';
+import { findCourse, toCourseJson, type CourseWithCount } from '../courses/courses.service.ts';
 import { LECTURE_MEDIA, lectureMediaKeys } from './lecture-media.ts';
 import { hlsMasterUrl } from '../media/hls-urls.ts';
 import { ANY_VIEWER } from '../media/signed-urls.ts';
 import { isHlsFolderKey, saveLectureVideo } from '../media/storage.ts';
 import { recountCourseProgress } from '../progress/progress.service.ts';
-import { queueVideoProcessing } from '../video/video-processing.ts';
+import { canWatchLectures } from '../users/users.service.ts';
+import { queueVideoProcessing, retryVideoProcessing } from '../video/video-processing.ts';
 
 export type LectureRow = typeof lectures.$inferSelect;
 /** A video already in storage, not yet attached to a lecture. */
@@ -252,4 +255,40 @@ export async function deleteLecture(ctx: Context, courseId: string, lectureId: s
   });
   const keys = lectureMediaKeys(deleted);
   await Promise.all(keys.map((key) => ctx.media.remove(key)));
+}
+
+/** The public curriculum from this instance's cache: the same for every visitor. */
+export const cachedCurriculum = (ctx: Context, courseId: string): Promise<CataloguePage> =>
+  ctx.catalogue.page(`curriculum:${courseId}`, () => getCurriculum(ctx, courseId));
+
+/** A course and its lectures with video URLs for `viewer`: active subscribers and administrators only (404 before 403). */
+export async function courseLectures(ctx: Context, courseId: string, viewer: UserRow): Promise<{ course: Course; lectures: Lecture[] }> {
+  const course = await findCourse(ctx, courseId);
+  if (!canWatchLectures(viewer)) throw new AppError(403, answers.subscribeToWatch);
+  return { course: toCourseJson(ctx, course), lectures: await listLectures(ctx, course.id, viewer) };
+}
+
+/** Adds the lecture (see addLecture) and answers the course with every lecture, as `viewer` sees them. */
+export async function addLectureToCourse(
+  ctx: Context,
+  { course, fields, video, viewer }: { course: CourseWithCount; fields: unknown; video: StoredVideo; viewer: UserRow },
+): Promise<Course & { lectures: Lecture[] }> {
+  await addLecture(ctx, course.id, fields, video);
+  const list = await listLectures(ctx, course.id, viewer);
+  return { ...toCourseJson(ctx, { ...course, numbersOfLectures: list.length }), lectures: list };
+}
+
+/** Deletes the lecture (see deleteLecture) and answers the course with the lectures left, as `viewer` sees them. */
+export async function deleteLectureOfCourse(
+  ctx: Context,
+  { courseId, lectureId, viewer }: { courseId: string; lectureId: string; viewer: UserRow },
+): Promise<Course & { lectures: Lecture[] }> {
+  await deleteLecture(ctx, courseId, lectureId);
+  const course = await findCourse(ctx, courseId);
+  return { ...toCourseJson(ctx, course), lectures: await listLectures(ctx, courseId, viewer) };
+}
+
+/** Processes a lecture's video again after its processing failed; answers the lecture as `viewer` sees it. */
+export async function retryLectureProcessing(ctx: Context, { courseId, lectureId, viewer }: { courseId: string; lectureId: string; viewer: UserRow }): Promise<Lecture> {
+  return toLectureJson(ctx, await retryVideoProcessing(ctx, courseId, lectureId), viewer);
 }

@@ -14,6 +14,7 @@ import { courseProgress, lectureProgress, lectures, users } from '../../db/schem
 import { AppError } from '../../errors.ts';
 import type { UserRow } from '../auth/sessions.ts';
 import { canWatchLectures } from '../users/users.service.ts';
+import { checkSaveMayBeHeld, type KnownLectures } from './known-lectures.ts';
 
 export type SaveInput = z.output<typeof SaveProgressSchema>;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -112,6 +113,28 @@ interface SaveRow {
  * what it read says why (404, 403 or 400). Answers, beside what was saved, whether the lecture is a
  * free preview (for the route's KnownLectures).
  */
+/**
+ * Saves the position now; or, when the session is over its rate (`overRate`), holds the save
+ * back to be written a moment later, the latest kept. Held only when it would be written: a
+ * flood about lectures that do not exist, or that are not the learner's to watch, is refused
+ * now instead of filling the area others share.
+ */
+export async function saveOrHoldProgress(
+  ctx: Context,
+  known: KnownLectures,
+  { user, lectureId, input, overRate }: { user: UserRow; lectureId: string; input: SaveInput; overRate: boolean },
+): Promise<SavedProgress | null> {
+  const save = () => saveProgress(ctx, user, lectureId, input);
+  if (!overRate) {
+    const { isPreview, ...saved } = await save();
+    known.remember(lectureId, isPreview);
+    return saved;
+  }
+  await checkSaveMayBeHeld(ctx, known, user, lectureId);
+  if (!ctx.heldSaves.hold(user.id, `${user.id}:${lectureId}`, save)) throw new AppError(429, answers.tooManyRequests);
+  return null;
+}
+
 export async function saveProgress(ctx: Context, user: UserRow, lectureId: string, input: SaveInput): Promise<SavedProgress & { isPreview: boolean }> {
   const now = Date.now();
   if (input.at > now + CLOCK_SKEW_MS) throw new AppError(400, answers.progressTimeInvalid);

@@ -6,7 +6,7 @@ import type { Context } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { users } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import { revokeAllSessions, type UserRow } from '../auth/sessions.ts';
+import { createSession, revokeAllSessions, type UserRow } from '../auth/sessions.ts';
 import { AVATAR_SIZE, reencodeImage } from '../media/images.ts';
 import { saveAvatar } from '../media/storage.ts';
 
@@ -64,16 +64,17 @@ async function withNewAvatar<T>(ctx: Context, webp: Buffer, write: (avatarKey: s
   }
 }
 
+/** Creates the account and logs it in: the new user and their session. */
 export async function registerUser(
   ctx: Context,
   input: { fullName: string; email: string; password: string; avatar: Buffer },
-): Promise<UserRow> {
+): Promise<{ user: UserRow; session: { token: string; expiresAt: Date } }> {
   const [existing] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, input.email));
   if (existing) throw new AppError(409, answers.emailTaken);
   // The image is judged before the password is hashed: a bad upload costs no hash.
   const avatar = await encodeAvatar(input.avatar);
   const passwordHash = await ctx.passwords.hash(input.password);
-  return withNewAvatar(ctx, avatar, async (avatarKey) => {
+  const user = await withNewAvatar(ctx, avatar, async (avatarKey) => {
     try {
       const [user] = await ctx.db
         .insert(users)
@@ -86,6 +87,7 @@ export async function registerUser(
       throw error;
     }
   });
+  return { user, session: await createSession(ctx, user.id) };
 }
 
 export async function updateProfile(

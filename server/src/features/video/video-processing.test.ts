@@ -5,7 +5,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Lecture } from '@lms/contract/courses';
+import type { Lecture } from '@lms/contract/lectures';
 import { answers } from '@lms/contract/answers';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';

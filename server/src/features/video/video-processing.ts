@@ -11,7 +11,7 @@ import { lectures } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Jobs } from '../../jobs.ts';
 import { hlsFileKey, savePoster, videoRunKeys } from '../media/storage.ts';
-import type { VideoTools } from './ffmpeg.ts';
+import { describeFfmpeg, ffmpegWarning, type VideoTools } from './ffmpeg.ts';
 import { ladderFor, transcodeToHls } from './hls-transcode.ts';
 import { grabFrame, probeVideo, UnreadableVideo, type ProbedVideo } from './probe.ts';
 
@@ -269,4 +269,15 @@ export async function removeOrphanWorkFolders(ctx: Pick<Context, 'db' | 'config'
   for (const key of outputs) if (!keptKeys.has(key)) await ctx.media.remove(key);
   for (const folder of runs.values()) await fs.rm(folder, { recursive: true, force: true });
   return runs.size;
+}
+
+/** Whether this server can process videos: if not, why (in words for the admin); if so, with which ffmpeg, and whether to replace it. */
+export function videoStatus(ctx: Pick<Context, 'video'>) {
+  const { video } = ctx;
+  return {
+    available: video.available,
+    reason: video.available ? null : answers.videoProcessingOff(video.reason),
+    ffmpeg: video.available ? describeFfmpeg(video.tools.build) : null,
+    ffmpegWarning: video.available ? ffmpegWarning(video.tools.build) : null,
+  };
 }

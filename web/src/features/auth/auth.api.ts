@@ -26,44 +26,44 @@ const storeUser = async (_arg: unknown, { dispatch, queryFulfilled }: { dispatch
 const authApi = serverState.injectEndpoints({
   endpoints: (build) => ({
     /** The signed-in user as the server has them now. Quiet: a failure leaves the stored user (or logs out on a 401). */
-    getMe: build.query<ResponseOf<typeof endpoints.user.me>, void>({
-      query: () => serverCall(endpoints.user.me, {}, { fallback: messages.failedLoadData, quiet: true }),
+    getMe: build.query<ResponseOf<typeof endpoints.users.me>, void>({
+      query: () => serverCall(endpoints.users.me, {}, { fallback: messages.failedLoadData, quiet: true }),
       keepUnusedDataFor: 0,
       onQueryStarted: storeUser,
     }),
     /** `quiet`: the page shows a refusal itself (the login page keeps a lockout and its wait in view). */
-    login: build.mutation<ResponseOf<typeof endpoints.user.login>, { input: Login } & Pick<CallOptions, 'quiet'>>({
-      query: ({ input, quiet }) => serverCall(endpoints.user.login, { body: input }, { fallback: messages.failedLogIn, toastSuccess: true, quiet }),
+    login: build.mutation<ResponseOf<typeof endpoints.users.login>, { input: Login } & Pick<CallOptions, 'quiet'>>({
+      query: ({ input, quiet }) => serverCall(endpoints.users.login, { body: input }, { fallback: messages.failedLogIn, toastSuccess: true, quiet }),
       onQueryStarted: storeUser,
     }),
     /** Signs in with a one-time link from a mail (decision 0021); the page shows a refusal itself. */
-    signInWithLink: build.mutation<ResponseOf<typeof endpoints.user.signInWithLink>, string>({
-      query: (token) => serverCall(endpoints.user.signInWithLink, { params: { token } }, { fallback: messages.failedLogIn, toastSuccess: true, quiet: true }),
+    signInWithLink: build.mutation<ResponseOf<typeof endpoints.users.signInWithLink>, string>({
+      query: (token) => serverCall(endpoints.users.signInWithLink, { params: { token } }, { fallback: messages.failedLogIn, toastSuccess: true, quiet: true }),
       onQueryStarted: storeUser,
     }),
-    register: build.mutation<ResponseOf<typeof endpoints.user.register>, FormData>({
-      query: (form) => serverCall(endpoints.user.register, { body: form }, { fallback: messages.failedCreateAccount, toastSuccess: true }),
+    register: build.mutation<ResponseOf<typeof endpoints.users.register>, FormData>({
+      query: (form) => serverCall(endpoints.users.register, { body: form }, { fallback: messages.failedCreateAccount, toastSuccess: true }),
       onQueryStarted: storeUser,
     }),
-    logout: build.mutation<ResponseOf<typeof endpoints.user.logout>, void>({
-      query: () => serverCall(endpoints.user.logout, {}, { fallback: messages.failedLogOut, toastSuccess: true }),
+    logout: build.mutation<ResponseOf<typeof endpoints.users.logout>, void>({
+      query: () => serverCall(endpoints.users.logout, {}, { fallback: messages.failedLogOut, toastSuccess: true }),
       async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
         if (await queryFulfilled.then(() => true, () => false)) dispatch(loggedOut());
       },
     }),
-    updateProfile: build.mutation<ResponseOf<typeof endpoints.user.update>, { userId: string; form: FormData }>({
+    updateProfile: build.mutation<ResponseOf<typeof endpoints.users.update>, { userId: string; form: FormData }>({
       query: ({ userId, form }) =>
-        serverCall(endpoints.user.update, { params: { id: userId }, body: form }, { fallback: messages.failedUpdateProfile, toastSuccess: true }),
+        serverCall(endpoints.users.update, { params: { id: userId }, body: form }, { fallback: messages.failedUpdateProfile, toastSuccess: true }),
       onQueryStarted: storeUser,
     }),
-    changePassword: build.mutation<ResponseOf<typeof endpoints.user.changePassword>, ChangePassword>({
-      query: (input) => serverCall(endpoints.user.changePassword, { body: input }, { fallback: messages.operationFailed, toastSuccess: true }),
+    changePassword: build.mutation<ResponseOf<typeof endpoints.users.changePassword>, ChangePassword>({
+      query: (input) => serverCall(endpoints.users.changePassword, { body: input }, { fallback: messages.operationFailed, toastSuccess: true }),
     }),
-    requestPasswordReset: build.mutation<ResponseOf<typeof endpoints.user.requestReset>, ForgotPassword>({
-      query: (input) => serverCall(endpoints.user.requestReset, { body: input }, { fallback: messages.operationFailed }),
+    requestPasswordReset: build.mutation<ResponseOf<typeof endpoints.users.requestReset>, ForgotPassword>({
+      query: (input) => serverCall(endpoints.users.requestReset, { body: input }, { fallback: messages.operationFailed }),
     }),
-    resetPassword: build.mutation<ResponseOf<typeof endpoints.user.reset>, { token: string; input: ResetPassword }>({
-      query: ({ token, input }) => serverCall(endpoints.user.reset, { params: { token }, body: input }, { fallback: messages.operationFailed, toastSuccess: true }),
+    resetPassword: build.mutation<ResponseOf<typeof endpoints.users.reset>, { token: string; input: ResetPassword }>({
+      query: ({ token, input }) => serverCall(endpoints.users.reset, { params: { token }, body: input }, { fallback: messages.operationFailed, toastSuccess: true }),
     }),
     /** Cancels the subscription, with the reason when the subscriber gave one. */
     unsubscribe: build.mutation<ResponseOf<typeof endpoints.payments.unsubscribe>, Cancellation>({

@@ -1,4 +1,4 @@
-import type { SaveOffer } from '@lms/contract/plans';
+import type { SaveOffer } from '@lms/contract/payments';
 import { useId } from 'react';
 import { useAcceptSaveOfferMutation } from './billing.api';
 import { billingTexts } from './billing-texts';

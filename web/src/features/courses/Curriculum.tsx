@@ -1,4 +1,4 @@
-import type { CurriculumLecture } from '@lms/contract/courses';
+import type { CurriculumLecture } from '@lms/contract/lectures';
 import { messages } from '@lms/contract/messages';
 import { useId, type ReactNode } from 'react';
 import { clockDuration, isoDuration, spokenDuration } from '../../lib/format';

@@ -1,4 +1,4 @@
-import type { CurriculumLecture } from '@lms/contract/courses';
+import type { CurriculumLecture } from '@lms/contract/lectures';
 import { messages } from '@lms/contract/messages';
 import { VideoPlayer } from '../../lib/components/VideoPlayer';
 import { useEffect, useId, useRef, useState } from 'react';

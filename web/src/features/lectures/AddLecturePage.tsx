@@ -1,4 +1,5 @@
-import { AddLectureSchema, DESCRIPTION_MAX, TITLE_MAX } from '@lms/contract/courses';
+import { DESCRIPTION_MAX, TITLE_MAX } from '@lms/contract/courses';
+import { AddLectureSchema } from '@lms/contract/lectures';
 import { messages } from '@lms/contract/messages';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';

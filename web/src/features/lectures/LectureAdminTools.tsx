@@ -1,4 +1,4 @@
-import type { Lecture } from '@lms/contract/courses';
+import type { Lecture } from '@lms/contract/lectures';
 import { messages } from '@lms/contract/messages';
 import { useEffect, useState } from 'react';
 import { useDeleteLectureMutation, useRetryProcessingMutation, useSetLecturePreviewMutation } from './lectures.api';

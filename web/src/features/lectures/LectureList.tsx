@@ -1,4 +1,4 @@
-import type { Lecture } from '@lms/contract/courses';
+import type { Lecture } from '@lms/contract/lectures';
 import type { CourseProgress, LectureProgress } from '@lms/contract/progress';
 import type { ReactNode } from 'react';
 import { clockDuration, isoDuration } from '../../lib/format';

@@ -1,4 +1,4 @@
-import type { VideoProcessing } from '@lms/contract/courses';
+import type { VideoProcessing } from '@lms/contract/lectures';
 import { messages } from '@lms/contract/messages';
 
 /** For the admin, under each lecture: where its video is in the pipeline, with Retry when it failed. */

@@ -1,7 +1,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import toast from 'react-hot-toast';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Course, Lecture } from '@lms/contract/courses';
+import type { Course } from '@lms/contract/courses';
+import type { Lecture } from '@lms/contract/lectures';
 import { messages } from '@lms/contract/messages';
 import { answers } from '@lms/contract/answers';
 import type { User } from '@lms/contract/users';

@@ -1,4 +1,4 @@
-import type { CheckoutQuote } from '@lms/contract/plans';
+import type { CheckoutQuote } from '@lms/contract/payments';
 import { useId, useRef, type FormEvent, type ReactNode } from 'react';
 import { formatDate, rupees } from '../../lib/format';
 import { checkoutTexts } from './checkout-texts';

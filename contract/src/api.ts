@@ -1,0 +1,337 @@
+// The table and its runtime schemas, one entry an endpoint: long by nature, and read an entry at a time.
+import type { z } from 'zod';
+import { BillingDetailsResponseSchema, BillingDetailsSchema, BillingDocumentParamsSchema, BillingHistoryResponseSchema } from './billing.ts';
+import { ContactMessagesQuerySchema, ContactMessagesResponseSchema, ContactSchema } from './contact.ts';
+import { CourseIdParamsSchema, CourseListResponseSchema, CourseResponseSchema, ListCoursesQuerySchema } from './courses.ts';
+import { endpoints } from './endpoints.ts';
+import type { Endpoint, Schemas, SchemasOf } from './http.ts';
+import {
+  CourseWithLecturesResponseSchema,
+  CurriculumParamsSchema,
+  CurriculumResponseSchema,
+  DeleteLectureQuerySchema,
+  LectureParamsSchema,
+  LectureResponseSchema,
+  LecturesResponseSchema,
+  UpdateLectureSchema,
+} from './lectures.ts';
+import {
+  CancellationReasonsResponseSchema,
+  CancellationSchema,
+  CancellationTermsResponseSchema,
+  PaymentRecordsQuerySchema,
+  PaymentRecordsResponseSchema,
+  PlanResponseSchema,
+  RazorpayKeyResponseSchema,
+  SaveOfferResponseSchema,
+  SubscribeResponseSchema,
+  SubscribeSchema,
+  UnsubscribeResponseSchema,
+  VerifyPaymentSchema,
+  WebhookResponseSchema,
+} from './payments.ts';
+import {
+  AdminPlanResponseSchema,
+  AdminPlansResponseSchema,
+  CouponIdParamsSchema,
+  CouponInputSchema,
+  CouponResponseSchema,
+  CouponsResponseSchema,
+  CouponUpdateSchema,
+  PlanIdParamsSchema,
+  PlanInputSchema,
+  PlansResponseSchema,
+  PlanUpdateSchema,
+} from './plans.ts';
+import {
+  CompletionSchema,
+  CourseProgressResponseSchema,
+  EngagementResponseSchema,
+  LectureProgressParamsSchema,
+  MyProgressResponseSchema,
+  ProgressSettingsResponseSchema,
+  ProgressSettingsSchema,
+  SaveProgressResponseSchema,
+  SaveProgressSchema,
+} from './progress.ts';
+import { RevenueExportQuerySchema, RevenueResponseSchema, UserStatsResponseSchema } from './stats.ts';
+import {
+  ChangePasswordSchema,
+  ForgotPasswordSchema,
+  LoginSchema,
+  MessageSchema,
+  ResetPasswordSchema,
+  ResetTokenParamsSchema,
+  SignInTokenParamsSchema,
+  UserIdParamsSchema,
+  UserResponseSchema,
+} from './users.ts';
+import { VideoStatusResponseSchema } from './video.ts';
+
+/**
+ * The server's half of the table: each endpoint of endpoints.ts with the zod schemas it
+ * validates with, its OpenAPI summary and its success status. The web app never imports this
+ * file (its first chunk would carry zod); the server registers every API route from `api`.
+ */
+
+/** What the server adds to an entry of the table. */
+interface Binding<S extends Schemas> {
+  /** The schemas the table names by type, here as values. */
+  schemas: S;
+  /** One line for the OpenAPI page. */
+  summary: string;
+  /** The status of the answer, when it is not 200 (201 for something created). */
+  status?: 201;
+  /** Other successful answers, by status, with their schemas (202: accepted, written a moment later). */
+  alsoAnswers?: Record<number, z.ZodType>;
+}
+
+type Table = typeof endpoints;
+export type Bindings = { [G in keyof Table]: { [K in keyof Table[G]]: Binding<SchemasOf<Table[G][K]>> } };
+
+const bindings = {
+  users: {
+    register: {
+      schemas: { body: 'multipart', response: UserResponseSchema },
+      summary: 'Sign up (multipart: fullName, email, password, avatar); logs the new user in',
+      status: 201,
+    },
+    login: { schemas: { body: LoginSchema, response: UserResponseSchema }, summary: 'Log in' },
+    logout: { schemas: { response: MessageSchema }, summary: 'Log out: ends this session' },
+    logoutByPost: { schemas: { response: MessageSchema }, summary: 'Log out: ends this session' },
+    me: { schemas: { response: UserResponseSchema }, summary: 'The logged-in user' },
+    update: {
+      schemas: { params: UserIdParamsSchema, body: 'multipart', response: UserResponseSchema },
+      summary: 'Edit your own profile (multipart: fullName, optional avatar)',
+    },
+    changePassword: { schemas: { body: ChangePasswordSchema, response: MessageSchema }, summary: 'Change password: ends every other session' },
+    requestReset: {
+      schemas: { body: ForgotPasswordSchema, response: MessageSchema },
+      summary: 'Forgot password: mails a reset link; the same answer for any email',
+    },
+    reset: {
+      schemas: { params: ResetTokenParamsSchema, body: ResetPasswordSchema, response: MessageSchema },
+      summary: 'Set a new password with a reset link (single use, 15 minutes)',
+    },
+    signInWithLink: {
+      schemas: { params: SignInTokenParamsSchema, response: UserResponseSchema },
+      summary: 'Sign in with a one-time link, mailed when the right password came past the login limit from an unknown browser',
+    },
+  },
+  courses: {
+    list: {
+      schemas: { query: ListCoursesQuerySchema, response: CourseListResponseSchema },
+      summary: 'The catalogue, newest first: search (title, category, instructor), category, id, page, limit',
+    },
+    create: {
+      schemas: { body: 'multipart', response: CourseResponseSchema },
+      summary: 'Create a course (multipart: title, description, category, createdBy, thumbnail)',
+      status: 201,
+    },
+    update: {
+      schemas: { params: CourseIdParamsSchema, body: 'multipart', response: CourseResponseSchema },
+      summary: 'Edit a course (multipart: any of title, description, category, createdBy, thumbnail)',
+    },
+    delete: { schemas: { params: CourseIdParamsSchema, response: MessageSchema }, summary: 'Delete a course with its lectures and all their media' },
+    curriculum: {
+      schemas: { params: CurriculumParamsSchema, response: CurriculumResponseSchema },
+      summary: "A course's public curriculum: every lecture's title, description, duration and preview flag; video URLs of free previews only",
+    },
+  },
+  lectures: {
+    list: { schemas: { params: CourseIdParamsSchema, response: LecturesResponseSchema }, summary: "A course's lectures, for active subscribers and administrators" },
+    add: {
+      schemas: { params: CourseIdParamsSchema, body: 'multipart', response: CourseWithLecturesResponseSchema },
+      summary: "Add a lecture (multipart: lectures (the video file), title, description, and optionally preview: 'true' or 'false')",
+      status: 201,
+    },
+    delete: { schemas: { query: DeleteLectureQuerySchema, response: CourseWithLecturesResponseSchema }, summary: 'Delete a lecture and its video' },
+    update: {
+      schemas: { params: LectureParamsSchema, body: UpdateLectureSchema, response: LectureResponseSchema },
+      summary: 'Change a lecture: { preview: true } makes it a free preview anyone may watch, false makes it private again',
+    },
+    retryProcessing: {
+      schemas: { params: LectureParamsSchema, response: LectureResponseSchema },
+      summary: "Process a lecture's video again after its processing failed (409 in any other state)",
+    },
+  },
+  video: {
+    status: {
+      schemas: { response: VideoStatusResponseSchema },
+      summary: 'Whether this server can process videos (admin): if not, why; if so, with which ffmpeg',
+    },
+  },
+  payments: {
+    razorpayKey: { schemas: { response: RazorpayKeyResponseSchema }, summary: "The payment provider's public key, Checkout script and price" },
+    plan: { schemas: { response: PlanResponseSchema }, summary: "The bundle's price per month and refund window (public)" },
+    plans: { schemas: { response: PlansResponseSchema }, summary: 'The plans on sale (public)' },
+    subscribe: {
+      schemas: { body: SubscribeSchema, response: SubscribeResponseSchema },
+      summary: 'Start a subscription (the default plan without a body; or a plan, a coupon, the trial); Checkout takes the payment',
+    },
+    verify: { schemas: { body: VerifyPaymentSchema, response: MessageSchema }, summary: 'Verify the payment Checkout reported' },
+    unsubscribe: {
+      schemas: { body: CancellationSchema, response: UnsubscribeResponseSchema },
+      summary: 'Cancel: the first cancellation inside the refund window in 12 months refunds and ends access now; any other keeps access to the period end',
+    },
+    cancellation: {
+      schemas: { response: CancellationTermsResponseSchema },
+      summary: 'What cancelling now would do for this subscriber: refunded or not, access until when',
+    },
+    saveOffer: { schemas: { response: SaveOfferResponseSchema }, summary: 'The save offer this subscriber may take instead of cancelling, if any' },
+    acceptSaveOffer: { schemas: { response: SaveOfferResponseSchema }, summary: 'Take the save offer: the next payments are discounted' },
+    records: {
+      schemas: { query: PaymentRecordsQuerySchema, response: PaymentRecordsResponseSchema },
+      summary: 'The latest `count` payments, this year’s sales by month (Asia/Kolkata), subscriptions sold and net revenue',
+    },
+    webhook: {
+      schemas: { body: 'raw', response: WebhookResponseSchema },
+      summary: 'Razorpay webhook (X-Razorpay-Signature over the raw body; deduplicated on x-razorpay-event-id)',
+    },
+  },
+  stats: {
+    users: { schemas: { response: UserStatsResponseSchema }, summary: 'Registered users, and those with an active subscription' },
+    engagement: {
+      schemas: { response: EngagementResponseSchema },
+      summary: 'Active learners this week, active subscribers who stopped watching (14 days), and per course: started, completed, average completion',
+    },
+    cancellations: {
+      schemas: { response: CancellationReasonsResponseSchema },
+      summary: 'Why subscribers cancelled in the last 90 days (most given first; null: skipped) and the latest 20 with their notes',
+    },
+    revenue: {
+      schemas: { response: RevenueResponseSchema },
+      summary:
+        'MRR, subscribers, new and cancelled this month, churn rate, refunds, gross and net revenue; 12 months of new vs cancelled; the latest payments with their documents',
+    },
+    revenueExport: {
+      schemas: { query: RevenueExportQuerySchema, response: 'download' },
+      summary: "CSV for an accountant: the payments, or the invoices and credit notes, of a range of days (India's calendar, at most 400)",
+    },
+  },
+  plans: {
+    list: { schemas: { response: AdminPlansResponseSchema }, summary: 'Every plan, archived ones too, with its price versions and subscribers' },
+    create: { schemas: { body: PlanInputSchema, response: AdminPlanResponseSchema }, summary: 'Create a plan', status: 201 },
+    update: {
+      schemas: { params: PlanIdParamsSchema, body: PlanUpdateSchema, response: AdminPlanResponseSchema },
+      summary: 'Rename, re-price (a new price version: subscribers keep theirs), set the trial, archive or bring back a plan',
+    },
+  },
+  coupons: {
+    list: { schemas: { response: CouponsResponseSchema }, summary: 'Every coupon, with its redemptions' },
+    create: { schemas: { body: CouponInputSchema, response: CouponResponseSchema }, summary: 'Create a coupon', status: 201 },
+    update: {
+      schemas: { params: CouponIdParamsSchema, body: CouponUpdateSchema, response: CouponResponseSchema },
+      summary:
+        'Change when, how often and for which plans a coupon may be redeemed, whether it is the save offer, or archive it (its code and discount stay)',
+    },
+  },
+  progress: {
+    mine: {
+      schemas: { response: MyProgressResponseSchema },
+      summary: 'Every course the learner has started, most recent first, with where to pick each up',
+    },
+    course: {
+      schemas: { params: CourseIdParamsSchema, response: CourseProgressResponseSchema },
+      summary: "The learner's progress in each lecture of a course (course: null until started)",
+    },
+    save: {
+      schemas: { params: LectureProgressParamsSchema, body: SaveProgressSchema, response: SaveProgressResponseSchema },
+      summary:
+        'Save the position in a lecture (every ~10 s, on pause, seek and leave; sendBeacon works). 202 when the session is over its rate: the latest save is written a moment later',
+      alsoAnswers: { 202: SaveProgressResponseSchema },
+    },
+    complete: {
+      schemas: { params: LectureProgressParamsSchema, body: CompletionSchema, response: SaveProgressResponseSchema },
+      summary: 'Mark a lecture as completed ({ completed: true }) or not',
+    },
+    settings: {
+      schemas: { body: ProgressSettingsSchema, response: ProgressSettingsResponseSchema },
+      summary: "The learner's player settings: whether the next lecture starts by itself",
+    },
+  },
+  billing: {
+    details: {
+      schemas: { response: BillingDetailsResponseSchema },
+      summary: 'What goes on your invoices: business name, GSTIN, state, address',
+    },
+    saveDetails: {
+      schemas: { body: BillingDetailsSchema, response: BillingDetailsResponseSchema },
+      summary: 'Set what goes on your future invoices (a GSTIN needs its business name, and its state)',
+    },
+    history: {
+      schemas: { response: BillingHistoryResponseSchema },
+      summary: 'Your payments, newest first, with their invoices and credit notes; when the subscription renews or ends',
+    },
+    document: {
+      schemas: { params: BillingDocumentParamsSchema, response: 'download' },
+      summary: "An invoice's or credit note's PDF: your own, or anyone's for an admin. 409 while it is being made",
+    },
+  },
+  contact: {
+    send: {
+      schemas: { body: ContactSchema, response: MessageSchema },
+      summary: 'Send a message to the team (JSON: name, email, message); stored, then mailed',
+    },
+    list: { schemas: { query: ContactMessagesQuerySchema, response: ContactMessagesResponseSchema }, summary: 'The contact inbox, newest first: page, limit' },
+  },
+} satisfies Bindings;
+
+/**
+ * Every entry's schemas must be exactly the ones the table names: assignable is not enough, as a
+ * response schema with an extra field is assignable to one without it. This fails to compile,
+ * naming the entries that disagree.
+ */
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type Disagreeing = {
+  [G in keyof Table]: {
+    [K in keyof Table[G]]: G extends keyof typeof bindings
+      ? K extends keyof (typeof bindings)[G]
+        ? (typeof bindings)[G][K] extends { schemas: infer S }
+          ? Same<S, SchemasOf<Table[G][K]>> extends true
+            ? never
+            : `${G & string}.${K & string}`
+          : never
+        : never
+      : never;
+  }[keyof Table[G]];
+}[keyof Table];
+const agreeing: [Disagreeing] extends [never] ? true : Disagreeing = true;
+void agreeing;
+
+/** An endpoint as the server registers it: the table's entry with its schemas, summary and statuses. */
+export interface ApiEndpoint<S extends Schemas = Schemas> extends Endpoint<S> {
+  readonly schemas: S;
+  readonly summary: string;
+  readonly status: 200 | 201;
+  readonly alsoAnswers: Readonly<Record<number, z.ZodType>>;
+  /** Where it is in the table, e.g. `courses.list`. */
+  readonly name: string;
+}
+
+export type Api = { [G in keyof Table]: { [K in keyof Table[G]]: ApiEndpoint<SchemasOf<Table[G][K]>> } };
+
+function merge(): Api {
+  const merged: Record<string, Record<string, ApiEndpoint>> = {};
+  for (const [group, entries] of Object.entries(endpoints)) {
+    merged[group] = {};
+    for (const [name, entry] of Object.entries(entries as Record<string, Endpoint>)) {
+      const binding = (bindings as Record<string, Record<string, Binding<Schemas>>>)[group]![name]!;
+      merged[group][name] = {
+        ...entry,
+        schemas: binding.schemas,
+        summary: binding.summary,
+        status: binding.status ?? 200,
+        alsoAnswers: binding.alsoAnswers ?? {},
+        name: `${group}.${name}`,
+      };
+    }
+  }
+  return merged as Api;
+}
+
+/** The table with every entry's schemas: what the server registers its API routes from. */
+export const api: Api = merge();
+
+/** Every endpoint of the table, in its order. */
+export const apiEndpoints: readonly ApiEndpoint[] = Object.values(api).flatMap((group) => Object.values(group) as ApiEndpoint[]);
