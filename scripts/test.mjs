@@ -53,8 +53,12 @@ const stages = [
     // One core's worth of jsdom, run while the server tests wait on timers, databases and ffmpeg.
     { name: 'web tests', command: 'npm', args: ['test', '--workspace', 'web'] },
   ],
-  [{ name: 'e2e', command: 'npm', args: ['run', 'test:e2e'], prepare: ensureChromium }],
-  [{ name: 'e2e (cluster)', command: 'npm', args: ['run', 'test:e2e:cluster'], prepare: ensureChromium, missing: clusterServicesMissing }],
+  // Each starts its servers (and the cluster transcodes its demo videos) while the other's journeys
+  // run; one browser each keeps two on the two cores, as one run with two workers had.
+  [
+    { name: 'e2e', command: 'npm', args: ['run', 'test:e2e', '--', '--workers=1'], prepare: ensureChromium },
+    { name: 'e2e (cluster)', command: 'npm', args: ['run', 'test:e2e:cluster', '--', '--workers=1'], prepare: ensureChromium, missing: clusterServicesMissing },
+  ],
 ];
 
 const seconds = (since) => `${Math.round((Date.now() - since) / 1000)} s`;
@@ -71,9 +75,9 @@ function run(step, live) {
   return new Promise((resolve) => {
     const child = spawn(step.command, step.args, { cwd: root, stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
     const chunks = [];
-    if (!live) for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => chunks.push(chunk));
-    child.once('error', (error) => chunks.push(Buffer.from(`${error.message}\n`)));
-    child.once('close', (code) => resolve({ step, ok: code === 0, output: Buffer.concat(chunks).toString(), took: seconds(started) }));
+    if (!live) for (const stream of [child.stdout, child.stderr]) stream.setEncoding('utf8').on('data', (chunk) => chunks.push(chunk));
+    child.once('error', (error) => chunks.push(`${error.message}\n`));
+    child.once('close', (code) => resolve({ step, ok: code === 0, output: chunks.join(''), took: seconds(started) }));
   });
 }
 
