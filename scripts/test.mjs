@@ -1,9 +1,11 @@
-// `npm test`: everything that proves the product works, in the order that fails fastest.
-// CI (.ci/run) sets TEST_DATABASE_URL and TEST_REDIS_URL so the server tests also run on
-// PostgreSQL and the shared rate-limit test runs against Redis. The e2e step drives Debian's
-// Chromium (installed here when missing) against the real server (e2e/global-setup.ts); the last
-// step drives it through two instances behind nginx (e2e/cluster-setup.ts), given both services.
-import { spawnSync } from 'node:child_process';
+// `npm test`: everything that proves the product works, in stages that fail fast. The steps of a
+// stage share nothing, so they run side by side on the machine's cores; the next stage starts once
+// every step of this one has passed. CI (.ci/run) sets TEST_DATABASE_URL and TEST_REDIS_URL so the
+// server tests also run on PostgreSQL and the shared rate-limit test runs against Redis. The e2e
+// step drives Debian's Chromium (installed here when missing) against the real server
+// (e2e/global-setup.ts); the last step drives it through two instances behind nginx
+// (e2e/cluster-setup.ts), given both services.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,30 +35,67 @@ function ensureChromium() {
 const clusterServicesMissing = () =>
   process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL ? undefined : 'it needs PostgreSQL and Redis, named by TEST_DATABASE_URL and TEST_REDIS_URL (.ci/run sets both)';
 
-const steps = [
-  ['typecheck', 'npm', ['run', 'typecheck']],
-  ['lint', 'npm', ['run', 'lint']],
-  ['server tests', 'npm', ['test', '--workspace', 'server']],
-  ['web tests', 'npm', ['test', '--workspace', 'web']],
-  ['e2e', 'npm', ['run', 'test:e2e'], ensureChromium],
-  ['e2e (cluster)', 'npm', ['run', 'test:e2e:cluster'], ensureChromium, clusterServicesMissing],
+/**
+ * Each stage's steps run at once. `reportOnly`: the step's findings are printed and counted, but do
+ * not fail the run.
+ */
+const stages = [
+  [
+    { name: 'typecheck', command: 'npm', args: ['run', 'typecheck'] },
+    { name: 'lint', command: 'npm', args: ['run', 'lint'] },
+    // The web app, the server bundle and the embedded database template, built once here: the server's
+    // `npm start` test and both e2e steps start from them (scripts/build.mjs skips what is up to date).
+    { name: 'build', command: process.execPath, args: ['scripts/build.mjs'] },
+    { name: 'format', command: 'npm', args: ['run', 'format:check'], reportOnly: true },
+  ],
+  [
+    { name: 'server tests', command: 'npm', args: ['test', '--workspace', 'server'] },
+    // One core's worth of jsdom, run while the server tests wait on timers, databases and ffmpeg.
+    { name: 'web tests', command: 'npm', args: ['test', '--workspace', 'web'] },
+  ],
+  // Each starts its servers (and the cluster transcodes its demo videos) while the other's journeys
+  // run; one browser each keeps two on the two cores, as one run with two workers had.
+  [
+    { name: 'e2e', command: 'npm', args: ['run', 'test:e2e', '--', '--workers=1'], prepare: ensureChromium },
+    { name: 'e2e (cluster)', command: 'npm', args: ['run', 'test:e2e:cluster', '--', '--workers=1'], prepare: ensureChromium, missing: clusterServicesMissing },
+  ],
 ];
 
+const seconds = (since) => `${Math.round((Date.now() - since) / 1000)} s`;
+
+/**
+ * Runs one step. The first step of a stage writes to the terminal as it goes; the others' output is
+ * held and printed whole once the first has finished, so that no two steps' lines are mixed.
+ */
+function run(step, live) {
+  const started = Date.now();
+  const absent = step.missing?.();
+  if (absent) return Promise.resolve({ step, ok: true, output: `Not run: ${absent}.\n`, took: '0 s' });
+  if (step.prepare && !step.prepare()) return Promise.resolve({ step, ok: false, output: '', took: seconds(started) });
+  return new Promise((resolve) => {
+    const child = spawn(step.command, step.args, { cwd: root, stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+    const chunks = [];
+    if (!live) for (const stream of [child.stdout, child.stderr]) stream.setEncoding('utf8').on('data', (chunk) => chunks.push(chunk));
+    child.once('error', (error) => chunks.push(`${error.message}\n`));
+    child.once('close', (code) => resolve({ step, ok: code === 0, output: chunks.join(''), took: seconds(started) }));
+  });
+}
+
 fs.rmSync(results, { recursive: true, force: true });
+const startedAll = Date.now();
 let failedStep;
-for (const [name, command, args, prepare, missing] of steps) {
-  console.log(`\n▶ ${name}`);
-  const absent = missing?.();
-  if (absent) {
-    console.log(`Not run: ${absent}.`);
-    continue;
+for (const stage of stages) {
+  console.log(`\n▶ ${stage.map((step) => step.name).join(' ‖ ')}`);
+  const [first, ...rest] = stage;
+  const others = rest.map((step) => run(step, false));
+  const outcomes = [await run(first, true), ...(await Promise.all(others))];
+  for (const [index, { step, ok, output, took }] of outcomes.entries()) {
+    if (index > 0) process.stdout.write(`\n▶ ${step.name}\n${output}`);
+    const verdict = ok ? 'passed' : step.reportOnly ? 'reported (not failing)' : 'failed';
+    console.log(`◀ ${step.name}: ${verdict} in ${took}`);
+    if (!ok && !step.reportOnly) failedStep ??= step.name;
   }
-  const ready = prepare ? prepare() : true;
-  const result = ready ? spawnSync(command, args, { cwd: root, stdio: 'inherit' }) : { status: 1 };
-  if (result.status !== 0) {
-    failedStep = name;
-    break;
-  }
+  if (failedStep) break;
 }
 
 // Vitest's JSON reports count numPassedTests…; Playwright's (test-results/e2e.json, e2e-cluster.json) have stats.
@@ -74,5 +113,6 @@ for (const file of fs.existsSync(results) ? fs.readdirSync(results).filter((name
   }
 }
 if (failedStep) console.error(`\n✗ ${failedStep} failed`);
+console.log(`\nall steps: ${seconds(startedAll)}`);
 console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failedStep || totals.failed > 0 || totals.passed === 0 ? 1 : 0);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Course, Lecture } from '@lms/contract/courses';
+import type { Course } from '@lms/contract/courses';
+import type { Lecture } from '@lms/contract/lectures';
 import { selectCourseList } from '../features/courses';
 import { selectLectures } from '../features/lectures';
 import { selectStats } from '../features/stats';

@@ -1,6 +1,7 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { answers } from '@lms/contract/answers';
-import { MONTHS_PER_CHARGE, type SaveOffer } from '@lms/contract/plans';
+import type { SaveOffer } from '@lms/contract/payments';
+import { MONTHS_PER_CHARGE } from '@lms/contract/plans';
 import type { Context } from '../../context.ts';
 import { subscriptions } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';

@@ -1,4 +1,5 @@
-import type { CheckoutQuote, Discount, PlanInterval } from '@lms/contract/plans';
+import type { Discount, PlanInterval } from '@lms/contract/plans';
+import type { CheckoutQuote } from '@lms/contract/payments';
 import { rupees } from '../../lib/format';
 
 /**

@@ -1,8 +1,7 @@
 import { endpoints } from '@lms/contract/endpoints';
 import { messages } from '@lms/contract/messages';
 import type { BodyOf, ResponseOf } from '@lms/contract/http';
-import type { VerifyPayment } from '@lms/contract/payments';
-import type { CheckoutQuote } from '@lms/contract/plans';
+import type { CheckoutQuote, VerifyPayment } from '@lms/contract/payments';
 import { serverCall, serverState, type CacheDispatch, type ServerError } from '../../lib/server-state';
 import { refreshUser } from '../auth';
 import { keyLoaded, paymentVerified, subscriptionCreated } from './razorpay.slice';

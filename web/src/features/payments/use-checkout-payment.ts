@@ -1,5 +1,5 @@
 import { messages } from '@lms/contract/messages';
-import type { CheckoutQuote } from '@lms/contract/plans';
+import type { CheckoutQuote } from '@lms/contract/payments';
 import { useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import { useNavigate } from 'react-router';
