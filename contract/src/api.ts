@@ -4,7 +4,7 @@ import { BillingDetailsResponseSchema, BillingDetailsSchema, BillingDocumentPara
 import { ContactMessagesQuerySchema, ContactMessagesResponseSchema, ContactSchema } from './contact.ts';
 import { CourseIdParamsSchema, CourseListResponseSchema, CourseResponseSchema, ListCoursesQuerySchema } from './courses.ts';
 import { endpoints } from './endpoints.ts';
-import type { Endpoint, Schemas, SchemasOf } from './http.ts';
+import type { Endpoint, Method, Schemas, SchemasOf } from './http.ts';
 import {
   CourseWithLecturesResponseSchema,
   CurriculumParamsSchema,
@@ -84,6 +84,8 @@ interface Binding<S extends Schemas> {
   status?: 201;
   /** Other successful answers, by status, with their schemas (202: accepted, written a moment later). */
   alsoAnswers?: Record<number, z.ZodType>;
+  /** Other methods the same path answers the same way (kept out of the browser's table, which never uses them). */
+  alsoMethods?: Method[];
 }
 
 type Table = typeof endpoints;
@@ -97,8 +99,7 @@ const bindings = {
       status: 201,
     },
     login: { schemas: { body: LoginSchema, response: UserResponseSchema }, summary: 'Log in' },
-    logout: { schemas: { response: MessageSchema }, summary: 'Log out: ends this session' },
-    logoutByPost: { schemas: { response: MessageSchema }, summary: 'Log out: ends this session' },
+    logout: { schemas: { response: MessageSchema }, summary: 'Log out: ends this session', alsoMethods: ['POST'] },
     me: { schemas: { response: UserResponseSchema }, summary: 'The logged-in user' },
     update: {
       schemas: { params: UserIdParamsSchema, body: 'multipart', response: UserResponseSchema },
@@ -305,6 +306,8 @@ export interface ApiEndpoint<S extends Schemas = Schemas> extends Endpoint<S> {
   readonly summary: string;
   readonly status: 200 | 201;
   readonly alsoAnswers: Readonly<Record<number, z.ZodType>>;
+  /** `method`, and any other the path answers the same way. */
+  readonly methods: readonly Method[];
   /** Where it is in the table, e.g. `courses.list`. */
   readonly name: string;
 }
@@ -323,6 +326,7 @@ function merge(): Api {
         summary: binding.summary,
         status: binding.status ?? 200,
         alsoAnswers: binding.alsoAnswers ?? {},
+        methods: [entry.method, ...(binding.alsoMethods ?? [])],
         name: `${group}.${name}`,
       };
     }

@@ -1,7 +1,7 @@
 import type { BillingDetailsResponseSchema, BillingDetailsSchema, BillingDocumentParamsSchema, BillingHistoryResponseSchema } from './billing.ts';
 import type { ContactMessagesQuerySchema, ContactMessagesResponseSchema, ContactSchema } from './contact.ts';
 import type { CourseIdParamsSchema, CourseListResponseSchema, CourseResponseSchema, ListCoursesQuerySchema } from './courses.ts';
-import { endpoint, type Download, type Multipart, type RawBody } from './http.ts';
+import { declarer, type Download, type Multipart, type RawBody } from './http.ts';
 import type {
   CourseWithLecturesResponseSchema,
   CurriculumParamsSchema,
@@ -65,8 +65,18 @@ import type {
 } from './users.ts';
 import type { VideoStatusResponseSchema } from './video.ts';
 
+// One declarer for each access: an entry reads `admin<{ ... }>('GET', '/admin/plans')`, and the browser gets each word once.
+/** Anyone may call it ('public'). */
+const anyone = declarer('public');
+/** Anyone logged in, even before choosing their own password ('session'). */
+const session = declarer('session');
+/** A logged-in user with their own password ('user'). */
+const user = declarer('user');
+/** An administrator ('admin'). */
+const admin = declarer('admin');
+
 /**
- * The HTTP surface, once: every endpoint's method, path under `API_PREFIX` and who may call it,
+ * The HTTP surface, once: every endpoint's method, path under `API_PREFIX` and who may call it (its declarer),
  * with the schemas of what it takes and answers. The web app calls through this table;
  * `ParamsOf`, `QueryOf`, `BodyOf` and `ResponseOf` (http.ts) give the types. The server
  * registers every API route from it, through api.ts, which binds each entry to its schemas.
@@ -74,129 +84,112 @@ import type { VideoStatusResponseSchema } from './video.ts';
  */
 export const endpoints = {
   users: {
-    register: endpoint<{ body: Multipart; response: typeof UserResponseSchema }>('POST', '/user/register', 'public'),
-    login: endpoint<{ body: typeof LoginSchema; response: typeof UserResponseSchema }>('POST', '/user/login', 'public'),
-    /** The spec's client logs out with GET; POST (logoutByPost) is the proper verb and works too. */
-    logout: endpoint<{ response: typeof MessageSchema }>('GET', '/user/logout', 'public'),
-    logoutByPost: endpoint<{ response: typeof MessageSchema }>('POST', '/user/logout', 'public'),
+    register: anyone<{ body: Multipart; response: typeof UserResponseSchema }>('POST', '/user/register'),
+    login: anyone<{ body: typeof LoginSchema; response: typeof UserResponseSchema }>('POST', '/user/login'),
+    /** The spec's client logs out with GET; POST is the proper verb and works too (api.ts). */
+    logout: anyone<{ response: typeof MessageSchema }>('GET', '/user/logout'),
     /** Answers even while the user must first choose a password: the web app learns it here. */
-    me: endpoint<{ response: typeof UserResponseSchema }>('GET', '/user/me', 'session'),
-    update: endpoint<{ params: typeof UserIdParamsSchema; body: Multipart; response: typeof UserResponseSchema }>('PUT', '/user/update/:id', 'user'),
+    me: session<{ response: typeof UserResponseSchema }>('GET', '/user/me'),
+    update: user<{ params: typeof UserIdParamsSchema; body: Multipart; response: typeof UserResponseSchema }>('PUT', '/user/update/:id'),
     /** With `me`, the one thing a user who must first choose a password may do. */
-    changePassword: endpoint<{ body: typeof ChangePasswordSchema; response: typeof MessageSchema }>('POST', '/user/change-password', 'session'),
-    requestReset: endpoint<{ body: typeof ForgotPasswordSchema; response: typeof MessageSchema }>('POST', '/user/reset', 'public'),
-    reset: endpoint<{ params: typeof ResetTokenParamsSchema; body: typeof ResetPasswordSchema; response: typeof MessageSchema }>('POST', '/user/reset/:token', 'public'),
+    changePassword: session<{ body: typeof ChangePasswordSchema; response: typeof MessageSchema }>('POST', '/user/change-password'),
+    requestReset: anyone<{ body: typeof ForgotPasswordSchema; response: typeof MessageSchema }>('POST', '/user/reset'),
+    reset: anyone<{ params: typeof ResetTokenParamsSchema; body: typeof ResetPasswordSchema; response: typeof MessageSchema }>('POST', '/user/reset/:token'),
     /** Signs in with a one-time link mailed past the login's ceiling (decision 0021). */
-    signInWithLink: endpoint<{ params: typeof SignInTokenParamsSchema; response: typeof UserResponseSchema }>('POST', '/user/sign-in/:token', 'public'),
+    signInWithLink: anyone<{ params: typeof SignInTokenParamsSchema; response: typeof UserResponseSchema }>('POST', '/user/sign-in/:token'),
   },
   courses: {
     /** The catalogue a page at a time (`search`, `category`), or one course by `id`. */
-    list: endpoint<{ query: typeof ListCoursesQuerySchema; response: typeof CourseListResponseSchema }>('GET', '/courses', 'public'),
-    create: endpoint<{ body: Multipart; response: typeof CourseResponseSchema }>('POST', '/courses', 'admin'),
-    update: endpoint<{ params: typeof CourseIdParamsSchema; body: Multipart; response: typeof CourseResponseSchema }>('PUT', '/courses/:id', 'admin'),
-    delete: endpoint<{ params: typeof CourseIdParamsSchema; response: typeof MessageSchema }>('DELETE', '/courses/:id', 'admin'),
+    list: anyone<{ query: typeof ListCoursesQuerySchema; response: typeof CourseListResponseSchema }>('GET', '/courses'),
+    create: admin<{ body: Multipart; response: typeof CourseResponseSchema }>('POST', '/courses'),
+    update: admin<{ params: typeof CourseIdParamsSchema; body: Multipart; response: typeof CourseResponseSchema }>('PUT', '/courses/:id'),
+    delete: admin<{ params: typeof CourseIdParamsSchema; response: typeof MessageSchema }>('DELETE', '/courses/:id'),
     /** Public: the course with every lecture's title and duration; a free preview's video URL. */
-    curriculum: endpoint<{ params: typeof CurriculumParamsSchema; response: typeof CurriculumResponseSchema }>('GET', '/courses/:id/curriculum', 'public'),
+    curriculum: anyone<{ params: typeof CurriculumParamsSchema; response: typeof CurriculumResponseSchema }>('GET', '/courses/:id/curriculum'),
   },
   lectures: {
     /** A course's lectures with their video URLs: active subscribers and admins only. */
-    list: endpoint<{ params: typeof CourseIdParamsSchema; response: typeof LecturesResponseSchema }>('GET', '/courses/:id', 'user'),
+    list: user<{ params: typeof CourseIdParamsSchema; response: typeof LecturesResponseSchema }>('GET', '/courses/:id'),
     /** Multipart: title, description and the video as `lectures`. */
-    add: endpoint<{ params: typeof CourseIdParamsSchema; body: Multipart; response: typeof CourseWithLecturesResponseSchema }>('POST', '/courses/:id', 'admin'),
-    delete: endpoint<{ query: typeof DeleteLectureQuerySchema; response: typeof CourseWithLecturesResponseSchema }>('DELETE', '/courses', 'admin'),
+    add: admin<{ params: typeof CourseIdParamsSchema; body: Multipart; response: typeof CourseWithLecturesResponseSchema }>('POST', '/courses/:id'),
+    delete: admin<{ query: typeof DeleteLectureQuerySchema; response: typeof CourseWithLecturesResponseSchema }>('DELETE', '/courses'),
     /** Whether a lecture is a free preview. */
-    update: endpoint<{ params: typeof LectureParamsSchema; body: typeof UpdateLectureSchema; response: typeof LectureResponseSchema }>(
-      'PATCH',
-      '/courses/:courseId/lectures/:lectureId',
-      'admin',
-    ),
+    update: admin<{ params: typeof LectureParamsSchema; body: typeof UpdateLectureSchema; response: typeof LectureResponseSchema }>('PATCH', '/courses/:courseId/lectures/:lectureId'),
     /** Process a lecture's video again after its processing failed. */
-    retryProcessing: endpoint<{ params: typeof LectureParamsSchema; response: typeof LectureResponseSchema }>(
-      'POST',
-      '/courses/:courseId/lectures/:lectureId/processing',
-      'admin',
-    ),
+    retryProcessing: admin<{ params: typeof LectureParamsSchema; response: typeof LectureResponseSchema }>('POST', '/courses/:courseId/lectures/:lectureId/processing'),
   },
   video: {
     /** Whether this server can process videos, and if not, why. */
-    status: endpoint<{ response: typeof VideoStatusResponseSchema }>('GET', '/video/status', 'admin'),
+    status: admin<{ response: typeof VideoStatusResponseSchema }>('GET', '/video/status'),
   },
   payments: {
     /** The provider's public key, the Checkout script to load and the bundle's price. */
-    razorpayKey: endpoint<{ response: typeof RazorpayKeyResponseSchema }>('GET', '/payments/razorpay-key', 'user'),
+    razorpayKey: user<{ response: typeof RazorpayKeyResponseSchema }>('GET', '/payments/razorpay-key'),
     /** The bundle's price per month and refund window, for the storefront. */
-    plan: endpoint<{ response: typeof PlanResponseSchema }>('GET', '/payments/plan', 'public'),
+    plan: anyone<{ response: typeof PlanResponseSchema }>('GET', '/payments/plan'),
     /** The plans on sale; signed in, whether a free trial would be the learner's. */
-    plans: endpoint<{ response: typeof PlansResponseSchema }>('GET', '/payments/plans', 'public'),
+    plans: anyone<{ response: typeof PlansResponseSchema }>('GET', '/payments/plans'),
     /** The spec's client sends no body (the default plan); it may name a plan, a coupon, whether to take the trial. */
-    subscribe: endpoint<{ body: typeof SubscribeSchema; response: typeof SubscribeResponseSchema }>('POST', '/payments/subscribe', 'user'),
-    verify: endpoint<{ body: typeof VerifyPaymentSchema; response: typeof MessageSchema }>('POST', '/payments/verify', 'user'),
+    subscribe: user<{ body: typeof SubscribeSchema; response: typeof SubscribeResponseSchema }>('POST', '/payments/subscribe'),
+    verify: user<{ body: typeof VerifyPaymentSchema; response: typeof MessageSchema }>('POST', '/payments/verify'),
     /** The body (a reason and a note, both optional) may be left out, as the spec's client does. */
-    unsubscribe: endpoint<{ body: typeof CancellationSchema; response: typeof UnsubscribeResponseSchema }>('POST', '/payments/unsubscribe', 'user'),
+    unsubscribe: user<{ body: typeof CancellationSchema; response: typeof UnsubscribeResponseSchema }>('POST', '/payments/unsubscribe'),
     /** What cancelling now would do for this subscriber (refund or not, access until when), by the rule unsubscribe applies. */
-    cancellation: endpoint<{ response: typeof CancellationTermsResponseSchema }>('GET', '/payments/cancellation', 'user'),
+    cancellation: user<{ response: typeof CancellationTermsResponseSchema }>('GET', '/payments/cancellation'),
     /** The discount the cancellation dialog may offer instead of cancelling, and taking it. */
-    saveOffer: endpoint<{ response: typeof SaveOfferResponseSchema }>('GET', '/payments/save-offer', 'user'),
-    acceptSaveOffer: endpoint<{ response: typeof SaveOfferResponseSchema }>('POST', '/payments/save-offer', 'user'),
+    saveOffer: user<{ response: typeof SaveOfferResponseSchema }>('GET', '/payments/save-offer'),
+    acceptSaveOffer: user<{ response: typeof SaveOfferResponseSchema }>('POST', '/payments/save-offer'),
     /** Admin: the latest `count` payments and this year's sales by month. */
-    records: endpoint<{ query: typeof PaymentRecordsQuerySchema; response: typeof PaymentRecordsResponseSchema }>('GET', '/payments', 'admin'),
+    records: admin<{ query: typeof PaymentRecordsQuerySchema; response: typeof PaymentRecordsResponseSchema }>('GET', '/payments'),
     /** The provider's events: anyone may post, the signature over the raw body says who sent it. */
-    webhook: endpoint<{ body: RawBody; response: typeof WebhookResponseSchema }>('POST', '/payments/webhook', 'public'),
+    webhook: anyone<{ body: RawBody; response: typeof WebhookResponseSchema }>('POST', '/payments/webhook'),
   },
   stats: {
-    users: endpoint<{ response: typeof UserStatsResponseSchema }>('GET', '/admin/status/users', 'admin'),
+    users: admin<{ response: typeof UserStatsResponseSchema }>('GET', '/admin/status/users'),
     /** Active learners this week, subscribers who stopped watching, each course's starters and completions. */
-    engagement: endpoint<{ response: typeof EngagementResponseSchema }>('GET', '/admin/engagement', 'admin'),
+    engagement: admin<{ response: typeof EngagementResponseSchema }>('GET', '/admin/engagement'),
     /** Why subscribers cancelled lately, counted, and the latest in their own words. */
-    cancellations: endpoint<{ response: typeof CancellationReasonsResponseSchema }>('GET', '/admin/cancellations', 'admin'),
+    cancellations: admin<{ response: typeof CancellationReasonsResponseSchema }>('GET', '/admin/cancellations'),
     /** MRR, subscribers, churn, refunds and net revenue this month, 12 months of new vs cancelled, the latest payments. */
-    revenue: endpoint<{ response: typeof RevenueResponseSchema }>('GET', '/admin/revenue', 'admin'),
+    revenue: admin<{ response: typeof RevenueResponseSchema }>('GET', '/admin/revenue'),
     /** A CSV download, which the page links to: revenueExportUrl (stats.ts). */
-    revenueExport: endpoint<{ query: typeof RevenueExportQuerySchema; response: Download }>('GET', '/admin/revenue/export', 'admin'),
+    revenueExport: admin<{ query: typeof RevenueExportQuerySchema; response: Download }>('GET', '/admin/revenue/export'),
   },
   /** The plans sold. */
   plans: {
-    list: endpoint<{ response: typeof AdminPlansResponseSchema }>('GET', '/admin/plans', 'admin'),
-    create: endpoint<{ body: typeof PlanInputSchema; response: typeof AdminPlanResponseSchema }>('POST', '/admin/plans', 'admin'),
+    list: admin<{ response: typeof AdminPlansResponseSchema }>('GET', '/admin/plans'),
+    create: admin<{ body: typeof PlanInputSchema; response: typeof AdminPlanResponseSchema }>('POST', '/admin/plans'),
     /** A new price makes a new price version: subscribers keep paying what they bought. */
-    update: endpoint<{ params: typeof PlanIdParamsSchema; body: typeof PlanUpdateSchema; response: typeof AdminPlanResponseSchema }>('PATCH', '/admin/plans/:id', 'admin'),
+    update: admin<{ params: typeof PlanIdParamsSchema; body: typeof PlanUpdateSchema; response: typeof AdminPlanResponseSchema }>('PATCH', '/admin/plans/:id'),
   },
   /** The coupons given. */
   coupons: {
-    list: endpoint<{ response: typeof CouponsResponseSchema }>('GET', '/admin/coupons', 'admin'),
-    create: endpoint<{ body: typeof CouponInputSchema; response: typeof CouponResponseSchema }>('POST', '/admin/coupons', 'admin'),
-    update: endpoint<{ params: typeof CouponIdParamsSchema; body: typeof CouponUpdateSchema; response: typeof CouponResponseSchema }>('PATCH', '/admin/coupons/:id', 'admin'),
+    list: admin<{ response: typeof CouponsResponseSchema }>('GET', '/admin/coupons'),
+    create: admin<{ body: typeof CouponInputSchema; response: typeof CouponResponseSchema }>('POST', '/admin/coupons'),
+    update: admin<{ params: typeof CouponIdParamsSchema; body: typeof CouponUpdateSchema; response: typeof CouponResponseSchema }>('PATCH', '/admin/coupons/:id'),
   },
   /** The signed-in learner's progress. Writes are throttled per session. */
   progress: {
     /** Every course the learner has started, most recent first, and their settings. */
-    mine: endpoint<{ response: typeof MyProgressResponseSchema }>('GET', '/progress', 'user'),
-    course: endpoint<{ params: typeof CourseIdParamsSchema; response: typeof CourseProgressResponseSchema }>('GET', '/progress/courses/:id', 'user'),
+    mine: user<{ response: typeof MyProgressResponseSchema }>('GET', '/progress'),
+    course: user<{ params: typeof CourseIdParamsSchema; response: typeof CourseProgressResponseSchema }>('GET', '/progress/courses/:id'),
     /** POST, so that the page's last save can go with navigator.sendBeacon. */
-    save: endpoint<{ params: typeof LectureProgressParamsSchema; body: typeof SaveProgressSchema; response: typeof SaveProgressResponseSchema }>(
-      'POST',
-      '/progress/lectures/:lectureId',
-      'user',
-    ),
+    save: user<{ params: typeof LectureProgressParamsSchema; body: typeof SaveProgressSchema; response: typeof SaveProgressResponseSchema }>('POST', '/progress/lectures/:lectureId'),
     /** Mark a lecture as completed, or not. */
-    complete: endpoint<{ params: typeof LectureProgressParamsSchema; body: typeof CompletionSchema; response: typeof SaveProgressResponseSchema }>(
-      'PUT',
-      '/progress/lectures/:lectureId/completed',
-      'user',
-    ),
-    settings: endpoint<{ body: typeof ProgressSettingsSchema; response: typeof ProgressSettingsResponseSchema }>('PUT', '/progress/settings', 'user'),
+    complete: user<{ params: typeof LectureProgressParamsSchema; body: typeof CompletionSchema; response: typeof SaveProgressResponseSchema }>('PUT', '/progress/lectures/:lectureId/completed'),
+    settings: user<{ body: typeof ProgressSettingsSchema; response: typeof ProgressSettingsResponseSchema }>('PUT', '/progress/settings'),
   },
   /** The signed-in buyer's billing. */
   billing: {
-    details: endpoint<{ response: typeof BillingDetailsResponseSchema }>('GET', '/billing/details', 'user'),
-    saveDetails: endpoint<{ body: typeof BillingDetailsSchema; response: typeof BillingDetailsResponseSchema }>('PUT', '/billing/details', 'user'),
-    history: endpoint<{ response: typeof BillingHistoryResponseSchema }>('GET', '/billing/history', 'user'),
+    details: user<{ response: typeof BillingDetailsResponseSchema }>('GET', '/billing/details'),
+    saveDetails: user<{ body: typeof BillingDetailsSchema; response: typeof BillingDetailsResponseSchema }>('PUT', '/billing/details'),
+    history: user<{ response: typeof BillingHistoryResponseSchema }>('GET', '/billing/history'),
     /** An invoice's or credit note's PDF, a download the page links to: billingDocumentUrl (billing.ts). */
-    document: endpoint<{ params: typeof BillingDocumentParamsSchema; response: Download }>('GET', '/billing/documents/:id/pdf', 'user'),
+    document: user<{ params: typeof BillingDocumentParamsSchema; response: Download }>('GET', '/billing/documents/:id/pdf'),
   },
   contact: {
-    send: endpoint<{ body: typeof ContactSchema; response: typeof MessageSchema }>('POST', '/contact', 'public'),
+    send: anyone<{ body: typeof ContactSchema; response: typeof MessageSchema }>('POST', '/contact'),
     /** Admin: the inbox, newest first, a page at a time. */
-    list: endpoint<{ query: typeof ContactMessagesQuerySchema; response: typeof ContactMessagesResponseSchema }>('GET', '/contact', 'admin'),
+    list: admin<{ query: typeof ContactMessagesQuerySchema; response: typeof ContactMessagesResponseSchema }>('GET', '/contact'),
   },
 } as const;

@@ -66,10 +66,13 @@ export interface Endpoint<S extends Schemas = Schemas> {
   readonly schemas?: S;
 }
 
-/** Declares an endpoint: `endpoint<{ query: typeof XSchema; response: typeof YSchema }>('GET', '/x', 'public')`. */
-export function endpoint<S extends Schemas>(method: Method, path: string, access: Access): Endpoint<S> {
-  return { method, path, access };
-}
+/**
+ * The declarer of the endpoints `access` may call: with `const admin = declarer('admin')`, an
+ * entry reads `admin<{ query: typeof XSchema; response: typeof YSchema }>('GET', '/x')`.
+ */
+export const declarer =
+  (access: Access) =>
+  <S extends Schemas>(method: Method, path: string): Endpoint<S> => ({ method, path, access });
 
 export type SchemasOf<E> = E extends Endpoint<infer S> ? S : never;
 type InputOf<T> = T extends z.ZodType ? z.input<T> : undefined;

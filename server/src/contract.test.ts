@@ -28,7 +28,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 describe('the contract and the server', () => {
-  const table = apiEndpoints.map((endpoint) => routeOf(endpoint.method, `${API_PREFIX}${endpoint.path}`));
+  const table = apiEndpoints.flatMap((endpoint) => endpoint.methods.map((method) => routeOf(method, `${API_PREFIX}${endpoint.path}`)));
   /** The API's routes, each method apart; Fastify adds a HEAD beside every GET by itself. */
   const api = () =>
     registered

@@ -54,7 +54,7 @@ export function route<S extends Schemas>(app: FastifyInstance, endpoint: ApiEndp
   const { body, response } = schemas as Schemas;
   const handler = setup.handler as unknown as (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
   const options: RouteOptions = {
-    method: endpoint.method,
+    method: [...endpoint.methods],
     url: endpoint.path,
     schema: {
       summary: endpoint.summary,
