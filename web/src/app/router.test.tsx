@@ -39,7 +39,7 @@ describe('the first page of a visit', () => {
   });
 });
 
-describe('the plans and coupons pages (issue 16)', () => {
+describe('the plans and coupons pages', () => {
   const admin = sampleUser({ fullName: 'LMS Admin', email: 'admin@lms.local', role: 'ADMIN' });
   const me = (user: User) => ({ body: { success: true, message: answers.userDetailsFetched, user } });
   const renderAt = (path: string, user?: User) => {

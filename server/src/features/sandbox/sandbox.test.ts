@@ -581,7 +581,7 @@ describe('webhook delivery', () => {
   });
 });
 
-describe('plans beyond one monthly price (issue 16)', () => {
+describe('plans beyond one monthly price', () => {
   async function yearlyPlan(amount: number) {
     const response = await call('POST', '/plans', { period: 'yearly', interval: 1, item: { name: 'LMS yearly bundle', amount, currency: 'INR' } });
     expect(response.statusCode, response.body).toBe(200);

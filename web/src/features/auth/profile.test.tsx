@@ -276,7 +276,7 @@ describe('profile page', () => {
   });
 });
 
-describe('profile page: free trials and the save offer (issue 16)', () => {
+describe('profile page: free trials and the save offer', () => {
   const trialEnd = '2026-12-02T06:30:00.000Z';
   const trialUser: User = { ...inactiveUser, subscription: { status: 'active', currentPeriodEnd: trialEnd, cancelAtPeriodEnd: false, trialEndsAt: trialEnd } };
   const offer = { discount: { code: 'STAY50', kind: 'percent', amount: 50, charges: 2 }, discountedPrice: 49.5, regularPrice: 99, interval: 'monthly' };

@@ -75,7 +75,7 @@ describe('billing history', () => {
   });
 });
 
-describe('the renewal line (issue 16)', () => {
+describe('the renewal line', () => {
   type Renewal = NonNullable<BillingHistory['renewal']>;
   const renewalAnswer = (renewal: Renewal | null) => ({ body: { success: true, message: answers.billingHistoryFetched, entries: [], renewal } });
   /** The line as a person reads it, the plan's name in bold and the rest. */

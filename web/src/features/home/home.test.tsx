@@ -78,7 +78,7 @@ describe('home page', () => {
     expect(within(bundleCard()).getByRole('link', { name: messages.browseCourses })).toHaveAttribute('href', '/courses');
   });
 
-  it("answers the refund question with the server's refund window and price, DESIGN §6 in plain words", async () => {
+  it("answers the refund question with the server's refund window and price: the refund rule in plain words", async () => {
     stubApi({ [NEWEST]: newest([course(1)]), [PLAN]: plan });
     renderPage(<HomePage />);
     const refund = (await screen.findByText('Do I get my money back if I cancel?')).closest('details')!;

@@ -457,7 +457,7 @@ describe('/checkout', () => {
   });
 });
 
-describe('/checkout: plans, free trials and coupons (issue 16)', () => {
+describe('/checkout: plans, free trials and coupons', () => {
   function stubPlans(extra: Parameters<typeof stubApi>[0] = {}, { plans = [MONTHLY, YEARLY, TRIAL], trialAvailable = true, trial = true } = {}) {
     return stubCheckout({
       'GET /api/v1/payments/plans': plansAnswer(plans, trialAvailable),
