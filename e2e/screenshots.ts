@@ -1,3 +1,4 @@
+// Long by nature: one list of every screen, each with the steps that reach it; read a screen at a time.
 /**
  * `npm run screenshots`: every page of the app as PNGs in screenshots/ (git-ignored), at 360 and
  * 1280 px wide, in the light and the dark theme (daisyUI follows prefers-color-scheme), full-page,

@@ -1,3 +1,4 @@
+// Long because it is the whole topology in one place (startCluster, then a function for each part it starts: the database, nginx, s3rver, the instances).
 // `npm run cluster`: the scaled-out topology (docs/deploy.md) on one machine.
 // CLUSTER_INSTANCES servers (default 2), each run exactly as `npm start` runs it on a port of its
 // own, behind nginx on PORT, sharing PostgreSQL, an S3-compatible store (s3rver, unless S3_* name
