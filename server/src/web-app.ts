@@ -47,8 +47,9 @@ export async function serveWebApp(
     // The page is served from memory, below.
     globIgnore: ['**/*.br', '**/*.gz', 'index.html'],
     // Built assets carry a content hash in their names; anything else must be checked every time.
-    setHeaders: (reply, filePath) =>
-      reply.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache'),
+    setHeaders: (reply, filePath) => {
+      reply.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
   });
 
   const template = splitAtHead(renderPage(fs.readFileSync(indexFile, 'utf8'), { testMode, imageMaxBytes }));

@@ -67,11 +67,11 @@ export function Layout() {
 
   async function onLogout() {
     await session().then(({ logout }) => dispatch(logout())).catch(() => undefined);
-    navigate(paths.home);
+    void navigate(paths.home);
   }
 
   const logoutButton = (className: string) => (
-    <button type="button" className={className} onClick={onLogout}>
+    <button type="button" className={className} onClick={() => void onLogout()}>
       Logout
     </button>
   );
@@ -123,7 +123,7 @@ export function Layout() {
             ) : isLoggedIn && data ? (
               // Its place held at the button's size while it loads, so the bar does not move.
               <Suspense fallback={<span className="size-10" />}>
-                <AccountMenu user={data} onLogout={onLogout} />
+                <AccountMenu user={data} onLogout={() => void onLogout()} />
               </Suspense>
             ) : (
               <>

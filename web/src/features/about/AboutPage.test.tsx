@@ -100,24 +100,24 @@ describe('quote carousel', () => {
     const user = setup();
     const slides = screen.getByRole('group').parentElement!;
     expect(slides).toHaveAttribute('aria-live', 'off'); // rotating: not announced
-    advance(ROTATION_MS - 1);
+    await advance(ROTATION_MS - 1);
     expect(currentSlide().label).toBe('1 of 3');
-    advance(1);
+    await advance(1);
     expect(currentSlide().label).toBe('2 of 3');
 
     await user.tab(); // outside
     await user.tab(); // Pause, inside the carousel
     expect(screen.getByRole('button', { name: 'Pause quotes' })).toHaveFocus();
-    advance(ROTATION_MS * 4);
+    await advance(ROTATION_MS * 4);
     expect(currentSlide().label).toBe('2 of 3');
     expect(slides).toHaveAttribute('aria-live', 'polite');
     await user.tab(); // Previous: still inside
-    advance(ROTATION_MS * 2);
+    await advance(ROTATION_MS * 2);
     expect(currentSlide().label).toBe('2 of 3');
 
     await user.click(screen.getByRole('button', { name: 'outside' })); // focus leaves
     await user.unhover(carousel());
-    advance(ROTATION_MS);
+    await advance(ROTATION_MS);
     expect(currentSlide().label).toBe('3 of 3');
     expect(slides).toHaveAttribute('aria-live', 'off');
   });
@@ -125,10 +125,10 @@ describe('quote carousel', () => {
   it('does not advance while the pointer is over it', async () => {
     const user = setup();
     await user.hover(carousel());
-    advance(ROTATION_MS * 3);
+    await advance(ROTATION_MS * 3);
     expect(currentSlide().label).toBe('1 of 3');
     await user.unhover(carousel());
-    advance(ROTATION_MS);
+    await advance(ROTATION_MS);
     expect(currentSlide().label).toBe('2 of 3');
   });
 
@@ -137,13 +137,13 @@ describe('quote carousel', () => {
     await user.click(screen.getByRole('button', { name: 'Pause quotes' }));
     await user.click(screen.getByRole('button', { name: 'outside' }));
     await user.unhover(carousel());
-    advance(ROTATION_MS * 3);
+    await advance(ROTATION_MS * 3);
     expect(currentSlide().label).toBe('1 of 3');
 
     await user.click(screen.getByRole('button', { name: 'Play quotes' }));
     await user.click(screen.getByRole('button', { name: 'outside' }));
     await user.unhover(carousel());
-    advance(ROTATION_MS);
+    await advance(ROTATION_MS);
     expect(currentSlide().label).toBe('2 of 3');
   });
 
@@ -155,7 +155,7 @@ describe('quote carousel', () => {
       removeEventListener: () => undefined,
     }));
     const user = setup();
-    advance(ROTATION_MS * 3);
+    await advance(ROTATION_MS * 3);
     expect(currentSlide().label).toBe('1 of 3');
     expect(screen.getByRole('button', { name: 'Play quotes' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Next quote' }));

@@ -46,17 +46,17 @@ export default function ChangePasswordPage() {
       return;
     }
     if (!forced) {
-      navigate(paths.profile);
+      void navigate(paths.profile);
       return;
     }
     // The server no longer holds this user back: learn it from `me`, or, should that fail, take its word.
     const fresh = await dispatch(refreshUser((stored) => ({ ...stored, mustChangePassword: false })));
-    navigate(fresh?.role === 'ADMIN' ? paths.dashboard : paths.home, { replace: true });
+    void navigate(fresh?.role === 'ADMIN' ? paths.dashboard : paths.home, { replace: true });
   }
 
   async function onLogout() {
     await dispatch(logout()).catch(() => undefined);
-    navigate(paths.home);
+    void navigate(paths.home);
   }
 
   return (
@@ -69,7 +69,7 @@ export default function ChangePasswordPage() {
           </p>
         </div>
       )}
-      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-2">
+      <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-2">
         {/* For password managers: whose password this is. */}
         {user && <input type="email" name="username" autoComplete="username" value={user.email} readOnly hidden />}
         <PasswordField
@@ -88,7 +88,7 @@ export default function ChangePasswordPage() {
         <SubmitButton busy={busy}>{forced ? messages.choosePasswordSubmit : 'Change password'}</SubmitButton>
       </form>
       {forced ? (
-        <button type="button" className="btn btn-ghost btn-sm self-center" onClick={onLogout}>
+        <button type="button" className="btn btn-ghost btn-sm self-center" onClick={() => void onLogout()}>
           Logout
         </button>
       ) : (

@@ -50,7 +50,7 @@ export default function EditProfilePage() {
     setBusy(true);
     try {
       await dispatch(updateProfile(userId, form));
-      navigate(paths.profile);
+      void navigate(paths.profile);
     } catch (error) {
       // The API client has already shown the server's message or the fallback.
       if (!isServerError(error)) throw error;
@@ -60,7 +60,7 @@ export default function EditProfilePage() {
 
   return (
     <FormCard title={messages.editProfileTitle}>
-      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-2">
+      <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-2">
         <AvatarPicker
           label="Profile picture"
           hint={messages.avatarKeepHint(fileSize(maxBytes))}

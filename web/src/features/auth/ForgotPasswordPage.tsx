@@ -49,7 +49,7 @@ export default function ForgotPasswordPage() {
           </p>
         )}
       </div>
-      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-2">
+      <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-2">
         <FormField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
         <SubmitButton busy={busy}>Send reset link</SubmitButton>
       </form>

@@ -56,7 +56,7 @@ export default function LoginPage() {
     try {
       const user = await dispatch(login(check.data, { quiet: true }));
       // A password handed to the user (the initial administrator) must be replaced first.
-      navigate(user.mustChangePassword ? paths.changePassword : (next ?? paths.home), { replace: true });
+      void navigate(user.mustChangePassword ? paths.changePassword : (next ?? paths.home), { replace: true });
     } catch (error) {
       if (!isServerError(error)) throw error;
       // The server's message, or the fallback: a lockout on the page, anything else as the API client shows it.
@@ -76,7 +76,7 @@ export default function LoginPage() {
           {lockout}
         </p>
       )}
-      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-2">
+      <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-2">
         <FormField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
         <PasswordField
           label="Password"

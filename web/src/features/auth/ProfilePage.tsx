@@ -79,7 +79,7 @@ export default function ProfilePage() {
     if (!answer.stillActive) {
       // Cancelling, then reloading the user, returns to the home page.
       if (answer.message) toast.success(answer.message, { duration: answer.refunded ? undefined : 6000 });
-      navigate(paths.home);
+      void navigate(paths.home);
       return;
     }
     // Not refunded: access lasts to the period's end, which this page now shows.
@@ -179,7 +179,7 @@ export default function ProfilePage() {
               {messages.keepSubscription}
             </button>
             {/* With an offer to take instead, cancelling is the quiet choice; still red, as it ends something. */}
-            <button type="button" className={`btn btn-error ${offer ? 'btn-outline' : ''}`} onClick={onConfirmCancel} disabled={busy} aria-busy={busy}>
+            <button type="button" className={`btn btn-error ${offer ? 'btn-outline' : ''}`} onClick={() => void onConfirmCancel()} disabled={busy} aria-busy={busy}>
               {busy && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
               {messages.confirmCancel}
             </button>

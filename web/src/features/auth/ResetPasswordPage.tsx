@@ -49,7 +49,7 @@ export default function ResetPasswordPage() {
     setBusy(true);
     try {
       await dispatch(resetPassword(token, check.data));
-      navigate(paths.login, { replace: true });
+      void navigate(paths.login, { replace: true });
     } catch (error) {
       // The API client has already shown the server's message or the fallback.
       if (!isServerError(error)) throw error;
@@ -59,7 +59,7 @@ export default function ResetPasswordPage() {
 
   return (
     <FormCard title={messages.resetPasswordTitle}>
-      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-2">
+      <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-2">
         <PasswordField
           isNew
           label="New password"

@@ -44,7 +44,7 @@ export default function SignInLinkPage() {
     setRefusal(undefined);
     try {
       const user = await dispatch(signInWithLink(token));
-      navigate(user.mustChangePassword ? paths.changePassword : paths.home, { replace: true });
+      void navigate(user.mustChangePassword ? paths.changePassword : paths.home, { replace: true });
     } catch (error) {
       if (!isServerError(error)) throw error;
       // A used or expired link stays so; anything else (too many tries, no connection) may work on a later press.
@@ -61,7 +61,7 @@ export default function SignInLinkPage() {
           {refusal.message}
         </p>
       )}
-      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-2">
+      <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-2">
         <SubmitButton busy={busy}>{messages.signInLinkSubmit}</SubmitButton>
       </form>
     </FormCard>

@@ -66,7 +66,7 @@ export default function SignupPage() {
     setBusy(true);
     try {
       await dispatch(register(form));
-      navigate(next ?? paths.home, { replace: true });
+      void navigate(next ?? paths.home, { replace: true });
     } catch (error) {
       // The API client has already shown the server's message or the fallback.
       if (!isServerError(error)) throw error;
@@ -79,7 +79,7 @@ export default function SignupPage() {
   return (
     <FormCard title="Sign up">
       {next?.startsWith(paths.checkout) && <Notice role="note">{messages.signupToSubscribe}</Notice>}
-      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-2">
+      <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-2">
         <AvatarPicker
           label={LABELS.avatar}
           required

@@ -121,7 +121,7 @@ function TaxDetailsForm({ saved }: { saved: BillingDetails }) {
     );
 
   return (
-    <form noValidate onSubmit={onSubmit} className="grid gap-x-4 gap-y-1 sm:grid-cols-2">
+    <form noValidate onSubmit={(event) => void onSubmit(event)} className="grid gap-x-4 gap-y-1 sm:grid-cols-2">
       <div>
         <FormField
           label={billingTexts.businessName}

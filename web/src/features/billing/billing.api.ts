@@ -21,7 +21,8 @@ const billingApi = serverState.enhanceEndpoints({ addTagTypes: ['Billing'] }).in
       query: (body) => serverCall(endpoints.billing.saveDetails, { body }, { fallback: messages.operationFailed, toastSuccess: true, quiet: true }),
       async onQueryStarted(_body, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
-        if (data) dispatch(billingApi.util.upsertQueryData('getBillingDetails', undefined, data));
+        // Only puts the saved details into the cache; no request is made, so there is nothing to wait for.
+        if (data) void dispatch(billingApi.util.upsertQueryData('getBillingDetails', undefined, data));
       },
     }),
     /** The discount the cancel dialog may offer instead. Quiet: without it the dialog is as it was. */

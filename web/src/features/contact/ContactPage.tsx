@@ -56,7 +56,7 @@ export default function ContactPage() {
 
   return (
     <FormCard title="Contact Form">
-      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-2">
+      <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-2">
         <FormField label="Name" name="name" autoComplete="name" required value={form.name} onChange={onChange} />
         <FormField label="Email" type="email" name="email" autoComplete="email" required value={form.email} onChange={onChange} />
         <div className="fieldset">

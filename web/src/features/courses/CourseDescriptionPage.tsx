@@ -66,11 +66,11 @@ export default function CourseDescriptionPage() {
             access={access}
             summary={failure ? null : summary}
             // The checkout brings the buyer back here after paying ("Go to dashboard").
-            onSubscribe={() => navigate(checkoutPath({ from: `${paths.courseDescription}?id=${encodeURIComponent(id)}` }))}
+            onSubscribe={() => void navigate(checkoutPath({ from: `${paths.courseDescription}?id=${encodeURIComponent(id)}` }))}
             progress={cardProgress(mine)}
             // A course the learner started opens where they stopped. The id in the address is
             // enough: pressed before the course has loaded, the lecture page fetches it itself.
-            onWatch={() => navigate(courseLink(paths.courseLecture, { _id: id }, mine?.resume?.lectureId), { state: course })}
+            onWatch={() => void navigate(courseLink(paths.courseLecture, { _id: id }, mine?.resume?.lectureId), { state: course })}
             onPreview={previews[0] ? () => setPlaying(previews[0]) : undefined}
           />
         </div>

@@ -81,7 +81,7 @@ export default function CourseListPage() {
         {courses.map((course, index) => (
           <li key={course._id} className="relative">
             {/* The first row (one card on a phone, three on a desktop) is the first screen. */}
-            <CourseCard course={course} priority={index < 3} progress={cardProgress(byCourse.get(course._id))} onOpen={() => navigate(courseLink(paths.courseDescription, course), { state: course })} />
+            <CourseCard course={course} priority={index < 3} progress={cardProgress(byCourse.get(course._id))} onOpen={() => void navigate(courseLink(paths.courseDescription, course), { state: course })} />
           </li>
         ))}
       </ul>

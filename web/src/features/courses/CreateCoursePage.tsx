@@ -98,10 +98,10 @@ export default function CreateCoursePage() {
     try {
       if (editing) {
         await updateCourse({ id: editing._id, form: body }).unwrap();
-        navigate(paths.dashboard);
+        void navigate(paths.dashboard);
       } else {
         const { course } = await createCourse(body).unwrap();
-        navigate(courseLink(paths.courseLecture, course), { state: course });
+        void navigate(courseLink(paths.courseLecture, course), { state: course });
       }
     } catch {
       // The API client has shown the server's message.
@@ -125,7 +125,7 @@ export default function CreateCoursePage() {
   return (
     <section className="mx-auto max-w-3xl px-4 py-8">
       <div className="card bg-base-100 shadow-lg ring-1 ring-base-content/10">
-        <form className="card-body gap-4" onSubmit={onSubmit} noValidate>
+        <form className="card-body gap-4" onSubmit={(event) => void onSubmit(event)} noValidate>
           <h1 className="card-title text-2xl">{editing ? 'Edit course' : 'Create new course'}</h1>
           <div className="grid gap-4 md:grid-cols-2">
             <div className="space-y-4">
@@ -147,7 +147,7 @@ export default function CreateCoursePage() {
                   className="file-input w-full"
                   aria-describedby={refusal ? `${thumbnailId}-refusal` : `${thumbnailId}-hint`}
                   aria-invalid={refusal ? true : undefined}
-                  onChange={onPickThumbnail}
+                  onChange={(event) => void onPickThumbnail(event)}
                 />
                 {refusal ? (
                   <p id={`${thumbnailId}-refusal`} role="alert" className="mt-1 text-sm break-words text-error">

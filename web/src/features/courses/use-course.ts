@@ -20,7 +20,7 @@ export function useCourse(): Course | undefined {
   const missing = !passed && (!id || fetched.isError || notFound);
 
   useEffect(() => {
-    if (missing) navigate(paths.courses, { replace: true });
+    if (missing) void navigate(paths.courses, { replace: true });
   }, [missing, navigate]);
 
   return passed ?? fetched.currentData ?? undefined;

@@ -84,7 +84,7 @@ export default function AddLecturePage() {
     try {
       await dispatch(addLecture(course!._id, body, { onProgress: setProgress, signal: controller.signal }));
       upload.current = undefined;
-      navigate(-1);
+      void navigate(-1);
     } catch (error) {
       if ((error as Error).name === 'AbortError') toast(messages.uploadCancelled);
     } finally {
@@ -103,9 +103,9 @@ export default function AddLecturePage() {
   return (
     <section className="mx-auto max-w-2xl px-4 py-8">
       <div className="card bg-base-100 shadow-lg ring-1 ring-base-content/10">
-        <form className="card-body gap-4" onSubmit={onSubmit} noValidate>
+        <form className="card-body gap-4" onSubmit={(event) => void onSubmit(event)} noValidate>
           <div className="flex items-center gap-3">
-            <button type="button" className="btn btn-circle btn-ghost btn-sm -ml-2" onClick={() => navigate(-1)} aria-label="Go back">
+            <button type="button" className="btn btn-circle btn-ghost btn-sm -ml-2" onClick={() => void navigate(-1)} aria-label="Go back">
               <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
                 <path d="M19 12H5M12 19l-7-7 7-7" />
               </svg>

@@ -242,7 +242,7 @@ export default function LecturePage() {
             course={progress.currentData?.course}
             action={
               isAdmin && (
-                <button type="button" className="btn btn-primary btn-sm" onClick={() => navigate(courseLink(paths.addLecture, course), { state: course })}>
+                <button type="button" className="btn btn-primary btn-sm" onClick={() => void navigate(courseLink(paths.addLecture, course), { state: course })}>
                   {messages.addNewLecture}
                 </button>
               )

@@ -25,10 +25,10 @@ const lecture = (n: number): Lecture => ({ _id: `20000000-0000-4000-8000-0000000
 const admin: User = { _id: '10000000-0000-4000-8000-000000000000', fullName: 'Site Admin', email: 'a@b.co', avatar: { secure_url: '' }, role: 'ADMIN', subscription: { status: 'inactive' } };
 const lecturesAnswer = { body: { success: true, message: 'ok', course, lectures: [lecture(1), lecture(2)] } };
 
-function openLectures(who?: User) {
+async function openLectures(who?: User) {
   if (who) storeLogin(who);
   const view = renderPage(<LecturePage />, { path: '/course/lecture' });
-  view.router.navigate(`/course/lecture?id=${course._id}`, { state: course });
+  await view.router.navigate(`/course/lecture?id=${course._id}`, { state: course });
   return view;
 }
 
@@ -39,7 +39,7 @@ beforeEach(() => {
 describe('/course/lecture', () => {
   it('plays the first lecture, and the one selected from the list', async () => {
     stubApi({ [`GET /api/v1/courses/${course._id}`]: lecturesAnswer });
-    const { user } = openLectures();
+    const { user } = await openLectures();
     // The player gets its source just after it appears (in its effect): waited for, not raced.
     await waitFor(() => expect(screen.getByLabelText('Lecture 1: Lesson 1')).toHaveAttribute('src', lecture(1).secure_url));
     await user.click(screen.getByRole('button', { name: /Lesson 2/ }));
@@ -51,7 +51,7 @@ describe('/course/lecture', () => {
 
   it('changes the playback speed', async () => {
     stubApi({ [`GET /api/v1/courses/${course._id}`]: lecturesAnswer });
-    const { user } = openLectures();
+    const { user } = await openLectures();
     const player = await findPlayer('Lecture 1: Lesson 1');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Speed' }), '1.5');
     expect(player.playbackRate).toBe(1.5);
@@ -59,7 +59,7 @@ describe('/course/lecture', () => {
 
   it('says so and offers the checkout when the server refuses', async () => {
     stubApi({ [`GET /api/v1/courses/${course._id}`]: { status: 403, body: { success: false, message: 'Subscribe to watch the lectures of this course' } } });
-    openLectures({ ...admin, role: 'USER' });
+    await openLectures({ ...admin, role: 'USER' });
     expect(await screen.findByRole('alert')).toHaveTextContent('Subscribe to watch the lectures of this course');
     // The checkout comes back to this course after paying.
     expect(screen.getByRole('link', { name: messages.subscribe })).toHaveAttribute('href', `/checkout?from=${encodeURIComponent(`/course/lecture?id=${course._id}`)}`);
@@ -75,7 +75,7 @@ describe('/course/lecture', () => {
       [`GET /api/v1/courses/${course._id}`]: lecturesAnswer,
       [`DELETE /api/v1/courses?courseId=${course._id}&lectureId=${lecture(1)._id}`]: { body: { success: true, message: 'Lecture deleted successfully', course: { ...course, lectures: [lecture(2)] } } },
     });
-    const { user, router } = openLectures(admin);
+    const { user, router } = await openLectures(admin);
     await screen.findByLabelText('Lecture 1: Lesson 1');
     window.confirm = vi.fn(() => false);
     await user.click(screen.getByRole('button', { name: `${messages.deleteLecture}: Lesson 1` }));
@@ -97,7 +97,7 @@ describe('/course/lecture', () => {
         body: { success: true, message: answers.lecturePreviewOn, lecture: { ...lecture(2), preview: JSON.parse(String(init.body)).preview } },
       }),
     });
-    const { user } = openLectures(admin);
+    const { user } = await openLectures(admin);
     const first = await screen.findByRole('checkbox', { name: messages.previewOn('Lesson 1') });
     const second = screen.getByRole('checkbox', { name: messages.previewOn('Lesson 2') });
     expect(first).toBeChecked();
@@ -127,7 +127,7 @@ describe('/course/lecture', () => {
       [`GET /api/v1/courses/${course._id}`]: lecturesAnswer,
       [`PATCH /api/v1/courses/${course._id}/lectures/${lecture(1)._id}`]: { status: 500, body: {} },
     });
-    const { user } = openLectures(admin);
+    const { user } = await openLectures(admin);
     const toggle = await screen.findByRole('checkbox', { name: messages.previewOn('Lesson 1') });
     await user.click(toggle);
     expect(await screen.findByText(messages.operationFailed)).toBeInTheDocument();
@@ -150,7 +150,7 @@ describe('/course/lecture', () => {
       if (init.method === 'PATCH') await answered;
       return stubbed(url, init);
     }) as typeof fetch;
-    const { user } = openLectures(admin);
+    const { user } = await openLectures(admin);
     await user.click(await screen.findByRole('button', { name: '2. Lesson 2' }));
     expect(await screen.findByLabelText('Lecture 2: Lesson 2')).toBeInTheDocument();
 
@@ -176,7 +176,7 @@ describe('/course/lecture', () => {
 
   it('shows learners no preview switches', async () => {
     stubApi({ [`GET /api/v1/courses/${course._id}`]: lecturesAnswer });
-    openLectures({ ...admin, role: 'USER', subscription: { status: 'active' } });
+    await openLectures({ ...admin, role: 'USER', subscription: { status: 'active' } });
     await screen.findByLabelText('Lecture 1: Lesson 1');
     expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: new RegExp(messages.deleteLecture) })).not.toBeInTheDocument();
@@ -184,7 +184,7 @@ describe('/course/lecture', () => {
 
   it("shows 'failed to delete the lectures' when the server gives no reason", async () => {
     stubApi({ [`GET /api/v1/courses/${course._id}`]: lecturesAnswer, [`DELETE /api/v1/courses?courseId=${course._id}&lectureId=${lecture(1)._id}`]: { status: 500, body: {} } });
-    const { user } = openLectures(admin);
+    const { user } = await openLectures(admin);
     await screen.findByLabelText('Lecture 1: Lesson 1');
     window.confirm = vi.fn(() => true);
     await user.click(screen.getByRole('button', { name: `${messages.deleteLecture}: Lesson 1` }));
@@ -244,16 +244,16 @@ describe('/course/addlecture', () => {
   });
   afterEach(() => toast.remove());
 
-  function openForm() {
+  async function openForm() {
     const view = renderPage(<AddLecturePage />, { path: '/course/addlecture' });
-    view.router.navigate('/course/lecture', { state: course });
-    view.router.navigate(`/course/addlecture?id=${course._id}`, { state: course });
+    await view.router.navigate('/course/lecture', { state: course });
+    await view.router.navigate(`/course/addlecture?id=${course._id}`, { state: course });
     return view;
   }
 
   it("answers 'All fields are mandatory' for a missing title, description or video, naming it, uploading nothing", async () => {
     for (const missing of ['Title', 'Description', 'Video']) {
-      const view = openForm();
+      const view = await openForm();
       FakeUpload.last = undefined as unknown as FakeUpload;
       if (missing !== 'Title') await view.user.type(await screen.findByLabelText('Title'), 'Intro');
       if (missing !== 'Description') await view.user.type(await screen.findByLabelText('Description'), 'Start here');
@@ -267,7 +267,7 @@ describe('/course/addlecture', () => {
   });
 
   it('previews the video, shows the upload progress, and goes back one page on success', async () => {
-    const view = openForm();
+    const view = await openForm();
     await view.user.type(await screen.findByLabelText('Title'), 'Intro');
     await view.user.type(screen.getByLabelText('Description'), 'Start here');
     await view.user.upload(screen.getByLabelText('Video'), mp4());
@@ -287,7 +287,7 @@ describe('/course/addlecture', () => {
   });
 
   it('cancels an upload in flight', async () => {
-    const view = openForm();
+    const view = await openForm();
     await view.user.type(await screen.findByLabelText('Title'), 'Intro');
     await view.user.type(screen.getByLabelText('Description'), 'Start here');
     await view.user.upload(screen.getByLabelText('Video'), mp4());
@@ -300,7 +300,7 @@ describe('/course/addlecture', () => {
   });
 
   it("shows the server's message, or 'failed to Add the lectures'", async () => {
-    const view = openForm();
+    const view = await openForm();
     await view.user.type(await screen.findByLabelText('Title'), 'Intro');
     await view.user.type(screen.getByLabelText('Description'), 'Start here');
     await view.user.upload(screen.getByLabelText('Video'), mp4());
@@ -310,7 +310,7 @@ describe('/course/addlecture', () => {
   });
 
   it('sends a lecture marked as a free preview', async () => {
-    const view = openForm();
+    const view = await openForm();
     await view.user.type(await screen.findByLabelText('Title'), 'Intro');
     await view.user.type(screen.getByLabelText('Description'), 'Start here');
     await view.user.upload(screen.getByLabelText('Video'), mp4());
@@ -325,7 +325,7 @@ describe('/course/addlecture', () => {
   });
 
   it('asks before leaving while the video uploads: Stay keeps it going, Leave stops it and goes', async () => {
-    const view = openForm();
+    const view = await openForm();
     const listeners = vi.spyOn(window, 'addEventListener');
     await view.user.type(await screen.findByLabelText('Title'), 'Intro');
     await view.user.type(screen.getByLabelText('Description'), 'Start here');
@@ -362,7 +362,7 @@ describe('/course/addlecture', () => {
   });
 
   it('lets the admin leave without a question when nothing uploads', async () => {
-    const view = openForm();
+    const view = await openForm();
     await screen.findByLabelText('Title');
     await view.user.click(screen.getByRole('button', { name: 'Go back' }));
     await vi.waitFor(() => expect(view.router.state.location.pathname).toBe('/course/lecture'));
@@ -396,7 +396,7 @@ describe('/course/lecture: the video pipeline, as the admin sees it', () => {
         return { body: { success: true, message: answers.videoRetryStarted, lecture: withState(2, { state: 'waiting', percent: null, reason: null }) } };
       },
     });
-    const { user } = openLectures(admin);
+    const { user } = await openLectures(admin);
     expect(await screen.findByRole('progressbar', { name: messages.videoProcessing(42) })).toHaveAttribute('value', '42');
     expect(screen.getByRole('alert')).toHaveTextContent(`${messages.videoFailed}: This file could not be read as a video (moov atom not found).`);
     await user.click(screen.getByRole('button', { name: messages.videoRetryFor('Lesson 2') }));
@@ -406,14 +406,14 @@ describe('/course/lecture: the video pipeline, as the admin sees it', () => {
 
   it('tells the admin why processing is off', async () => {
     stubApi({ [`GET /api/v1/courses/${course._id}`]: lecturesAnswer, 'GET /api/v1/video/status': statusAnswer(false) });
-    openLectures(admin);
+    await openLectures(admin);
     expect(await screen.findByText(answers.videoProcessingOff('no ffmpeg found'))).toBeInTheDocument();
     expect(screen.queryByText(/^Videos are processed with/)).not.toBeInTheDocument();
   });
 
   it('names the ffmpeg that processes the videos under the list, without a warning for a current one', async () => {
     stubApi({ [`GET /api/v1/courses/${course._id}`]: lecturesAnswer, 'GET /api/v1/video/status': statusAnswer(true) });
-    openLectures(admin);
+    await openLectures(admin);
     const note = await screen.findByText(messages.videoProcessedWith('ffmpeg 5.1.9 (Debian, /usr/bin/ffmpeg)'));
     expect(within(screen.getByRole('complementary', { name: 'Lectures list' })).getByText(note.textContent!)).toBe(note);
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
@@ -422,14 +422,14 @@ describe('/course/lecture: the video pipeline, as the admin sees it', () => {
   it("warns the admin whose server processes videos with the npm package's old ffmpeg", async () => {
     const warning = answers.videoFfmpegOutdated(2018);
     stubApi({ [`GET /api/v1/courses/${course._id}`]: lecturesAnswer, 'GET /api/v1/video/status': statusAnswer(true, 'ffmpeg 4.1 (bundled npm build, 2018)', warning) });
-    openLectures(admin);
+    await openLectures(admin);
     expect(await screen.findByRole('status')).toHaveTextContent(warning);
     expect(screen.getByText(messages.videoProcessedWith('ffmpeg 4.1 (bundled npm build, 2018)'))).toBeInTheDocument();
   });
 
   it('shows a subscriber neither states nor the notice', async () => {
     stubApi({ [`GET /api/v1/courses/${course._id}`]: lecturesAnswer });
-    openLectures({ ...admin, role: 'USER' });
+    await openLectures({ ...admin, role: 'USER' });
     await screen.findByLabelText('Lecture 1: Lesson 1');
     expect(screen.queryByText(messages.videoReady)).not.toBeInTheDocument();
   });
@@ -465,7 +465,7 @@ describe('/course/lecture: learner progress', () => {
 
   it('opens the lecture where the learner stopped, says so, and starts over on request; completed lectures have a check', async () => {
     stubApi(answersWith([progressAt(lecture(1)._id, 250), progressAt(lecture(2)._id, 600, true)]));
-    const { user } = openLectures(learner);
+    const { user } = await openLectures(learner);
     const player = await findPlayer('Lecture 1: Lesson 1');
     expect(await screen.findByText(progressTexts.resumedAt('4:10'))).toBeInTheDocument();
     // The saved position is applied once the browser knows the length.
@@ -488,7 +488,7 @@ describe('/course/lecture: learner progress', () => {
         [`PUT /api/v1/progress/lectures/${lecture(1)._id}/completed`]: { body: { ...saved, lecture: progressAt(lecture(1)._id, 42, true), course: courseFigures(1) } },
       }),
     );
-    const { user } = openLectures(learner);
+    const { user } = await openLectures(learner);
     const player = await findPlayer('Lecture 1: Lesson 1');
     expect(screen.queryByText(/Resumed at/)).not.toBeInTheDocument();
     // Played from 40 s to 42 s, then paused.
@@ -513,7 +513,7 @@ describe('/course/lecture: learner progress', () => {
   it('at the end, counts down to the next lecture, which the learner may cancel or start at once', async () => {
     const saved = { success: true, message: answers.progressSaved, lecture: progressAt(lecture(1)._id, 600, true), course: courseFigures(1) };
     const calls = stubApi(answersWith([], { [`POST /api/v1/progress/lectures/${lecture(1)._id}`]: { body: saved } }));
-    const { user } = openLectures(learner);
+    const { user } = await openLectures(learner);
     const player = await findPlayer('Lecture 1: Lesson 1');
     player.currentTime = 600;
     act(() => void player.dispatchEvent(new Event('ended')));

@@ -68,7 +68,7 @@ export function SubscriptionBundle({ onPaying }: { onPaying: () => void }) {
   // On load, fetch the key, then create the subscription: the order the provider's flow needs.
   useEffect(() => {
     const controller = new AbortController();
-    (async () => {
+    void (async () => {
       try {
         const details = await dispatch(getRazorpayKey(controller.signal));
         if (!details.key || !details.checkoutScript) {
@@ -128,7 +128,7 @@ export function SubscriptionBundle({ onPaying }: { onPaying: () => void }) {
           {quote?.plan.interval === 'yearly' ? checkoutTexts.resumeCardCheckYearly : messages.resumeCardCheck}
         </Notice>
       )}
-      <button type="button" className="btn btn-primary btn-block btn-lg" disabled={!ready || working} aria-busy={working} onClick={buy}>
+      <button type="button" className="btn btn-primary btn-block btn-lg" disabled={!ready || working} aria-busy={working} onClick={() => void buy()}>
         {working && <span className="loading loading-spinner" aria-hidden="true" />}
         {resumeDate ? messages.resumeSubscription : trialChosen ? checkoutTexts.startTrial : 'Buy now'}
       </button>

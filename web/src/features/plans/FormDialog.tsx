@@ -43,7 +43,7 @@ export function FormDialog({ title, submitLabel, busy, onSubmit, onClose, childr
         <h2 id={titleId} className="text-xl font-bold wrap-anywhere">
           {title}
         </h2>
-        <form noValidate onSubmit={submit} className="mt-2 flex flex-col">
+        <form noValidate onSubmit={(event) => void submit(event)} className="mt-2 flex flex-col">
           {children}
           <div className="modal-action flex-wrap">
             <button type="button" className="btn btn-ghost" onClick={close} disabled={busy}>

@@ -38,7 +38,7 @@ export function CoursesOverview({ courses, total, status }: Props) {
   const [deleteCourse] = useDeleteCourseMutation();
 
   // The course goes along; the id in the address lets the page find it again after a reload.
-  const open = (path: string, course: Course) => navigate({ pathname: path, search: `?id=${course._id}` }, { state: { ...course } });
+  const open = (path: string, course: Course) => void navigate({ pathname: path, search: `?id=${course._id}` }, { state: { ...course } });
 
   async function onDelete(course: Course) {
     if (!window.confirm(messages.confirmDeleteCourse)) return;
@@ -112,7 +112,7 @@ export function CoursesOverview({ courses, total, status }: Props) {
                       </IconButton>
                       <IconButton
                         label={texts.delete(course.title)}
-                        onClick={() => onDelete(course)}
+                        onClick={() => void onDelete(course)}
                         // Red only for what destroys (STYLE).
                         className="btn-ghost btn-error"
                         busy={deleting === course._id}

@@ -100,7 +100,7 @@ export function AvatarPicker({ label, file, onChange, accept, maxBytes, required
         className="file-input w-full"
         aria-describedby={[refusal && refusalId, hint && hintId].filter(Boolean).join(' ') || undefined}
         aria-invalid={refusal ? true : undefined}
-        onChange={onPick}
+        onChange={(event) => void onPick(event)}
       />
       {refusal && (
         <p id={refusalId} role="alert" className="text-sm break-words whitespace-normal text-error">
