@@ -30,7 +30,10 @@ type SectionName = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
-const only = args.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
+const only = args
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
 const wanted = (name: SectionName) => !only || only.includes(name);
 for (const name of only ?? []) if (!SECTIONS.includes(name as SectionName)) throw new Error(`unknown section ${name}; known: ${SECTIONS.join(', ')}`);
 
@@ -66,7 +69,14 @@ async function prepareProduct(label: string, name: string, databaseUrl?: string)
   product = await startProduct(options);
   const cookie = await loginAsAdmin(product);
   const signedUrl = await latestLectureUrl(product, cookie, course.id);
-  return { label, database: databaseUrl ? 'postgres' : 'pglite', product, cookie, courseId: course.id, lecture: { signedUrl, bytes: bench.sizes.lectureBytes } };
+  return {
+    label,
+    database: databaseUrl ? 'postgres' : 'pglite',
+    product,
+    cookie,
+    courseId: course.id,
+    lecture: { signedUrl, bytes: bench.sizes.lectureBytes },
+  };
 }
 
 const results: SectionResult[] = [];

@@ -17,10 +17,12 @@ const settled = async (page: Page, heading: RegExp | string) => {
   await page.waitForLoadState('networkidle');
 };
 
-const visit = (url: (courseId: string) => string, heading: RegExp | string): Open => async (page, courseId) => {
-  await page.goto(url(courseId));
-  await settled(page, heading);
-};
+const visit =
+  (url: (courseId: string) => string, heading: RegExp | string): Open =>
+  async (page, courseId) => {
+    await page.goto(url(courseId));
+    await settled(page, heading);
+  };
 
 const pages: [string, Visitor, Open][] = [
   ['/courses', 'visitor', visit(() => '/courses', /explore the courses/i)],

@@ -51,7 +51,8 @@ test('a learner adds their GSTIN, pays, downloads the tax invoice; cancels with 
   const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
   expect(file.suggestedFilename()).toBe(`${number.replaceAll('/', '-')}.pdf`);
   const text = await pdfText(await fs.readFile(await file.path()));
-  for (const words of ['Tax Invoice', number, '₹99.00', 'Verma Tutors LLP', 'Baner Road', 'Pune 411045', 'GSTIN 27AAPFU0939F1ZV', 'IGST 18%', '₹15.10']) expect(text).toContain(words);
+  for (const words of ['Tax Invoice', number, '₹99.00', 'Verma Tutors LLP', 'Baner Road', 'Pune 411045', 'GSTIN 27AAPFU0939F1ZV', 'IGST 18%', '₹15.10'])
+    expect(text).toContain(words);
 
   // The receipt mail carries the same invoice.
   expect(await newestMail(person.email, `Subject: =?UTF-8?Q?Payment_received`)).toContain(`filename=${number.replaceAll('/', '-')}.pdf`);

@@ -1,12 +1,27 @@
 import { expect, newPerson, pngFile, registerByApi, signUp, test, type Page } from './fixtures.ts';
-import { CARDS, DEMO_COURSE, courseIdByTitle, exclusively, expectBundleCard, horizontalOverflow, payWithCard, releaseLocks, seriousViolations } from './journeys.ts';
+import {
+  CARDS,
+  DEMO_COURSE,
+  courseIdByTitle,
+  exclusively,
+  expectBundleCard,
+  horizontalOverflow,
+  payWithCard,
+  releaseLocks,
+  seriousViolations,
+} from './journeys.ts';
 
 test.afterEach(releaseLocks);
 // axe is injected as an inline script, which the server's Content-Security-Policy would (rightly) refuse.
 test.use({ bypassCSP: true });
 
 /** The course page's Subscribe, a button or a link. */
-const subscribeOn = (page: Page) => page.getByRole('main').getByRole('button', { name: 'Subscribe', exact: true }).or(page.getByRole('main').getByRole('link', { name: 'Subscribe', exact: true })).first();
+const subscribeOn = (page: Page) =>
+  page
+    .getByRole('main')
+    .getByRole('button', { name: 'Subscribe', exact: true })
+    .or(page.getByRole('main').getByRole('link', { name: 'Subscribe', exact: true }))
+    .first();
 
 /** The address's `next` (where the login or signup comes back to), decoded. */
 const nextOf = (page: Page) => new URL(page.url()).searchParams.get('next');

@@ -1,6 +1,16 @@
 import { request as playwrightRequest } from '@playwright/test';
 import { adminCredentials, expect, newPerson, signUp, test, type Page } from './fixtures.ts';
-import { CARDS, DEMO_COURSE, exclusively, expectBundleCard, lectureInList, payWithCard, releaseLocks, seriousViolations, subscriptionOnProfile } from './journeys.ts';
+import {
+  CARDS,
+  DEMO_COURSE,
+  exclusively,
+  expectBundleCard,
+  lectureInList,
+  payWithCard,
+  releaseLocks,
+  seriousViolations,
+  subscriptionOnProfile,
+} from './journeys.ts';
 
 test.afterEach(releaseLocks);
 // axe is injected as an inline script, which the server's Content-Security-Policy would (rightly) refuse.
@@ -46,7 +56,10 @@ async function launchCoupon(baseURL: string) {
   }
 }
 
-test('a declined card with a coupon: the failure page says the bank declined it, and "Try again" keeps the coupon, which the next payment gets', async ({ page, baseURL }) => {
+test('a declined card with a coupon: the failure page says the bank declined it, and "Try again" keeps the coupon, which the next payment gets', async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   await launchCoupon(baseURL!);
   await signUp(page, newPerson('declinedcoupon'));
@@ -89,7 +102,7 @@ test('a declined card with a coupon: the failure page says the bank declined it,
   await expect(page.getByRole('region', { name: 'Billing history' }).getByText('₹79.20', { exact: true })).toBeVisible();
 });
 
-test('the checkout card states the refund rule beside the spec\'s promise, and leads to the whole of it', async ({ page }) => {
+test("the checkout card states the refund rule beside the spec's promise, and leads to the whole of it", async ({ page }) => {
   await signUp(page, newPerson('refundrule'));
   await page.goto('/checkout');
   await expectBundleCard(page);
@@ -133,7 +146,9 @@ async function cancelOnProfile(page: Page, says: 'refund' | 'refund used') {
     await expect(confirm).toContainText(/You paid ₹99 on \d{1,2}\s[A-Z][a-z]{2}\s\d{4}\. Cancel now and we refund the ₹99 in full; your access ends today\./);
     await expect(confirm).not.toContainText('you keep access until');
   } else {
-    await expect(confirm).toContainText(/You already had a refund on \d{1,2}\s[A-Z][a-z]{2}\s\d{4}, and there is one in any 12 months: cancelling now refunds nothing\./);
+    await expect(confirm).toContainText(
+      /You already had a refund on \d{1,2}\s[A-Z][a-z]{2}\s\d{4}, and there is one in any 12 months: cancelling now refunds nothing\./,
+    );
     await expect(confirm).toContainText('you keep access until');
     await expect(confirm).not.toContainText('we refund the');
   }
@@ -205,10 +220,13 @@ test('cancelling: the first time refunds and ends access; the next keeps access 
   await lectureInList(page, DEMO_COURSE.lectures[1]!).click();
   const video = page.getByLabel(`Lecture 2: ${DEMO_COURSE.lectures[1]}`);
   await expect
-    .poll(() => video.evaluate((element: HTMLVideoElement) => ({ error: element.error?.message ?? null, playing: element.currentTime > 1 && !element.paused })), {
-      message: 'the lecture plays while access lasts',
-      timeout: 15_000,
-    })
+    .poll(
+      () => video.evaluate((element: HTMLVideoElement) => ({ error: element.error?.message ?? null, playing: element.currentTime > 1 && !element.paused })),
+      {
+        message: 'the lecture plays while access lasts',
+        timeout: 15_000,
+      },
+    )
     .toEqual({ error: null, playing: true });
 
   // Resume: Checkout only checks the card; nothing is charged until the paid period ends.

@@ -13,7 +13,7 @@ import { DEMO_COURSE, courseIdByTitle } from './journeys.ts';
  * ask nothing that needs a session.
  */
 const DELIBERATE: [line: RegExp, reason: string][] = [
-  [/^HTTP 404 GET \/no-such-page$/, 'the app\'s 404 page is sent with the status 404, for search engines and uptime checks'],
+  [/^HTTP 404 GET \/no-such-page$/, "the app's 404 page is sent with the status 404, for search engines and uptime checks"],
   [
     /^console error: Failed to load resource: the server responded with a status of 404 \(Not Found\) at \/no-such-page$/,
     'what Chromium says of any document sent with 404, the 404 page too',

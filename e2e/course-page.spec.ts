@@ -21,7 +21,11 @@ async function adminApi(baseURL: string): Promise<APIRequestContext> {
 }
 
 /** A new course of the admin's with a free preview lecture and a private one (the demo video), made through the API. */
-async function courseWithPreview(api: APIRequestContext, label: string, description = 'Checking software end to end.\nSecond paragraph: what you will be able to do.') {
+async function courseWithPreview(
+  api: APIRequestContext,
+  label: string,
+  description = 'Checking software end to end.\nSecond paragraph: what you will be able to do.',
+) {
   // Unique, so that tests running side by side never meet.
   const title = `Course page ${newPerson(label).fullName.split(' ').at(-1)}`;
   const created = await api.post('/api/v1/courses', {
@@ -99,10 +103,13 @@ test('a visitor opens a shared course link, sees the curriculum, plays a free pr
     await expect(dialog).toBeVisible();
     const video = dialog.getByLabel(`Free preview of ${LECTURES[0]!.title}`);
     await expect
-      .poll(() => video.evaluate((element: HTMLVideoElement) => ({ error: element.error?.message ?? null, playing: element.currentTime > 0.5 && !element.paused })), {
-        message: 'the preview plays',
-        timeout: 15_000,
-      })
+      .poll(
+        () => video.evaluate((element: HTMLVideoElement) => ({ error: element.error?.message ?? null, playing: element.currentTime > 0.5 && !element.paused })),
+        {
+          message: 'the preview plays',
+          timeout: 15_000,
+        },
+      )
       .toEqual({ error: null, playing: true });
     expect(await seriousViolations(page), 'axe with the preview open').toEqual([]);
     // Escape closes it, and the video goes with it (no sound plays on).
@@ -113,7 +120,9 @@ test('a visitor opens a shared course link, sees the curriculum, plays a free pr
     // The other lecture offers nothing to play, and the server gives a visitor no way to it.
     await expect(content.getByRole('button', { name: new RegExp(LECTURES[1]!.title) })).toHaveCount(0);
     await expect(content.getByRole('listitem').nth(1)).toContainText('for subscribers');
-    const curriculum = (await (await page.request.get(`/api/v1/courses/${course.id}/curriculum`)).json()) as { lectures: { title: string; secure_url?: string }[] };
+    const curriculum = (await (await page.request.get(`/api/v1/courses/${course.id}/curriculum`)).json()) as {
+      lectures: { title: string; secure_url?: string }[];
+    };
     expect(curriculum.lectures.map((lecture) => [lecture.title, Boolean(lecture.secure_url)])).toEqual([
       [LECTURES[0]!.title, true],
       [LECTURES[1]!.title, false],
@@ -126,11 +135,7 @@ test('a visitor opens a shared course link, sees the curriculum, plays a free pr
     await page.reload();
     await expect(content.getByRole('listitem')).toHaveCount(2);
     await page.waitForLoadState('networkidle');
-    const [header, price, list] = await Promise.all([
-      page.getByRole('heading', { level: 1 }).boundingBox(),
-      card.boundingBox(),
-      content.boundingBox(),
-    ]);
+    const [header, price, list] = await Promise.all([page.getByRole('heading', { level: 1 }).boundingBox(), card.boundingBox(), content.boundingBox()]);
     expect(header!.y).toBeLessThan(price!.y);
     expect(price!.y).toBeLessThan(list!.y);
     await expectNoSidewaysScroll(page, 'the course page at 360 px');
@@ -139,7 +144,9 @@ test('a visitor opens a shared course link, sees the curriculum, plays a free pr
     // Subscribe: to the checkout, which asks a visitor to log in or sign up first and brings them back.
     await page.setViewportSize({ width: 1280, height: 800 });
     await card.getByRole('button', { name: 'Subscribe' }).click();
-    await expect(page).toHaveURL(new RegExp(`/login\\?next=${encodeURIComponent(`/checkout?from=${encodeURIComponent(`/course/description?id=${course.id}`)}`)}$`));
+    await expect(page).toHaveURL(
+      new RegExp(`/login\\?next=${encodeURIComponent(`/checkout?from=${encodeURIComponent(`/course/description?id=${course.id}`)}`)}$`),
+    );
     await expect(page.getByRole('link', { name: 'Create account' })).toBeVisible();
   } finally {
     await api.delete(`/api/v1/courses/${course.id}`);

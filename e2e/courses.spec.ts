@@ -46,10 +46,13 @@ test('a visitor subscribes, watches a lecture play, cancels and is refused the l
   const video = page.getByLabel(`Lecture 2: ${DEMO_COURSE.lectures[1]}`);
   await expect(video).toBeVisible();
   await expect
-    .poll(() => video.evaluate((element: HTMLVideoElement) => ({ error: element.error?.message ?? null, playing: element.currentTime > 1 && !element.paused })), {
-      message: 'the selected lecture plays',
-      timeout: 15_000,
-    })
+    .poll(
+      () => video.evaluate((element: HTMLVideoElement) => ({ error: element.error?.message ?? null, playing: element.currentTime > 1 && !element.paused })),
+      {
+        message: 'the selected lecture plays',
+        timeout: 15_000,
+      },
+    )
     .toEqual({ error: null, playing: true });
   expect(await video.evaluate((element: HTMLVideoElement) => element.videoWidth)).toBe(640);
 

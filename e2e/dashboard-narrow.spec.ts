@@ -9,9 +9,7 @@ const unbroken = (length: number) => 'Lorem'.repeat(Math.ceil(length / 5)).slice
 
 /** How far the course table scrolls sideways inside its own frame (0: it fits). */
 const tableOverflow = (page: Page) =>
-  page
-    .getByRole('table', { name: 'Courses Overview' })
-    .evaluate((table) => table.parentElement!.scrollWidth - table.parentElement!.clientWidth);
+  page.getByRole('table', { name: 'Courses Overview' }).evaluate((table) => table.parentElement!.scrollWidth - table.parentElement!.clientWidth);
 
 test('the dashboard with a 100-letter word in a course title: no sideways scroll at 360 px, axe clean in both themes', async ({ page }) => {
   test.setTimeout(90_000);

@@ -2,12 +2,20 @@ import { expect, test } from './fixtures.ts';
 
 test('every page names a favicon in the brand colour, an ICO fallback and an apple-touch-icon, each served and revalidated', async ({ page, request }) => {
   await page.goto('/about');
-  const icons = await page.locator('link[rel="icon"], link[rel="apple-touch-icon"]').evaluateAll((links) =>
-    links.map((link) => ({ rel: link.getAttribute('rel'), href: (link as HTMLLinkElement).href, type: link.getAttribute('type') })),
-  );
-  expect(icons.map(({ rel, href }) => `${rel} ${new URL(href).pathname}`)).toEqual(['icon /favicon.ico', 'icon /favicon.svg', 'apple-touch-icon /apple-touch-icon.png']);
+  const icons = await page
+    .locator('link[rel="icon"], link[rel="apple-touch-icon"]')
+    .evaluateAll((links) => links.map((link) => ({ rel: link.getAttribute('rel'), href: (link as HTMLLinkElement).href, type: link.getAttribute('type') })));
+  expect(icons.map(({ rel, href }) => `${rel} ${new URL(href).pathname}`)).toEqual([
+    'icon /favicon.ico',
+    'icon /favicon.svg',
+    'apple-touch-icon /apple-touch-icon.png',
+  ]);
 
-  const expected: Record<string, string> = { '/favicon.ico': 'image/vnd.microsoft.icon', '/favicon.svg': 'image/svg+xml', '/apple-touch-icon.png': 'image/png' };
+  const expected: Record<string, string> = {
+    '/favicon.ico': 'image/vnd.microsoft.icon',
+    '/favicon.svg': 'image/svg+xml',
+    '/apple-touch-icon.png': 'image/png',
+  };
   for (const { href } of icons) {
     const response = await request.get(href);
     const { pathname } = new URL(href);

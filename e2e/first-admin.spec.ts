@@ -13,7 +13,9 @@ test.afterEach(async () => {
   server = undefined;
 });
 
-test("the initial administrator must choose a password before anything else, then reaches the dashboard; the handed-out one's file is gone", async ({ browser }) => {
+test("the initial administrator must choose a password before anything else, then reaches the dashboard; the handed-out one's file is gone", async ({
+  browser,
+}) => {
   test.setTimeout(300_000);
   server = await startServer();
   const { email, password } = initialAdmin(server.dataDir);

@@ -19,7 +19,8 @@ export const dataDir = () => {
 /** The administrator the server's first start created, with the password global-setup.ts chose for it. */
 export function adminCredentials() {
   const { E2E_ADMIN_EMAIL: email, E2E_ADMIN_PASSWORD: password } = process.env;
-  if (!email || !password) throw new Error('E2E_ADMIN_EMAIL and E2E_ADMIN_PASSWORD are not set: run through playwright.config.ts, whose global setup sets them');
+  if (!email || !password)
+    throw new Error('E2E_ADMIN_EMAIL and E2E_ADMIN_PASSWORD are not set: run through playwright.config.ts, whose global setup sets them');
   return { email, password };
 }
 
@@ -46,7 +47,12 @@ export function pngFile(name: string, [r, g, b]: [number, number, number], size 
   header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
   const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: size }, () => [r, g, b]).flat())]);
   const pixels = deflateSync(Buffer.concat(Array.from({ length: size }, () => row)));
-  const buffer = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
+  const buffer = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', pixels),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
   return { name, mimeType: 'image/png', buffer };
 }
 
@@ -54,7 +60,11 @@ export function pngFile(name: string, [r, g, b]: [number, number, number], size 
 export async function openMenu(page: Page) {
   const header = page.getByRole('banner');
   // The hamburger: a named button, or daisyUI's drawer label (named or, once hidden from assistive tech, by its class).
-  const hamburger = header.getByRole('button', { name: /open the menu/i }).or(header.getByLabel(/open the menu/i)).or(header.locator('label.drawer-button')).first();
+  const hamburger = header
+    .getByRole('button', { name: /open the menu/i })
+    .or(header.getByLabel(/open the menu/i))
+    .or(header.locator('label.drawer-button'))
+    .first();
   // From 1024 px a top bar replaces it (e2e/navigation.spec.ts): the side menu is a phone's and a tablet's, so look as a tablet does.
   if (!(await hamburger.isVisible())) await page.setViewportSize({ width: 800, height: page.viewportSize()?.height ?? 720 });
   await hamburger.click();
@@ -96,7 +106,12 @@ export async function newestMail(to: string, containing = ''): Promise<string> {
   await expect
     .poll(
       () => {
-        const files = fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((file) => file.endsWith('.eml')).sort() : [];
+        const files = fs.existsSync(outbox)
+          ? fs
+              .readdirSync(outbox)
+              .filter((file) => file.endsWith('.eml'))
+              .sort()
+          : [];
         found = files
           .map((file) => fs.readFileSync(path.join(outbox, file), 'utf8').replace(/=\r?\n/g, ''))
           .filter((mail) => mail.split(/\r?\n/).some((line) => /^To:/i.test(line) && line.includes(to)) && mail.includes(containing))

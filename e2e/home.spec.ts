@@ -49,7 +49,9 @@ test('the home page shows the newest courses from the server and the bundle at i
   // The FAQ answers with the server's refund window (REFUND_WINDOW_DAYS' default) and price.
   const refund = page.locator('details').filter({ hasText: 'Do I get my money back if I cancel?' });
   await refund.locator('summary').click();
-  await expect(refund).toContainText('The first time you cancel within 14 days of a payment, we refund that payment in full and your access ends straight away.');
+  await expect(refund).toContainText(
+    'The first time you cancel within 14 days of a payment, we refund that payment in full and your access ends straight away.',
+  );
   await expect(refund).toContainText('you keep watching until the end of the period you have paid for');
   await expect(page.getByText(`for ₹${BUNDLE_PRICE} a month`)).toBeAttached();
 

@@ -77,7 +77,9 @@ export const lectureInList = (page: Page, title: string) =>
   page
     .getByRole('complementary', { name: 'Lectures list' })
     // "2. Title 0:08", once started "2. Title Stopped at 0:03 0:08", once completed "Completed Title 0:08".
-    .getByRole('button', { name: new RegExp(`^(\\d+\\.|Completed) ${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( Stopped at \\d+(:\\d{2}){1,2})?( \\d+(:\\d{2}){1,2})?$`) });
+    .getByRole('button', {
+      name: new RegExp(`^(\\d+\\.|Completed) ${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( Stopped at \\d+(:\\d{2}){1,2})?( \\d+(:\\d{2}){1,2})?$`),
+    });
 
 /** On /checkout: Buy now (or Resume subscription), then the sandbox's Checkout modal, paying with `card`. */
 export async function payWithCard(page: Page, card: string, button: 'Buy now' | 'Resume subscription' | 'Start free trial' = 'Buy now') {
@@ -110,14 +112,20 @@ export async function subscriptionOnProfile(page: Page) {
   const menu = await openMenu(page);
   await menu.getByRole('link', { name: 'Profile' }).click();
   await expect(page).toHaveURL(/\/user\/profile$/);
-  const row = page.locator('dt').filter({ hasText: /^Subscription$/ }).locator('xpath=following-sibling::dd[1]');
+  const row = page
+    .locator('dt')
+    .filter({ hasText: /^Subscription$/ })
+    .locator('xpath=following-sibling::dd[1]');
   await expect(row).toHaveText(/^(Active|Inactive)$/);
   return row;
 }
 
 /** A dashboard stat card's figure as a number, once it has loaded ('₹1,287' → 1287). */
 export async function statFigure(page: Page, label: string): Promise<number> {
-  const value = page.locator('dt').filter({ hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::dd[1]');
+  const value = page
+    .locator('dt')
+    .filter({ hasText: new RegExp(`^${label}$`) })
+    .locator('xpath=following-sibling::dd[1]');
   await expect(value).toHaveText(/^₹?[\d,.]+$/);
   return Number((await value.innerText()).replace(/[^\d.]/g, ''));
 }
@@ -146,7 +154,10 @@ export async function seriousViolations(page: Page) {
   });
   return violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help}\n${violation.nodes.map((node) => `    ${node.target.join(' ')}: ${node.failureSummary?.replace(/\n/g, ' ')}`).join('\n')}`);
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help}\n${violation.nodes.map((node) => `    ${node.target.join(' ')}: ${node.failureSummary?.replace(/\n/g, ' ')}`).join('\n')}`,
+    );
 }
 
 /** Elements that stick out to the right of the viewport, if the page scrolls sideways. */

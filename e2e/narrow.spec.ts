@@ -19,7 +19,9 @@ async function expectNoSidewaysScroll(page: Page, where: string) {
   expect(outside, `elements past the right edge on ${where}`).toEqual([]);
 }
 
-test('a 100-letter word in a course title and description: no sideways scroll at 360 px on /courses, the course page and the lecture page', async ({ page }) => {
+test('a 100-letter word in a course title and description: no sideways scroll at 360 px on /courses, the course page and the lecture page', async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const { email, password } = adminCredentials();
   await logInAs(page, email, password);
@@ -67,7 +69,11 @@ test('a 100-letter word in a course title and description: no sideways scroll at
         .first()
         .evaluate((element) => {
           const style = getComputedStyle(element);
-          return { lines: element.getBoundingClientRect().height / parseFloat(style.lineHeight), clamped: element.scrollHeight > element.clientHeight, clamp: style.webkitLineClamp };
+          return {
+            lines: element.getBoundingClientRect().height / parseFloat(style.lineHeight),
+            clamped: element.scrollHeight > element.clientHeight,
+            clamp: style.webkitLineClamp,
+          };
         });
       expect(clamp).toEqual({ lines: 2, clamped: true, clamp: '2' });
 

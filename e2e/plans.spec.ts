@@ -5,7 +5,8 @@ test.afterEach(releaseLocks);
 test.use({ bypassCSP: true });
 
 /** Dates as the app shows them (India's calendar), with the no-break spaces the app holds them together with. */
-const shown = (date: Date) => new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'Asia/Kolkata' }).format(date).replace(/ /g, '\u00a0');
+const shown = (date: Date) =>
+  new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'Asia/Kolkata' }).format(date).replace(/ /g, '\u00a0');
 const later = (days: number, years = 0) => {
   const date = new Date(Date.now() + days * 24 * 3600 * 1000);
   date.setUTCFullYear(date.getUTCFullYear() + years);

@@ -30,7 +30,15 @@ export default defineConfig({
     launchOptions: {
       executablePath: '/usr/bin/chromium',
       // The machine has no network but the registries: without these Chromium keeps calling home.
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     },
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',

@@ -175,7 +175,10 @@ const SHOTS: Shot[] = [
     phase: 3,
     act: async (page) => {
       await afterPlansSeeded(page);
-      await page.getByRole('button', { name: /^Edit Yearly, two months free/ }).first().click({ timeout: 10_000 });
+      await page
+        .getByRole('button', { name: /^Edit Yearly, two months free/ })
+        .first()
+        .click({ timeout: 10_000 });
     },
   },
   { name: 'coupons', roles: ['admin'], url: () => '/admin/coupons', phase: 3, act: afterPlansSeeded },
@@ -260,7 +263,10 @@ async function putPlansOnSale(admin: BrowserContext): Promise<string> {
   const { plans } = (await ok('plans', admin.request.get('/api/v1/payments/plans'))) as { plans: { id: string; default: boolean }[] };
   const bundle = plans.find((plan) => plan.default)!.id;
   await ok('yearly plan', admin.request.post('/api/v1/admin/plans', { data: { name: 'Yearly', interval: 'yearly', price: 999, trialDays: 0 } }));
-  const { plan } = (await ok('trial plan', admin.request.post('/api/v1/admin/plans', { data: { name: 'Starter', interval: 'monthly', price: 149, trialDays: 7 } }))) as { plan: { id: string } };
+  const { plan } = (await ok(
+    'trial plan',
+    admin.request.post('/api/v1/admin/plans', { data: { name: 'Starter', interval: 'monthly', price: 149, trialDays: 7 } }),
+  )) as { plan: { id: string } };
   await ok('coupon', admin.request.post('/api/v1/admin/coupons', { data: { code: COUPON, kind: 'percent', amount: 50, charges: 2, plans: [bundle] } }));
   await ok('save offer', admin.request.post('/api/v1/admin/coupons', { data: { code: 'STAY50', kind: 'percent', amount: 50, charges: 2, saveOffer: true } }));
   return plan.id;
@@ -297,7 +303,12 @@ const register = (label: string) => async (context: BrowserContext) => {
   await ok(
     'register',
     context.request.post('/api/v1/user/register', {
-      multipart: { fullName: `Asha ${label}`, email: `shots-${label}-${id}@example.com`, password: 'Learn#2024', avatar: pngFile('avatar.png', [66, 42, 213], 64) },
+      multipart: {
+        fullName: `Asha ${label}`,
+        email: `shots-${label}-${id}@example.com`,
+        password: 'Learn#2024',
+        avatar: pngFile('avatar.png', [66, 42, 213], 64),
+      },
     }),
   );
 };
@@ -454,7 +465,15 @@ async function main() {
   const server = await startServer({ preferredPort: port ?? 0 });
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   /** What went wrong, and on which pages (page-role), so one warning on every page is one line. */
   const problems = new Map<string, Set<string>>();
@@ -480,14 +499,20 @@ async function main() {
       if (!shoppers.has(shot)) shoppers.set(shot, signedIn(browser, baseURL, register('shopper')));
       return shoppers.get(shot)!;
     };
-    const catalogue = (await (await fetch(`${baseURL}/api/v1/courses?search=${encodeURIComponent(DEMO_COURSE.title)}`)).json()) as { courses: { _id: string; title: string }[] };
+    const catalogue = (await (await fetch(`${baseURL}/api/v1/courses?search=${encodeURIComponent(DEMO_COURSE.title)}`)).json()) as {
+      courses: { _id: string; title: string }[];
+    };
     const course = catalogue.courses.find((found) => found.title === DEMO_COURSE.title)!._id;
 
     // One context per account, made once (pages taken at once ask for it together).
     const contexts = new Map<string, Promise<BrowserContext>>();
     const contextFor = (role: Role, shot: string) => {
       const key = role === 'shopper' ? `shopper-${shot}` : role;
-      if (!contexts.has(key)) contexts.set(key, storageOf(role, shot).then((storageState) => browser.newContext({ baseURL, storageState, reducedMotion: 'reduce' })));
+      if (!contexts.has(key))
+        contexts.set(
+          key,
+          storageOf(role, shot).then((storageState) => browser.newContext({ baseURL, storageState, reducedMotion: 'reduce' })),
+        );
       return contexts.get(key)!;
     };
 

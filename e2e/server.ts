@@ -25,7 +25,10 @@ async function waitForHealth(baseUrl: string, server: ChildProcess, output: stri
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (server.exitCode !== null || server.signalCode !== null) break;
-    const healthy = await fetch(`${baseUrl}/healthz`).then((response) => response.ok, () => false);
+    const healthy = await fetch(`${baseUrl}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (healthy) return;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
@@ -119,7 +122,10 @@ export async function startServer({ preferredPort = 0, echoErrors = true, timeou
     // A first start may build the web app and create the database: minutes on a slow machine.
     await waitForHealth(baseUrl, server, output, timeoutMs);
     // The server looks for web/dist once, at start: without it every page would be a JSON 404.
-    const home = await fetch(baseUrl).then((response) => response.text(), () => '');
+    const home = await fetch(baseUrl).then(
+      (response) => response.text(),
+      () => '',
+    );
     if (!home.includes('<div id="root">')) {
       throw new Error(`The server does not serve the web app (was web/dist being rebuilt while it started?). GET / answered:\n${home.slice(0, 300)}`);
     }
@@ -151,7 +157,10 @@ export async function chooseAdminPassword(baseUrl: string, dataDir: string, newP
   const json = { 'content-type': 'application/json' };
   const login = await fetch(`${baseUrl}/api/v1/user/login`, { method: 'POST', headers: json, body: JSON.stringify({ email, password }) });
   if (!login.ok) throw new Error(`Logging in as the initial admin answered ${login.status}: ${await login.text()}`);
-  const cookie = login.headers.getSetCookie().map((header) => header.split(';')[0]).join('; ');
+  const cookie = login.headers
+    .getSetCookie()
+    .map((header) => header.split(';')[0])
+    .join('; ');
   const change = await fetch(`${baseUrl}/api/v1/user/change-password`, {
     method: 'POST',
     headers: { ...json, cookie },
@@ -174,7 +183,9 @@ export async function demoVideosProcessed(baseUrl: string, timeoutMs: number): P
     const curricula = await Promise.all(
       courses.map((course) => api<{ lectures: { duration: number | null; preview: boolean; hls_url?: string }[] }>(`/courses/${course._id}/curriculum`)),
     );
-    const waiting = curricula.flatMap((curriculum) => curriculum.lectures).filter((lecture) => lecture.duration === null || (lecture.preview && !lecture.hls_url));
+    const waiting = curricula
+      .flatMap((curriculum) => curriculum.lectures)
+      .filter((lecture) => lecture.duration === null || (lecture.preview && !lecture.hls_url));
     if (waiting.length === 0) return;
     if (Date.now() > deadline) throw new Error(`${waiting.length} demo lectures still unprocessed after ${timeoutMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 500));

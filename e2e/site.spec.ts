@@ -180,7 +180,10 @@ test.describe('the test-mode ribbon (sandbox payments)', () => {
     await logInAs(page, person.email, person.password);
     // The checkout's heading is the bundle's while it is the only plan on sale (e2e/plans.spec.ts sells others for a while).
     await exclusively('plans', async () => {
-      for (const [url, heading] of [['/user/profile', person.fullName], ['/checkout', 'Subscription Bundle']] as const) {
+      for (const [url, heading] of [
+        ['/user/profile', person.fullName],
+        ['/checkout', 'Subscription Bundle'],
+      ] as const) {
         await page.goto(url);
         await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
         await expectRibbonOnTop(page);
@@ -189,7 +192,10 @@ test.describe('the test-mode ribbon (sandbox payments)', () => {
   });
 
   test('a short page still fits the window, and the side menu opens over the ribbon', async ({ page }) => {
-    for (const size of [{ width: 1280, height: 720 }, { width: 360, height: 740 }]) {
+    for (const size of [
+      { width: 1280, height: 720 },
+      { width: 360, height: 740 },
+    ]) {
       await page.setViewportSize(size);
       await page.goto('/denied');
       await expect(page.getByRole('heading', { name: 'Access denied' })).toBeVisible();

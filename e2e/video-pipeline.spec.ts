@@ -3,13 +3,22 @@ import { CARDS, LECTURE_VIDEO, exclusively, lectureInList, payWithCard, releaseL
 
 test.afterEach(releaseLocks);
 
-test('an uploaded lecture is processed while it plays as MP4, then a subscriber streams it through hls.js with a quality menu; a non-subscriber is refused', async ({ browser, page }) => {
+test('an uploaded lecture is processed while it plays as MP4, then a subscriber streams it through hls.js with a quality menu; a non-subscriber is refused', async ({
+  browser,
+  page,
+}) => {
   test.setTimeout(180_000);
   const { email, password } = adminCredentials();
   await logInAs(page, email, password);
   const title = `Streaming ${newPerson('v').fullName}`;
   const created = await page.request.post('/api/v1/courses', {
-    multipart: { title, category: 'Video', createdBy: 'Priya Sharma', description: 'A course whose lecture goes through the video pipeline.', thumbnail: pngFile('thumbnail.png', [20, 120, 200], 64) },
+    multipart: {
+      title,
+      category: 'Video',
+      createdBy: 'Priya Sharma',
+      description: 'A course whose lecture goes through the video pipeline.',
+      thumbnail: pngFile('thumbnail.png', [20, 120, 200], 64),
+    },
   });
   expect(created.ok(), await created.text()).toBe(true);
   const { course } = (await created.json()) as { course: { _id: string } };

@@ -20,8 +20,7 @@ function newestChange(file) {
   if (!stat.isDirectory()) return stat.mtimeMs;
   return Math.max(stat.mtimeMs, ...fs.readdirSync(file).map((name) => newestChange(path.join(file, name))));
 }
-const isStale = (output, sources) =>
-  (fs.existsSync(output) ? fs.statSync(output).mtimeMs : 0) < Math.max(...sources.map((source) => newestChange(at(source))));
+const isStale = (output, sources) => (fs.existsSync(output) ? fs.statSync(output).mtimeMs : 0) < Math.max(...sources.map((source) => newestChange(at(source))));
 
 export async function buildIfStale() {
   if (isStale(at('web/dist/index.html'), ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'contract/src'])) {

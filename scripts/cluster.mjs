@@ -201,7 +201,10 @@ export async function startCluster(options = {}) {
         maxBodyBytes: videoMaxBytes(env),
       }),
     );
-    const nginx = launch('nginx', nginxBinary, ['-p', nginxDir, '-c', nginxConf, '-e', path.join(nginxDir, 'error.log'), '-g', 'daemon off;'], { cwd: nginxDir, env: { PATH: process.env.PATH } });
+    const nginx = launch('nginx', nginxBinary, ['-p', nginxDir, '-c', nginxConf, '-e', path.join(nginxDir, 'error.log'), '-g', 'daemon off;'], {
+      cwd: nginxDir,
+      env: { PATH: process.env.PATH },
+    });
     await waitFor(`nginx to answer at ${listenUrl}`, () => isReady(listenUrl));
     started = true;
 
@@ -214,7 +217,15 @@ export async function startCluster(options = {}) {
       redisUrl,
       s3Endpoint,
       nginx: { pid: nginx.pid, configFile: nginxConf },
-      instances: instances.map(({ name, url, pid, dataDir: folder, metricsPort, exited, kill }) => ({ name, url, pid, dataDir: folder, metricsPort, exited, kill })),
+      instances: instances.map(({ name, url, pid, dataDir: folder, metricsPort, exited, kill }) => ({
+        name,
+        url,
+        pid,
+        dataDir: folder,
+        metricsPort,
+        exited,
+        kill,
+      })),
       stop,
     };
   } catch (error) {
@@ -271,7 +282,11 @@ export async function prepareDatabase(url, { fresh = false } = {}) {
  * configuration and the logs) and write only nginxTempDir.
  */
 function unprivilegedAccount() {
-  const entries = (file) => fs.readFileSync(file, 'utf8').split('\n').map((line) => line.split(':'));
+  const entries = (file) =>
+    fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .map((line) => line.split(':'));
   const users = entries('/etc/passwd');
   const groups = entries('/etc/group');
   for (const name of ['www-data', 'nobody']) {
@@ -356,10 +371,15 @@ ${upstreams.map((address) => `    server ${address} max_fails=1 fail_timeout=5s;
 
 /** Answers whether the server at `url` is ready: its /readyz where it has one, else its /healthz. */
 export async function isReady(url) {
-  const answer = (probe) => fetch(`${url}${probe}`, { signal: AbortSignal.timeout(5000) }).then(
-    async (response) => ({ status: response.status, json: (response.headers.get('content-type') ?? '').includes('json'), body: await response.arrayBuffer() }),
-    () => undefined,
-  );
+  const answer = (probe) =>
+    fetch(`${url}${probe}`, { signal: AbortSignal.timeout(5000) }).then(
+      async (response) => ({
+        status: response.status,
+        json: (response.headers.get('content-type') ?? '').includes('json'),
+        body: await response.arrayBuffer(),
+      }),
+      () => undefined,
+    );
   const ready = await answer('/readyz');
   if (!ready) return false;
   // Before /readyz existed, the path was a page of the web app (or a 404): fall back to /healthz.
@@ -402,7 +422,7 @@ function startChild(name, command, args, { cwd, env, log, graceMs }) {
     exited,
     running,
     signal,
-    exitStatus: () => (status?.error ? status.error.message : status?.signal ?? `code ${status?.code}`),
+    exitStatus: () => (status?.error ? status.error.message : (status?.signal ?? `code ${status?.code}`)),
     async stop() {
       if (running()) {
         signal('SIGTERM');

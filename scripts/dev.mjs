@@ -13,7 +13,8 @@ const children = [
 ];
 const stop = (signal) => children.forEach((child) => child.kill(signal));
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stop(signal));
-for (const child of children) child.on('exit', (code) => {
-  stop('SIGTERM');
-  process.exitCode = code ?? 0;
-});
+for (const child of children)
+  child.on('exit', (code) => {
+    stop('SIGTERM');
+    process.exitCode = code ?? 0;
+  });

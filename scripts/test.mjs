@@ -33,7 +33,9 @@ function ensureChromium() {
  * project does; the step says why when it does not run. nginx is installed by scripts/cluster.mjs when missing.
  */
 const clusterServicesMissing = () =>
-  process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL ? undefined : 'it needs PostgreSQL and Redis, named by TEST_DATABASE_URL and TEST_REDIS_URL (.ci/run sets both)';
+  process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL
+    ? undefined
+    : 'it needs PostgreSQL and Redis, named by TEST_DATABASE_URL and TEST_REDIS_URL (.ci/run sets both)';
 
 /**
  * Each stage's steps run at once. `reportOnly`: the step's findings are printed and counted, but do

@@ -23,7 +23,12 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts `command` with its output in `logFile`; the caller waits for it to be ready. */
-export function startService(name: string, command: string, args: string[], options: { env?: NodeJS.ProcessEnv; inheritEnv?: boolean; cwd?: string; logFile: string }): Service {
+export function startService(
+  name: string,
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; inheritEnv?: boolean; cwd?: string; logFile: string },
+): Service {
   const log = fs.openSync(options.logFile, 'a');
   // A variable given as undefined is removed from what the process inherits.
   const env = { ...(options.inheritEnv === false ? {} : process.env) };

@@ -15,7 +15,13 @@ export interface Product extends Service {
 /** The configuration comes only from these variables, never from the shell the bench was started in. */
 const INHERITED = ['PATH', 'HOME', 'LANG', 'TZ'];
 
-export async function startProduct(options: { name: string; dataDir: string; databaseUrl?: string; logDir: string; env?: Record<string, string> }): Promise<Product> {
+export async function startProduct(options: {
+  name: string;
+  dataDir: string;
+  databaseUrl?: string;
+  logDir: string;
+  env?: Record<string, string>;
+}): Promise<Product> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = Object.fromEntries(INHERITED.filter((name) => process.env[name]).map((name) => [name, process.env[name]]));
   Object.assign(env, { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: options.dataDir });
@@ -48,7 +54,10 @@ const BENCH_ADMIN_PASSWORD = 'Bench#2026!';
  */
 export async function loginAsAdmin(product: Product): Promise<string> {
   const chosen = path.join(product.dataDir, BENCH_ADMIN_FILE);
-  const alreadyChosen = await fs.access(chosen).then(() => true, () => false);
+  const alreadyChosen = await fs.access(chosen).then(
+    () => true,
+    () => false,
+  );
   const file = alreadyChosen ? '' : await fs.readFile(path.join(product.dataDir, 'initial-admin.txt'), 'utf8');
   const email = alreadyChosen ? 'admin@lms.local' : /^email: (.+)$/m.exec(file)?.[1];
   const password = alreadyChosen ? BENCH_ADMIN_PASSWORD : /^password: (.+)$/m.exec(file)?.[1];
@@ -97,11 +106,19 @@ export async function firstCourse(product: Product) {
  */
 export async function uploadLecture(product: Product, cookie: string, courseId: string, file: string): Promise<void> {
   const status = await runInBackground('curl', [
-    '-sS', '-o', '/dev/null', '-w', '%{http_code}',
-    '-H', `cookie: ${cookie}`,
-    '-F', 'title=Bench lecture',
-    '-F', 'description=A generated video',
-    '-F', `lectures=@${file};type=video/mp4`,
+    '-sS',
+    '-o',
+    '/dev/null',
+    '-w',
+    '%{http_code}',
+    '-H',
+    `cookie: ${cookie}`,
+    '-F',
+    'title=Bench lecture',
+    '-F',
+    'description=A generated video',
+    '-F',
+    `lectures=@${file};type=video/mp4`,
     `${product.url}/api/v1/courses/${courseId}`,
   ]);
   if (status !== '201') throw new Error(`uploading ${path.basename(file)} answered ${status}`);

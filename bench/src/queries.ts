@@ -22,7 +22,12 @@ export const scansOf = (plan: string) =>
  */
 export function recordingDb(pool: pg.Pool) {
   const recorder = { label: '', queries: [] as RecordedQuery[] };
-  const db = drizzle({ client: pool, schema, casing: 'snake_case', logger: { logQuery: (sql, params) => recorder.queries.push({ label: recorder.label, sql, params }) } });
+  const db = drizzle({
+    client: pool,
+    schema,
+    casing: 'snake_case',
+    logger: { logQuery: (sql, params) => recorder.queries.push({ label: recorder.label, sql, params }) },
+  });
   return { db, recorder };
 }
 
@@ -30,7 +35,13 @@ export function recordingDb(pool: pg.Pool) {
  * Each recorded query run `runs` times after a warm-up (p50 against `budgetMs`), and explained;
  * `names[i]` says what the i-th query is for. Answers a row per query and a note with its plan.
  */
-export async function timeAndExplain(pool: pg.Pool, queries: RecordedQuery[], names: string[], runs: number, budgetMs: number): Promise<{ rows: Measurement[]; notes: string[] }> {
+export async function timeAndExplain(
+  pool: pg.Pool,
+  queries: RecordedQuery[],
+  names: string[],
+  runs: number,
+  budgetMs: number,
+): Promise<{ rows: Measurement[]; notes: string[] }> {
   const rows: Measurement[] = [];
   const notes: string[] = [];
   for (const [index, query] of queries.entries()) {
@@ -44,8 +55,15 @@ export async function timeAndExplain(pool: pg.Pool, queries: RecordedQuery[], na
     const { rows: planRows } = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, TIMING OFF, COSTS OFF) ${query.sql}`, query.params);
     const plan = planRows.map((row) => row['QUERY PLAN']).join('\n');
     const p50 = median(times);
-    rows.push({ what: `${query.label}: ${what}`, measured: `p50 ${ms(p50)} (max ${ms(Math.max(...times))}, ${runs} runs)`, budget: `< ${budgetMs} ms`, met: p50 < budgetMs });
-    notes.push(`<details><summary>${query.label}, ${what}: ${scansOf(plan).join('; ')} — ${/Execution Time: ([\d.]+) ms/.exec(plan)?.[1]} ms</summary>\n\n\`\`\`sql\n${query.sql}\n\`\`\`\n\n\`\`\`\n${plan}\n\`\`\`\n</details>\n`);
+    rows.push({
+      what: `${query.label}: ${what}`,
+      measured: `p50 ${ms(p50)} (max ${ms(Math.max(...times))}, ${runs} runs)`,
+      budget: `< ${budgetMs} ms`,
+      met: p50 < budgetMs,
+    });
+    notes.push(
+      `<details><summary>${query.label}, ${what}: ${scansOf(plan).join('; ')} — ${/Execution Time: ([\d.]+) ms/.exec(plan)?.[1]} ms</summary>\n\n\`\`\`sql\n${query.sql}\n\`\`\`\n\n\`\`\`\n${plan}\n\`\`\`\n</details>\n`,
+    );
   }
   return { rows, notes };
 }

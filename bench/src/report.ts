@@ -38,7 +38,9 @@ export function sectionMarkdown(section: SectionResult): string {
         cell(row.budget),
         verdict(row.met),
         '',
-      ].join(' | ').trim(),
+      ]
+        .join(' | ')
+        .trim(),
     ),
   ];
   if (section.notes?.length) lines.push('', ...section.notes);

@@ -140,7 +140,10 @@ const bindings = {
     },
   },
   lectures: {
-    list: { schemas: { params: CourseIdParamsSchema, response: LecturesResponseSchema }, summary: "A course's lectures, for active subscribers and administrators" },
+    list: {
+      schemas: { params: CourseIdParamsSchema, response: LecturesResponseSchema },
+      summary: "A course's lectures, for active subscribers and administrators",
+    },
     add: {
       schemas: { params: CourseIdParamsSchema, body: 'multipart', response: CourseWithLecturesResponseSchema },
       summary: "Add a lecture (multipart: lectures (the video file), title, description, and optionally preview: 'true' or 'false')",
@@ -223,8 +226,7 @@ const bindings = {
     create: { schemas: { body: CouponInputSchema, response: CouponResponseSchema }, summary: 'Create a coupon', status: 201 },
     update: {
       schemas: { params: CouponIdParamsSchema, body: CouponUpdateSchema, response: CouponResponseSchema },
-      summary:
-        'Change when, how often and for which plans a coupon may be redeemed, whether it is the save offer, or archive it (its code and discount stay)',
+      summary: 'Change when, how often and for which plans a coupon may be redeemed, whether it is the save offer, or archive it (its code and discount stay)',
     },
   },
   progress: {

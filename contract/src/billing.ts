@@ -166,7 +166,10 @@ export const BillingHistoryResponseSchema = ReplySchema.extend({
       cancelled: z.boolean(),
       accessUntil: z.string().nullable(),
       /** Ours: the plan, and what the next charge takes (a coupon's discount while it lasts); null once cancelled. */
-      plan: z.object({ name: z.string(), interval: z.enum(['monthly', 'yearly']) }).nullable().optional(),
+      plan: z
+        .object({ name: z.string(), interval: z.enum(['monthly', 'yearly']) })
+        .nullable()
+        .optional(),
       nextAmount: z.number().nullable().optional(),
       /** In a free trial: when it ends, the first payment's day. */
       trialEndsAt: z.string().nullable().optional(),

@@ -47,7 +47,12 @@ export const ListCoursesQuerySchema = z.object({
   search: z.string().trim().max(100, answers.searchTooLong).optional(),
   category: z.string().trim().max(CATEGORY_MAX, messages.categoryTooLong).optional(),
   page: z.coerce.number({ error: answers.invalidPage }).int(answers.invalidPage).min(1, answers.invalidPage).max(1_000_000, answers.invalidPage).default(1),
-  limit: z.coerce.number({ error: answers.invalidPage }).int(answers.invalidPage).min(1, answers.invalidPage).max(COURSES_PAGE_MAX, answers.invalidPage).default(50),
+  limit: z.coerce
+    .number({ error: answers.invalidPage })
+    .int(answers.invalidPage)
+    .min(1, answers.invalidPage)
+    .max(COURSES_PAGE_MAX, answers.invalidPage)
+    .default(50),
 });
 export type ListCoursesQuery = z.input<typeof ListCoursesQuerySchema>;
 /** The query after defaults: page and limit always set. */

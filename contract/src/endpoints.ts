@@ -114,9 +114,15 @@ export const endpoints = {
     add: admin<{ params: typeof CourseIdParamsSchema; body: Multipart; response: typeof CourseWithLecturesResponseSchema }>('POST', '/courses/:id'),
     delete: admin<{ query: typeof DeleteLectureQuerySchema; response: typeof CourseWithLecturesResponseSchema }>('DELETE', '/courses'),
     /** Whether a lecture is a free preview. */
-    update: admin<{ params: typeof LectureParamsSchema; body: typeof UpdateLectureSchema; response: typeof LectureResponseSchema }>('PATCH', '/courses/:courseId/lectures/:lectureId'),
+    update: admin<{ params: typeof LectureParamsSchema; body: typeof UpdateLectureSchema; response: typeof LectureResponseSchema }>(
+      'PATCH',
+      '/courses/:courseId/lectures/:lectureId',
+    ),
     /** Process a lecture's video again after its processing failed. */
-    retryProcessing: admin<{ params: typeof LectureParamsSchema; response: typeof LectureResponseSchema }>('POST', '/courses/:courseId/lectures/:lectureId/processing'),
+    retryProcessing: admin<{ params: typeof LectureParamsSchema; response: typeof LectureResponseSchema }>(
+      'POST',
+      '/courses/:courseId/lectures/:lectureId/processing',
+    ),
   },
   video: {
     /** Whether this server can process videos, and if not, why. */
@@ -166,7 +172,10 @@ export const endpoints = {
   coupons: {
     list: admin<{ response: typeof CouponsResponseSchema }>('GET', '/admin/coupons'),
     create: admin<{ body: typeof CouponInputSchema; response: typeof CouponResponseSchema }>('POST', '/admin/coupons'),
-    update: admin<{ params: typeof CouponIdParamsSchema; body: typeof CouponUpdateSchema; response: typeof CouponResponseSchema }>('PATCH', '/admin/coupons/:id'),
+    update: admin<{ params: typeof CouponIdParamsSchema; body: typeof CouponUpdateSchema; response: typeof CouponResponseSchema }>(
+      'PATCH',
+      '/admin/coupons/:id',
+    ),
   },
   /** The signed-in learner's progress. Writes are throttled per session. */
   progress: {
@@ -174,9 +183,15 @@ export const endpoints = {
     mine: user<{ response: typeof MyProgressResponseSchema }>('GET', '/progress'),
     course: user<{ params: typeof CourseIdParamsSchema; response: typeof CourseProgressResponseSchema }>('GET', '/progress/courses/:id'),
     /** POST, so that the page's last save can go with navigator.sendBeacon. */
-    save: user<{ params: typeof LectureProgressParamsSchema; body: typeof SaveProgressSchema; response: typeof SaveProgressResponseSchema }>('POST', '/progress/lectures/:lectureId'),
+    save: user<{ params: typeof LectureProgressParamsSchema; body: typeof SaveProgressSchema; response: typeof SaveProgressResponseSchema }>(
+      'POST',
+      '/progress/lectures/:lectureId',
+    ),
     /** Mark a lecture as completed, or not. */
-    complete: user<{ params: typeof LectureProgressParamsSchema; body: typeof CompletionSchema; response: typeof SaveProgressResponseSchema }>('PUT', '/progress/lectures/:lectureId/completed'),
+    complete: user<{ params: typeof LectureProgressParamsSchema; body: typeof CompletionSchema; response: typeof SaveProgressResponseSchema }>(
+      'PUT',
+      '/progress/lectures/:lectureId/completed',
+    ),
     settings: user<{ body: typeof ProgressSettingsSchema; response: typeof ProgressSettingsResponseSchema }>('PUT', '/progress/settings'),
   },
   /** The signed-in buyer's billing. */

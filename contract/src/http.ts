@@ -82,7 +82,11 @@ export type ParamsOf<E extends Endpoint> = InputOf<SchemasOf<E>['params']>;
 /** The query string's fields as the client may send them (before the server's defaults). */
 export type QueryOf<E extends Endpoint> = InputOf<SchemasOf<E>['query']>;
 /** The body: a `FormData` for multipart endpoints, the bytes as text for a raw one, else the JSON the schema accepts. */
-export type BodyOf<E extends Endpoint> = SchemasOf<E>['body'] extends Multipart ? FormData : SchemasOf<E>['body'] extends RawBody ? string : InputOf<SchemasOf<E>['body']>;
+export type BodyOf<E extends Endpoint> = SchemasOf<E>['body'] extends Multipart
+  ? FormData
+  : SchemasOf<E>['body'] extends RawBody
+    ? string
+    : InputOf<SchemasOf<E>['body']>;
 /** The successful answer, envelope included; a `Blob` for a download. */
 export type ResponseOf<E extends Endpoint> = SchemasOf<E>['response'] extends z.ZodType ? z.output<SchemasOf<E>['response']> : Blob;
 

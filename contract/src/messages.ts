@@ -170,7 +170,8 @@ export const messages = {
   refundPlain: (days: number) =>
     `Cancel within ${days} ${days === 1 ? 'day' : 'days'} of a payment and we refund it in full (once in any 12 months). Cancel later and you keep watching until the end of the month you paid for.`,
   /** Ours: beside the spec's "100% refundale on cancellation" on the bundle and plan cards: the rule as the server applies it. */
-  refundRule: (days: number) => `Cancel within ${days} ${days === 1 ? 'day' : 'days'} of a payment and that payment is refunded in full, once in any 12 months.`,
+  refundRule: (days: number) =>
+    `Cancel within ${days} ${days === 1 ? 'day' : 'days'} of a payment and that payment is refunded in full, once in any 12 months.`,
   refundRuleUnknown: 'Cancel soon after a payment and that payment is refunded in full, once in any 12 months.',
   refundPolicy: 'How refunds work',
   refundPlainUnknown:

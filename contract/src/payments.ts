@@ -161,10 +161,7 @@ export const PaymentRecordsQuerySchema = z.object({
   count: z.coerce.number({ error: answers.countInvalid }).int(answers.countInvalid).min(1, answers.countInvalid).max(500, answers.countInvalid).default(100),
 });
 
-export const MONTH_NAMES = [
-  'January', 'February', 'March', 'April', 'May', 'June',
-  'July', 'August', 'September', 'October', 'November', 'December',
-] as const;
+export const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'] as const;
 
 export const PaymentRecordSchema = z.object({
   _id: z.string(),

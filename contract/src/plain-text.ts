@@ -63,11 +63,40 @@ type LabelWord = string | typeof NUMBER;
  * with what makes them one.
  */
 const LABELS: LabelWord[][] = [
-  ['gstin'], ['gstn'], ['gst', 'no'], ['gst', 'number'], ['gst', 'reg'], ['gst', 'registration'], ['gst', 'in'], ['gst', 'id'],
-  ['igst'], ['cgst'], ['sgst'], ['utgst'], ['hsn'], ['sac', NUMBER], ['sac', 'code'],
-  ['tax', 'invoice'], ['invoice', 'no'], ['invoice', 'number'], ['invoice', 'num'], ['invoice', 'date'], ['invoice', 'id'], ['invoice', 'ref'],
-  ['invoice', NUMBER], ['credit', 'note'], ['debit', 'note'], ['bill', 'of', 'supply'], ['receipt', 'no'], ['receipt', 'number'],
-  ['place', 'of', 'supply'], ['taxable', 'value'], ['total', 'paid'], ['total', 'credited'], ['reverse', 'charge'], ['date', NUMBER],
+  ['gstin'],
+  ['gstn'],
+  ['gst', 'no'],
+  ['gst', 'number'],
+  ['gst', 'reg'],
+  ['gst', 'registration'],
+  ['gst', 'in'],
+  ['gst', 'id'],
+  ['igst'],
+  ['cgst'],
+  ['sgst'],
+  ['utgst'],
+  ['hsn'],
+  ['sac', NUMBER],
+  ['sac', 'code'],
+  ['tax', 'invoice'],
+  ['invoice', 'no'],
+  ['invoice', 'number'],
+  ['invoice', 'num'],
+  ['invoice', 'date'],
+  ['invoice', 'id'],
+  ['invoice', 'ref'],
+  ['invoice', NUMBER],
+  ['credit', 'note'],
+  ['debit', 'note'],
+  ['bill', 'of', 'supply'],
+  ['receipt', 'no'],
+  ['receipt', 'number'],
+  ['place', 'of', 'supply'],
+  ['taxable', 'value'],
+  ['total', 'paid'],
+  ['total', 'credited'],
+  ['reverse', 'charge'],
+  ['date', NUMBER],
 ];
 
 /**
@@ -76,9 +105,43 @@ const LABELS: LabelWord[][] = [
  * comparison only; the text is kept as typed.
  */
 const LOOKALIKES: Record<string, string> = {
-  а: 'a', в: 'b', е: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x', і: 'i', ј: 'j', ѕ: 's', ԁ: 'd', ӏ: 'i',
-  α: 'a', β: 'b', ε: 'e', η: 'h', ι: 'i', κ: 'k', μ: 'm', ν: 'n', ο: 'o', ρ: 'p', τ: 't', υ: 'y', χ: 'x', ϲ: 'c', ı: 'i', ɡ: 'g',
-  '0': 'o', '1': 'i', l: 'i', '5': 's',
+  а: 'a',
+  в: 'b',
+  е: 'e',
+  к: 'k',
+  м: 'm',
+  н: 'h',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  т: 't',
+  у: 'y',
+  х: 'x',
+  і: 'i',
+  ј: 'j',
+  ѕ: 's',
+  ԁ: 'd',
+  ӏ: 'i',
+  α: 'a',
+  β: 'b',
+  ε: 'e',
+  η: 'h',
+  ι: 'i',
+  κ: 'k',
+  μ: 'm',
+  ν: 'n',
+  ο: 'o',
+  ρ: 'p',
+  τ: 't',
+  υ: 'y',
+  χ: 'x',
+  ϲ: 'c',
+  ı: 'i',
+  ɡ: 'g',
+  '0': 'o',
+  '1': 'i',
+  l: 'i',
+  '5': 's',
 };
 const fold = (word: string) => {
   let folded = '';
@@ -101,7 +164,10 @@ const isDigits = (word: string) => {
  * spelt out one at a time ("G.S.T.I.N", "G S T I N") joined into one word.
  */
 function wordsOf(text: string): string[] {
-  const bare = text.normalize('NFKD').replace(/[\p{M}\p{Cf}]/gu, '').toLowerCase();
+  const bare = text
+    .normalize('NFKD')
+    .replace(/[\p{M}\p{Cf}]/gu, '')
+    .toLowerCase();
   const words: string[] = [];
   let spelt = '';
   for (const [word] of bare.matchAll(/[\p{L}\p{N}]+/gu)) {

@@ -30,10 +30,7 @@ export const COUPON_CODE_PATTERN = /^[A-Z0-9][A-Z0-9_-]{2,19}$/;
 
 /** Rupees with at most two decimals (whole paise). */
 const isWholePaise = (rupees: number) => Math.abs(rupees * 100 - Math.round(rupees * 100)) < 1e-6;
-const rupees = (invalid: string) =>
-  z.coerce
-    .number({ error: invalid })
-    .refine((value) => Number.isFinite(value) && isWholePaise(value), invalid);
+const rupees = (invalid: string) => z.coerce.number({ error: invalid }).refine((value) => Number.isFinite(value) && isWholePaise(value), invalid);
 const price = () =>
   rupees(answers.planPriceInvalid)
     .refine((value) => value >= MIN_PRICE, answers.planPriceTooLow)
@@ -92,7 +89,12 @@ export const AdminPlanResponseSchema = Reply.extend({ plan: AdminPlanSchema });
 
 export const PlanInputSchema = z.object({
   // Printed in the description of every invoice of the plan.
-  name: z.string({ error: answers.planNameInvalid }).trim().min(1, answers.planNameInvalid).max(40, answers.planNameInvalid).refine(isPlainLine, answers.planNameNotPlain),
+  name: z
+    .string({ error: answers.planNameInvalid })
+    .trim()
+    .min(1, answers.planNameInvalid)
+    .max(40, answers.planNameInvalid)
+    .refine(isPlainLine, answers.planNameNotPlain),
   interval: z.enum(PLAN_INTERVALS, { error: answers.planIntervalInvalid }),
   /** Rupees, as the seller sets prices: including GST unless PRICES_INCLUDE_TAX=no. */
   price: price(),
@@ -122,11 +124,7 @@ const isoTime = z.iso.datetime({ offset: true, error: messages.couponDatesInvali
 
 export const CouponInputSchema = z
   .object({
-    code: z
-      .string({ error: answers.couponCodeInvalid })
-      .trim()
-      .toUpperCase()
-      .regex(COUPON_CODE_PATTERN, answers.couponCodeInvalid),
+    code: z.string({ error: answers.couponCodeInvalid }).trim().toUpperCase().regex(COUPON_CODE_PATTERN, answers.couponCodeInvalid),
     kind: z.enum(COUPON_KINDS, { error: answers.couponKindInvalid }),
     /** A percentage (1–99) or rupees off each discounted charge. */
     amount: rupees(answers.couponAmountInvalid).refine((value) => value > 0, answers.couponAmountInvalid),

@@ -26,7 +26,10 @@ export const SaveProgressSchema = z.object({
   /** Seconds from the start; checked against the lecture's length on the server. */
   position: seconds(answers.progressPositionInvalid).min(0, answers.progressPositionInvalid).max(MAX_VIDEO_SECONDS, answers.progressPositionInvalid),
   /** The player's idea of the length: used only while the server has not measured the video. */
-  duration: seconds(answers.progressDurationInvalid).positive(answers.progressDurationInvalid).max(MAX_VIDEO_SECONDS, answers.progressDurationInvalid).optional(),
+  duration: seconds(answers.progressDurationInvalid)
+    .positive(answers.progressDurationInvalid)
+    .max(MAX_VIDEO_SECONDS, answers.progressDurationInvalid)
+    .optional(),
   /** Seconds played since the previous save. */
   watched: seconds(answers.progressWatchedInvalid).min(0, answers.progressWatchedInvalid).max(MAX_WATCHED_PER_SAVE, answers.progressWatchedInvalid).default(0),
   /** When the position was read (ms since 1970, the browser's clock): an older save never replaces a newer one. */
@@ -85,9 +88,7 @@ export const CourseProgressResponseSchema = ReplySchema.extend({
 export const LearnerCourseSchema = CourseProgressSchema.extend({
   course: CourseSchema,
   /** Where to pick up: the lecture watched last and its position, or the next one once that one is completed. */
-  resume: z
-    .object({ lectureId: z.uuid(), title: z.string(), position: z.number(), duration: z.number().nullable() })
-    .nullable(),
+  resume: z.object({ lectureId: z.uuid(), title: z.string(), position: z.number(), duration: z.number().nullable() }).nullable(),
 });
 export type LearnerCourse = z.infer<typeof LearnerCourseSchema>;
 

@@ -23,7 +23,16 @@ export const RevenueResponseSchema = ReplySchema.extend({
   /** Monthly recurring revenue: what the renewing subscribers' next charges come to a month (a yearly one counts 1/12; a coupon while it lasts). */
   mrr: z.number(),
   /** Ours: each plan's renewing subscribers and their part of the MRR; archived plans that still have some, too. */
-  plans: z.array(z.object({ id: z.string(), name: z.string(), interval: z.enum(['monthly', 'yearly']), archived: z.boolean(), subscribers: z.number().int(), mrr: z.number() })),
+  plans: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      interval: z.enum(['monthly', 'yearly']),
+      archived: z.boolean(),
+      subscribers: z.number().int(),
+      mrr: z.number(),
+    }),
+  ),
   /** Users with access now (as the spec's subscribed count). */
   activeSubscribers: z.number().int(),
   /** Of those, the ones whose subscription renews (not cancelled). */

@@ -76,14 +76,10 @@ export const ChangePasswordSchema = z
   .pipe(z.object({ oldPassword: z.string(), newPassword }));
 export type ChangePassword = z.input<typeof ChangePasswordSchema>;
 
-export const ForgotPasswordSchema = z
-  .object({ email: filled(messages.fillAllDetails) })
-  .pipe(z.object({ email }));
+export const ForgotPasswordSchema = z.object({ email: filled(messages.fillAllDetails) }).pipe(z.object({ email }));
 export type ForgotPassword = z.input<typeof ForgotPasswordSchema>;
 
-export const ResetPasswordSchema = z
-  .object({ password: password(messages.fillAllDetails) })
-  .pipe(z.object({ password: newPassword }));
+export const ResetPasswordSchema = z.object({ password: password(messages.fillAllDetails) }).pipe(z.object({ password: newPassword }));
 export type ResetPassword = z.input<typeof ResetPasswordSchema>;
 
 export const ResetTokenParamsSchema = z.object({

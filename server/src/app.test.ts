@@ -52,21 +52,32 @@ describe('security headers', () => {
     expect(response.headers['x-powered-by']).toBeUndefined();
   });
 
-  it.each(['/api/v1/courses', '/api/v1/user/me', '/api/v1/no-such-route'])('on the JSON of %s are the ones JSON needs, and a policy that allows nothing', async (url) => {
-    const response = await t.app.inject({ url });
-    expect(response.headers['content-type']).toMatch(/^application\/json/);
-    expect(response.headers).toMatchObject({
-      'content-security-policy': "default-src 'none';frame-ancestors 'none'",
-      'x-content-type-options': 'nosniff',
-      'x-frame-options': 'DENY',
-      'cross-origin-resource-policy': 'same-origin',
-      'referrer-policy': 'no-referrer',
-    });
-    // Headers only a page acts on are left out.
-    for (const pageOnly of ['cross-origin-opener-policy', 'origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-xss-protection', 'x-powered-by']) {
-      expect(response.headers[pageOnly], pageOnly).toBeUndefined();
-    }
-  });
+  it.each(['/api/v1/courses', '/api/v1/user/me', '/api/v1/no-such-route'])(
+    'on the JSON of %s are the ones JSON needs, and a policy that allows nothing',
+    async (url) => {
+      const response = await t.app.inject({ url });
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      expect(response.headers).toMatchObject({
+        'content-security-policy': "default-src 'none';frame-ancestors 'none'",
+        'x-content-type-options': 'nosniff',
+        'x-frame-options': 'DENY',
+        'cross-origin-resource-policy': 'same-origin',
+        'referrer-policy': 'no-referrer',
+      });
+      // Headers only a page acts on are left out.
+      for (const pageOnly of [
+        'cross-origin-opener-policy',
+        'origin-agent-cluster',
+        'x-dns-prefetch-control',
+        'x-download-options',
+        'x-permitted-cross-domain-policies',
+        'x-xss-protection',
+        'x-powered-by',
+      ]) {
+        expect(response.headers[pageOnly], pageOnly).toBeUndefined();
+      }
+    },
+  );
 });
 
 describe('OpenAPI', () => {
@@ -122,7 +133,10 @@ describe('bad input', () => {
 
   it('refuses __proto__ and constructor keys (400) and writes nothing', async () => {
     const before = await rowCount(t.database, users);
-    for (const payload of ['{"email":"a@b.co","password":"x","__proto__":{"role":"ADMIN"}}', '{"constructor":{"prototype":{"x":1}},"email":"a@b.co","password":"x"}']) {
+    for (const payload of [
+      '{"email":"a@b.co","password":"x","__proto__":{"role":"ADMIN"}}',
+      '{"constructor":{"prototype":{"x":1}},"email":"a@b.co","password":"x"}',
+    ]) {
       const response = await post(payload, 'application/json');
       expect(response.statusCode).toBe(400);
     }
@@ -144,7 +158,7 @@ describe('bad input', () => {
   it('treats injection-looking strings as plain data', async () => {
     const account = await signUp(t.app, { fullName: "Robert'); DROP TABLE users;--" });
     expect(account.user.fullName).toBe("Robert'); DROP TABLE users;--");
-    for (const email of ["' OR '1'='1' --@x.co", 'a@b.co\' OR 1=1--', '{"$gt":""}']) {
+    for (const email of ["' OR '1'='1' --@x.co", "a@b.co' OR 1=1--", '{"$gt":""}']) {
       const response = await login(t.app, email, "' OR '1'='1");
       expect([400, 401]).toContain(response.statusCode);
     }
@@ -175,7 +189,12 @@ describe('logs', () => {
     const token = loggedIn.cookies.find((c) => c.name === 'lms_session')!.value;
     await t.app.inject({ url: '/api/v1/user/me', headers: { cookie: `lms_session=${token}` } });
     await t.app.inject({ method: 'POST', url: '/api/v1/user/reset/SuperSecretResetToken1234567', payload: { password: 'Other#pass1' } });
-    await t.app.inject({ method: 'POST', url: '/api/v1/user/change-password', headers: { cookie: `lms_session=${token}` }, payload: { oldPassword: 'Sekr3t!pass', newPassword: 'Sekr3t!pass2' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/change-password',
+      headers: { cookie: `lms_session=${token}` },
+      payload: { oldPassword: 'Sekr3t!pass', newPassword: 'Sekr3t!pass2' },
+    });
 
     const logs = logLines.join('');
     expect(logs).toContain('/api/v1/user/login');
@@ -274,7 +293,10 @@ describe('the built web app', () => {
     webRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'lms-web-'));
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'lms-test-'));
     await fs.mkdir(path.join(webRoot, 'assets'));
-    for (const [file, text] of [['assets/app-abc123.js', script], ['index.html', page]] as const) {
+    for (const [file, text] of [
+      ['assets/app-abc123.js', script],
+      ['index.html', page],
+    ] as const) {
       await fs.writeFile(path.join(webRoot, file), text);
       await fs.writeFile(path.join(webRoot, `${file}.br`), zlib.brotliCompressSync(text));
       await fs.writeFile(path.join(webRoot, `${file}.gz`), zlib.gzipSync(text, { level: 9 }));
@@ -365,7 +387,18 @@ describe('the built web app', () => {
 
   it.each([
     // Every page of the app, as React Router matches them: any case, trailing slashes, escapes, a :token.
-    ...['/about', '/Signup', '/signup', '/SIGNUP/', '/course/lecture?id=1', '/admin/coupons', '/reset-password/abc_DEF-123', '/sign-in/abc_DEF-123', '/%61bout', '/checkout/fail/'],
+    ...[
+      '/about',
+      '/Signup',
+      '/signup',
+      '/SIGNUP/',
+      '/course/lecture?id=1',
+      '/admin/coupons',
+      '/reset-password/abc_DEF-123',
+      '/sign-in/abc_DEF-123',
+      '/%61bout',
+      '/checkout/fail/',
+    ],
   ])('answers the app page %s with 200', async (url) => {
     const response = await app.inject({ url });
     expect(response.statusCode).toBe(200);

@@ -92,7 +92,10 @@ describe('what one instance changes, the other sees within a second', () => {
     const until = new Date(Date.now() + 30 * 24 * 3600 * 1000);
     await a.database.db.update(users).set({ subscriptionEndsAt: until }).where(eq(users.id, account.user._id));
     await within1s(async () => (await me(b, account.cookie)).json().user.subscription.status === 'active');
-    await a.database.db.update(users).set({ subscriptionEndsAt: new Date(Date.now() - 1000) }).where(eq(users.id, account.user._id));
+    await a.database.db
+      .update(users)
+      .set({ subscriptionEndsAt: new Date(Date.now() - 1000) })
+      .where(eq(users.id, account.user._id));
     await within1s(async () => (await me(b, account.cookie)).json().user.subscription.status !== 'active');
   });
 
@@ -102,7 +105,12 @@ describe('what one instance changes, the other sees within a second', () => {
     expect((await me(b, account.cookie)).json().user.fullName).toBe(account.fullName);
     for (const name of ['Asha Rao', 'Asha Iyer', 'Asha Menon']) {
       const body = await multipart({ fullName: name });
-      const updated = await a.app.inject({ method: 'PUT', url: `/api/v1/user/update/${account.user._id}`, headers: { cookie: account.cookie, ...body.headers }, payload: body.payload });
+      const updated = await a.app.inject({
+        method: 'PUT',
+        url: `/api/v1/user/update/${account.user._id}`,
+        headers: { cookie: account.cookie, ...body.headers },
+        payload: body.payload,
+      });
       expect(updated.statusCode, updated.body).toBe(200);
       // The writer's own next request never meets the old copy.
       expect((await me(a, account.cookie)).json().user.fullName).toBe(name);
@@ -116,7 +124,7 @@ describe('what one instance changes, the other sees within a second', () => {
       title: 'Agreed everywhere',
       description: 'A course that both instances must show the same way.',
       category: 'Testing',
-    createdBy: 'Asha Verma',
+      createdBy: 'Asha Verma',
       thumbnail: { bytes: await pngImage(), filename: 'thumb.png', type: 'image/png' },
     });
     const created = await a.app.inject({ method: 'POST', url: '/api/v1/courses', headers: { cookie: admin.cookie, ...form.headers }, payload: form.payload });
@@ -130,7 +138,12 @@ describe('what one instance changes, the other sees within a second', () => {
     // Twice, so that b's answer comes from its cache before the edit.
     expect(await titleOn(b)).toBe('Agreed everywhere');
     const edit = await multipart({ title: 'Edited on the other instance' });
-    const updated = await a.app.inject({ method: 'PUT', url: `/api/v1/courses/${id}`, headers: { cookie: admin.cookie, ...edit.headers }, payload: edit.payload });
+    const updated = await a.app.inject({
+      method: 'PUT',
+      url: `/api/v1/courses/${id}`,
+      headers: { cookie: admin.cookie, ...edit.headers },
+      payload: edit.payload,
+    });
     expect(updated.statusCode, updated.body).toBe(200);
     expect(await titleOn(a)).toBe('Edited on the other instance');
     await within1s(async () => (await titleOn(b)) === 'Edited on the other instance');

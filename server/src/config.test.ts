@@ -27,7 +27,12 @@ describe('loadConfig', () => {
     const razorpay = { PAYMENTS_MODE: 'razorpay', RAZORPAY_KEY_ID: 'rzp_live_Abc', RAZORPAY_KEY_SECRET: 'secret-0123', RAZORPAY_WEBHOOK_SECRET: 'secret-0123' };
     expect(() => loadConfig(razorpay)).toThrow(/SELLER_NAME: required when PAYMENTS_MODE=razorpay/);
     expect(loadConfig({ ...razorpay, SELLER_NAME: 'Asha Courses', SELLER_ADDRESS: 'Baner, Pune 411045', SELLER_STATE: '27' }).seller).toEqual({
-      name: 'Asha Courses', address: 'Baner, Pune 411045', stateCode: '27', gstin: null, sac: '999293', gstRate: 18,
+      name: 'Asha Courses',
+      address: 'Baner, Pune 411045',
+      stateCode: '27',
+      gstin: null,
+      sac: '999293',
+      gstRate: 18,
     });
     expect(() => loadConfig({ SELLER_GSTIN: '27AAPFU0939F1ZW', SELLER_STATE: '27' })).toThrow(/SELLER_GSTIN: must be a valid 15-character GSTIN/);
     expect(() => loadConfig({ SELLER_GSTIN: '27AAPFU0939F1ZV', SELLER_STATE: '29' })).toThrow(/SELLER_STATE: must be 27, the state of SELLER_GSTIN/);
@@ -37,7 +42,9 @@ describe('loadConfig', () => {
 
   it('charges the price as it is, or with GST added when a registered seller says prices exclude it', () => {
     expect(loadConfig({ SUBSCRIPTION_PRICE: '100', PRICES_INCLUDE_TAX: 'no' }).payments.pricePaise).toBe(10000);
-    expect(loadConfig({ SUBSCRIPTION_PRICE: '100', PRICES_INCLUDE_TAX: 'no', SELLER_GSTIN: '27AAPFU0939F1ZV', SELLER_STATE: '27' }).payments.pricePaise).toBe(11800);
+    expect(loadConfig({ SUBSCRIPTION_PRICE: '100', PRICES_INCLUDE_TAX: 'no', SELLER_GSTIN: '27AAPFU0939F1ZV', SELLER_STATE: '27' }).payments.pricePaise).toBe(
+      11800,
+    );
     expect(loadConfig({ SUBSCRIPTION_PRICE: '100', SELLER_GSTIN: '27AAPFU0939F1ZV', SELLER_STATE: '27' }).payments.pricePaise).toBe(10000);
   });
 

@@ -10,82 +10,96 @@ const optionalUrl = z.url().optional();
 const commaList = z
   .string()
   .default('')
-  .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean));
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
 
 /** Every environment variable the server reads, with its default: with none set, the server runs as a newcomer's `npm start`. */
 const EnvSchema = z
   .object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PORT: port.default(3000),
-  HOST: z.string().min(1).default('127.0.0.1'),
-  PUBLIC_URL: optionalUrl,
-  DATA_DIR: z.string().min(1).default('./data'),
-  DATABASE_URL: optionalUrl,
-  REDIS_URL: optionalUrl,
-  SMTP_URL: optionalUrl,
-  MAIL_FROM: z.string().min(3).default('LMS <no-reply@lms.local>'),
-  SESSION_SECRET: z.string().min(32).optional(),
-  SESSION_DAYS: positiveInt.default(14),
-  ALLOWED_ORIGINS: commaList,
-  TRUST_PROXY: z.string().optional().transform(toTrustProxy),
-  IMAGE_MAX_BYTES: positiveInt.default(IMAGE_MAX_BYTES),
-  VIDEO_MAX_BYTES: positiveInt.default(2 * 1024 * 1024 * 1024),
-  VIDEO_URL_HOURS: z.coerce.number().positive().default(6),
-  /** The video pipeline (decision 0014): off leaves every upload playing as it was uploaded. */
-  VIDEO_PROCESSING: z.enum(['on', 'off']).default('on'),
-  FFMPEG_PATH: z.string().min(1).optional(),
-  FFPROBE_PATH: z.string().min(1).optional(),
-  /** Videos one instance processes at once; each transcode keeps every core busy. */
-  VIDEO_JOBS_PER_INSTANCE: positiveInt.default(1),
-  /** A processing run silent this long died with its process; it is started again. */
-  VIDEO_STALL_SECONDS: positiveInt.default(60),
-  STORAGE: z.enum(['local', 's3']).default('local'),
-  S3_ENDPOINT: optionalUrl,
-  S3_BUCKET: z.string().min(3).optional(),
-  S3_REGION: z.string().min(1).default('us-east-1'),
-  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
-  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
-  S3_PUBLIC_URL: optionalUrl,
-  LOGIN_MAX_PER_IP: positiveInt.default(100),
-  LOGIN_MAX_PER_EMAIL: positiveInt.default(10),
-  LOGIN_MAX_PER_ACCOUNT: positiveInt.default(100),
-  SIGNUP_MAX_PER_IP: positiveInt.default(60),
-  /** log2 of scrypt's N; 17 is OWASP's recommendation, tests use less. */
-  PASSWORD_COST: z.coerce.number().int().min(10).max(20).default(17),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Left unset, the sandbox, except under NODE_ENV=production, where it must be chosen (below). */
-  PAYMENTS_MODE: z.enum(['sandbox', 'razorpay']).optional(),
-  RAZORPAY_BASE_URL: z.url().default('https://api.razorpay.com/v1'),
-  RAZORPAY_KEY_ID: z.string().regex(/^rzp_(test|live)_\w+$/, 'must look like rzp_test_… or rzp_live_…').optional(),
-  RAZORPAY_KEY_SECRET: z.string().min(8).optional(),
-  RAZORPAY_WEBHOOK_SECRET: z.string().min(8).optional(),
-  RAZORPAY_PLAN_ID: z.string().regex(/^plan_\w+$/, 'must look like plan_…').optional(),
-  /** Rupees; stored and charged in paise. */
-  SUBSCRIPTION_PRICE: z.coerce.number().positive().multipleOf(0.01).default(99),
-  REFUND_WINDOW_DAYS: z.coerce.number().int().min(0).default(14),
-  CONTACT_EMAIL: z.email().optional(),
-  /** The seller on invoices and receipts (decision 0016): required with real payments (PAYMENTS_MODE=razorpay). */
-  SELLER_NAME: z.string().trim().min(2).max(100).optional(),
-  /** One line, as it goes on the document: street, city, PIN. */
-  SELLER_ADDRESS: z.string().trim().min(5).max(300).optional(),
-  /** The seller's GST state code (e.g. 29 for Karnataka): the place of supply when the buyer's is unknown. */
-  SELLER_STATE: z.string().refine(isStateCode, 'must be a GST state code, e.g. 29').default('29'),
-  /** Registered for GST: documents are Tax Invoices with CGST + SGST or IGST. Without it, Receipts with no tax. */
-  SELLER_GSTIN: z.string().trim().toUpperCase().refine(isValidGstin, 'must be a valid 15-character GSTIN (shape and check character)').optional(),
-  /** SAC 999293, "Commercial training and coaching services", where GST classifies online courses. */
-  SELLER_SAC: z.string().regex(/^[0-9]{4,8}$/, 'must be 4 to 8 digits').default('999293'),
-  /** Percent: CGST and SGST are half each, or IGST all of it. */
-  GST_RATE: z.coerce.number().min(0).max(28).multipleOf(0.01).default(18),
-  /** yes: SUBSCRIPTION_PRICE includes GST. no: GST is added to it (with a GSTIN only). */
-  PRICES_INCLUDE_TAX: z.enum(['yes', 'no']).default('yes'),
-  /** For `npm run bench`: where to write the event loop's delay each second. */
-  EVENT_LOOP_STATS_FILE: z.string().min(1).optional(),
-  /** How long requests in flight may take to finish once a stop is asked for (SIGTERM, Ctrl-C). */
-  SHUTDOWN_GRACE_SECONDS: positiveInt.default(30),
-  /** Prometheus metrics on a port of their own, never on PORT: on 127.0.0.1, or on HOST with METRICS_TOKEN (metrics.ts). */
-  METRICS_PORT: port.optional(),
-  /** Prometheus metrics at /metrics on PORT, only to `Authorization: Bearer <token>` (metrics.ts). */
-  METRICS_TOKEN: z.string().min(16).optional(),
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: port.default(3000),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    PUBLIC_URL: optionalUrl,
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: optionalUrl,
+    REDIS_URL: optionalUrl,
+    SMTP_URL: optionalUrl,
+    MAIL_FROM: z.string().min(3).default('LMS <no-reply@lms.local>'),
+    SESSION_SECRET: z.string().min(32).optional(),
+    SESSION_DAYS: positiveInt.default(14),
+    ALLOWED_ORIGINS: commaList,
+    TRUST_PROXY: z.string().optional().transform(toTrustProxy),
+    IMAGE_MAX_BYTES: positiveInt.default(IMAGE_MAX_BYTES),
+    VIDEO_MAX_BYTES: positiveInt.default(2 * 1024 * 1024 * 1024),
+    VIDEO_URL_HOURS: z.coerce.number().positive().default(6),
+    /** The video pipeline (decision 0014): off leaves every upload playing as it was uploaded. */
+    VIDEO_PROCESSING: z.enum(['on', 'off']).default('on'),
+    FFMPEG_PATH: z.string().min(1).optional(),
+    FFPROBE_PATH: z.string().min(1).optional(),
+    /** Videos one instance processes at once; each transcode keeps every core busy. */
+    VIDEO_JOBS_PER_INSTANCE: positiveInt.default(1),
+    /** A processing run silent this long died with its process; it is started again. */
+    VIDEO_STALL_SECONDS: positiveInt.default(60),
+    STORAGE: z.enum(['local', 's3']).default('local'),
+    S3_ENDPOINT: optionalUrl,
+    S3_BUCKET: z.string().min(3).optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    S3_PUBLIC_URL: optionalUrl,
+    LOGIN_MAX_PER_IP: positiveInt.default(100),
+    LOGIN_MAX_PER_EMAIL: positiveInt.default(10),
+    LOGIN_MAX_PER_ACCOUNT: positiveInt.default(100),
+    SIGNUP_MAX_PER_IP: positiveInt.default(60),
+    /** log2 of scrypt's N; 17 is OWASP's recommendation, tests use less. */
+    PASSWORD_COST: z.coerce.number().int().min(10).max(20).default(17),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Left unset, the sandbox, except under NODE_ENV=production, where it must be chosen (below). */
+    PAYMENTS_MODE: z.enum(['sandbox', 'razorpay']).optional(),
+    RAZORPAY_BASE_URL: z.url().default('https://api.razorpay.com/v1'),
+    RAZORPAY_KEY_ID: z
+      .string()
+      .regex(/^rzp_(test|live)_\w+$/, 'must look like rzp_test_… or rzp_live_…')
+      .optional(),
+    RAZORPAY_KEY_SECRET: z.string().min(8).optional(),
+    RAZORPAY_WEBHOOK_SECRET: z.string().min(8).optional(),
+    RAZORPAY_PLAN_ID: z
+      .string()
+      .regex(/^plan_\w+$/, 'must look like plan_…')
+      .optional(),
+    /** Rupees; stored and charged in paise. */
+    SUBSCRIPTION_PRICE: z.coerce.number().positive().multipleOf(0.01).default(99),
+    REFUND_WINDOW_DAYS: z.coerce.number().int().min(0).default(14),
+    CONTACT_EMAIL: z.email().optional(),
+    /** The seller on invoices and receipts (decision 0016): required with real payments (PAYMENTS_MODE=razorpay). */
+    SELLER_NAME: z.string().trim().min(2).max(100).optional(),
+    /** One line, as it goes on the document: street, city, PIN. */
+    SELLER_ADDRESS: z.string().trim().min(5).max(300).optional(),
+    /** The seller's GST state code (e.g. 29 for Karnataka): the place of supply when the buyer's is unknown. */
+    SELLER_STATE: z.string().refine(isStateCode, 'must be a GST state code, e.g. 29').default('29'),
+    /** Registered for GST: documents are Tax Invoices with CGST + SGST or IGST. Without it, Receipts with no tax. */
+    SELLER_GSTIN: z.string().trim().toUpperCase().refine(isValidGstin, 'must be a valid 15-character GSTIN (shape and check character)').optional(),
+    /** SAC 999293, "Commercial training and coaching services", where GST classifies online courses. */
+    SELLER_SAC: z
+      .string()
+      .regex(/^[0-9]{4,8}$/, 'must be 4 to 8 digits')
+      .default('999293'),
+    /** Percent: CGST and SGST are half each, or IGST all of it. */
+    GST_RATE: z.coerce.number().min(0).max(28).multipleOf(0.01).default(18),
+    /** yes: SUBSCRIPTION_PRICE includes GST. no: GST is added to it (with a GSTIN only). */
+    PRICES_INCLUDE_TAX: z.enum(['yes', 'no']).default('yes'),
+    /** For `npm run bench`: where to write the event loop's delay each second. */
+    EVENT_LOOP_STATS_FILE: z.string().min(1).optional(),
+    /** How long requests in flight may take to finish once a stop is asked for (SIGTERM, Ctrl-C). */
+    SHUTDOWN_GRACE_SECONDS: positiveInt.default(30),
+    /** Prometheus metrics on a port of their own, never on PORT: on 127.0.0.1, or on HOST with METRICS_TOKEN (metrics.ts). */
+    METRICS_PORT: port.optional(),
+    /** Prometheus metrics at /metrics on PORT, only to `Authorization: Bearer <token>` (metrics.ts). */
+    METRICS_TOKEN: z.string().min(16).optional(),
   })
   .superRefine((env, problems) => {
     const require = (names: readonly (keyof typeof env)[], when: string) => {
@@ -218,10 +232,16 @@ function toTrustProxy(value: string | undefined, context: z.RefinementCtx): fals
   if (value === undefined || value === 'false' || value === '0') return false;
   if (/^\d{1,2}$/.test(value)) return Number(value);
   if (value === 'true') {
-    context.addIssue({ code: 'custom', message: 'true would trust any X-Forwarded-For a client sends; give the number of proxies in front (e.g. 1) or their addresses/CIDRs' });
+    context.addIssue({
+      code: 'custom',
+      message: 'true would trust any X-Forwarded-For a client sends; give the number of proxies in front (e.g. 1) or their addresses/CIDRs',
+    });
     return z.NEVER;
   }
-  const list = value.split(',').map((item) => item.trim()).filter(Boolean);
+  const list = value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
   try {
     compileProxyList(list);
   } catch (error) {

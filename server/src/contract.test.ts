@@ -33,7 +33,9 @@ describe('the contract and the server', () => {
   const api = () =>
     registered
       .filter((route) => route.url.startsWith(`${API_PREFIX}/`))
-      .flatMap((route) => (Array.isArray(route.method) ? route.method : [route.method]).filter((method) => method !== 'HEAD').map((method) => routeOf(method, route.url)));
+      .flatMap((route) =>
+        (Array.isArray(route.method) ? route.method : [route.method]).filter((method) => method !== 'HEAD').map((method) => routeOf(method, route.url)),
+      );
 
   it('sees the routes as they are registered', () => {
     expect(api()).toContain(routeOf('GET', `${API_PREFIX}/courses`));

@@ -18,8 +18,7 @@ async function modesUnder(root: string): Promise<Record<string, string>> {
   return modes;
 }
 
-const only = (modes: Record<string, string>, wanted: (mode: string) => boolean) =>
-  Object.entries(modes).filter(([, mode]) => !wanted(mode));
+const only = (modes: Record<string, string>, wanted: (mode: string) => boolean) => Object.entries(modes).filter(([, mode]) => !wanted(mode));
 
 // The umask is the process's: put back what the test runner had, for whatever runs after.
 let runnerUmask: number;

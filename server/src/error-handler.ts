@@ -38,8 +38,7 @@ export function notFoundHandler(webApp: WebAppPage | undefined) {
   return (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0]!;
     // Pages are paths without a file extension outside the API, media and sandbox.
-    const isPage =
-      (request.method === 'GET' || request.method === 'HEAD') && !/^\/(api|media|sandbox)\//.test(path) && !/\.[a-z0-9]+$/i.test(path);
+    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !/^\/(api|media|sandbox)\//.test(path) && !/\.[a-z0-9]+$/i.test(path);
     if (webApp && isPage) return webApp.sendAt(path, request, reply);
     return reply.code(404).send({ success: false, message: answers.notFound });
   };

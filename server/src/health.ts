@@ -38,20 +38,17 @@ export function healthRoutes(app: FastifyInstance): void {
     return { status: 'ok' };
   });
 
-  app.get(
-    '/readyz',
-    { schema: { hide: true, response: { 200: z.object({ status: z.literal('ready') }), 503: FailureSchema } } },
-    async (request, reply) => {
-      if (app.draining) return reply.code(503).send({ success: false, message: answers.serverDraining });
-      const failures = await Promise.all([
-        failureOf('database', async () => void (await ctx.db.execute(sql`select 1`))),
-        failureOf('media storage', (signal) => ctx.media.check(signal)),
-      ]);
-      for (const failure of failures) if (failure) request.log.warn({ err: failure.error, dependency: failure.dependency }, 'not ready: a dependency does not answer');
-      if (failures.some(Boolean)) return reply.code(503).send({ success: false, message: answers.serverNotReady });
-      return { status: 'ready' as const };
-    },
-  );
+  app.get('/readyz', { schema: { hide: true, response: { 200: z.object({ status: z.literal('ready') }), 503: FailureSchema } } }, async (request, reply) => {
+    if (app.draining) return reply.code(503).send({ success: false, message: answers.serverDraining });
+    const failures = await Promise.all([
+      failureOf('database', async () => void (await ctx.db.execute(sql`select 1`))),
+      failureOf('media storage', (signal) => ctx.media.check(signal)),
+    ]);
+    for (const failure of failures)
+      if (failure) request.log.warn({ err: failure.error, dependency: failure.dependency }, 'not ready: a dependency does not answer');
+    if (failures.some(Boolean)) return reply.code(503).send({ success: false, message: answers.serverNotReady });
+    return { status: 'ready' as const };
+  });
 }
 
 /** What went wrong when `probe` failed or took longer than CHECK_TIMEOUT_MS; undefined when it answered. */

@@ -37,9 +37,7 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'data
   let transport: Promise<Transporter> | undefined;
   const connect = () =>
     (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
-      config.smtpUrl
-        ? nodemailer.createTransport(config.smtpUrl)
-        : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+      config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
     ));
   const close = () => void transport?.then((t) => t.close());
   if (config.smtpUrl) {

@@ -22,7 +22,10 @@ try {
   // PGlite sets the modes of its own files, past the umask: closed again now that it has written them.
   const database = 'dir' in embedded ? { folder: embedded.dir, ...closeToOthers(embedded.dir) } : undefined;
   if (privacy.tightened.count > 0) {
-    app.log.info({ folder: config.dataDir, count: privacy.tightened.count, paths: privacy.tightened.paths }, 'closed files and folders in DATA_DIR that others could read');
+    app.log.info(
+      { folder: config.dataDir, count: privacy.tightened.count, paths: privacy.tightened.paths },
+      'closed files and folders in DATA_DIR that others could read',
+    );
   }
   for (const { folder, failed } of [{ folder: config.dataDir, ...privacy }, ...(database ? [database] : [])]) {
     if (failed.count > 0) {

@@ -67,7 +67,9 @@ describe('metrics with METRICS_TOKEN, on the public port', () => {
     expect(response.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
     const body = response.body;
     expect(valueOf(body, `http_requests_total{method="GET",route="/api/v1/courses/:id/curriculum",status_code="${answered.statusCode}"}`)).toBe(1);
-    expect(valueOf(body, `http_request_duration_seconds_count{method="GET",route="/api/v1/courses/:id/curriculum",status_code="${answered.statusCode}"}`)).toBe(1);
+    expect(valueOf(body, `http_request_duration_seconds_count{method="GET",route="/api/v1/courses/:id/curriculum",status_code="${answered.statusCode}"}`)).toBe(
+      1,
+    );
     expect(valueOf(body, `http_requests_total{method="GET",route="${UNMATCHED_ROUTE}",status_code="404"}`)).toBeGreaterThanOrEqual(1);
     expect(body).not.toContain(id);
     expect(body).toMatch(/^nodejs_eventloop_lag_p99_seconds \d/m);

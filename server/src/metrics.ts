@@ -37,7 +37,10 @@ export function mountMetrics(app: FastifyInstance, database: Pick<Database, 'poo
   const allowed = token === undefined ? () => true : bearerTest(token);
   const serve = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!allowed(request.headers.authorization)) return reply.callNotFound();
-    return reply.type(registry.contentType).header('cache-control', 'no-store').send(await registry.metrics());
+    return reply
+      .type(registry.contentType)
+      .header('cache-control', 'no-store')
+      .send(await registry.metrics());
   };
 
   if (port === undefined) {
@@ -79,7 +82,12 @@ function createRegistry(app: FastifyInstance, database: Pick<Database, 'poolStat
 
   // By route pattern, never the URL: ids and searches would make a series of each.
   const httpLabels = ['method', 'route', 'status_code'] as const;
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route pattern and status code.', labelNames: httpLabels, registers });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status code.',
+    labelNames: httpLabels,
+    registers,
+  });
   const requestSeconds = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time from a request arriving to its answer sent, by method, route pattern and status code.',
@@ -101,7 +109,13 @@ function createRegistry(app: FastifyInstance, database: Pick<Database, 'poolStat
     labelNames: jobLabels,
     registers,
   });
-  const jobSeconds = new Histogram({ name: 'lms_job_duration_seconds', help: 'How long tries of jobs ran on this instance, by queue and outcome.', labelNames: jobLabels, buckets: JOB_SECONDS, registers });
+  const jobSeconds = new Histogram({
+    name: 'lms_job_duration_seconds',
+    help: 'How long tries of jobs ran on this instance, by queue and outcome.',
+    labelNames: jobLabels,
+    buckets: JOB_SECONDS,
+    registers,
+  });
   ctx.jobs.onJobDone(({ name, seconds, outcome }) => {
     jobs.inc({ queue: name, outcome });
     jobSeconds.observe({ queue: name, outcome }, seconds);
@@ -151,8 +165,22 @@ function createRegistry(app: FastifyInstance, database: Pick<Database, 'poolStat
         this.set({ state: 'busy' }, total - idle);
       },
     });
-    new Gauge({ name: 'lms_db_pool_max_connections', help: 'The most connections the PostgreSQL pool opens.', registers, collect() { this.set(poolStats().max); } });
-    new Gauge({ name: 'lms_db_pool_waiting', help: 'Queries waiting for a connection of the PostgreSQL pool.', registers, collect() { this.set(poolStats().waiting); } });
+    new Gauge({
+      name: 'lms_db_pool_max_connections',
+      help: 'The most connections the PostgreSQL pool opens.',
+      registers,
+      collect() {
+        this.set(poolStats().max);
+      },
+    });
+    new Gauge({
+      name: 'lms_db_pool_waiting',
+      help: 'Queries waiting for a connection of the PostgreSQL pool.',
+      registers,
+      collect() {
+        this.set(poolStats().waiting);
+      },
+    });
   }
   return registry;
 }

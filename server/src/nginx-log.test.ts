@@ -72,13 +72,23 @@ async function accessLogOf(prefix: string, conf: string, port: number, logFile: 
   return fs.readFileSync(logFile, 'utf8');
 }
 
-const pathsIn = (log: string) => log.trim().split('\n').map((line) => /"GET (\S+) HTTP/.exec(line)?.[1]);
+const pathsIn = (log: string) =>
+  log
+    .trim()
+    .split('\n')
+    .map((line) => /"GET (\S+) HTTP/.exec(line)?.[1]);
 
 describe.skipIf(!fs.existsSync(NGINX))("nginx's access log", () => {
   it('in npm run cluster, records every request with its secrets masked and no query', async () => {
     const prefix = path.join(scratch, 'cluster');
     const port = await freePort();
-    const conf = nginxConfig({ prefix, tempDir: path.join(prefix, 'temp'), listen: `127.0.0.1:${port}`, upstreams: [`127.0.0.1:${upstreamPort}`], maxBodyBytes: 1024 * 1024 });
+    const conf = nginxConfig({
+      prefix,
+      tempDir: path.join(prefix, 'temp'),
+      listen: `127.0.0.1:${port}`,
+      upstreams: [`127.0.0.1:${upstreamPort}`],
+      maxBodyBytes: 1024 * 1024,
+    });
     const log = await accessLogOf(prefix, conf, port, path.join(prefix, 'access.log'));
     expect(pathsIn(log)).toEqual(logged);
     for (const secret of secrets) expect(log).not.toContain(secret);

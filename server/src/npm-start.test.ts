@@ -12,7 +12,6 @@ const projectRoot = path.resolve(paths.webApp, '../..');
 /** A first start may build the web app and the server, and creates the database. */
 const START_TIMEOUT_MS = 4 * 60_000;
 
-
 /** Whether any process of the group npm leads is still alive: npm, a shell, the server, a build. */
 function groupAlive(groupId: number): boolean {
   try {
@@ -58,7 +57,10 @@ async function npmStart(dataDir: string, env: Record<string, string> = {}): Prom
   started.push(npm);
   const deadline = Date.now() + START_TIMEOUT_MS;
   for (;;) {
-    const healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then((response) => response.ok, () => false);
+    const healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (healthy) return { npm, port, output };
     if (npm.exitCode !== null || Date.now() > deadline) throw new Error(`npm start did not come up:\n${output.join('')}`);
     await sleep(250);
@@ -73,7 +75,11 @@ async function stopsWithin10s(npm: ChildProcess): Promise<boolean> {
 }
 
 /** The embedded database's lock is released only when the server closes the database. */
-const closedCleanly = (dataDir: string) => fs.access(path.join(dataDir, 'db.lock')).then(() => false, () => true);
+const closedCleanly = (dataDir: string) =>
+  fs.access(path.join(dataDir, 'db.lock')).then(
+    () => false,
+    () => true,
+  );
 
 const started: ChildProcess[] = [];
 
@@ -111,18 +117,22 @@ describe.skipIf(testDatabaseKind === 'postgres')('npm start', () => {
     START_TIMEOUT_MS + 30_000,
   );
 
-  it('closes cleanly on Ctrl-C, which reaches the server more than once (from the terminal, and passed on by npm)', async () => {
-    const { npm, port, output } = await npmStart(dataDir);
+  it(
+    'closes cleanly on Ctrl-C, which reaches the server more than once (from the terminal, and passed on by npm)',
+    async () => {
+      const { npm, port, output } = await npmStart(dataDir);
 
-    // What a terminal does: the signal goes to every process of the foreground group. Whether npm's
-    // copy reaches the server before or after it has begun to close is a race; the second press decides it.
-    process.kill(-npm.pid!, 'SIGINT');
-    await sleep(50);
-    process.kill(-npm.pid!, 'SIGINT');
-    expect(await stopsWithin10s(npm), `processes left running after SIGINT:\n${output.join('')}`).toBe(true);
-    expect(await refusesConnections(port)).toBe(true);
-    expect(await closedCleanly(dataDir)).toBe(true);
-  }, START_TIMEOUT_MS + 30_000);
+      // What a terminal does: the signal goes to every process of the foreground group. Whether npm's
+      // copy reaches the server before or after it has begun to close is a race; the second press decides it.
+      process.kill(-npm.pid!, 'SIGINT');
+      await sleep(50);
+      process.kill(-npm.pid!, 'SIGINT');
+      expect(await stopsWithin10s(npm), `processes left running after SIGINT:\n${output.join('')}`).toBe(true);
+      expect(await refusesConnections(port)).toBe(true);
+      expect(await closedCleanly(dataDir)).toBe(true);
+    },
+    START_TIMEOUT_MS + 30_000,
+  );
 
   it(
     'kill -9 while the demo videos are transcoded, then start again: every lecture is processed, and nothing is left over',
@@ -146,7 +156,9 @@ describe.skipIf(testDatabaseKind === 'postgres')('npm start', () => {
         const allProcessed = async () => {
           const { courses } = (await api('/courses?limit=100')) as { courses: { _id: string }[] };
           for (const course of courses) {
-            const curriculum = (await api(`/courses/${course._id}/curriculum`)) as { lectures: { duration: number | null; preview: boolean; hls_url?: string }[] };
+            const curriculum = (await api(`/courses/${course._id}/curriculum`)) as {
+              lectures: { duration: number | null; preview: boolean; hls_url?: string }[];
+            };
             // Durations come first; a preview's HLS URL shows once its ladder is ready.
             if (curriculum.lectures.some((lecture) => lecture.duration === null || (lecture.preview && !lecture.hls_url))) return false;
           }

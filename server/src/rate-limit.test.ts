@@ -36,7 +36,8 @@ const perAddressLimits: { name: string; env: Record<string, string>; limit: numb
     env: { LOGIN_MAX_PER_IP: '3' },
     limit: 3,
     hit: async (t, remoteAddress) =>
-      (await t.app.inject({ method: 'POST', url: '/api/v1/user/login', remoteAddress, payload: { email: 'nobody@example.com', password: 'wrong#123' } })).statusCode,
+      (await t.app.inject({ method: 'POST', url: '/api/v1/user/login', remoteAddress, payload: { email: 'nobody@example.com', password: 'wrong#123' } }))
+        .statusCode,
   },
   {
     name: 'sign-ups',
@@ -59,21 +60,29 @@ const perAddressLimits: { name: string; env: Record<string, string>; limit: numb
     env: {},
     limit: 10,
     hit: async (t, remoteAddress) =>
-      (await t.app.inject({ method: 'POST', url: `/api/v1/user/reset/${randomBytes(32).toString('base64url')}`, remoteAddress, payload: { password: 'fresh#789' } }))
-        .statusCode,
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/v1/user/reset/${randomBytes(32).toString('base64url')}`,
+          remoteAddress,
+          payload: { password: 'fresh#789' },
+        })
+      ).statusCode,
   },
   {
     name: 'sign-in links tried',
     env: {},
     limit: 10,
-    hit: async (t, remoteAddress) => (await t.app.inject({ method: 'POST', url: `/api/v1/user/sign-in/${randomBytes(32).toString('base64url')}`, remoteAddress })).statusCode,
+    hit: async (t, remoteAddress) =>
+      (await t.app.inject({ method: 'POST', url: `/api/v1/user/sign-in/${randomBytes(32).toString('base64url')}`, remoteAddress })).statusCode,
   },
   {
     name: 'contact messages',
     env: {},
     limit: 5,
     hit: async (t, remoteAddress) =>
-      (await t.app.inject({ method: 'POST', url: '/api/v1/contact', remoteAddress, payload: { name: 'Asha', email: 'asha@example.com', message: 'Hello' } })).statusCode,
+      (await t.app.inject({ method: 'POST', url: '/api/v1/contact', remoteAddress, payload: { name: 'Asha', email: 'asha@example.com', message: 'Hello' } }))
+        .statusCode,
   },
 ];
 
@@ -113,9 +122,22 @@ describe('the default per-address limits', { timeout: 180_000 }, () => {
       for (let i = 0; i < 40; i++) pupils.push(await signUpFrom(classroom));
       expect(pupils.map((pupil) => pupil.status)).toEqual(Array(40).fill(201));
       // The next lesson: everyone logs in, a few mistype first.
-      for (const pupil of pupils.slice(0, 10)) expect((await t.app.inject({ method: 'POST', url: '/api/v1/user/login', remoteAddress: classroom, payload: { email: pupil.email, password: 'typo#123' } })).statusCode).toBe(401);
+      for (const pupil of pupils.slice(0, 10))
+        expect(
+          (await t.app.inject({ method: 'POST', url: '/api/v1/user/login', remoteAddress: classroom, payload: { email: pupil.email, password: 'typo#123' } }))
+            .statusCode,
+        ).toBe(401);
       for (const pupil of pupils) {
-        expect((await t.app.inject({ method: 'POST', url: '/api/v1/user/login', remoteAddress: classroom, payload: { email: pupil.email, password: pupil.password } })).statusCode).toBe(200);
+        expect(
+          (
+            await t.app.inject({
+              method: 'POST',
+              url: '/api/v1/user/login',
+              remoteAddress: classroom,
+              payload: { email: pupil.email, password: pupil.password },
+            })
+          ).statusCode,
+        ).toBe(200);
       }
       // A flood from the same address stops at SIGNUP_MAX_PER_IP (60).
       const more = [];

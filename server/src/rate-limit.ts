@@ -112,15 +112,16 @@ export function addressKey(ip: string): string {
   if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
     return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
   }
-  return `${groups.slice(0, 4).map((group) => group.toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(':')}::/64`;
 }
 
 /** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a trailing dotted quad read). */
 function ipv6Groups(address: string): number[] {
   const quad = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
-  const text = quad
-    ? `${address.slice(0, quad.index)}${((+quad[1]! << 8) | +quad[2]!).toString(16)}:${((+quad[3]! << 8) | +quad[4]!).toString(16)}`
-    : address;
+  const text = quad ? `${address.slice(0, quad.index)}${((+quad[1]! << 8) | +quad[2]!).toString(16)}:${((+quad[3]! << 8) | +quad[4]!).toString(16)}` : address;
   const [head = '', tail] = text.split('::');
   const read = (part: string) => (part ? part.split(':').map((group) => parseInt(group, 16)) : []);
   const before = read(head);

@@ -14,7 +14,11 @@ export async function securityHeaders(config: Pick<RuntimeConfig, 'publicUrl' | 
   const isHttps = config.publicUrl.startsWith('https:');
   const razorpay =
     config.payments.mode === 'razorpay'
-      ? { scripts: ['https://checkout.razorpay.com'], frames: ['https://api.razorpay.com', 'https://checkout.razorpay.com'], connect: ['https://lumberjack.razorpay.com'] }
+      ? {
+          scripts: ['https://checkout.razorpay.com'],
+          frames: ['https://api.razorpay.com', 'https://checkout.razorpay.com'],
+          connect: ['https://lumberjack.razorpay.com'],
+        }
       : { scripts: [], frames: [], connect: [] };
   // Images and videos come from our own origin, or from the bucket (and its CDN) with S3 storage.
   const media = await mediaOrigins(config);

@@ -42,11 +42,9 @@ export async function startWorkers(ctx: Context, { log }: { log: FastifyBaseLogg
   log.info({ ffmpeg: tools.ffmpeg, ffprobe: tools.ffprobe }, `videos are processed with ${describeFfmpeg(tools.build)}`);
   const outdated = ffmpegWarning(tools.build);
   if (outdated) log.warn(outdated);
-  await ctx.jobs.work(
-    'video-processing',
-    (job, { finalAttempt, signal }) => processLectureVideo(ctx, tools, job, { finalAttempt, log, signal }),
-    { concurrency: ctx.config.video.jobsPerInstance },
-  );
+  await ctx.jobs.work('video-processing', (job, { finalAttempt, signal }) => processLectureVideo(ctx, tools, job, { finalAttempt, log, signal }), {
+    concurrency: ctx.config.video.jobsPerInstance,
+  });
   await ctx.jobs.work('video-stalled', () => restartStalledVideos(ctx, { log }));
   await ctx.jobs.schedule('video-stalled', EVERY_MINUTE, {});
   await restartStalledVideos(ctx, { log });

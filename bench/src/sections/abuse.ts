@@ -61,7 +61,11 @@ async function measure(bench: Bench, product: Product): Promise<SectionResult> {
     while (flooding) health.push(await probe());
   })();
   const flood = await timed(() =>
-    Promise.all(Array.from({ length: 40 }, () => post(product, `/user/reset/${randomBytes(32).toString('base64url')}`, { password: 'Forged#123' }).then((response) => response.status))),
+    Promise.all(
+      Array.from({ length: 40 }, () =>
+        post(product, `/user/reset/${randomBytes(32).toString('base64url')}`, { password: 'Forged#123' }).then((response) => response.status),
+      ),
+    ),
   );
   flooding = false;
   await prober;

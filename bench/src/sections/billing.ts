@@ -152,10 +152,33 @@ async function numberConcurrently(databaseUrl: string): Promise<Measurement> {
 /** One tax invoice rendered to PDF, as the `billing-pdf` job does (font embedded and subset). */
 async function timePdf(): Promise<Measurement> {
   const document = {
-    id: '00000000-0000-4000-8000-000000000001', kind: 'invoice', number: 'LMS/26-27/000123', paymentId: '', userId: '', invoiceId: null, issuedAt: new Date(),
-    documentType: 'tax_invoice', seller: SELLER, placeOfSupply: '27', description: 'Subscription Bundle, 25 Nov 2026 to 25 Dec 2026', taxRate: 18,
-    buyer: { name: 'Asha Verma', email: 'asha@example.com', businessName: 'Verma Tutors LLP', gstin: '27AAPFU0939F1ZV', stateCode: '27', address: 'Baner, Pune 411045' },
-    taxablePaise: 8390, cgstPaise: 0, sgstPaise: 0, igstPaise: 1510, totalPaise: 9900, pdfKey: null, createdAt: new Date(),
+    id: '00000000-0000-4000-8000-000000000001',
+    kind: 'invoice',
+    number: 'LMS/26-27/000123',
+    paymentId: '',
+    userId: '',
+    invoiceId: null,
+    issuedAt: new Date(),
+    documentType: 'tax_invoice',
+    seller: SELLER,
+    placeOfSupply: '27',
+    description: 'Subscription Bundle, 25 Nov 2026 to 25 Dec 2026',
+    taxRate: 18,
+    buyer: {
+      name: 'Asha Verma',
+      email: 'asha@example.com',
+      businessName: 'Verma Tutors LLP',
+      gstin: '27AAPFU0939F1ZV',
+      stateCode: '27',
+      address: 'Baner, Pune 411045',
+    },
+    taxablePaise: 8390,
+    cgstPaise: 0,
+    sgstPaise: 0,
+    igstPaise: 1510,
+    totalPaise: 9900,
+    pdfKey: null,
+    createdAt: new Date(),
   };
   const times: number[] = [];
   let bytes = 0;
@@ -164,7 +187,10 @@ async function timePdf(): Promise<Measurement> {
     bytes = (await renderDocumentPdf(document)).length;
     if (run >= 0) times.push(performance.now() - started);
   }
-  return { what: `an invoice PDF (${(bytes / 1024).toFixed(0)} KB, DejaVu Sans subset embedded)`, measured: `p50 ${ms(median(times))} (max ${ms(Math.max(...times))}, ${PDF_RUNS} runs after 2 warm-ups)` };
+  return {
+    what: `an invoice PDF (${(bytes / 1024).toFixed(0)} KB, DejaVu Sans subset embedded)`,
+    measured: `p50 ${ms(median(times))} (max ${ms(Math.max(...times))}, ${PDF_RUNS} runs after 2 warm-ups)`,
+  };
 }
 
 export async function measureBilling(bench: Bench): Promise<SectionResult> {

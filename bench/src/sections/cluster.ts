@@ -22,8 +22,7 @@ export async function measureCluster(bench: Bench): Promise<SectionResult> {
   const dataDir = path.join(bench.workDir, 'cluster');
   const env: NodeJS.ProcessEnv = Object.fromEntries(INHERITED.filter((name) => process.env[name]).map((name) => [name, process.env[name]]));
   Object.assign(env, { DATABASE_URL: databaseUrl });
-  const start = (instances: number) =>
-    startCluster({ env, instances, port: 0, dataDir, log: (name, line) => name === 'cluster' && bench.log(`    ${line}`) });
+  const start = (instances: number) => startCluster({ env, instances, port: 0, dataDir, log: (name, line) => name === 'cluster' && bench.log(`    ${line}`) });
   /** The cluster as the bench's helpers see a product: its public URL, and the first instance's folder (the admin's password). */
   const asProduct = (cluster: Cluster) => ({ url: cluster.url, dataDir: cluster.instances[0]!.dataDir }) as Product;
 

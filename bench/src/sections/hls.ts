@@ -101,11 +101,16 @@ export async function measureHls(bench: Bench): Promise<SectionResult> {
         met: loopP99 < 20,
       },
       { what: '/api/v1/courses, idle', measured: describeRate(idle) },
-      { what: '/api/v1/courses, during the transcode', measured: describeRate(busy), reference: 'idle', ratio: busy.requestsPerSecond / idle.requestsPerSecond },
+      {
+        what: '/api/v1/courses, during the transcode',
+        measured: describeRate(busy),
+        reference: 'idle',
+        ratio: busy.requestsPerSecond / idle.requestsPerSecond,
+      },
     );
     notes.push(
       `ffmpeg: ${status.ffmpeg}; x264 preset superfast, one ffmpeg run for the whole ladder (decoded once, scaled three ways), so the first rendition is ready when the last is: there is no earlier "first rendition ready".`,
-      'The event-loop delay is the server\'s own (`monitorEventLoopDelay`, EVENT_LOOP_STATS_FILE), one line a second; ffmpeg runs as a child at nice 10.',
+      "The event-loop delay is the server's own (`monitorEventLoopDelay`, EVENT_LOOP_STATS_FILE), one line a second; ffmpeg runs as a child at nice 10.",
     );
 
     // Segments: the product with the viewer's cookie against nginx on the same files.
@@ -119,7 +124,11 @@ export async function measureHls(bench: Bench): Promise<SectionResult> {
     await fs.writeFile(nginxList, names.map((name) => `/media/hls/${folder}/${name}`).join('\n'));
     const script = path.join(bench.workDir, 'cycle-segments.lua');
     await fs.writeFile(script, CYCLE_SEGMENTS);
-    const nginx = await startNginx(bench.workDir, { urlPrefix: '/media/hls/', directory: path.join(dataDir, 'media', 'hls') }, `/media/hls/${folder}/${names[0]}`);
+    const nginx = await startNginx(
+      bench.workDir,
+      { urlPrefix: '/media/hls/', directory: path.join(dataDir, 'media', 'hls') },
+      `/media/hls/${folder}/${names[0]}`,
+    );
     try {
       bench.log(`  wrk: ${names.length} segments in turn, the product and nginx`);
       const load = bench.sizes.rangeLoad;
@@ -128,9 +137,18 @@ export async function measureHls(bench: Bench): Promise<SectionResult> {
       const segmentRatio = ours.requestsPerSecond / theirs.requestsPerSecond;
       rows.push(
         { what: 'nginx, HLS segments (reference)', measured: describeTransfer(theirs) },
-        { what: 'signed HLS segments, viewer\'s cookie', measured: describeTransfer(ours), reference: 'nginx', ratio: segmentRatio, budget: '≥ 50 %', met: segmentRatio >= 0.5 },
+        {
+          what: "signed HLS segments, viewer's cookie",
+          measured: describeTransfer(ours),
+          reference: 'nginx',
+          ratio: segmentRatio,
+          budget: '≥ 50 %',
+          met: segmentRatio >= 0.5,
+        },
       );
-      notes.push(`Segments: ${names.length} MPEG-TS files of the 60 s ladder (all renditions), requested in turn; wrk one thread, ${load.connections} connections, ${load.seconds} s.`);
+      notes.push(
+        `Segments: ${names.length} MPEG-TS files of the 60 s ladder (all renditions), requested in turn; wrk one thread, ${load.connections} connections, ${load.seconds} s.`,
+      );
     } finally {
       await nginx.stop();
     }

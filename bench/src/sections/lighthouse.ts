@@ -6,7 +6,15 @@ import type { Measurement, SectionResult } from '../report.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 // Root in a sandbox-less container; and no calls home, which this machine's network refuses.
-const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROME_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const METRICS = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index'];
 
 async function firstCoursePage(product: Product): Promise<string> {
@@ -44,7 +52,10 @@ export async function measureLighthouse(bench: Bench, product: Product): Promise
       // What cost accessibility points, so a missed 100 says where to look.
       const failing = (categories.accessibility?.auditRefs ?? [])
         .filter((ref) => ref.weight > 0 && audits[ref.id]?.score !== null && (audits[ref.id]?.score ?? 1) < 1)
-        .map((ref) => `${audits[ref.id]!.title} (${audits[ref.id]!.details && 'items' in audits[ref.id]!.details! ? (audits[ref.id]!.details as { items: unknown[] }).items.length : 0} items)`);
+        .map(
+          (ref) =>
+            `${audits[ref.id]!.title} (${audits[ref.id]!.details && 'items' in audits[ref.id]!.details! ? (audits[ref.id]!.details as { items: unknown[] }).items.length : 0} items)`,
+        );
       notes.push(
         `- \`${page}\`: ${METRICS.map((id) => `${audits[id]?.title} ${audits[id]?.displayValue}`).join(', ')}${failing.length > 0 ? `; accessibility misses: ${failing.join('; ')}` : ''}`,
       );

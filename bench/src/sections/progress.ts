@@ -157,7 +157,9 @@ async function loadEngagement(client: pg.Client, learners: number): Promise<void
   );
   await client.query(`SET session_replication_role = DEFAULT`);
   // What the triggers (off for the load) would have counted.
-  await client.query(`INSERT INTO course_completion_counts (course_id, completed_lectures, learners) SELECT course_id, completed_lectures, count(*) FROM course_progress GROUP BY 1, 2`);
+  await client.query(
+    `INSERT INTO course_completion_counts (course_id, completed_lectures, learners) SELECT course_id, completed_lectures, count(*) FROM course_progress GROUP BY 1, 2`,
+  );
   await client.query('VACUUM ANALYZE');
 }
 
@@ -185,7 +187,10 @@ async function measureEngagement(bench: Bench): Promise<{ rows: Measurement[]; n
   const rows: Measurement[] = [];
   const notes: string[] = [];
   try {
-    const [learner] = await db.select().from(schema.users).where(sql`email = 'learner1@bench.example'`);
+    const [learner] = await db
+      .select()
+      .from(schema.users)
+      .where(sql`email = 'learner1@bench.example'`);
     recorder.queries.length = 0;
     // The services' queries in the order they send them.
     recorder.label = 'GET /admin/engagement';
@@ -209,13 +214,19 @@ async function measureEngagement(bench: Bench): Promise<{ rows: Measurement[]; n
   } finally {
     await pool.end();
   }
-  notes.unshift(`Bulk load of ${thousands(learners * 50)} lecture rows and ${thousands(learners * 5)} course rows, then VACUUM ANALYZE: ${loadSeconds.toFixed(0)} s. Each query as the service sends it, timed from the bench over one pooled connection; plans:`, '');
+  notes.unshift(
+    `Bulk load of ${thousands(learners * 50)} lecture rows and ${thousands(learners * 5)} course rows, then VACUUM ANALYZE: ${loadSeconds.toFixed(0)} s. Each query as the service sends it, timed from the bench over one pooled connection; plans:`,
+    '',
+  );
   return { rows, notes };
 }
 
 export async function measureProgress(bench: Bench): Promise<SectionResult> {
   const port = await freePort();
-  const helloWorld = startService('hello-world', process.execPath, ['--import', 'tsx', HELLO_WORLD], { env: { PORT: String(port) }, logFile: path.join(bench.workDir, 'hello-world.log') });
+  const helloWorld = startService('hello-world', process.execPath, ['--import', 'tsx', HELLO_WORLD], {
+    env: { PORT: String(port) },
+    logFile: path.join(bench.workDir, 'hello-world.log'),
+  });
   let reference;
   try {
     await waitUntilUp(`http://127.0.0.1:${port}/`);

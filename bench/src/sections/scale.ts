@@ -130,6 +130,10 @@ export async function measureScale(bench: Bench): Promise<SectionResult> {
   return {
     title: `Scale on PostgreSQL: ${thousands(users)} users, ${thousands(payments)} payments, ${thousands(courses)} courses`,
     rows,
-    notes: [`Bulk load and VACUUM ANALYZE took ${loadSeconds.toFixed(0)} s. Timed from the bench over HTTP, one request at a time, after two warm-up requests; query plans as the server runs them:`, '', ...notes],
+    notes: [
+      `Bulk load and VACUUM ANALYZE took ${loadSeconds.toFixed(0)} s. Timed from the bench over HTTP, one request at a time, after two warm-up requests; query plans as the server runs them:`,
+      '',
+      ...notes,
+    ],
   };
 }

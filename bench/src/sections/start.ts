@@ -62,7 +62,9 @@ async function demoVideosProcessed(origin: string) {
   const api = async <T>(url: string) => (await (await fetch(`${origin}/api/v1${url}`)).json()) as T;
   for (let tries = 0; tries < 1200; tries++) {
     const { courses } = await api<{ courses: { _id: string }[] }>('/courses?limit=100');
-    const curricula = await Promise.all(courses.map((course) => api<{ lectures: { duration: number | null; preview: boolean; hls_url?: string }[] }>(`/courses/${course._id}/curriculum`)));
+    const curricula = await Promise.all(
+      courses.map((course) => api<{ lectures: { duration: number | null; preview: boolean; hls_url?: string }[] }>(`/courses/${course._id}/curriculum`)),
+    );
     if (curricula.flatMap((curriculum) => curriculum.lectures).every((lecture) => lecture.duration !== null && (!lecture.preview || lecture.hls_url))) return;
     await sleep(500);
   }
@@ -117,6 +119,8 @@ export async function measureStart(bench: Bench): Promise<SectionResult> {
     { what: 'SIGTERM to npm until it has exited, idle', measured: figures(stopIdle) },
     { what: 'SIGTERM to npm until it has exited, right after a first start (the demo videos being transcoded)', measured: figures(stopTranscoding) },
   ];
-  const notes = [`Load average (1 min) of the machine, ${os.cpus().length} cores: ${loadBefore.toFixed(1)} as the section began, ${os.loadavg()[0]!.toFixed(1)} as it ended.`];
+  const notes = [
+    `Load average (1 min) of the machine, ${os.cpus().length} cores: ${loadBefore.toFixed(1)} as the section began, ${os.loadavg()[0]!.toFixed(1)} as it ended.`,
+  ];
   return { title: 'Start and stop', rows, notes };
 }

@@ -75,7 +75,7 @@ export async function measureVideo(bench: Bench, products: (RunningProduct & { l
     rows,
     notes: [
       `wrk, one thread; random 1 MiB-aligned ranges with ${rangeLoad.connections} connections, full GETs with ${fullGetLoad.connections}, ${rangeLoad.seconds} s per run after a 1 s warm-up.`,
-      'Every product request checks the signature, the key and the expiry; the viewer\'s session and right to watch are read from the database at most every 10 s per session (docs/decisions/0009). nginx serves the same file with one worker and sendfile.',
+      "Every product request checks the signature, the key and the expiry; the viewer's session and right to watch are read from the database at most every 10 s per session (docs/decisions/0009). nginx serves the same file with one worker and sendfile.",
     ],
   };
 }

@@ -60,7 +60,10 @@ export async function measureWeight(_bench: Bench): Promise<SectionResult> {
     if (!sizes.has(file)) {
       const full = path.join(DIST, file);
       // The build writes a .br beside every text file it can shrink; a file too small to gain has none.
-      const br = await fs.stat(`${full}.br`).then((stat) => stat.size, async () => (await fs.stat(full)).size);
+      const br = await fs.stat(`${full}.br`).then(
+        (stat) => stat.size,
+        async () => (await fs.stat(full)).size,
+      );
       sizes.set(file, { br, gzip: zlib.gzipSync(await fs.readFile(full), { level: 9 }).length });
     }
     return sizes.get(file)!;

@@ -24,7 +24,12 @@ const SECTIONS = ['db', 'media', 'kept'] as const;
  * spends 4× longer finding that out than RLE (50 against 185 MB/s on the 2-core machine); the
  * database's empty pages still shrink (64 MB to 20, against 10 with deflate's default).
  */
-export async function writeArchive(snapshot: Snapshot, output: string, onProgress: (written: number) => void, signal?: AbortSignal): Promise<{ bytes: number }> {
+export async function writeArchive(
+  snapshot: Snapshot,
+  output: string,
+  onProgress: (written: number) => void,
+  signal?: AbortSignal,
+): Promise<{ bytes: number }> {
   const temporary = `${output}.${randomBytes(4).toString('hex')}.partial`;
   let written = 0;
   const counter = new Transform({
@@ -79,7 +84,9 @@ export async function extractArchive(file: string, into: string): Promise<Manife
   for (const section of ['database', 'media'] as const) {
     const found = await countFiles(path.join(into, section === 'database' ? 'db' : 'media'));
     if (found.files !== manifest[section].files || found.bytes !== manifest[section].bytes) {
-      throw new ArchiveError(`${file} is incomplete: its ${section} should have ${manifest[section].files} files of ${manifest[section].bytes} bytes, and has ${found.files} of ${found.bytes}.`);
+      throw new ArchiveError(
+        `${file} is incomplete: its ${section} should have ${manifest[section].files} files of ${manifest[section].bytes} bytes, and has ${found.files} of ${found.bytes}.`,
+      );
     }
   }
   const kept = await fs.readdir(path.join(into, 'kept')).catch((): string[] => []);
@@ -111,6 +118,7 @@ async function readManifest(file: string, into: string): Promise<Manifest> {
   if (manifest.format !== 'lms-backup' || !manifest.database || !manifest.media || !Array.isArray(manifest.kept)) {
     throw new ArchiveError(`${file} is not a backup made by npm run backup: its ${MANIFEST_FILE} is not one.`);
   }
-  if (manifest.version !== 1) throw new ArchiveError(`${file} was made by a newer version of this LMS (backup format ${manifest.version}); restore it with that version.`);
+  if (manifest.version !== 1)
+    throw new ArchiveError(`${file} was made by a newer version of this LMS (backup format ${manifest.version}); restore it with that version.`);
   return manifest as Manifest;
 }

@@ -58,24 +58,30 @@ export async function listenForBackups(app: FastifyInstance): Promise<{ close():
       if (folder) void removeSnapshot(folder);
     });
     socket.setTimeout(REQUEST_TIMEOUT_MS, () => socket.destroy());
-    void readLine(socket).then(async (line) => {
-      socket.setTimeout(0);
-      if (parse(line)?.command !== 'snapshot') return answer({ error: `Unknown request: ${line.slice(0, 100)}` });
-      const work = takeSnapshot(config.dataDir, hold, 'running server');
-      taking.add(work);
-      try {
-        const snapshot = await work;
-        folder = snapshot.folder;
-        app.log.info({ pausedMs: snapshot.pausedMs, database: snapshot.manifest.database, media: snapshot.manifest.media }, 'took a snapshot for npm run backup');
-        if (closed) return void removeSnapshot(folder);
-        socket.write(`${JSON.stringify({ snapshot, pid: process.pid } satisfies SnapshotAnswer)}\n`);
-      } catch (error) {
-        app.log.error({ err: error }, 'taking a snapshot for npm run backup failed');
-        answer({ error: `The server could not copy its data: ${(error as Error).message}` });
-      } finally {
-        taking.delete(work);
-      }
-    }, () => socket.destroy());
+    void readLine(socket).then(
+      async (line) => {
+        socket.setTimeout(0);
+        if (parse(line)?.command !== 'snapshot') return answer({ error: `Unknown request: ${line.slice(0, 100)}` });
+        const work = takeSnapshot(config.dataDir, hold, 'running server');
+        taking.add(work);
+        try {
+          const snapshot = await work;
+          folder = snapshot.folder;
+          app.log.info(
+            { pausedMs: snapshot.pausedMs, database: snapshot.manifest.database, media: snapshot.manifest.media },
+            'took a snapshot for npm run backup',
+          );
+          if (closed) return void removeSnapshot(folder);
+          socket.write(`${JSON.stringify({ snapshot, pid: process.pid } satisfies SnapshotAnswer)}\n`);
+        } catch (error) {
+          app.log.error({ err: error }, 'taking a snapshot for npm run backup failed');
+          answer({ error: `The server could not copy its data: ${(error as Error).message}` });
+        } finally {
+          taking.delete(work);
+        }
+      },
+      () => socket.destroy(),
+    );
   });
   try {
     await removeAbandonedSnapshots(config.dataDir);
@@ -121,13 +127,16 @@ export async function requestSnapshot(dataDir: string): Promise<(SnapshotAnswer 
     const { code } = error as NodeJS.ErrnoException;
     // No socket, or one a killed server left: no server is running there.
     if (code === 'ENOENT' || code === 'ECONNREFUSED') return undefined;
-    if (code === 'EACCES') throw new Error(`Not allowed to reach the server through ${path.join(dataDir, CONTROL_SOCKET)}: run the backup as the user the server runs as.`, { cause: error });
+    if (code === 'EACCES')
+      throw new Error(`Not allowed to reach the server through ${path.join(dataDir, CONTROL_SOCKET)}: run the backup as the user the server runs as.`, {
+        cause: error,
+      });
     throw error;
   }
   // The server may stop while the snapshot is archived: the snapshot is all the backup needs from here.
   socket.on('error', () => undefined);
   socket.write(`${JSON.stringify({ command: 'snapshot' })}\n`);
-  const reply = parse(await readLine(socket).catch(() => '')) as Partial<SnapshotAnswer> & { error?: string } | undefined;
+  const reply = parse(await readLine(socket).catch(() => '')) as (Partial<SnapshotAnswer> & { error?: string }) | undefined;
   if (!reply?.snapshot || !reply.pid) {
     socket.destroy();
     throw new Error(reply?.error ?? 'The server stopped before it answered.');

@@ -67,7 +67,13 @@ describe.skipIf(testDatabaseKind === 'postgres')('a snapshot of a running embedd
       const media = await fs.readdir(path.join(snapshot.folder, 'media'), { recursive: true });
       // The deleted second video is there too, named by no row: harmless, and swept after a restore.
       expect(media.sort()).toEqual(
-        ['videos', ...['1', '2', '4'].map((digit) => `videos/${hex(digit)}.mp4`), 'hls', `hls/${hex('a')}`, ...hls.map((name) => `hls/${hex('a')}/${name}`)].sort(),
+        [
+          'videos',
+          ...['1', '2', '4'].map((digit) => `videos/${hex(digit)}.mp4`),
+          'hls',
+          `hls/${hex('a')}`,
+          ...hls.map((name) => `hls/${hex('a')}/${name}`),
+        ].sort(),
       );
       expect(await fs.readFile(path.join(snapshot.folder, 'kept', 'session-secret'), 'utf8')).toBe('the secret');
 

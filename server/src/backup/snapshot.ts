@@ -209,7 +209,11 @@ export async function countFiles(folder: string): Promise<{ files: number; bytes
   return count;
 }
 
-const exists = (file: string) => fs.access(file).then(() => true, () => false);
+const exists = (file: string) =>
+  fs.access(file).then(
+    () => true,
+    () => false,
+  );
 
 /** Runs `work` on every item, AT_ONCE at a time, enough to keep the thread pool busy. */
 async function eachAtOnce<T>(items: T[], work: (item: T) => Promise<void>): Promise<void> {

@@ -45,10 +45,7 @@ export async function runAdminCommand(argv: string[], env: NodeJS.ProcessEnv): P
     return { code: 1, output: `Could not open the database: ${(error as Error).message}` };
   }
   try {
-    const { user, created } = await createOrPromoteAdmin(
-      { db: database.db, passwords: createPasswordHasher(config.passwordCost) },
-      input.data,
-    );
+    const { user, created } = await createOrPromoteAdmin({ db: database.db, passwords: createPasswordHasher(config.passwordCost) }, input.data);
     return { code: 0, output: created ? `Created administrator ${user.email}` : `Promoted ${user.email} to administrator` };
   } finally {
     await database.close();

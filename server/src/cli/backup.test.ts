@@ -22,7 +22,11 @@ const LEARNER = { fullName: 'Meera Iyer', email: 'meera@example.com', password: 
 
 /** What a browser would do, against a server process: JSON in and out, a session cookie. */
 function client(origin: string) {
-  return async (method: string, url: string, { cookie, json, form }: { cookie?: string; json?: object; form?: { payload: Buffer; headers: Record<string, string> } } = {}) => {
+  return async (
+    method: string,
+    url: string,
+    { cookie, json, form }: { cookie?: string; json?: object; form?: { payload: Buffer; headers: Record<string, string> } } = {},
+  ) => {
     const response = await fetch(`${origin}${url}`, {
       method,
       headers: { ...(cookie && { cookie }), ...(json && { 'content-type': 'application/json' }), ...form?.headers },
@@ -35,7 +39,15 @@ function client(origin: string) {
     } catch {
       // Not JSON: a video, a playlist.
     }
-    return { status: response.status, body, text, cookie: response.headers.getSetCookie().find((line) => line.startsWith('lms_session='))?.split(';')[0] };
+    return {
+      status: response.status,
+      body,
+      text,
+      cookie: response.headers
+        .getSetCookie()
+        .find((line) => line.startsWith('lms_session='))
+        ?.split(';')[0],
+    };
   };
 }
 
@@ -62,7 +74,10 @@ async function openToOthers(folder: string): Promise<string[]> {
 /** The files under `folder`, all the way down, sorted. */
 async function filesUnder(folder: string): Promise<string[]> {
   const entries = await fs.readdir(folder, { recursive: true, withFileTypes: true });
-  return entries.filter((entry) => entry.isFile()).map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name))).sort();
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name)))
+    .sort();
 }
 
 type Lecture = { _id: string; title: string; secure_url: string; hls_url: string | null; processing: { state: string } };
@@ -114,23 +129,31 @@ describe.skipIf(testDatabaseKind === 'postgres')('npm run backup and npm run res
       const video = await fs.readFile(demoVideo);
       const added = await api('POST', `/api/v1/courses/${courseId}`, {
         cookie: admin,
-        form: await multipart({ title: 'Opening the books', description: 'The first ledger.', lectures: { bytes: video, filename: 'intro.mp4', type: 'video/mp4' } }),
+        form: await multipart({
+          title: 'Opening the books',
+          description: 'The first ledger.',
+          lectures: { bytes: video, filename: 'intro.mp4', type: 'video/mp4' },
+        }),
       });
       expect(added.status, added.text).toBe(201);
 
       // The learner pays in the sandbox's Checkout, as the checkout page does.
       const subscribed = await api('POST', '/api/v1/payments/subscribe', { cookie: learner });
       expect(subscribed.status, subscribed.text).toBe(200);
-      const paid = await api('POST', `/sandbox/v1/subscriptions/${String(subscribed.body.subscription_id)}/pay`, { json: { card_number: '4111 1111 1111 1111' } });
+      const paid = await api('POST', `/sandbox/v1/subscriptions/${String(subscribed.body.subscription_id)}/pay`, {
+        json: { card_number: '4111 1111 1111 1111' },
+      });
       expect(paid.status, paid.text).toBe(200);
       const verified = await api('POST', '/api/v1/payments/verify', { cookie: learner, json: paid.body });
       expect(verified.status, verified.text).toBe(200);
       const payments = async (call: typeof api, cookie: string) =>
-        ((await call('GET', '/api/v1/payments?count=10', { cookie })).body.allPayments as { payment_id: string; payer: { email: string }; amount: number }[] | undefined) ?? [];
+        ((await call('GET', '/api/v1/payments?count=10', { cookie })).body.allPayments as
+          { payment_id: string; payer: { email: string }; amount: number }[] | undefined) ?? [];
       const payment = await until('the payment in the admin’s list', async () => (await payments(api, admin)).find((row) => row.payer.email === LEARNER.email));
 
       // Backed up once the video pipeline is done, so that its ladder is in the backup too.
-      const lecturesOf = async (call: typeof api, cookie: string) => ((await call('GET', `/api/v1/courses/${courseId}`, { cookie })).body.lectures as Lecture[] | undefined) ?? [];
+      const lecturesOf = async (call: typeof api, cookie: string) =>
+        ((await call('GET', `/api/v1/courses/${courseId}`, { cookie })).body.lectures as Lecture[] | undefined) ?? [];
       const before = await until('the lecture’s HLS ladder', async () => {
         const [lecture] = await lecturesOf(api, learner);
         expect(lecture?.processing.state).not.toBe('failed');
@@ -209,31 +232,37 @@ describe.skipIf(testDatabaseKind === 'postgres')('npm run backup and npm run res
     TIMEOUT_MS,
   );
 
-  it('backs up a stopped server from its folder, and restores only into an empty DATA_DIR', async () => {
-    expect(archive, 'the backup of the test above').toBeDefined();
-    const lines: string[] = [];
-    const stopped = path.join(work, 'stopped.tar.gz');
-    const backup = await runBackupCommand([stopped], childEnv(dataDir), (line) => lines.push(line));
-    expect(backup, lines.join('\n')).toMatchObject({ code: 0 });
-    expect(lines).toContain('No server is running: the database was copied from its folder.');
+  it(
+    'backs up a stopped server from its folder, and restores only into an empty DATA_DIR',
+    async () => {
+      expect(archive, 'the backup of the test above').toBeDefined();
+      const lines: string[] = [];
+      const stopped = path.join(work, 'stopped.tar.gz');
+      const backup = await runBackupCommand([stopped], childEnv(dataDir), (line) => lines.push(line));
+      expect(backup, lines.join('\n')).toMatchObject({ code: 0 });
+      expect(lines).toContain('No server is running: the database was copied from its folder.');
 
-    // Stopped at once (Ctrl-C): nothing written, no snapshot left.
-    const cancelled = path.join(work, 'cancelled.tar.gz');
-    const stoppedEarly = await runBackupCommand([cancelled], childEnv(dataDir), () => {}, AbortSignal.abort());
-    expect(stoppedEarly.code).toBe(1);
-    expect(stoppedEarly.output).toMatch(/nothing written/);
-    expect((await fs.readdir(work)).filter((name) => name.startsWith('cancelled'))).toEqual([]);
-    expect((await fs.readdir(path.join(dataDir, 'media'))).filter((name) => name.startsWith('.backup-'))).toEqual([]);
+      // Stopped at once (Ctrl-C): nothing written, no snapshot left.
+      const cancelled = path.join(work, 'cancelled.tar.gz');
+      const stoppedEarly = await runBackupCommand([cancelled], childEnv(dataDir), () => {}, AbortSignal.abort());
+      expect(stoppedEarly.code).toBe(1);
+      expect(stoppedEarly.output).toMatch(/nothing written/);
+      expect((await fs.readdir(work)).filter((name) => name.startsWith('cancelled'))).toEqual([]);
+      expect((await fs.readdir(path.join(dataDir, 'media'))).filter((name) => name.startsWith('.backup-'))).toEqual([]);
 
-    const full = await runRestoreCommand([stopped], childEnv(dataDir), () => {});
-    expect(full.code).toBe(1);
-    expect(full.output).toMatch(/already holds a database or media/);
+      const full = await runRestoreCommand([stopped], childEnv(dataDir), () => {});
+      expect(full.code).toBe(1);
+      expect(full.output).toMatch(/already holds a database or media/);
 
-    const fresh = path.join(work, 'from-stopped');
-    const restored = await runRestoreCommand([stopped], childEnv(fresh), () => {});
-    expect(restored, restored.output).toMatchObject({ code: 0 });
-    expect((await fs.readdir(fresh)).sort()).toEqual(['db', 'media', ...(await fs.readdir(dataDir)).filter((name) => (KEPT_FILES as readonly string[]).includes(name))].sort());
-  }, TIMEOUT_MS);
+      const fresh = path.join(work, 'from-stopped');
+      const restored = await runRestoreCommand([stopped], childEnv(fresh), () => {});
+      expect(restored, restored.output).toMatchObject({ code: 0 });
+      expect((await fs.readdir(fresh)).sort()).toEqual(
+        ['db', 'media', ...(await fs.readdir(dataDir)).filter((name) => (KEPT_FILES as readonly string[]).includes(name))].sort(),
+      );
+    },
+    TIMEOUT_MS,
+  );
 
   it('refuses a truncated or foreign archive, leaving DATA_DIR as it was', async () => {
     expect(archive, 'the backup of the first test').toBeDefined();
@@ -261,7 +290,11 @@ describe.skipIf(testDatabaseKind === 'postgres')('npm run backup and npm run res
     const postgres = await runBackupCommand([], childEnv(dataDir, { DATABASE_URL: 'postgres://lms@127.0.0.1:5432/lms' }), () => {});
     expect(postgres.code).toBe(1);
     expect(postgres.output).toMatch(/DATABASE_URL is set[\s\S]*pg_dump[\s\S]*docs\/backups\.md|docs\/backups\.md[\s\S]*pg_dump/);
-    const s3 = await runBackupCommand([], childEnv(dataDir, { STORAGE: 's3', S3_BUCKET: 'lms-media', S3_ACCESS_KEY_ID: 'key', S3_SECRET_ACCESS_KEY: 'secret' }), () => {});
+    const s3 = await runBackupCommand(
+      [],
+      childEnv(dataDir, { STORAGE: 's3', S3_BUCKET: 'lms-media', S3_ACCESS_KEY_ID: 'key', S3_SECRET_ACCESS_KEY: 'secret' }),
+      () => {},
+    );
     expect(s3.code).toBe(1);
     expect(s3.output).toMatch(/STORAGE=s3[\s\S]*docs\/backups\.md/);
     expect(await fs.readdir(work)).toEqual(expect.not.arrayContaining([expect.stringMatching(/^lms-backup-/)]));

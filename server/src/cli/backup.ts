@@ -35,7 +35,13 @@ export async function runBackupCommand(
   const { file, config } = asked;
   const elsewhere = refusal(config);
   if (elsewhere) return { code: 1, output: elsewhere };
-  const output = path.resolve(file ?? `lms-backup-${new Date().toISOString().replace(/:/g, '-').replace(/\.\d+Z$/, 'Z')}.tar.gz`);
+  const output = path.resolve(
+    file ??
+      `lms-backup-${new Date()
+        .toISOString()
+        .replace(/:/g, '-')
+        .replace(/\.\d+Z$/, 'Z')}.tar.gz`,
+  );
   if (fs.existsSync(output)) return { code: 1, output: `${output} already exists; name another file.` };
   if (!fs.existsSync(path.dirname(output))) return { code: 1, output: `There is no folder ${path.dirname(output)}.` };
   const dbDir = (databaseTargetOf(config) as { dir: string }).dir;
@@ -84,11 +90,16 @@ export async function runBackupCommand(
     say(`  kept files: ${kept.join(', ') || 'none'}`);
     const total = database.bytes + media.bytes;
     let shown = performance.now();
-    const { bytes } = await writeArchive(snapshot, output, (written) => {
-      if (performance.now() - shown < PROGRESS_EVERY_MS) return;
-      shown = performance.now();
-      say(`  archived ${formatBytes(written)} of about ${formatBytes(total)}`);
-    }, signal);
+    const { bytes } = await writeArchive(
+      snapshot,
+      output,
+      (written) => {
+        if (performance.now() - shown < PROGRESS_EVERY_MS) return;
+        shown = performance.now();
+        say(`  archived ${formatBytes(written)} of about ${formatBytes(total)}`);
+      },
+      signal,
+    );
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     return { code: 0, output: `Backup written: ${output}, ${formatBytes(bytes)} (${seconds} s). Restore it with: npm run restore -- ${output}` };
   } catch (error) {
@@ -103,7 +114,8 @@ export async function runBackupCommand(
 function refusal(config: Config): string | undefined {
   const how = 'See docs/backups.md for how to back it up';
   if (config.databaseUrl) return `DATABASE_URL is set: the database is PostgreSQL, which npm run backup does not copy. ${how} (pg_dump -Fc, then the media).`;
-  if (config.storage.kind === 's3') return `STORAGE=s3: the media are in a bucket, which npm run backup does not copy. ${how} (the database, then aws s3 sync or mc mirror).`;
+  if (config.storage.kind === 's3')
+    return `STORAGE=s3: the media are in a bucket, which npm run backup does not copy. ${how} (the database, then aws s3 sync or mc mirror).`;
   return undefined;
 }
 

@@ -60,9 +60,7 @@ describe('seedDemoCourses', () => {
 
     const listed = await catalogue();
     // Newest first, yet in the order DEMO_COURSES lists them.
-    expect(listed.map((course) => card(course, course.numbersOfLectures))).toEqual(
-      DEMO_COURSES.map((course) => card(course, course.lectures.length)),
-    );
+    expect(listed.map((course) => card(course, course.numbersOfLectures))).toEqual(DEMO_COURSES.map((course) => card(course, course.lectures.length)));
 
     const videoBytes = (await fs.stat(DEMO_VIDEO.file)).size;
     for (const [i, course] of listed.entries()) {
@@ -70,11 +68,7 @@ describe('seedDemoCourses', () => {
       const thumbnail = await sharp(await readObject(t.app.ctx, course.thumbnailKey)).metadata();
       expect(thumbnail).toMatchObject({ format: 'webp', width: 640, height: 360 });
 
-      const rows = await t.database.db
-        .select()
-        .from(lectures)
-        .where(eq(lectures.courseId, course.id))
-        .orderBy(asc(lectures.createdAt), asc(lectures.id));
+      const rows = await t.database.db.select().from(lectures).where(eq(lectures.courseId, course.id)).orderBy(asc(lectures.createdAt), asc(lectures.id));
       expect(rows.map(({ title, description }) => ({ title, description }))).toEqual(DEMO_COURSES[i]!.lectures);
       // The first lecture of each course is a free preview, the rest for subscribers.
       expect(rows.map((lecture) => lecture.isPreview)).toEqual(rows.map((_, index) => index === 0));

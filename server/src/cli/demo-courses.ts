@@ -104,14 +104,19 @@ export async function seedDemoCourses(ctx: Context, log: (line: string) => void)
 
 async function isEmpty(ctx: Pick<Context, 'db'>): Promise<boolean> {
   const [[user], [course]] = await Promise.all([
-    ctx.db.select({ one: sql`1` }).from(users).limit(1),
-    ctx.db.select({ one: sql`1` }).from(courses).limit(1),
+    ctx.db
+      .select({ one: sql`1` })
+      .from(users)
+      .limit(1),
+    ctx.db
+      .select({ one: sql`1` })
+      .from(courses)
+      .limit(1),
   ]);
   return !user && !course;
 }
 
-const escapeXml = (text: string) =>
-  text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+const escapeXml = (text: string) => text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
 
 /** Greedy word wrap; SVG text does not wrap by itself. */
 function wrap(text: string, maxChars: number): string[] {

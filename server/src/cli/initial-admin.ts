@@ -46,7 +46,9 @@ export async function ensureInitialAdmin(
     if (!created) {
       // Another instance won the race, or someone signed up with this email: never take over their account.
       if (!(await hasAdmin(ctx))) {
-        log(`No administrator exists and ${INITIAL_ADMIN_EMAIL} is taken by an ordinary account; create one with: npm run admin -- --email E --password P --name N`);
+        log(
+          `No administrator exists and ${INITIAL_ADMIN_EMAIL} is taken by an ordinary account; create one with: npm run admin -- --email E --password P --name N`,
+        );
       }
       await fs.rm(draft, { force: true });
       return;

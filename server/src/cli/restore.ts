@@ -23,7 +23,10 @@ export async function runRestoreCommand(argv: string[], env: NodeJS.ProcessEnv, 
   const { config } = asked;
   const file = path.resolve(asked.file!);
   if (config.databaseUrl || config.storage.kind === 's3') {
-    return { code: 1, output: `${config.databaseUrl ? 'DATABASE_URL is set' : 'STORAGE=s3'}: a backup of the embedded database and local media restores only into DATA_DIR with neither. See docs/backups.md.` };
+    return {
+      code: 1,
+      output: `${config.databaseUrl ? 'DATABASE_URL is set' : 'STORAGE=s3'}: a backup of the embedded database and local media restores only into DATA_DIR with neither. See docs/backups.md.`,
+    };
   }
   if (!fs.statSync(file, { throwIfNoEntry: false })?.isFile()) return { code: 1, output: `There is no file ${file}.` };
 
@@ -61,7 +64,9 @@ export async function runRestoreCommand(argv: string[], env: NodeJS.ProcessEnv, 
     // PGlite writes its files with modes of its own (0666, 0644), past the umask.
     closeToOthers(dataDir);
     const media = await countFiles(mediaRoot(dataDir));
-    say(`  ${plural(counts.users, 'account')}, ${plural(counts.courses, 'course')}, ${plural(counts.lectures, 'lecture')}, ${plural(counts.payments, 'payment')}`);
+    say(
+      `  ${plural(counts.users, 'account')}, ${plural(counts.courses, 'course')}, ${plural(counts.lectures, 'lecture')}, ${plural(counts.payments, 'payment')}`,
+    );
     say(`  ${plural(media.files, 'media file')}, ${formatBytes(media.bytes)}; kept files: ${manifest.kept.join(', ') || 'none'}`);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     return { code: 0, output: `Restored into ${dataDir} (${seconds} s). Start the server on it with npm start.` };

@@ -1,52 +1,72 @@
 import { sql } from 'drizzle-orm';
 import { VIDEO_STATES } from '@lms/contract/lectures';
-import { bigint, boolean, check, date, index, integer, jsonb, pgEnum, pgTable, primaryKey, real, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  real,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 export const roleEnum = pgEnum('role', ['USER', 'ADMIN']);
 
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
 
-export const users = pgTable('users', {
-  id: uuid().primaryKey().defaultRandom(),
-  fullName: text().notNull(),
-  /** Stored lower-cased, so the unique constraint is case-insensitive. */
-  email: text().notNull().unique(),
-  passwordHash: text().notNull(),
-  role: roleEnum().notNull().default('USER'),
-  /** Storage key of the re-encoded avatar; null for accounts made without one (CLI admins). */
-  avatarKey: text(),
-  /** The end of the paid period: the user may watch lectures until then (see hasActiveSubscription). */
-  subscriptionEndsAt: timestamp({ withTimezone: true }),
-  /**
-   * Set by a cancellation without a refund: no more renewals, access until subscriptionEndsAt.
-   * Cleared when the user resumes or pays again. Kept here, beside the date, for `user/me`.
-   */
-  subscriptionCancelledAt: timestamp({ withTimezone: true }),
-  /** Set for the initial administrator, whose password was printed: nothing works until they choose their own. */
-  mustChangePassword: boolean().notNull().default(false),
-  /** The learner's choice: at the end of a lecture, the next one starts after a short countdown. */
-  autoplayNext: boolean().notNull().default(true),
-  /** What the buyer wants on their invoices (features/billing); all optional. A GSTIN comes with a business name. */
-  billingName: text(),
-  billingGstin: text(),
-  /** GST state code: the place of supply; unknown means the seller's state. */
-  billingState: text(),
-  billingAddress: text(),
-  /** The user's first payment ever (refunded or not): when they became a subscriber, for the month's new subscribers. */
-  firstPaidAt: timestamp({ withTimezone: true }),
-  /** When the account's free trial began: one per account (features/plans, decision 0017). */
-  trialUsedAt: timestamp({ withTimezone: true }),
-  /** While in a free trial: its end, when the first payment is taken. Cleared by that payment. */
-  trialEndsAt: timestamp({ withTimezone: true }),
-  createdAt: createdAt(),
-  updatedAt: createdAt(),
-}, (table) => [
-  index().on(table.role, table.subscriptionEndsAt),
-  // Every column holding a media key is indexed and listed in MEDIA_KEY_COLUMNS (media/leftovers.ts):
-  // the hourly sweep asks, a batch of keys at a time, which of them some row still refers to.
-  index().on(table.avatarKey),
-  index().on(table.firstPaidAt),
-]);
+export const users = pgTable(
+  'users',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    fullName: text().notNull(),
+    /** Stored lower-cased, so the unique constraint is case-insensitive. */
+    email: text().notNull().unique(),
+    passwordHash: text().notNull(),
+    role: roleEnum().notNull().default('USER'),
+    /** Storage key of the re-encoded avatar; null for accounts made without one (CLI admins). */
+    avatarKey: text(),
+    /** The end of the paid period: the user may watch lectures until then (see hasActiveSubscription). */
+    subscriptionEndsAt: timestamp({ withTimezone: true }),
+    /**
+     * Set by a cancellation without a refund: no more renewals, access until subscriptionEndsAt.
+     * Cleared when the user resumes or pays again. Kept here, beside the date, for `user/me`.
+     */
+    subscriptionCancelledAt: timestamp({ withTimezone: true }),
+    /** Set for the initial administrator, whose password was printed: nothing works until they choose their own. */
+    mustChangePassword: boolean().notNull().default(false),
+    /** The learner's choice: at the end of a lecture, the next one starts after a short countdown. */
+    autoplayNext: boolean().notNull().default(true),
+    /** What the buyer wants on their invoices (features/billing); all optional. A GSTIN comes with a business name. */
+    billingName: text(),
+    billingGstin: text(),
+    /** GST state code: the place of supply; unknown means the seller's state. */
+    billingState: text(),
+    billingAddress: text(),
+    /** The user's first payment ever (refunded or not): when they became a subscriber, for the month's new subscribers. */
+    firstPaidAt: timestamp({ withTimezone: true }),
+    /** When the account's free trial began: one per account (features/plans, decision 0017). */
+    trialUsedAt: timestamp({ withTimezone: true }),
+    /** While in a free trial: its end, when the first payment is taken. Cleared by that payment. */
+    trialEndsAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: createdAt(),
+  },
+  (table) => [
+    index().on(table.role, table.subscriptionEndsAt),
+    // Every column holding a media key is indexed and listed in MEDIA_KEY_COLUMNS (media/leftovers.ts):
+    // the hourly sweep asks, a batch of keys at a time, which of them some row still refers to.
+    index().on(table.avatarKey),
+    index().on(table.firstPaidAt),
+  ],
+);
 
 /** Login sessions: the cookie holds a random token, the table only its SHA-256. */
 export const sessions = pgTable(
@@ -97,11 +117,7 @@ export const courses = pgTable(
     updatedAt: createdAt(),
   },
   // The catalogue lists newest first, a page at a time.
-  (table) => [
-    index().on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
-    index().on(table.category),
-    index().on(table.thumbnailKey),
-  ],
+  (table) => [index().on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()), index().on(table.category), index().on(table.thumbnailKey)],
 );
 
 export const lectures = pgTable(
@@ -145,7 +161,9 @@ export const lectures = pgTable(
     index().on(table.posterKey),
     index().on(table.hlsKey),
     // The stall check looks for lectures still waiting or processing: few, among many ready ones.
-    index().on(table.videoState).where(sql`${table.videoState} in ('waiting', 'processing')`),
+    index()
+      .on(table.videoState)
+      .where(sql`${table.videoState} in ('waiting', 'processing')`),
     check('lectures_video_state', sql`${table.videoState} in ('waiting', 'processing', 'ready', 'failed')`),
   ],
 );
@@ -263,7 +281,11 @@ export const plans = pgTable(
     createdAt: createdAt(),
     updatedAt: createdAt(),
   },
-  (table) => [uniqueIndex('plans_one_default').on(table.isDefault).where(sql`${table.isDefault}`)],
+  (table) => [
+    uniqueIndex('plans_one_default')
+      .on(table.isDefault)
+      .where(sql`${table.isDefault}`),
+  ],
 );
 
 /**
@@ -306,7 +328,10 @@ export const coupons = pgTable(
     /** Uses taken, held ones included; the check makes the last use go to one buyer only. */
     redemptions: integer().notNull().default(0),
     /** The plans it applies to; empty for all. */
-    planIds: uuid().array().notNull().default(sql`'{}'::uuid[]`),
+    planIds: uuid()
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
     saveOffer: boolean().notNull().default(false),
     archivedAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
@@ -314,7 +339,9 @@ export const coupons = pgTable(
   },
   (table) => [
     check('coupons_redemptions_within_max', sql`${table.maxRedemptions} is null or ${table.redemptions} <= ${table.maxRedemptions}`),
-    uniqueIndex('coupons_one_save_offer').on(table.saveOffer).where(sql`${table.saveOffer} and ${table.archivedAt} is null`),
+    uniqueIndex('coupons_one_save_offer')
+      .on(table.saveOffer)
+      .where(sql`${table.saveOffer} and ${table.archivedAt} is null`),
   ],
 );
 
@@ -359,13 +386,17 @@ export const subscriptions = pgTable(
   (table) => [
     index().on(table.userId, table.createdAt),
     // At most one unpaid subscription a user: concurrent subscribes get the same one.
-    uniqueIndex('subscriptions_one_unpaid_per_user').on(table.userId).where(sql`${table.status} = 'created'`),
+    uniqueIndex('subscriptions_one_unpaid_per_user')
+      .on(table.userId)
+      .where(sql`${table.status} = 'created'`),
     // The subscriptions that will charge again, with their plan and monthly value: MRR reads just these (an index-only scan).
     index('subscriptions_renewing')
       .on(table.currentEnd, table.planId, table.monthlyValuePaise)
       .where(sql`${table.status} in ('active', 'pending') and ${table.cancelledAt} is null`),
     // Unpaid subscriptions by age: the hourly sweep drops abandoned checkouts and frees their coupons.
-    index('subscriptions_unpaid').on(table.createdAt).where(sql`${table.status} = 'created'`),
+    index('subscriptions_unpaid')
+      .on(table.createdAt)
+      .where(sql`${table.status} = 'created'`),
   ],
 );
 
@@ -472,7 +503,9 @@ export const billingDocuments = pgTable(
     /** tax_invoice, or receipt (a seller without a GSTIN). */
     documentType: text().notNull(),
     seller: jsonb().$type<{ name: string; address: string; stateCode: string; gstin: string | null; sac: string }>().notNull(),
-    buyer: jsonb().$type<{ name: string; email: string; businessName: string | null; gstin: string | null; stateCode: string | null; address: string | null }>().notNull(),
+    buyer: jsonb()
+      .$type<{ name: string; email: string; businessName: string | null; gstin: string | null; stateCode: string | null; address: string | null }>()
+      .notNull(),
     /** The state whose tax applies: the buyer's, or the seller's when the buyer's is unknown. */
     placeOfSupply: text().notNull(),
     description: text().notNull(),
@@ -492,7 +525,9 @@ export const billingDocuments = pgTable(
     // The accountant's export reads a range of days.
     index().on(table.issuedAt),
     index().on(table.pdfKey),
-    index('billing_documents_pdf_pending').on(table.createdAt).where(sql`${table.pdfKey} is null`),
+    index('billing_documents_pdf_pending')
+      .on(table.createdAt)
+      .where(sql`${table.pdfKey} is null`),
   ],
 );
 
@@ -551,7 +586,11 @@ export const lifecycleMails = pgTable(
     sentAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
   },
-  (table) => [index('lifecycle_mails_unsent').on(table.createdAt).where(sql`${table.sentAt} is null`)],
+  (table) => [
+    index('lifecycle_mails_unsent')
+      .on(table.createdAt)
+      .where(sql`${table.sentAt} is null`),
+  ],
 );
 
 /** Webhook deliveries already handled, by Razorpay's x-razorpay-event-id. */

@@ -24,9 +24,7 @@ export async function openTestDatabase(): Promise<Database> {
 /** A migrated PGlite folder, dumped once and loaded by every test: far quicker than creating one each time. */
 async function pgliteFromTemplate(): Promise<PGlite> {
   const migrations = (await fs.readdir(migrationsFolder, { recursive: true })).sort().join(',');
-  const stamp = (await Promise.all(migrations.split(',').map((file) => fs.stat(path.join(migrationsFolder, file)))))
-    .map((stat) => stat.mtimeMs)
-    .join(',');
+  const stamp = (await Promise.all(migrations.split(',').map((file) => fs.stat(path.join(migrationsFolder, file))))).map((stat) => stat.mtimeMs).join(',');
   const id = Buffer.from(`${migrations}|${stamp}`).toString('base64url').slice(-40);
   const template = path.join(os.tmpdir(), `lms-pglite-template-${id}.tar.gz`);
   const dump = await fs.readFile(template).catch(async () => {

@@ -10,7 +10,12 @@ export async function multipart(fields: Record<string, string | Upload>) {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) {
     if (typeof value === 'string') form.append(name, value);
-    else form.append(name, new Blob([typeof value.bytes === 'string' ? value.bytes : new Uint8Array(value.bytes)], { type: value.type ?? 'application/octet-stream' }), value.filename);
+    else
+      form.append(
+        name,
+        new Blob([typeof value.bytes === 'string' ? value.bytes : new Uint8Array(value.bytes)], { type: value.type ?? 'application/octet-stream' }),
+        value.filename,
+      );
   }
   const request = new Request('http://test.invalid', { method: 'POST', body: form });
   return {
@@ -20,10 +25,17 @@ export async function multipart(fields: Record<string, string | Upload>) {
 }
 
 export const pngImage = (width = 64, height = 48) =>
-  sharp({ create: { width, height, channels: 3, background: '#3b82f6' } }).png().toBuffer();
-export const jpgImage = () => sharp({ create: { width: 40, height: 40, channels: 3, background: '#f97316' } }).jpeg().toBuffer();
+  sharp({ create: { width, height, channels: 3, background: '#3b82f6' } })
+    .png()
+    .toBuffer();
+export const jpgImage = () =>
+  sharp({ create: { width: 40, height: 40, channels: 3, background: '#f97316' } })
+    .jpeg()
+    .toBuffer();
 export const svgImage = (extra = '') =>
-  Buffer.from(`<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32">${extra}<rect width="32" height="32" fill="green"/></svg>`);
+  Buffer.from(
+    `<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32">${extra}<rect width="32" height="32" fill="green"/></svg>`,
+  );
 
 let counter = 0;
 /** A fresh, valid signup; each call gets its own email. */

@@ -15,11 +15,7 @@ export async function outbox(dataDir: string): Promise<string[]> {
  * Waits for the outbox to hold `count` mails that `matches` (mail is sent by a job, after
  * the request that asked for it has answered) and answers them.
  */
-export async function waitForMails(
-  dataDir: string,
-  matches: (mail: string) => boolean,
-  { count = 1, timeoutMs = 10_000 } = {},
-): Promise<string[]> {
+export async function waitForMails(dataDir: string, matches: (mail: string) => boolean, { count = 1, timeoutMs = 10_000 } = {}): Promise<string[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const found = (await outbox(dataDir)).filter(matches);
@@ -35,7 +31,10 @@ export const mailTo = (email: string) => (mail: string) => mail.includes(`To: ${
 /** The token of the newest reset link mailed to `email`, waiting for the mail to arrive. */
 export async function mailedResetToken(dataDir: string, email: string, { count = 1 } = {}): Promise<string> {
   const mails = await waitForMails(dataDir, (mail) => mailTo(email)(mail) && mail.includes('/reset-password/'), { count });
-  const link = mails.at(-1)!.replace(/=\r?\n/g, '').match(/\/reset-password\/([A-Za-z0-9_-]+)/);
+  const link = mails
+    .at(-1)!
+    .replace(/=\r?\n/g, '')
+    .match(/\/reset-password\/([A-Za-z0-9_-]+)/);
   if (!link) throw new Error(`no reset link in the mail to ${email}`);
   return link[1]!;
 }
@@ -60,7 +59,9 @@ export async function parsedOutbox(dataDir: string): Promise<ParsedMail[]> {
 export async function waitForParsedMails(dataDir: string, email: string, subject: RegExp, { count = 1, timeoutMs = 10_000 } = {}): Promise<ParsedMail[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const found = (await parsedOutbox(dataDir)).filter((mail) => mail.to && !Array.isArray(mail.to) && mail.to.text === email && subject.test(mail.subject ?? ''));
+    const found = (await parsedOutbox(dataDir)).filter(
+      (mail) => mail.to && !Array.isArray(mail.to) && mail.to.text === email && subject.test(mail.subject ?? ''),
+    );
     if (found.length >= count) return found;
     if (Date.now() > deadline) throw new Error(`expected ${count} mail(s) to ${email} matching ${subject}, found ${found.length}`);
     await new Promise((resolve) => setTimeout(resolve, 50));

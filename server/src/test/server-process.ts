@@ -74,7 +74,10 @@ export async function startServer(dataDir: string, env: Record<string, string> =
   const origin = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + START_TIMEOUT_MS;
   for (;;) {
-    const healthy = await fetch(`${origin}/healthz`).then((response) => response.ok, () => false);
+    const healthy = await fetch(`${origin}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (healthy) break;
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the server did not come up:\n${output.join('')}`);
     await sleep(250);

@@ -5,7 +5,6 @@ import { Link, useLocation } from 'react-router';
 import { initialsOf } from '../lib/components/initials';
 import { paths } from '../lib/paths';
 
-
 /**
  * The signed-in user's avatar in the desktop bar, opening a small menu with Profile and Logout
  * (WAI-ARIA's menu button: Enter, Space or Arrow Down open it on the first item, arrows move,

@@ -12,7 +12,9 @@ export function ErrorPage() {
     <main className="flex min-h-page flex-col items-center justify-center gap-4 p-6 text-center">
       <h1 className="text-3xl font-bold">{messages.unexpectedError}</h1>
       <p className="max-w-prose opacity-80">{detail}</p>
-      <Link to={paths.home} className="btn btn-primary">{messages.goHome}</Link>
+      <Link to={paths.home} className="btn btn-primary">
+        {messages.goHome}
+      </Link>
     </main>
   );
 }

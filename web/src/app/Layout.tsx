@@ -57,7 +57,10 @@ export function Layout() {
 
   // The stored login state is refreshed by the 'me' call on load: the role or subscription may have changed elsewhere.
   useEffect(() => {
-    if (isLoggedIn) session().then(({ refreshUser }) => dispatch(refreshUser())).catch(() => undefined);
+    if (isLoggedIn)
+      session()
+        .then(({ refreshUser }) => dispatch(refreshUser()))
+        .catch(() => undefined);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   // Close the menu after navigating.
@@ -66,7 +69,9 @@ export function Layout() {
   }, [location.pathname]);
 
   async function onLogout() {
-    await session().then(({ logout }) => dispatch(logout())).catch(() => undefined);
+    await session()
+      .then(({ logout }) => dispatch(logout()))
+      .catch(() => undefined);
     void navigate(paths.home);
   }
 
@@ -106,9 +111,7 @@ export function Layout() {
                     <NavLink
                       to={item.to}
                       end={item.end}
-                      className={({ isActive }) =>
-                        `btn btn-ghost font-medium ${isActive ? 'bg-primary/10 text-primary' : ''}`
-                      }
+                      className={({ isActive }) => `btn btn-ghost font-medium ${isActive ? 'bg-primary/10 text-primary' : ''}`}
                     >
                       {item.label}
                     </NavLink>

@@ -22,12 +22,16 @@ describe('the web layers (eslint.config.js)', () => {
   });
 
   it('lets a feature import another through its index, its own files and lib', async () => {
-    const source = "import { CourseCard } from '../courses';\nimport { Faq } from './Faq';\nimport { paths } from '../../lib/paths';\nexport const x = [CourseCard, Faq, paths];\n";
+    const source =
+      "import { CourseCard } from '../courses';\nimport { Faq } from './Faq';\nimport { paths } from '../../lib/paths';\nexport const x = [CourseCard, Faq, paths];\n";
     expect(await complaints('web/src/features/home/Example.tsx', source)).toEqual([]);
   });
 
   it('refuses a feature importing the app shell', async () => {
-    const found = await complaints('web/src/features/home/Example.tsx', "import { useAppSelector } from '../../app/store';\nexport const x = useAppSelector;\n");
+    const found = await complaints(
+      'web/src/features/home/Example.tsx',
+      "import { useAppSelector } from '../../app/store';\nexport const x = useAppSelector;\n",
+    );
     expect(found).toEqual([expect.stringContaining('app shell')]);
   });
 

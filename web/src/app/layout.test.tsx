@@ -30,7 +30,10 @@ async function renderApp(path: string, user?: User) {
 
 /** The desktop bar (shown from 1024 px; jsdom applies no CSS, so it is always in the document here). */
 const siteNav = () => screen.getByRole('navigation', { name: 'Site' });
-const names = (nav: HTMLElement) => within(nav).getAllByRole('link').map((link) => link.textContent);
+const names = (nav: HTMLElement) =>
+  within(nav)
+    .getAllByRole('link')
+    .map((link) => link.textContent);
 
 describe('the desktop bar', () => {
   it("shows a visitor the spec's items, marks the current page, and offers Login and Signup that come back here", async () => {
@@ -103,6 +106,10 @@ describe('the desktop bar', () => {
     const banner = screen.getByRole('banner');
     expect(within(banner).getByRole('button', { name: 'Logout' })).toBeInTheDocument();
     expect(within(banner).queryByRole('button', { name: new RegExp(messages.accountMenu) })).not.toBeInTheDocument();
-    expect(within(banner).getAllByRole('link').map((link) => link.getAttribute('href'))).toEqual(['/changepassword']);
+    expect(
+      within(banner)
+        .getAllByRole('link')
+        .map((link) => link.getAttribute('href')),
+    ).toEqual(['/changepassword']);
   });
 });

@@ -87,13 +87,37 @@ describe("the server's list of pages (contract/src/pages.ts)", () => {
   const routed = (list: RouteObject[]): string[] => list.flatMap((route) => [...(route.path ? [route.path] : []), ...routed(route.children ?? [])]);
 
   it('is the list the router is made from: every page path and nothing else, besides the 404 page', () => {
-    expect(routed(routes).filter((path) => path !== '*').sort()).toEqual(Object.values(pagePaths).sort());
+    expect(
+      routed(routes)
+        .filter((path) => path !== '*')
+        .sort(),
+    ).toEqual(Object.values(pagePaths).sort());
   });
 
   it.each([
-    '/', '/about', '/ABOUT', '/about/', '/about//', '/%61bout', '/Signup', '/signup', '/reset-password/abc', '/reset-password/abc/',
-    '/course/description', '/course/Description', '/admin/dashboard', '/checkout/success',
-    '/nowhere', '/about/team', '/reset-password', '/reset-password/', '/reset-password/a/b', '//about', '/courses/x', '/user', '/admin',
+    '/',
+    '/about',
+    '/ABOUT',
+    '/about/',
+    '/about//',
+    '/%61bout',
+    '/Signup',
+    '/signup',
+    '/reset-password/abc',
+    '/reset-password/abc/',
+    '/course/description',
+    '/course/Description',
+    '/admin/dashboard',
+    '/checkout/success',
+    '/nowhere',
+    '/about/team',
+    '/reset-password',
+    '/reset-password/',
+    '/reset-password/a/b',
+    '//about',
+    '/courses/x',
+    '/user',
+    '/admin',
   ])('agrees with the router on %s: a page of its own, or the 404 page', (path) => {
     const matched = matchRoutes(routes, path) ?? [];
     const page = matched.at(-1)?.route.path;

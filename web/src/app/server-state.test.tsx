@@ -31,7 +31,9 @@ describe('the server-state cache', () => {
       [FIRST_PAGE]: list([course(1), course(2)]),
       [CATEGORIES]: list([course(1), course(2)]),
       // The course page reads its course from the public curriculum.
-      [`GET /api/v1/courses/${course(3)._id}/curriculum`]: { body: { success: true, message: 'ok', course: course(3), lectures: [], lectureCount: 0, totalDuration: null } },
+      [`GET /api/v1/courses/${course(3)._id}/curriculum`]: {
+        body: { success: true, message: 'ok', course: course(3), lectures: [], lectureCount: 0, totalDuration: null },
+      },
     });
     const { router } = renderPage(<CourseListPage />, { path: '/courses', routes: [{ path: '/course/description', element: <CourseDescriptionPage /> }] });
     await screen.findByRole('button', { name: 'Course 2' });
@@ -71,7 +73,10 @@ describe('the server-state cache', () => {
     await act(() => view.router.navigate('/course/create'));
     const fields = { 'Course title': 'Course 9', 'Course instructor': 'Teacher 9', 'Course category': 'Web', 'Course description': 'About course 9' };
     for (const [label, value] of Object.entries(fields)) await view.user.type(await screen.findByLabelText(label), value);
-    await view.user.upload(screen.getByLabelText('Course thumbnail'), new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])], 'cover.png', { type: 'image/png' }));
+    await view.user.upload(
+      screen.getByLabelText('Course thumbnail'),
+      new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])], 'cover.png', { type: 'image/png' }),
+    );
     await view.user.click(screen.getByRole('button', { name: 'Create course' }));
 
     // The admin adds its lectures first, then comes back to the catalogue.
@@ -81,7 +86,17 @@ describe('the server-state cache', () => {
   });
 
   it('drops the lectures a subscriber was given once the session ends, and shows the refusal instead', async () => {
-    const lecture: Lecture = { _id: '20000000-0000-4000-8000-000000000001', title: 'Lesson 1', description: 'Part 1', secure_url: '/media/private/1.mp4?sig=x', duration: 60, preview: false, processing: { state: 'ready', percent: null, reason: null }, poster_url: null, hls_url: null };
+    const lecture: Lecture = {
+      _id: '20000000-0000-4000-8000-000000000001',
+      title: 'Lesson 1',
+      description: 'Part 1',
+      secure_url: '/media/private/1.mp4?sig=x',
+      duration: 60,
+      preview: false,
+      processing: { state: 'ready', percent: null, reason: null },
+      poster_url: null,
+      hls_url: null,
+    };
     let signedIn = true;
     stubApi({
       [`GET /api/v1/courses/${course(1)._id}`]: () =>

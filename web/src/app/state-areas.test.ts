@@ -22,7 +22,9 @@ const lecture = { _id: '00000000-0000-4000-8000-0000000000a1', title: 'Lesson 1'
 
 /** An endpoint of the cache by name: each feature injects its own, which the base's type does not list. */
 const start = (name: string, arg: unknown) =>
-  (serverState.endpoints as unknown as Record<string, { initiate: (arg: unknown) => Parameters<ReturnType<typeof createStore>['dispatch']>[0] }>)[name]!.initiate(arg);
+  (serverState.endpoints as unknown as Record<string, { initiate: (arg: unknown) => Parameters<ReturnType<typeof createStore>['dispatch']>[0] }>)[
+    name
+  ]!.initiate(arg);
 
 describe("the spec's state areas, read from the cache", () => {
   it('gives the course list, the lectures and the statistics that arrived last, and empty ones before', async () => {

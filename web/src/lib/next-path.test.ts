@@ -3,9 +3,12 @@ import { nextPath, sameSitePath } from './next-path';
 import { withNext } from './with-next';
 
 describe('sameSitePath: where a login or signup may lead', () => {
-  it.each(['/checkout', '/course/description?id=0b8e7a52-4a8c-4c47-9a52-6f1d2c3b4a5e', '/courses?search=js#top', '/user/profile'])('accepts a path of this site: %s', (path) => {
-    expect(sameSitePath(path)).toBe(path);
-  });
+  it.each(['/checkout', '/course/description?id=0b8e7a52-4a8c-4c47-9a52-6f1d2c3b4a5e', '/courses?search=js#top', '/user/profile'])(
+    'accepts a path of this site: %s',
+    (path) => {
+      expect(sameSitePath(path)).toBe(path);
+    },
+  );
 
   it.each([
     ['an absolute URL', 'https://evil.example/checkout'],

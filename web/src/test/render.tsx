@@ -18,10 +18,7 @@ function Location() {
  */
 export function renderPage(element: ReactElement, { path = '/', routes = [] as RouteObject[] } = {}) {
   const store = createStore();
-  const router = createMemoryRouter(
-    [{ path, element }, ...routes, { path: '*', Component: Location }],
-    { initialEntries: [path] },
-  );
+  const router = createMemoryRouter([{ path, element }, ...routes, { path: '*', Component: Location }], { initialEntries: [path] });
   const user = userEvent.setup();
   const view = render(
     <Provider store={store}>

@@ -34,9 +34,7 @@ export async function logIn(
   const { loginFailuresPerEmailAndIp, loginFailuresPerEmail } = ctx.limits;
   const fromHere = loginKey(input.email, input.ip);
   const [user] = await ctx.db.select().from(users).where(eq(users.email, input.email));
-  const valid = user
-    ? await ctx.passwords.verify(input.password, user.passwordHash)
-    : await ctx.passwords.verifyNothing(input.password);
+  const valid = user ? await ctx.passwords.verify(input.password, user.passwordHash) : await ctx.passwords.verifyNothing(input.password);
   const pausedFor = await waitBeforeNext(loginFailuresPerEmail, input.email);
   if (pausedFor && !(user && input.isKnownDevice(user))) {
     await consume(loginFailuresPerEmailAndIp, fromHere);
@@ -105,8 +103,14 @@ export async function changePassword(
 async function setPassword(db: Db, userId: string, passwordHash: string) {
   const now = new Date();
   await db.update(users).set({ passwordHash, mustChangePassword: false, updatedAt: now }).where(eq(users.id, userId));
-  await db.update(passwordResets).set({ usedAt: now }).where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)));
-  await db.update(signInLinks).set({ usedAt: now }).where(and(eq(signInLinks.userId, userId), isNull(signInLinks.usedAt)));
+  await db
+    .update(passwordResets)
+    .set({ usedAt: now })
+    .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)));
+  await db
+    .update(signInLinks)
+    .set({ usedAt: now })
+    .where(and(eq(signInLinks.userId, userId), isNull(signInLinks.usedAt)));
   await revokeAllSessions(db, userId);
 }
 

@@ -102,8 +102,7 @@ describe('logout', () => {
 });
 
 describe('POST /api/v1/user/change-password', () => {
-  const change = (cookie: string, payload: object) =>
-    t.app.inject({ method: 'POST', url: '/api/v1/user/change-password', headers: { cookie }, payload });
+  const change = (cookie: string, payload: object) => t.app.inject({ method: 'POST', url: '/api/v1/user/change-password', headers: { cookie }, payload });
 
   it('changes the password, ends the other sessions and keeps the caller logged in', async () => {
     const account = await signUp(t.app);
@@ -182,7 +181,10 @@ describe('forgot and reset password', () => {
       // The job that made the link sends it, and each failed try took its link away again: one link lives, the one mailed.
       expect(retries[0]).toMatchObject({ level: 40, job: 'password-reset', attempt: 1, err: { message: 'SMTP server unreachable' } });
       expect(JSON.stringify(retries)).not.toContain('reset-password/');
-      const links = await flaky.database.db.select().from(passwordResets).where(eq(passwordResets.userId, account.user._id as string));
+      const links = await flaky.database.db
+        .select()
+        .from(passwordResets)
+        .where(eq(passwordResets.userId, account.user._id as string));
       expect(links).toHaveLength(1);
       const token = await mailedResetToken(flaky.dataDir, account.email);
       expect((await flaky.app.inject({ method: 'POST', url: `/api/v1/user/reset/${token}`, payload: { password: 'fresh#789' } })).statusCode).toBe(200);
@@ -242,7 +244,10 @@ describe('forgot and reset password', () => {
     expect(weak.json().message).toBe(messages.passwordRule);
 
     const userId = account.user._id as string;
-    await t.database.db.update(passwordResets).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(passwordResets.userId, userId));
+    await t.database.db
+      .update(passwordResets)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(passwordResets.userId, userId));
     const expired = await reset(token, 'fresh#789');
     expect(expired.statusCode).toBe(400);
     expect(expired.json().message).toBe(messages.resetLinkInvalid);
@@ -396,8 +401,7 @@ describe('login rate limits', () => {
       try {
         const account = await signUp(limited.app);
         // nginx appends the address it saw to whatever the client sent: the last entry is the real one.
-        const forged = (i: number) =>
-          login(limited.app, account.email, account.password, { 'x-forwarded-for': `198.51.100.${i}, 10.9.8.${i}, 203.0.113.7` });
+        const forged = (i: number) => login(limited.app, account.email, account.password, { 'x-forwarded-for': `198.51.100.${i}, 10.9.8.${i}, 203.0.113.7` });
         for (let i = 0; i < 3; i++) expect((await forged(i)).statusCode).toBe(200);
         expect((await forged(99)).statusCode).toBe(429);
         expect((await login(limited.app, account.email, account.password, { 'x-forwarded-for': '203.0.113.8' })).statusCode).toBe(200);

@@ -25,7 +25,13 @@ type Account = Pick<UserRow, 'id' | 'passwordHash'>;
 const signature = (secret: string, user: Account, issued: number) =>
   createHmac('sha256', secret).update(`known-device\n${user.id}\n${issued}\n${user.passwordHash}`).digest('base64url');
 
-const marksOf = (cookie: string | undefined) => (cookie ? cookie.split('~').filter((mark) => mark.length < 200).slice(0, MARKS_KEPT) : []);
+const marksOf = (cookie: string | undefined) =>
+  cookie
+    ? cookie
+        .split('~')
+        .filter((mark) => mark.length < 200)
+        .slice(0, MARKS_KEPT)
+    : [];
 
 /** Whether the request's cookie holds a genuine, unexpired mark for `user`. */
 export function isKnownDevice(request: FastifyRequest, secret: string, user: Account): boolean {

@@ -50,7 +50,8 @@ async function attack(email: string) {
 
 const signInMails = (email: string) => waitForParsedMails(t.dataDir, email, /sign-in link/);
 const signInMailCount = async (email: string) =>
-  (await parsedOutbox(t.dataDir)).filter((mail) => mail.to && !Array.isArray(mail.to) && mail.to.text === email && /sign-in link/.test(mail.subject ?? '')).length;
+  (await parsedOutbox(t.dataDir)).filter((mail) => mail.to && !Array.isArray(mail.to) && mail.to.text === email && /sign-in link/.test(mail.subject ?? ''))
+    .length;
 const linkToken = (text: string) => /\/sign-in\/([A-Za-z0-9_-]+)/.exec(text)![1]!;
 const useLink = (token: string, remoteAddress = '192.0.2.80') => t.app.inject({ method: 'POST', url: `/api/v1/user/sign-in/${token}`, remoteAddress });
 const me = (cookie: string) => t.app.inject({ url: '/api/v1/user/me', headers: { cookie } });
@@ -147,7 +148,10 @@ describe('past the account-wide ceiling of failed logins', { timeout: 90_000 }, 
     const mails = await waitForParsedMails(t.dataDir, account.email, /sign-in link/, { count: 2 });
     const [first, second] = mails.map((mail) => linkToken(mail.text!));
 
-    await t.database.db.update(signInLinks).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(signInLinks.userId, account.user._id as string));
+    await t.database.db
+      .update(signInLinks)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(signInLinks.userId, account.user._id as string));
     expect((await useLink(first!)).json()).toEqual({ success: false, message: messages.signInLinkInvalid });
     expect((await useLink('A'.repeat(43))).statusCode).toBe(400);
     expect((await useLink('short')).json()).toEqual({ success: false, message: messages.signInLinkInvalid });

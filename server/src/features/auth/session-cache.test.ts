@@ -40,7 +40,12 @@ describe('the session cache', () => {
 
   it('forgets every session of a user, or one session, and nothing else', () => {
     const { cache } = cacheAt();
-    for (const [token, id] of [['a1', 'a'], ['a2', 'a'], ['b1', 'b']] as const) cache.beginRead()(token, user(id), farFuture);
+    for (const [token, id] of [
+      ['a1', 'a'],
+      ['a2', 'a'],
+      ['b1', 'b'],
+    ] as const)
+      cache.beginRead()(token, user(id), farFuture);
     cache.forgetUser('a');
     expect([cache.userOf('a1'), cache.userOf('a2'), cache.userOf('b1')?.id]).toEqual([undefined, undefined, 'b']);
     cache.forgetSession('b1');

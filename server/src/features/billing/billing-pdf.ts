@@ -66,7 +66,11 @@ export async function renderDocumentPdf(document: DocumentRow, invoiceNumber?: s
 
   const top = pdf.y;
   const column = (x: number, heading: string, lines: (string | null | false)[]) => {
-    pdf.font('bold').fontSize(9).fillColor('#666').text(heading, x, top, { width: width / 2 - 12 });
+    pdf
+      .font('bold')
+      .fontSize(9)
+      .fillColor('#666')
+      .text(heading, x, top, { width: width / 2 - 12 });
     pdf.font('text').fontSize(10).fillColor('#111');
     for (const line of lines) if (line) pdf.text(printable(line), { width: width / 2 - 12 });
     return pdf.y;
@@ -100,12 +104,19 @@ export async function renderDocumentPdf(document: DocumentRow, invoiceNumber?: s
   pdf.x = left;
   pdf.font('bold').fontSize(9).fillColor('#666').text('DESCRIPTION', left, pdf.y);
   pdf.font('text').fontSize(11).fillColor('#111').text(printable(document.description), { width });
-  if (taxed) pdf.fontSize(9).fillColor('#444').text(`SAC ${seller.sac} · Place of supply: ${stateName(document.placeOfSupply) ?? document.placeOfSupply}`);
+  if (taxed)
+    pdf
+      .fontSize(9)
+      .fillColor('#444')
+      .text(`SAC ${seller.sac} · Place of supply: ${stateName(document.placeOfSupply) ?? document.placeOfSupply}`);
   pdf.moveDown();
   for (const [label, amount] of rows) {
     const y = pdf.y;
     const total = label.startsWith('Total');
-    pdf.font(total ? 'bold' : 'text').fontSize(total ? 12 : 10).fillColor('#111');
+    pdf
+      .font(total ? 'bold' : 'text')
+      .fontSize(total ? 12 : 10)
+      .fillColor('#111');
     pdf.text(label, left, y, { width: width - 140 });
     pdf.text(amount, left + width - 140, y, { width: 140, align: 'right' });
     pdf.moveDown(0.3);

@@ -93,11 +93,7 @@ export async function issueCreditNote(db: Db, paymentId: string, refundedPaise: 
   const documents = await db.select().from(billingDocuments).where(eq(billingDocuments.paymentId, paymentId));
   const invoice = documents.find((document) => document.kind === 'invoice');
   if (!invoice || documents.some((document) => document.kind === 'credit_note')) return null;
-  const lines = taxLines(
-    { ...invoice.seller, gstRate: invoice.taxRate },
-    invoice.placeOfSupply,
-    refundedPaise,
-  );
+  const lines = taxLines({ ...invoice.seller, gstRate: invoice.taxRate }, invoice.placeOfSupply, refundedPaise);
   const { number } = await nextNumber(db, 'credit_note', now);
   const [issued] = await db
     .insert(billingDocuments)
@@ -138,7 +134,10 @@ export async function queueStalledPdfs(ctx: Context): Promise<number> {
     .from(billingDocuments)
     .where(and(isNull(billingDocuments.pdfKey), lt(billingDocuments.createdAt, new Date(Date.now() - PDF_STALL_MS))))
     .limit(500);
-  await queueDocumentPdfs(ctx, stalled.map((row) => row.id));
+  await queueDocumentPdfs(
+    ctx,
+    stalled.map((row) => row.id),
+  );
   return stalled.length;
 }
 
@@ -192,15 +191,18 @@ export async function getBillingHistory(ctx: Context, user: UserRow): Promise<Om
   const endsAt = user.subscriptionEndsAt?.toISOString() ?? null;
   const cancelled = user.subscriptionCancelledAt !== null;
   // The subscription that charges next: its plan, and what that charge takes.
-  const [renewing] = active && !cancelled
-    ? await ctx.db
-        .select({ name: plans.name, interval: plans.interval, nextChargePaise: subscriptions.nextChargePaise })
-        .from(subscriptions)
-        .innerJoin(plans, eq(plans.id, subscriptions.planId))
-        .where(and(eq(subscriptions.userId, user.id), inArray(subscriptions.status, ['active', 'pending', 'authenticated']), isNull(subscriptions.cancelledAt)))
-        .orderBy(desc(subscriptions.createdAt))
-        .limit(1)
-    : [];
+  const [renewing] =
+    active && !cancelled
+      ? await ctx.db
+          .select({ name: plans.name, interval: plans.interval, nextChargePaise: subscriptions.nextChargePaise })
+          .from(subscriptions)
+          .innerJoin(plans, eq(plans.id, subscriptions.planId))
+          .where(
+            and(eq(subscriptions.userId, user.id), inArray(subscriptions.status, ['active', 'pending', 'authenticated']), isNull(subscriptions.cancelledAt)),
+          )
+          .orderBy(desc(subscriptions.createdAt))
+          .limit(1)
+      : [];
   const inTrial = user.trialEndsAt !== null && user.trialEndsAt > new Date();
   return {
     entries,

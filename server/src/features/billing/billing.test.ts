@@ -35,7 +35,14 @@ describe('GSTIN', () => {
 describe('tax lines', () => {
   it('splits ₹99 (tax included) into CGST and SGST inside the seller’s state, IGST across states, nothing on a receipt', () => {
     expect(taxLines(seller, '29', 9900)).toEqual({
-      documentType: 'tax_invoice', placeOfSupply: '29', taxRate: 18, taxablePaise: 8390, cgstPaise: 755, sgstPaise: 755, igstPaise: 0, totalPaise: 9900,
+      documentType: 'tax_invoice',
+      placeOfSupply: '29',
+      taxRate: 18,
+      taxablePaise: 8390,
+      cgstPaise: 755,
+      sgstPaise: 755,
+      igstPaise: 0,
+      totalPaise: 9900,
     });
     expect(taxLines(seller, '27', 9900)).toMatchObject({ placeOfSupply: '27', taxablePaise: 8390, cgstPaise: 0, sgstPaise: 0, igstPaise: 1510 });
     // Unknown buyer state: the seller's (IGST Act s.12(2)).
@@ -43,7 +50,14 @@ describe('tax lines', () => {
     // Rule 35's example: ₹999.00 → taxable ₹846.61, GST ₹152.39; the odd paisa goes to CGST.
     expect(taxLines(seller, '29', 99900)).toMatchObject({ taxablePaise: 84661, cgstPaise: 7620, sgstPaise: 7619 });
     expect(taxLines({ ...seller, gstin: null }, '27', 9900)).toEqual({
-      documentType: 'receipt', placeOfSupply: '27', taxRate: 0, taxablePaise: 9900, cgstPaise: 0, sgstPaise: 0, igstPaise: 0, totalPaise: 9900,
+      documentType: 'receipt',
+      placeOfSupply: '27',
+      taxRate: 0,
+      taxablePaise: 9900,
+      cgstPaise: 0,
+      sgstPaise: 0,
+      igstPaise: 0,
+      totalPaise: 9900,
     });
   });
 
@@ -59,12 +73,26 @@ describe('tax lines', () => {
 
   it('renders a receipt without tax lines, the rupee sign intact', async () => {
     const receipt = await renderDocumentPdf({
-      id: '00000000-0000-4000-8000-000000000001', kind: 'invoice', number: 'LMS/26-27/000042', paymentId: '', userId: '', invoiceId: null,
-      issuedAt: new Date('2026-11-25T06:00:00Z'), documentType: 'receipt',
+      id: '00000000-0000-4000-8000-000000000001',
+      kind: 'invoice',
+      number: 'LMS/26-27/000042',
+      paymentId: '',
+      userId: '',
+      invoiceId: null,
+      issuedAt: new Date('2026-11-25T06:00:00Z'),
+      documentType: 'receipt',
       seller: { name: 'Small Seller', address: 'Pune 411001', stateCode: '27', gstin: null, sac: '999293' },
       buyer: { name: 'Asha Verma', email: 'asha@example.com', businessName: null, gstin: null, stateCode: null, address: null },
-      placeOfSupply: '27', description: 'Subscription Bundle', taxRate: 0, taxablePaise: 9900, cgstPaise: 0, sgstPaise: 0, igstPaise: 0, totalPaise: 9900,
-      pdfKey: null, createdAt: new Date(),
+      placeOfSupply: '27',
+      description: 'Subscription Bundle',
+      taxRate: 0,
+      taxablePaise: 9900,
+      cgstPaise: 0,
+      sgstPaise: 0,
+      igstPaise: 0,
+      totalPaise: 9900,
+      pdfKey: null,
+      createdAt: new Date(),
     });
     const text = await pdfText(receipt);
     expect(text).toContain('Receipt');
@@ -88,7 +116,8 @@ describe('billing', () => {
 
   const api = (...args: Parameters<ReturnType<typeof apiCaller>>) => apiCaller(t)(...args);
   const subscriber = (details?: object) => subscribeAndPay(t, details);
-  const documentsOf = (userId: string) => t.database.db.select().from(billingDocuments).where(eq(billingDocuments.userId, userId)).orderBy(billingDocuments.number);
+  const documentsOf = (userId: string) =>
+    t.database.db.select().from(billingDocuments).where(eq(billingDocuments.userId, userId)).orderBy(billingDocuments.number);
 
   /** The history once every document in it has its PDF (the queue's job makes them). */
   async function historyWithPdfs(cookie: string) {
@@ -105,14 +134,24 @@ describe('billing', () => {
     it('keeps a business name, a GSTIN, its state and an address for the next invoices', async () => {
       const { cookie } = await signUp(t.app);
       expect((await api('GET', '/billing/details', cookie)).json().details).toEqual({ businessName: null, gstin: null, stateCode: null, address: null });
-      const saved = await api('PUT', '/billing/details', cookie, { businessName: ' Verma Tutors LLP ', gstin: BUYER_GSTIN.toLowerCase(), stateCode: '27', address: 'Baner, Pune 411045' });
+      const saved = await api('PUT', '/billing/details', cookie, {
+        businessName: ' Verma Tutors LLP ',
+        gstin: BUYER_GSTIN.toLowerCase(),
+        stateCode: '27',
+        address: 'Baner, Pune 411045',
+      });
       expect(saved.statusCode, saved.body).toBe(200);
       expect(saved.json()).toMatchObject({ success: true, message: answers.billingDetailsSaved });
       const expected = { businessName: 'Verma Tutors LLP', gstin: BUYER_GSTIN, stateCode: '27', address: 'Baner, Pune 411045' };
       expect(saved.json().details).toEqual(expected);
       expect((await api('GET', '/billing/details', cookie)).json().details).toEqual(expected);
       // A state alone (no GSTIN) is fine, and clearing works.
-      expect((await api('PUT', '/billing/details', cookie, { stateCode: '07' })).json().details).toEqual({ businessName: null, gstin: null, stateCode: '07', address: null });
+      expect((await api('PUT', '/billing/details', cookie, { stateCode: '07' })).json().details).toEqual({
+        businessName: null,
+        gstin: null,
+        stateCode: '07',
+        address: null,
+      });
     });
 
     it('refuses a GSTIN that is malformed or fails its check, a state that is not the GSTIN’s, a GSTIN without a name, an unknown state', async () => {
@@ -181,7 +220,10 @@ describe('billing', () => {
 
     it('keeps an address of up to four lines as given, each trimmed and blank ones dropped; house numbers and GST Road are no labels', async () => {
       const { cookie } = await signUp(t.app);
-      const saved = await api('PUT', '/billing/details', cookie, { stateCode: '33', address: '  Flat 4B, Lake View \r\n\r\nNo. 12, GST Road\nChromepet\nChennai 600044 ' });
+      const saved = await api('PUT', '/billing/details', cookie, {
+        stateCode: '33',
+        address: '  Flat 4B, Lake View \r\n\r\nNo. 12, GST Road\nChromepet\nChennai 600044 ',
+      });
       expect(saved.statusCode, saved.body).toBe(200);
       expect(saved.json().details.address).toBe('Flat 4B, Lake View\nNo. 12, GST Road\nChromepet\nChennai 600044');
       expect((await api('PUT', '/billing/details', cookie, { businessName: 'Sachin Date & Sons', stateCode: '33' })).statusCode).toBe(200);
@@ -236,7 +278,19 @@ describe('billing', () => {
       expect(download.headers['content-type']).toBe('application/pdf');
       expect(download.headers['content-disposition']).toBe(`attachment; filename="${invoice!.number.replaceAll('/', '-')}.pdf"`);
       const text = await pdfText(download.rawPayload);
-      for (const words of ['Tax Invoice', invoice!.number, 'Verma Tutors LLP', `GSTIN ${BUYER_GSTIN}`, `GSTIN ${SELLER_GSTIN}`, 'IGST 18%', '₹15.10', '₹83.90', '₹99.00', 'SAC 999293', 'Maharashtra (27)']) {
+      for (const words of [
+        'Tax Invoice',
+        invoice!.number,
+        'Verma Tutors LLP',
+        `GSTIN ${BUYER_GSTIN}`,
+        `GSTIN ${SELLER_GSTIN}`,
+        'IGST 18%',
+        '₹15.10',
+        '₹83.90',
+        '₹99.00',
+        'SAC 999293',
+        'Maharashtra (27)',
+      ]) {
         expect(text).toContain(words);
       }
       expect(text).not.toContain('CGST');
@@ -264,7 +318,14 @@ describe('billing', () => {
         .returning();
       const [payment] = await t.database.db
         .insert(payments)
-        .values({ userId: learner.user._id, subscriptionId: subscription!.id, providerPaymentId: `pay_old${Date.now()}`, amountPaise: 9900, status: 'captured', paidAt: new Date() })
+        .values({
+          userId: learner.user._id,
+          subscriptionId: subscription!.id,
+          providerPaymentId: `pay_old${Date.now()}`,
+          amountPaise: 9900,
+          status: 'captured',
+          paidAt: new Date(),
+        })
         .returning();
       const id = await issueInvoice(t.database.db, t.config.seller, payment!, new Date(Date.now() + 30 * DAY));
       const [invoice] = await t.database.db.select().from(billingDocuments).where(eq(billingDocuments.id, id));
@@ -279,7 +340,9 @@ describe('billing', () => {
         const learner = await subscriber(details);
         const [invoice] = await documentsOf(learner.user._id);
         expect(invoice).toMatchObject({ placeOfSupply: '29', cgstPaise: 755, sgstPaise: 755, igstPaise: 0 });
-        const text = await pdfText((await api('GET', `/billing/documents/${(await historyWithPdfs(learner.cookie)).entries[0].invoice.id}/pdf`, learner.cookie)).rawPayload);
+        const text = await pdfText(
+          (await api('GET', `/billing/documents/${(await historyWithPdfs(learner.cookie)).entries[0].invoice.id}/pdf`, learner.cookie)).rawPayload,
+        );
         expect(text).toContain('CGST 9%');
         expect(text).toContain('SGST 9%');
         expect(text).toContain('₹7.55');
@@ -310,7 +373,10 @@ describe('billing', () => {
       expect(refused.json()).toEqual({ success: false, message: answers.documentNotYours });
       expect((await api('GET', url, '')).statusCode).toBe(401);
       expect((await api('GET', url, adminCookie)).statusCode).toBe(200);
-      expect((await api('GET', '/billing/documents/00000000-0000-4000-8000-000000000000/pdf', adminCookie)).json()).toEqual({ success: false, message: answers.documentNotFound });
+      expect((await api('GET', '/billing/documents/00000000-0000-4000-8000-000000000000/pdf', adminCookie)).json()).toEqual({
+        success: false,
+        message: answers.documentNotFound,
+      });
       expect((await api('GET', '/billing/documents/not-an-id/pdf', adminCookie)).statusCode).toBe(400);
       // The file itself is nowhere public.
       const [row] = await t.database.db.select().from(billingDocuments).where(eq(billingDocuments.id, entries[0].invoice.id));
@@ -346,7 +412,14 @@ describe('billing', () => {
         .returning();
       const [payment] = await t.database.db
         .insert(payments)
-        .values({ userId: learner.user._id, subscriptionId: subscription!.id, providerPaymentId: `pay_made${Date.now()}`, amountPaise: 9900, status: 'captured', paidAt: new Date() })
+        .values({
+          userId: learner.user._id,
+          subscriptionId: subscription!.id,
+          providerPaymentId: `pay_made${Date.now()}`,
+          amountPaise: 9900,
+          status: 'captured',
+          paidAt: new Date(),
+        })
         .returning();
       const id = await issueInvoice(t.database.db, t.config.seller, payment!, new Date(Date.now() + 30 * DAY));
       const response = await api('GET', `/billing/documents/${id}/pdf`, learner.cookie);
@@ -365,12 +438,23 @@ describe('billing', () => {
       await api('POST', '/payments/unsubscribe', learner.cookie);
       const [creditNote, invoice] = await documentsOf(learner.user._id);
       expect(invoice).toMatchObject({ kind: 'invoice' });
-      expect(creditNote).toMatchObject({ kind: 'credit_note', invoiceId: invoice!.id, placeOfSupply: '27', igstPaise: 1510, taxablePaise: 8390, totalPaise: 9900 });
+      expect(creditNote).toMatchObject({
+        kind: 'credit_note',
+        invoiceId: invoice!.id,
+        placeOfSupply: '27',
+        igstPaise: 1510,
+        taxablePaise: 8390,
+        totalPaise: 9900,
+      });
       expect(creditNote!.number).toMatch(new RegExp(`^CN/${fiscalYearOf(new Date())}/\\d{6}$`));
 
       const history = await historyWithPdfs(learner.cookie);
       expect(history.entries).toHaveLength(1);
-      expect(history.entries[0]).toMatchObject({ status: 'refunded', invoice: { number: invoice!.number }, creditNote: { number: creditNote!.number, ready: true } });
+      expect(history.entries[0]).toMatchObject({
+        status: 'refunded',
+        invoice: { number: invoice!.number },
+        creditNote: { number: creditNote!.number, ready: true },
+      });
       expect(history.renewal).toBeNull();
       const text = await pdfText((await api('GET', `/billing/documents/${creditNote!.id}/pdf`, learner.cookie)).rawPayload);
       for (const words of ['Credit Note', creditNote!.number, `Against invoice ${invoice!.number}`, 'Total credited', '₹99.00']) expect(text).toContain(words);
@@ -379,7 +463,10 @@ describe('billing', () => {
     it('says until when access lasts after a cancellation without a refund', async () => {
       const learner = await subscriber();
       // Paid 20 days ago: outside the 14-day refund window, so the cancellation keeps access to the period's end.
-      await t.database.db.update(payments).set({ paidAt: new Date(Date.now() - 20 * DAY) }).where(eq(payments.userId, learner.user._id));
+      await t.database.db
+        .update(payments)
+        .set({ paidAt: new Date(Date.now() - 20 * DAY) })
+        .where(eq(payments.userId, learner.user._id));
       expect((await api('POST', '/payments/unsubscribe', learner.cookie)).json()).toMatchObject({ refunded: false });
       const history = await historyWithPdfs(learner.cookie);
       expect(history.renewal).toEqual({ renewsOn: null, cancelled: true, accessUntil: expect.any(String), plan: null, nextAmount: null, trialEndsAt: null });
@@ -398,10 +485,21 @@ describe('billing', () => {
         .returning();
       const made = await t.database.db
         .insert(payments)
-        .values(Array.from({ length: 21 }, (_, index) => ({ userId: learner.user._id, subscriptionId: subscription!.id, providerPaymentId: `pay_many${Date.now()}_${index}`, amountPaise: 9900, status: 'captured', paidAt: new Date() })))
+        .values(
+          Array.from({ length: 21 }, (_, index) => ({
+            userId: learner.user._id,
+            subscriptionId: subscription!.id,
+            providerPaymentId: `pay_many${Date.now()}_${index}`,
+            amountPaise: 9900,
+            status: 'captured',
+            paidAt: new Date(),
+          })),
+        )
         .returning();
       const year = fiscalYearOf(new Date());
-      const before = (await t.database.db.select().from(billingCounters).where(eq(billingCounters.fiscalYear, year))).find((row) => row.series === 'invoice')?.lastNumber ?? 0;
+      const before =
+        (await t.database.db.select().from(billingCounters).where(eq(billingCounters.fiscalYear, year))).find((row) => row.series === 'invoice')?.lastNumber ??
+        0;
 
       // One issue fails after taking its number: its transaction rolls back, and so does the number.
       await expect(
@@ -410,7 +508,9 @@ describe('billing', () => {
           throw new Error('the capture failed after the invoice');
         }),
       ).rejects.toThrow('the capture failed');
-      const ids = await Promise.all(made.slice(0, 20).map((payment) => t.database.db.transaction((tx) => issueInvoice(tx, t.config.seller, payment, new Date()))));
+      const ids = await Promise.all(
+        made.slice(0, 20).map((payment) => t.database.db.transaction((tx) => issueInvoice(tx, t.config.seller, payment, new Date()))),
+      );
       const issued = await t.database.db.select().from(billingDocuments).where(inArray(billingDocuments.id, ids));
       const sequences = issued.map((row) => Number(row.number.split('/')[2])).sort((a, b) => a - b);
       expect(sequences).toEqual(Array.from({ length: 20 }, (_, index) => before + 1 + index));

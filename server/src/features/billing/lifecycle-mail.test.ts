@@ -60,7 +60,10 @@ describe('lifecycle mail', () => {
     await t.database.db.update(subscriptions).set({ currentEnd: renewsOn }).where(eq(subscriptions.userId, cancelled.user._id));
     await t.database.db.update(users).set({ subscriptionCancelledAt: new Date() }).where(eq(users.id, cancelled.user._id));
     const later = await subscriber(t);
-    await t.database.db.update(subscriptions).set({ currentEnd: new Date(Date.now() + 5 * DAY) }).where(eq(subscriptions.userId, later.user._id));
+    await t.database.db
+      .update(subscriptions)
+      .set({ currentEnd: new Date(Date.now() + 5 * DAY) })
+      .where(eq(subscriptions.userId, later.user._id));
     await queueRenewalReminders(t.app.ctx);
     await waitForJobs(t.database);
     for (const quiet of [cancelled, later]) {
@@ -103,7 +106,10 @@ describe('lifecycle mail', () => {
 
   it('confirms a cancellation that keeps access with the date it ends; asking twice cancels and mails once; the reason may be skipped', async () => {
     const learner = await subscriber(t);
-    await t.database.db.update(payments).set({ paidAt: new Date(Date.now() - 20 * DAY) }).where(eq(payments.userId, learner.user._id));
+    await t.database.db
+      .update(payments)
+      .set({ paidAt: new Date(Date.now() - 20 * DAY) })
+      .where(eq(payments.userId, learner.user._id));
     const [first, second] = await Promise.all([1, 2].map(() => api('POST', '/payments/unsubscribe', learner.cookie)));
     expect(first!.json()).toMatchObject({ refunded: false });
     expect(second!.statusCode).toBe(200);
@@ -143,7 +149,10 @@ describe('lifecycle mail', () => {
       return send(mail);
     };
     try {
-      await t.database.db.update(payments).set({ paidAt: new Date(Date.now() - 20 * DAY) }).where(eq(payments.userId, learner.user._id));
+      await t.database.db
+        .update(payments)
+        .set({ paidAt: new Date(Date.now() - 20 * DAY) })
+        .where(eq(payments.userId, learner.user._id));
       const answer = await api('POST', '/payments/unsubscribe', learner.cookie, { reason: 'finished' });
       expect(answer.statusCode).toBe(200);
       await waitForParsedMails(t.dataDir, learner.user.email, /^Your subscription is cancelled$/, { timeoutMs: 15_000 });
@@ -154,10 +163,16 @@ describe('lifecycle mail', () => {
 
     // Written, but never queued (the process died right after the commit): the sweep sends it.
     const id = await recordLifecycleMail(t.database.db, { key: `access_ended:test-${Date.now()}`, kind: 'access_ended', userId: learner.user._id, data: {} });
-    await t.database.db.update(lifecycleMails).set({ createdAt: new Date(Date.now() - 5 * 60_000) }).where(eq(lifecycleMails.id, id!));
+    await t.database.db
+      .update(lifecycleMails)
+      .set({ createdAt: new Date(Date.now() - 5 * 60_000) })
+      .where(eq(lifecycleMails.id, id!));
     expect(await queueUnsentMails(t.app.ctx)).toBeGreaterThanOrEqual(1);
     await waitForParsedMails(t.dataDir, learner.user.email, /^Your access has ended$/);
-    const [row] = await t.database.db.select().from(lifecycleMails).where(and(eq(lifecycleMails.id, id!)));
+    const [row] = await t.database.db
+      .select()
+      .from(lifecycleMails)
+      .where(and(eq(lifecycleMails.id, id!)));
     expect(row!.sentAt).not.toBeNull();
   });
 });

@@ -45,7 +45,10 @@ export async function queueUnsentMails(ctx: Context): Promise<number> {
     .from(lifecycleMails)
     .where(and(isNull(lifecycleMails.sentAt), lt(lifecycleMails.createdAt, new Date(Date.now() - SWEEP_AFTER_MS))))
     .limit(500);
-  await queueLifecycleMails(ctx, unsent.map((row) => row.id));
+  await queueLifecycleMails(
+    ctx,
+    unsent.map((row) => row.id),
+  );
   return unsent.length;
 }
 
@@ -69,7 +72,12 @@ export async function queueRenewalReminders(ctx: Context, now = new Date()): Pro
         isNull(users.subscriptionCancelledAt),
         or(
           and(eq(subscriptions.status, 'active'), gt(subscriptions.currentEnd, now), lte(subscriptions.currentEnd, soon)),
-          and(eq(subscriptions.status, 'authenticated'), isNotNull(subscriptions.trialStartedAt), gt(subscriptions.startAt, now), lte(subscriptions.startAt, soon)),
+          and(
+            eq(subscriptions.status, 'authenticated'),
+            isNotNull(subscriptions.trialStartedAt),
+            gt(subscriptions.startAt, now),
+            lte(subscriptions.startAt, soon),
+          ),
         ),
       ),
     );
@@ -170,14 +178,22 @@ async function compose(ctx: Context, kind: LifecycleKind, data: Data, user: { na
         'Your subscription is cancelled',
         user.name,
         data.refunded
-          ? ['Your subscription is cancelled and your last payment is refunded in full; your access to the courses has ended.', 'A separate mail brings the credit note.', { link: `${site}/checkout`, label: 'Subscribe again any time' }]
+          ? [
+              'Your subscription is cancelled and your last payment is refunded in full; your access to the courses has ended.',
+              'A separate mail brings the credit note.',
+              { link: `${site}/checkout`, label: 'Subscribe again any time' },
+            ]
           : data.endedNow
-            ? ['Your subscription is cancelled and your access to the courses has ended, but the refund of your last payment could not be made just now.', 'Please reply to this mail or use the contact page, and we will see to it.', { link: `${site}/contact`, label: 'Contact us' }]
+            ? [
+                'Your subscription is cancelled and your access to the courses has ended, but the refund of your last payment could not be made just now.',
+                'Please reply to this mail or use the contact page, and we will see to it.',
+                { link: `${site}/contact`, label: 'Contact us' },
+              ]
             : [
-              `Your subscription is cancelled: nothing more will be charged, and you keep access to every course until ${date(data.accessUntil)}.`,
-              'Changed your mind? Resume before then and nothing is charged until that date.',
-              { link: `${site}/checkout`, label: 'Resume your subscription' },
-            ],
+                `Your subscription is cancelled: nothing more will be charged, and you keep access to every course until ${date(data.accessUntil)}.`,
+                'Changed your mind? Resume before then and nothing is charged until that date.',
+                { link: `${site}/checkout`, label: 'Resume your subscription' },
+              ],
       );
     case 'payment_failed':
       return letter(user.email, 'Your payment did not go through', user.name, [

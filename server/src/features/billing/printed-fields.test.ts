@@ -24,9 +24,38 @@ describe('plain text', () => {
   });
 
   it('finds an invoice label however it is spelt, and not in the words of an honest address', () => {
-    for (const forged of ['GSTIN 29AAACL1234C1Z5', 'gstin: x', 'G S T I N', 'g.s.t.i.n.', 'GST No. 5', 'Ｔａｘ Ｉｎｖｏｉｃｅ', 'GS\u0422IN', 'GST1N', 'GSTlN', 'Invoice #42', 'Invoice no: LMS/26-27/000999', 'Place of Supply', 'SAC 999293', 'IGST', 'Total paid', 'Credit note', 'Date 12 Jan'])
+    for (const forged of [
+      'GSTIN 29AAACL1234C1Z5',
+      'gstin: x',
+      'G S T I N',
+      'g.s.t.i.n.',
+      'GST No. 5',
+      'Ｔａｘ Ｉｎｖｏｉｃｅ',
+      'GS\u0422IN',
+      'GST1N',
+      'GSTlN',
+      'Invoice #42',
+      'Invoice no: LMS/26-27/000999',
+      'Place of Supply',
+      'SAC 999293',
+      'IGST',
+      'Total paid',
+      'Credit note',
+      'Date 12 Jan',
+    ])
       expect(imitatesInvoiceLabel(forged), forged).toBe(true);
-    for (const honest of ['No. 12, GST Road', 'Chromepet, Chennai 600044', 'Sachin Date & Sons', 'Flat 4B, Lake View', 'Date Palm Lane', 'SAC Campus, Ahmedabad', 'Total Solutions LLP', 'Near Pan Bazaar', 'Invoice Nomads LLP', 'E2E invoice mwx9bs8tne0'])
+    for (const honest of [
+      'No. 12, GST Road',
+      'Chromepet, Chennai 600044',
+      'Sachin Date & Sons',
+      'Flat 4B, Lake View',
+      'Date Palm Lane',
+      'SAC Campus, Ahmedabad',
+      'Total Solutions LLP',
+      'Near Pan Bazaar',
+      'Invoice Nomads LLP',
+      'E2E invoice mwx9bs8tne0',
+    ])
       expect(imitatesInvoiceLabel(honest), honest).toBe(false);
   });
 });
@@ -57,7 +86,12 @@ describe('fields that reach a PDF or a mail header', () => {
 
     const learner = await signUp(t.app);
     const edit = await multipart({ fullName: 'Asha\nGSTIN 29AAACL1234C1Z5' });
-    const refused = await t.app.inject({ method: 'PUT', url: `/api/v1/user/update/${learner.user._id}`, ...edit, headers: { ...edit.headers, cookie: learner.cookie } });
+    const refused = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/user/update/${learner.user._id}`,
+      ...edit,
+      headers: { ...edit.headers, cookie: learner.cookie },
+    });
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toEqual({ success: false, message: answers.nameNotPlain });
     const [row] = await t.database.db.select().from(users).where(eq(users.id, learner.user._id));
@@ -91,17 +125,36 @@ describe('fields that reach a PDF or a mail header', () => {
     const courseId: string = created.json().course._id;
     const before = await counts();
     for (const forgery of FORGERIES) {
-      const plan = await t.app.inject({ method: 'POST', url: '/api/v1/admin/plans', payload: { name: `Gold${forgery}GSTIN`, interval: 'monthly', price: 199 }, headers: { cookie: admin } });
+      const plan = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/admin/plans',
+        payload: { name: `Gold${forgery}GSTIN`, interval: 'monthly', price: 199 },
+        headers: { cookie: admin },
+      });
       expect(plan.statusCode, JSON.stringify(forgery)).toBe(400);
       expect(plan.json()).toEqual({ success: false, message: answers.planNameNotPlain });
 
       const retitle = await multipart({ title: `Design${forgery}Pay here` });
-      const retitled = await t.app.inject({ method: 'PUT', url: `/api/v1/courses/${courseId}`, payload: retitle.payload, headers: { ...retitle.headers, cookie: admin } });
+      const retitled = await t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/courses/${courseId}`,
+        payload: retitle.payload,
+        headers: { ...retitle.headers, cookie: admin },
+      });
       expect(retitled.statusCode, JSON.stringify(forgery)).toBe(400);
       expect(retitled.json()).toEqual({ success: false, message: answers.titleNotPlain });
 
-      const lecture = await multipart({ title: `One${forgery}Two`, description: 'Part of it.', lectures: { bytes: mp4Video(2000), filename: 'l.mp4', type: 'video/mp4' } });
-      const added = await t.app.inject({ method: 'POST', url: `/api/v1/courses/${courseId}`, payload: lecture.payload, headers: { ...lecture.headers, cookie: admin } });
+      const lecture = await multipart({
+        title: `One${forgery}Two`,
+        description: 'Part of it.',
+        lectures: { bytes: mp4Video(2000), filename: 'l.mp4', type: 'video/mp4' },
+      });
+      const added = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/courses/${courseId}`,
+        payload: lecture.payload,
+        headers: { ...lecture.headers, cookie: admin },
+      });
       expect(added.statusCode, JSON.stringify(forgery)).toBe(400);
       expect(added.json()).toEqual({ success: false, message: answers.titleNotPlain });
     }

@@ -18,10 +18,7 @@ export async function sendContactMessage(
   input: { name: string; email: string; message: string },
   { log }: { log: Pick<FastifyBaseLogger, 'error'> },
 ): Promise<ContactMessageRow> {
-  const [stored] = await ctx.db
-    .insert(contactMessages)
-    .values({ name: input.name, email: input.email, message: input.message })
-    .returning();
+  const [stored] = await ctx.db.insert(contactMessages).values({ name: input.name, email: input.email, message: input.message }).returning();
   try {
     await mailContactMessage(ctx, stored!);
   } catch (error) {

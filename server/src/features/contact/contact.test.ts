@@ -252,4 +252,3 @@ describe('GET /api/v1/contact', () => {
     expect(body.messages[0]).toMatchObject({ name: 'Newest Sender', email: 'ravi.kumar@example.com' });
   });
 });
-

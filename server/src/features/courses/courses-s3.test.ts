@@ -38,7 +38,12 @@ describe('courses with STORAGE=s3', () => {
 
     const video = mp4Video(300 * 1024);
     const lecture = await multipart({ title: 'Intro', description: 'First steps.', lectures: { bytes: video, filename: 'intro.mp4' } });
-    const added = await t.app.inject({ method: 'POST', url: `/api/v1/courses/${courseId}`, payload: lecture.payload, headers: { ...lecture.headers, cookie: admin } });
+    const added = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/courses/${courseId}`,
+      payload: lecture.payload,
+      headers: { ...lecture.headers, cookie: admin },
+    });
     expect(added.statusCode).toBe(201);
     const url: string = added.json().course.lectures[0].secure_url;
     expect(url).toContain('X-Amz-Signature=');

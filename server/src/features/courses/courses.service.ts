@@ -87,8 +87,7 @@ export async function findCourse(ctx: Context, id: string): Promise<CourseWithCo
   return course;
 }
 
-const toThumbnail = (bytes: Buffer) =>
-  reencodeImage(bytes, { accept: ['jpg', 'png'], size: THUMBNAIL_SIZE, rejectMessage: messages.thumbnailType });
+const toThumbnail = (bytes: Buffer) => reencodeImage(bytes, { accept: ['jpg', 'png'], size: THUMBNAIL_SIZE, rejectMessage: messages.thumbnailType });
 
 /** Runs `write` with a freshly stored thumbnail; the file is removed again if the write fails. */
 async function withNewThumbnail<T>(ctx: Context, bytes: Buffer, write: (thumbnailKey: string) => Promise<T>): Promise<T> {
@@ -107,7 +106,10 @@ export async function createCourse(
   thumbnail: Buffer,
 ): Promise<CourseWithCount> {
   return withNewThumbnail(ctx, thumbnail, async (thumbnailKey) => {
-    const [course] = await ctx.db.insert(courses).values({ ...input, thumbnailKey }).returning();
+    const [course] = await ctx.db
+      .insert(courses)
+      .values({ ...input, thumbnailKey })
+      .returning();
     return { ...course!, numbersOfLectures: 0 };
   });
 }

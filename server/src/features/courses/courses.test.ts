@@ -41,8 +41,7 @@ async function send(method: 'POST' | 'PUT', url: string, cookie: string, fields:
 }
 const createCourse = async (overrides: Record<string, string> = {}, cookie = admin) =>
   send('POST', '/api/v1/courses', cookie, { ...courseFields(overrides), thumbnail: await thumbnail() });
-const addLecture = (courseId: string, fields: Record<string, string | Upload>, cookie = admin) =>
-  send('POST', `/api/v1/courses/${courseId}`, cookie, fields);
+const addLecture = (courseId: string, fields: Record<string, string | Upload>, cookie = admin) => send('POST', `/api/v1/courses/${courseId}`, cookie, fields);
 const lectureFields = (size?: number) => ({ title: 'Getting started', description: 'Set up your tools.', lectures: video(size) });
 
 /** What a refused request could have left behind. */
@@ -97,10 +96,22 @@ describe('POST /api/v1/courses', () => {
 
   it('refuses svg, non-image and over-size thumbnails and huge titles, writing nothing', async () => {
     const fields = courseFields();
-    await expectNothingWritten(() => send('POST', '/api/v1/courses', admin, { ...fields, thumbnail: { bytes: svgImage(), filename: 'c.svg' } }), 400, messages.thumbnailType);
-    await expectNothingWritten(() => send('POST', '/api/v1/courses', admin, { ...fields, thumbnail: { bytes: 'hello', filename: 'c.png' } }), 400, messages.thumbnailType);
+    await expectNothingWritten(
+      () => send('POST', '/api/v1/courses', admin, { ...fields, thumbnail: { bytes: svgImage(), filename: 'c.svg' } }),
+      400,
+      messages.thumbnailType,
+    );
+    await expectNothingWritten(
+      () => send('POST', '/api/v1/courses', admin, { ...fields, thumbnail: { bytes: 'hello', filename: 'c.png' } }),
+      400,
+      messages.thumbnailType,
+    );
     const big = Buffer.concat([await pngImage(), Buffer.alloc(300 * 1024)]);
-    await expectNothingWritten(() => send('POST', '/api/v1/courses', admin, { ...fields, thumbnail: { bytes: big, filename: 'c.png' } }), 413, answers.imageTooLarge);
+    await expectNothingWritten(
+      () => send('POST', '/api/v1/courses', admin, { ...fields, thumbnail: { bytes: big, filename: 'c.png' } }),
+      413,
+      answers.imageTooLarge,
+    );
     await expectNothingWritten(async () => createCourse({ title: 'x'.repeat(100 * 1024) }), 400, messages.titleTooLong);
   });
 });
@@ -129,12 +140,25 @@ describe('GET /api/v1/courses', () => {
     expect(Object.keys(body).sort()).toEqual(['courses', 'limit', 'message', 'page', 'success', 'total']);
     expect(body.total).toBeGreaterThanOrEqual(4);
     expect(body.courses.slice(0, 4).map((c: { _id: string }) => c._id)).toEqual([...ids].reverse());
-    expect(Object.keys(body.courses[0]).sort()).toEqual(['_id', 'category', 'createdBy', 'description', 'numbersOfLectures', 'thumbnail', 'title', 'totalDuration']);
+    expect(Object.keys(body.courses[0]).sort()).toEqual([
+      '_id',
+      'category',
+      'createdBy',
+      'description',
+      'numbersOfLectures',
+      'thumbnail',
+      'title',
+      'totalDuration',
+    ]);
     expect(response.body).not.toContain('/media/private/');
   });
 
   it('searches title, category and instructor, case-insensitively', async () => {
-    const titles = async (query: string) => (await list(query)).json().courses.map((c: { title: string }) => c.title).sort();
+    const titles = async (query: string) =>
+      (await list(query))
+        .json()
+        .courses.map((c: { title: string }) => c.title)
+        .sort();
     expect(await titles('?search=rust')).toEqual(['Advanced Rust', 'Rust for Beginners']);
     expect(await titles('?search=ART%20%26')).toEqual(['Watercolour Basics']);
     expect(await titles('?search=ravi')).toEqual(['Rust for Beginners', 'Watercolour Basics']);
@@ -238,7 +262,11 @@ describe('POST /api/v1/courses/:id (add lecture)', () => {
 
   it('judges the video by its bytes: text named .mp4, an image, an empty file are refused', async () => {
     for (const bytes of [Buffer.from('not a video at all, just text'), await pngImage(), Buffer.alloc(0)]) {
-      await expectNothingWritten(() => addLecture(courseId, { ...lectureFields(), lectures: { bytes, filename: 'clip.mp4', type: 'video/mp4' } }), 400, messages.videoType);
+      await expectNothingWritten(
+        () => addLecture(courseId, { ...lectureFields(), lectures: { bytes, filename: 'clip.mp4', type: 'video/mp4' } }),
+        400,
+        messages.videoType,
+      );
     }
   });
 
@@ -321,7 +349,10 @@ describe('PUT /api/v1/courses/:id', () => {
   it('edits fields and replaces the thumbnail, removing the old file', async () => {
     const created = (await createCourse({ title: 'Old title' })).json().course;
     const oldFile = created.thumbnail.secure_url.split('/').pop();
-    const response = await send('PUT', `/api/v1/courses/${created._id}`, admin, { title: 'New title', thumbnail: { bytes: await jpgImage(), filename: 'n.jpg' } });
+    const response = await send('PUT', `/api/v1/courses/${created._id}`, admin, {
+      title: 'New title',
+      thumbnail: { bytes: await jpgImage(), filename: 'n.jpg' },
+    });
     expect(response.statusCode).toBe(200);
     const { course } = response.json();
     expect(course).toMatchObject({ title: 'New title', category: created.category, description: created.description });
@@ -360,7 +391,10 @@ describe('DELETE /api/v1/courses/:id', () => {
   it('refuses users and unknown courses', async () => {
     const course = (await createCourse()).json().course;
     await expectNothingWritten(() => t.app.inject({ method: 'DELETE', url: `/api/v1/courses/${course._id}`, headers: { cookie: user } }), 403);
-    await expectNothingWritten(() => t.app.inject({ method: 'DELETE', url: '/api/v1/courses/00000000-0000-4000-8000-000000000000', headers: { cookie: admin } }), 404);
+    await expectNothingWritten(
+      () => t.app.inject({ method: 'DELETE', url: '/api/v1/courses/00000000-0000-4000-8000-000000000000', headers: { cookie: admin } }),
+      404,
+    );
   });
 });
 

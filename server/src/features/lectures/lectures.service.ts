@@ -289,6 +289,9 @@ export async function deleteLectureOfCourse(
 }
 
 /** Processes a lecture's video again after its processing failed; answers the lecture as `viewer` sees it. */
-export async function retryLectureProcessing(ctx: Context, { courseId, lectureId, viewer }: { courseId: string; lectureId: string; viewer: UserRow }): Promise<Lecture> {
+export async function retryLectureProcessing(
+  ctx: Context,
+  { courseId, lectureId, viewer }: { courseId: string; lectureId: string; viewer: UserRow },
+): Promise<Lecture> {
   return toLectureJson(ctx, await retryVideoProcessing(ctx, courseId, lectureId), viewer);
 }

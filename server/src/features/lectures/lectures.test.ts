@@ -57,8 +57,7 @@ async function addLecture(courseId: string, title: string, preview?: 'true' | 'f
   return response.json().course.lectures.at(-1)._id;
 }
 
-const curriculum = (courseId: string, cookie?: string) =>
-  t.app.inject({ url: `/api/v1/courses/${courseId}/curriculum`, headers: cookie ? { cookie } : {} });
+const curriculum = (courseId: string, cookie?: string) => t.app.inject({ url: `/api/v1/courses/${courseId}/curriculum`, headers: cookie ? { cookie } : {} });
 
 const setPreview = (courseId: string, lectureId: string, payload: unknown, cookie = admin) =>
   t.app.inject({ method: 'PATCH', url: `/api/v1/courses/${courseId}/lectures/${lectureId}`, payload: payload as object, headers: { cookie } });
@@ -98,7 +97,10 @@ describe('GET /api/v1/courses/:id/curriculum', () => {
       ['Ledgers', false, null],
       ['Closing the books', false, null],
     ]);
-    for (const lecture of body.lectures) expect(Object.keys(lecture).sort()).toEqual(lecture.preview ? ['_id', 'description', 'duration', 'preview', 'secure_url', 'title'] : ['_id', 'description', 'duration', 'preview', 'title']);
+    for (const lecture of body.lectures)
+      expect(Object.keys(lecture).sort()).toEqual(
+        lecture.preview ? ['_id', 'description', 'duration', 'preview', 'secure_url', 'title'] : ['_id', 'description', 'duration', 'preview', 'title'],
+      );
     expect(body.lectures[0].secure_url).toMatch(new RegExp(`^/media/private/videos/[0-9a-f]{32}\\.mp4\\?viewer=${ANY_VIEWER}&expires=\\d+&signature=[\\w-]+$`));
     // Only the preview's video is named anywhere in the answer.
     expect(response.body.match(/\/media\/private\//g)).toHaveLength(1);
@@ -176,7 +178,7 @@ describe('free preview lectures', () => {
     privateKey = keyOf((await adminUrls(courseId))['Paid part']!);
   });
 
-  it("play for a visitor without a session, whole and by ranges, and for a learner without a subscription", async () => {
+  it('play for a visitor without a session, whole and by ranges, and for a learner without a subscription', async () => {
     const whole = await t.app.inject({ url: previewUrl });
     expect(whole.statusCode).toBe(200);
     expect(whole.headers['content-type']).toBe('video/mp4');
@@ -233,7 +235,11 @@ describe('free preview lectures', () => {
   it('an admin turns on and off; turning it off stops issuing its URL and refuses the ones issued', async () => {
     const on = await setPreview(courseId, privateId, { preview: true });
     expect(on.statusCode, on.body).toBe(200);
-    expect(on.json()).toMatchObject({ success: true, message: answers.lecturePreviewOn, lecture: { _id: privateId, title: 'Paid part', preview: true, duration: null } });
+    expect(on.json()).toMatchObject({
+      success: true,
+      message: answers.lecturePreviewOn,
+      lecture: { _id: privateId, title: 'Paid part', preview: true, duration: null },
+    });
     const issued = (await curriculum(courseId)).json().lectures[1].secure_url;
     expect(issued).toContain(`viewer=${ANY_VIEWER}`);
     expect((await t.app.inject({ url: issued, headers: { range: 'bytes=0-9' } })).statusCode).toBe(206);
@@ -268,7 +274,11 @@ describe('POST /api/v1/courses/:id with preview', () => {
   });
 
   it("takes 'true' and 'false', and no field as false", async () => {
-    for (const [preview, expected] of [['true', true], ['false', false], [undefined, false]] as const) {
+    for (const [preview, expected] of [
+      ['true', true],
+      ['false', false],
+      [undefined, false],
+    ] as const) {
       const response = await postLecture(courseId, { title: `Lecture ${String(preview)}`, ...(preview && { preview }) });
       expect(response.statusCode).toBe(201);
       expect(response.json().course.lectures.at(-1)).toMatchObject({ title: `Lecture ${String(preview)}`, preview: expected });

@@ -69,7 +69,14 @@ export const hlsRoutes: FastifyPluginAsyncZod<MediaRouteOptions> = async (app, {
         return reply.code(200).header('content-type', PLAYLIST_TYPE).header('cache-control', 'private, no-store').send(lines.join('\n'));
       }
 
-      const result = await send(request.raw, fileKey, { root, dotfiles: 'deny', index: false, cacheControl: false, contentType: false, highWaterMark: READ_CHUNK_BYTES });
+      const result = await send(request.raw, fileKey, {
+        root,
+        dotfiles: 'deny',
+        index: false,
+        cacheControl: false,
+        contentType: false,
+        highWaterMark: READ_CHUNK_BYTES,
+      });
       if (result.type !== 'file') {
         result.stream.destroy();
         if (result.statusCode === 416 || result.statusCode === 412) {
@@ -77,7 +84,10 @@ export const hlsRoutes: FastifyPluginAsyncZod<MediaRouteOptions> = async (app, {
         }
         throw new AppError(404, answers.notFound);
       }
-      reply.code(result.statusCode as 200 | 206 | 304).headers(result.headers).header('cache-control', cacheControl);
+      reply
+        .code(result.statusCode as 200 | 206 | 304)
+        .headers(result.headers)
+        .header('cache-control', cacheControl);
       if (result.statusCode !== 304) reply.header('content-type', isPlaylist ? PLAYLIST_TYPE : SEGMENT_TYPE);
       return reply.send(result.stream);
     },

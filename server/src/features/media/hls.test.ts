@@ -17,10 +17,22 @@ const inTwoHours = () => new Date(Date.now() + 2 * 3600 * 1000);
 
 /** A course with one lecture whose ladder is ready: a fake, but stored as the pipeline stores one. */
 async function lectureWithLadder(t: TestApp, admin: string) {
-  const form = await multipart({ title: 'HLS', description: 'd', category: 'c', createdBy: 'i', thumbnail: { bytes: await pngImage(), filename: 'c.png', type: 'image/png' } });
-  const courseId = (await t.app.inject({ method: 'POST', url: '/api/v1/courses', payload: form.payload, headers: { ...form.headers, cookie: admin } })).json().course._id;
+  const form = await multipart({
+    title: 'HLS',
+    description: 'd',
+    category: 'c',
+    createdBy: 'i',
+    thumbnail: { bytes: await pngImage(), filename: 'c.png', type: 'image/png' },
+  });
+  const courseId = (await t.app.inject({ method: 'POST', url: '/api/v1/courses', payload: form.payload, headers: { ...form.headers, cookie: admin } })).json()
+    .course._id;
   const lectureForm = await multipart({ title: 'L', description: 'd', lectures: { bytes: mp4Video(20_000), filename: 'l.mp4', type: 'video/mp4' } });
-  const added = await t.app.inject({ method: 'POST', url: `/api/v1/courses/${courseId}`, payload: lectureForm.payload, headers: { ...lectureForm.headers, cookie: admin } });
+  const added = await t.app.inject({
+    method: 'POST',
+    url: `/api/v1/courses/${courseId}`,
+    payload: lectureForm.payload,
+    headers: { ...lectureForm.headers, cookie: admin },
+  });
   const lectureId = added.json().course.lectures[0]._id as string;
   const folder = newHlsFolderKey();
   await t.app.ctx.media.put(hlsFileKey(folder, 'master.m3u8'), Buffer.from(MASTER), 'application/vnd.apple.mpegurl');
@@ -44,7 +56,10 @@ describe('HLS with local storage', () => {
     t = await createTestApp();
     admin = (await signUpAdmin(t.app)).cookie;
     const paying = await signUp(t.app);
-    await t.app.ctx.db.update(users).set({ subscriptionEndsAt: new Date(Date.now() + 30 * 24 * 3600 * 1000) }).where(eq(users.id, paying.user._id));
+    await t.app.ctx.db
+      .update(users)
+      .set({ subscriptionEndsAt: new Date(Date.now() + 30 * 24 * 3600 * 1000) })
+      .where(eq(users.id, paying.user._id));
     subscriber = { id: paying.user._id, cookie: paying.cookie };
     const plain = await signUp(t.app);
     learner = { id: plain.user._id, cookie: plain.cookie };
@@ -120,7 +135,10 @@ describe('HLS with local storage', () => {
 
     // A subscriber whose paid period has ended.
     const lapsed = await signUp(t.app);
-    await t.app.ctx.db.update(users).set({ subscriptionEndsAt: new Date(Date.now() - 1000) }).where(eq(users.id, lapsed.user._id));
+    await t.app.ctx.db
+      .update(users)
+      .set({ subscriptionEndsAt: new Date(Date.now() - 1000) })
+      .where(eq(users.id, lapsed.user._id));
     await refused(await get(urlFor(lapsed.user._id), lapsed.cookie), answers.notAllowed);
   });
 
@@ -132,7 +150,12 @@ describe('HLS with local storage', () => {
 
   it('plays a free preview to anyone, until it stops being one', async () => {
     const patch = (preview: boolean) =>
-      t.app.inject({ method: 'PATCH', url: `/api/v1/courses/${ladder.courseId}/lectures/${ladder.lectureId}`, payload: { preview }, headers: { cookie: admin } });
+      t.app.inject({
+        method: 'PATCH',
+        url: `/api/v1/courses/${ladder.courseId}/lectures/${ladder.lectureId}`,
+        payload: { preview },
+        headers: { cookie: admin },
+      });
     await patch(true);
     const curriculum = (await get(`/api/v1/courses/${ladder.courseId}/curriculum`)).json();
     const url = curriculum.lectures[0].hls_url as string;
@@ -164,7 +187,8 @@ describe('HLS with S3 storage', () => {
     try {
       const admin = await signUpAdmin(t.app);
       const ladder = await lectureWithLadder(t, admin.cookie);
-      const master = (await t.app.inject({ url: `/api/v1/courses/${ladder.courseId}`, headers: { cookie: admin.cookie } })).json().lectures[0].hls_url as string;
+      const master = (await t.app.inject({ url: `/api/v1/courses/${ladder.courseId}`, headers: { cookie: admin.cookie } })).json().lectures[0]
+        .hls_url as string;
       const first = await t.app.inject({ url: master, headers: { cookie: admin.cookie } });
       expect(first.statusCode).toBe(200);
       expect(first.body).toBe(MASTER);

@@ -55,7 +55,11 @@ describe.each(['local', 's3'] as const)('media leftovers with %s storage', (kind
     client.destroy();
   }
   const foreignExists = async (key: string) => {
-    if (kind === 'local') return fs.access(path.join(mediaRoot(t.dataDir), key)).then(() => true, () => false);
+    if (kind === 'local')
+      return fs.access(path.join(mediaRoot(t.dataDir), key)).then(
+        () => true,
+        () => false,
+      );
     return (await fetch(`${s3!.settings.endpoint}/${s3!.settings.bucket}/${key}`)).status === 200;
   };
 
@@ -67,14 +71,19 @@ describe.each(['local', 's3'] as const)('media leftovers with %s storage', (kind
     await fs.writeFile(file, Buffer.alloc(4096));
     return file;
   }
-  const exists = (file: string) => fs.access(file).then(() => true, () => false);
+  const exists = (file: string) =>
+    fs.access(file).then(
+      () => true,
+      () => false,
+    );
 
   it('removes old unfinished uploads and old files no row refers to; keeps what a row refers to, what is fresh and what is not ours', async () => {
     const media = t.app.ctx.media;
     const account = await signUp(t.app);
-    const [{ avatarKey }] = (await t.database.db.select({ avatarKey: schema.users.avatarKey }).from(schema.users).where(eq(schema.users.email, account.email))) as [
-      { avatarKey: string },
-    ];
+    const [{ avatarKey }] = (await t.database.db
+      .select({ avatarKey: schema.users.avatarKey })
+      .from(schema.users)
+      .where(eq(schema.users.email, account.email))) as [{ avatarKey: string }];
     // Stored, then the request failed before a row named them (or the server died in between).
     const oldOrphans = [
       await saveThumbnail(media, await pngImage()),
@@ -122,16 +131,27 @@ describe.each(['local', 's3'] as const)('media leftovers with %s storage', (kind
     const media = t.app.ctx.media;
     const ladder = async () => {
       const folder = newHlsFolderKey();
-      for (const name of ['master.m3u8', '0.m3u8', '0_00000.ts', '0_00001.ts']) await media.put(hlsFileKey(folder, name), Buffer.from(name), 'application/octet-stream');
+      for (const name of ['master.m3u8', '0.m3u8', '0_00000.ts', '0_00001.ts'])
+        await media.put(hlsFileKey(folder, name), Buffer.from(name), 'application/octet-stream');
       return folder;
     };
     const kept = { hlsKey: await ladder(), posterKey: await savePoster(media, Buffer.from('webp')) };
     const orphan = { hlsKey: await ladder(), posterKey: await savePoster(media, Buffer.from('webp')) };
     const admin = await signUpAdmin(t.app);
-    const form = await multipart({ title: 'Swept', description: 'd', category: 'c', createdBy: 'i', thumbnail: { bytes: await pngImage(), filename: 'c.png', type: 'image/png' } });
-    const course = (await t.app.inject({ method: 'POST', url: '/api/v1/courses', payload: form.payload, headers: { ...form.headers, cookie: admin.cookie } })).json().course;
+    const form = await multipart({
+      title: 'Swept',
+      description: 'd',
+      category: 'c',
+      createdBy: 'i',
+      thumbnail: { bytes: await pngImage(), filename: 'c.png', type: 'image/png' },
+    });
+    const course = (
+      await t.app.inject({ method: 'POST', url: '/api/v1/courses', payload: form.payload, headers: { ...form.headers, cookie: admin.cookie } })
+    ).json().course;
     const video = await saveLectureVideo(media, Readable.from([Buffer.alloc(2048)]), { ext: 'mp4', mime: 'video/mp4' });
-    await t.database.db.insert(schema.lectures).values({ courseId: course._id, title: 't', description: 'd', videoKey: video, videoType: 'video/mp4', videoBytes: 2048, videoState: 'ready', ...kept });
+    await t.database.db
+      .insert(schema.lectures)
+      .values({ courseId: course._id, title: 't', description: 'd', videoKey: video, videoType: 'video/mp4', videoBytes: 2048, videoState: 'ready', ...kept });
 
     await sleep(AGEING_MS);
     const { lines, log } = recordingLog();

@@ -59,7 +59,11 @@ export async function sweepMediaLeftovers(
     // An HLS folder nobody names goes whole, folder and all, rather than a file at a time (and once,
     // though its files may come in several batches).
     const unreferenced = [...new Set(batch.map((file) => ownerKeyOf(file.key)))].filter((key) => !referenced.has(key) && !removedFolders.has(key));
-    const removed = await removeEach(unreferenced.map((key) => ({ key })), (file) => ctx.media.remove(file.key), log);
+    const removed = await removeEach(
+      unreferenced.map((key) => ({ key })),
+      (file) => ctx.media.remove(file.key),
+      log,
+    );
     for (const key of removed) if (isHlsFolderKey(key)) removedFolders.add(key);
     stored += report(log, removed, 'removed media files no row refers to');
   }

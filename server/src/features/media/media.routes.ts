@@ -94,10 +94,7 @@ export const privateMediaRoutes: FastifyPluginAsyncZod<MediaRouteOptions> = asyn
         if (result.statusCode === 404) throw new AppError(404, answers.notFound);
         // 416 (with `Content-Range: bytes */<size>`) and 412 keep send's status and headers.
         if (result.statusCode === 416 || result.statusCode === 412) {
-          return reply
-            .code(result.statusCode)
-            .headers(withoutBodyHeaders(result.headers))
-            .send({ success: false, message: answers.invalidRequest });
+          return reply.code(result.statusCode).headers(withoutBodyHeaders(result.headers)).send({ success: false, message: answers.invalidRequest });
         }
         throw result.type === 'error' ? result.metadata.error : new AppError(404, answers.notFound);
       }
@@ -117,11 +114,7 @@ export const privateMediaRoutes: FastifyPluginAsyncZod<MediaRouteOptions> = asyn
  * Checks the link: a video's key, signed for this viewer and expiry, not yet expired. Answers the
  * expiry (ms). The signature is the key check: only keys the storage accepted are ever signed.
  */
-async function authorizeVideoRequest(
-  request: FastifyRequest,
-  key: string,
-  query: z.output<typeof VideoLinkQuerySchema>,
-): Promise<{ expiresAt: number }> {
+async function authorizeVideoRequest(request: FastifyRequest, key: string, query: z.output<typeof VideoLinkQuerySchema>): Promise<{ expiresAt: number }> {
   const invalid = () => new AppError(403, answers.videoLinkInvalid);
   const { ctx } = request.server;
   // Lecture videos only: a signed key of another folder (an avatar) is not served here.

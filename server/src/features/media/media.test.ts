@@ -281,13 +281,16 @@ describe('a viewer once checked is cached, and forgotten when access ends', () =
   };
   const tokenOf = (cookie: string) => cookie.slice('lms_session='.length);
 
-  it('refuses a session ended behind the app\'s back at once, though its viewer was cached', async () => {
+  it("refuses a session ended behind the app's back at once, though its viewer was cached", async () => {
     const viewer = await newAdmin();
     const url = await urlFor(viewer.id);
     expectPlayed(await play(url, viewer.cookie));
     expectPlayed(await play(url, viewer.cookie));
     // The session ends in the database, as it would through another instance.
-    const deleted = await t.database.db.delete(sessions).where(eq(sessions.tokenHash, hashToken(tokenOf(viewer.cookie)))).returning();
+    const deleted = await t.database.db
+      .delete(sessions)
+      .where(eq(sessions.tokenHash, hashToken(tokenOf(viewer.cookie))))
+      .returning();
     expect(deleted).toHaveLength(1);
     await t.app.ctx.changes.caughtUp();
     expectRefused(await play(url, viewer.cookie));
@@ -362,7 +365,11 @@ describe('a viewer once checked is cached, and forgotten when access ends', () =
     expectPlayed(await play(url, viewer.cookie));
 
     expect((await t.app.inject({ method: 'POST', url: '/api/v1/user/reset', payload: { email: viewer.email } })).statusCode).toBe(200);
-    const reset = await t.app.inject({ method: 'POST', url: `/api/v1/user/reset/${await mailedResetToken(t.dataDir, viewer.email)}`, payload: { password: 'fresh#789' } });
+    const reset = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/user/reset/${await mailedResetToken(t.dataDir, viewer.email)}`,
+      payload: { password: 'fresh#789' },
+    });
     expect(reset.statusCode).toBe(200);
     expectRefused(await play(url, viewer.cookie));
   });

@@ -17,9 +17,7 @@ const MAX_URL_SECONDS = 7 * 24 * 3600;
 
 /** The bucket's own URL, path-style on a custom endpoint (MinIO, R2, …), virtual-hosted on AWS. */
 function bucketUrl(settings: S3Settings): string {
-  return settings.endpoint
-    ? `${settings.endpoint.replace(/\/+$/, '')}/${settings.bucket}`
-    : `https://${settings.bucket}.s3.${settings.region}.amazonaws.com`;
+  return settings.endpoint ? `${settings.endpoint.replace(/\/+$/, '')}/${settings.bucket}` : `https://${settings.bucket}.s3.${settings.region}.amazonaws.com`;
 }
 
 const publicBase = (settings: S3Settings) => (settings.publicUrl ?? bucketUrl(settings)).replace(/\/+$/, '');
@@ -39,14 +37,20 @@ export function s3Origins(settings: S3Settings): string[] {
 export async function createS3Storage(settings: S3Settings): Promise<MediaStorage> {
   // Loaded here, not at the top: the SDK is large and most runs use local storage.
   const [
-    { S3Client, AbortMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListMultipartUploadsCommand, paginateListObjectsV2, paginateListParts },
+    {
+      S3Client,
+      AbortMultipartUploadCommand,
+      DeleteObjectCommand,
+      GetObjectCommand,
+      HeadBucketCommand,
+      HeadObjectCommand,
+      ListMultipartUploadsCommand,
+      paginateListObjectsV2,
+      paginateListParts,
+    },
     { Upload },
     { getSignedUrl },
-  ] = await Promise.all([
-    import('@aws-sdk/client-s3'),
-    import('@aws-sdk/lib-storage'),
-    import('@aws-sdk/s3-request-presigner'),
-  ]);
+  ] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage'), import('@aws-sdk/s3-request-presigner')]);
   const client = new S3Client({
     region: settings.region,
     endpoint: settings.endpoint,

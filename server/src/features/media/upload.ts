@@ -55,10 +55,7 @@ export async function readForm<T>(request: FastifyRequest, options: FormOptions<
 }
 
 /** A small image, held in memory to be re-encoded. An empty file counts as none. */
-export async function readImageForm(
-  request: FastifyRequest,
-  { fileField, maxBytes }: { fileField: string; maxBytes: number },
-): Promise<UploadedForm<Buffer>> {
+export async function readImageForm(request: FastifyRequest, { fileField, maxBytes }: { fileField: string; maxBytes: number }): Promise<UploadedForm<Buffer>> {
   const form = await readForm(request, { fileField, maxBytes, tooLargeMessage: answers.imageTooLarge, receive: buffer });
   if (form.file?.length === 0) delete form.file;
   return form;

@@ -14,7 +14,6 @@ import type { SubscriptionRow } from './subscription-state.service.ts';
 
 /** A subscriber cancelling: with a refund that ends access now, or stopping the renewals and keeping what was paid for. */
 
-
 /**
  * Cancels, by the refund rule (docs/decisions/0010): the first cancellation inside
  * the refund window in any 12 months refunds the last payment in full and ends access now;
@@ -39,7 +38,12 @@ export async function unsubscribe(ctx: Context, user: UserRow, why: Cancellation
     await tx
       .update(subscriptions)
       .set({ status: 'cancelled', cancelledAt: sql`coalesce(${subscriptions.cancelledAt}, ${now})`, updatedAt: now })
-      .where(inArray(subscriptions.id, ending.map((subscription) => subscription.id)));
+      .where(
+        inArray(
+          subscriptions.id,
+          ending.map((subscription) => subscription.id),
+        ),
+      );
     if (refund.ok) {
       await tx
         .update(payments)

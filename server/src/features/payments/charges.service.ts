@@ -21,9 +21,13 @@ import type { SubscriptionRow } from './subscription-state.service.ts';
  * What the charge after `paidCount` charges takes: the coupon's discounted amount while its
  * charges last (from `discountFrom + 1`), the price version bought otherwise.
  */
-export function nextChargeOf(subscription: Pick<SubscriptionRow, 'paidCount' | 'discountedPaise' | 'discountFrom' | 'discountCharges'>, pricePaise: number): number {
+export function nextChargeOf(
+  subscription: Pick<SubscriptionRow, 'paidCount' | 'discountedPaise' | 'discountFrom' | 'discountCharges'>,
+  pricePaise: number,
+): number {
   const next = subscription.paidCount + 1;
-  const discounted = subscription.discountedPaise !== null && next > subscription.discountFrom && next <= subscription.discountFrom + subscription.discountCharges;
+  const discounted =
+    subscription.discountedPaise !== null && next > subscription.discountFrom && next <= subscription.discountFrom + subscription.discountCharges;
   return discounted ? subscription.discountedPaise! : pricePaise;
 }
 
@@ -111,7 +115,9 @@ export async function changeProviderPlan(ctx: Context, { subscriptionId }: { sub
   const { plan } = await planOfSubscription(ctx.db, subscription);
   const wanted = await providerPlanFor(ctx, intervalOf(plan), subscription.nextChargePaise);
   if (wanted === subscription.providerPlanId) return;
-  await atProvider(() => ctx.razorpay.updateSubscription(subscription.providerSubscriptionId, { plan_id: wanted, schedule_change_at: 'cycle_end', customer_notify: 0 }));
+  await atProvider(() =>
+    ctx.razorpay.updateSubscription(subscription.providerSubscriptionId, { plan_id: wanted, schedule_change_at: 'cycle_end', customer_notify: 0 }),
+  );
   await ctx.db
     .update(subscriptions)
     .set({ providerPlanId: wanted, updatedAt: new Date() })

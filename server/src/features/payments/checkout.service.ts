@@ -12,12 +12,31 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../errors.ts';
 import type { UserRow } from '../auth/sessions.ts';
 import { queueDocumentPdfs } from '../billing/billing.service.ts';
-import { confirmCouponUse, couponForCheckout, discountedCharge, discountJson, releaseCouponUse, takeCouponUse, type CouponRow } from '../plans/coupons.service.ts';
+import {
+  confirmCouponUse,
+  couponForCheckout,
+  discountedCharge,
+  discountJson,
+  releaseCouponUse,
+  takeCouponUse,
+  type CouponRow,
+} from '../plans/coupons.service.ts';
 import { intervalOf, planJson, planOfSubscription, planOnSale, type PricedPlan } from '../plans/plans.service.ts';
 import { hasActiveSubscription } from '../users/users.service.ts';
 import { queuePlanChange, recordPayment } from './charges.service.ts';
 import { applyProviderState, type SubscriptionRow } from './subscription-state.service.ts';
-import { atProvider, AUTHORISATION_PAISE, cancelAtProvider, cardReferenceOf, CYCLES, fromUnix, isCaptured, periodAfter, providerPlanFor, toUnix } from './provider.ts';
+import {
+  atProvider,
+  AUTHORISATION_PAISE,
+  cancelAtProvider,
+  cardReferenceOf,
+  CYCLES,
+  fromUnix,
+  isCaptured,
+  periodAfter,
+  providerPlanFor,
+  toUnix,
+} from './provider.ts';
 import { RazorpayError } from './razorpay-client.ts';
 import { isSignedBy, subscriptionPaymentMessage } from './signatures.ts';
 
@@ -81,7 +100,12 @@ function quoteOf(user: UserRow, { priced, coupon, trialDays, startAt }: Checkout
  * subscribing again resumes: Razorpay cannot undo a cancellation, so the new subscription starts
  * when the paid period ends and nobody pays twice.
  */
-export async function subscribe(ctx: Context, user: UserRow, request: Subscribe = {}, now = new Date()): Promise<{ subscriptionId: string; quote: CheckoutQuote }> {
+export async function subscribe(
+  ctx: Context,
+  user: UserRow,
+  request: Subscribe = {},
+  now = new Date(),
+): Promise<{ subscriptionId: string; quote: CheckoutQuote }> {
   if (user.role === 'ADMIN') throw new AppError(403, messages.adminCannotSubscribe);
   const active = hasActiveSubscription(user, now);
   if (active && !user.subscriptionCancelledAt) throw new AppError(409, messages.alreadySubscribed);
@@ -90,7 +114,9 @@ export async function subscribe(ctx: Context, user: UserRow, request: Subscribe 
   if (request.trial === true && !mayHaveTrial(user, now)) throw new AppError(400, answers.trialUsed);
   const trialDays = request.trial !== false && mayHaveTrial(user, now) ? priced.plan.trialDays : 0;
   const unpaid = await unpaidSubscriptionOf(ctx.db, user.id);
-  const coupon = request.coupon ? await couponForCheckout(ctx, { code: request.coupon, planId: priced.plan.id, userId: user.id, heldBy: unpaid?.id, now }) : null;
+  const coupon = request.coupon
+    ? await couponForCheckout(ctx, { code: request.coupon, planId: priced.plan.id, userId: user.id, heldBy: unpaid?.id, now })
+    : null;
   const choice: CheckoutChoice = {
     priced,
     coupon,
@@ -166,7 +192,12 @@ function isSameChoice(unpaid: SubscriptionRow, choice: CheckoutChoice, now: Date
 }
 
 const unpaidSubscriptionOf = async (db: Db, userId: string): Promise<SubscriptionRow | undefined> =>
-  (await db.select().from(subscriptions).where(and(eq(subscriptions.userId, userId), eq(subscriptions.status, 'created'))))[0];
+  (
+    await db
+      .select()
+      .from(subscriptions)
+      .where(and(eq(subscriptions.userId, userId), eq(subscriptions.status, 'created')))
+  )[0];
 
 /** Cancels an unpaid subscription the user will not pay for, at the provider and here, giving back its coupon use. */
 async function dropUnpaid(ctx: Context, unpaid: SubscriptionRow): Promise<void> {
@@ -185,10 +216,7 @@ async function dropUnpaid(ctx: Context, unpaid: SubscriptionRow): Promise<void> 
  * The hourly sweep: checkouts left unpaid for a day are cancelled at the provider and their coupon
  * uses given back. One the provider cannot cancel now is tried again next hour.
  */
-export async function dropAbandonedCheckouts(
-  ctx: Context,
-  { log, now = new Date() }: { log: Pick<FastifyBaseLogger, 'warn'>; now?: Date },
-): Promise<number> {
+export async function dropAbandonedCheckouts(ctx: Context, { log, now = new Date() }: { log: Pick<FastifyBaseLogger, 'warn'>; now?: Date }): Promise<number> {
   const abandoned = await ctx.db
     .select()
     .from(subscriptions)
@@ -214,10 +242,7 @@ export async function dropAbandonedCheckouts(
  * itself (amount, time) before granting the period it paid for.
  */
 export async function verifyPayment(ctx: Context, user: UserRow, input: VerifyPayment, options: LogOptions): Promise<void> {
-  const [subscription] = await ctx.db
-    .select()
-    .from(subscriptions)
-    .where(eq(subscriptions.providerSubscriptionId, input.razorpay_subscription_id));
+  const [subscription] = await ctx.db.select().from(subscriptions).where(eq(subscriptions.providerSubscriptionId, input.razorpay_subscription_id));
   if (!subscription || subscription.userId !== user.id) throw new AppError(403, answers.subscriptionNotYours);
   const message = subscriptionPaymentMessage(input.razorpay_payment_id, subscription.providerSubscriptionId);
   if (!isSignedBy(ctx.config.payments.keySecret, message, input.razorpay_signature)) {
@@ -305,7 +330,10 @@ async function startTrial(
     if (!(error instanceof TrialRefused)) throw error;
     await cancelAtProvider(ctx, subscription.providerSubscriptionId, { atCycleEnd: false });
     await ctx.db.transaction(async (tx) => {
-      await tx.update(users).set({ trialUsedAt: new Date() }).where(and(eq(users.id, user.id), isNull(users.trialUsedAt)));
+      await tx
+        .update(users)
+        .set({ trialUsedAt: new Date() })
+        .where(and(eq(users.id, user.id), isNull(users.trialUsedAt)));
       await tx.update(subscriptions).set({ status: 'cancelled', cancelledAt: new Date(), updatedAt: new Date() }).where(eq(subscriptions.id, subscription.id));
       await releaseCouponUse(tx, subscription.id);
     });

@@ -21,8 +21,15 @@ const DAY = 24 * 3600 * 1000;
 beforeAll(async () => {
   t = await createTestApp();
   admin = (await signUpAdmin(t.app)).cookie;
-  const course = await multipart({ title: 'Paid Course', description: 'Behind the paywall.', category: 'Tests', createdBy: 'Asha Verma', thumbnail: { bytes: await pngImage(), filename: 'c.png' } });
-  courseId = (await t.app.inject({ method: 'POST', url: '/api/v1/courses', payload: course.payload, headers: { ...course.headers, cookie: admin } })).json().course._id;
+  const course = await multipart({
+    title: 'Paid Course',
+    description: 'Behind the paywall.',
+    category: 'Tests',
+    createdBy: 'Asha Verma',
+    thumbnail: { bytes: await pngImage(), filename: 'c.png' },
+  });
+  courseId = (await t.app.inject({ method: 'POST', url: '/api/v1/courses', payload: course.payload, headers: { ...course.headers, cookie: admin } })).json()
+    .course._id;
   const lecture = await multipart({ title: 'Lesson', description: 'The first one.', lectures: { bytes: mp4Video(), filename: 'l.mp4' } });
   await t.app.inject({ method: 'POST', url: `/api/v1/courses/${courseId}`, payload: lecture.payload, headers: { ...lecture.headers, cookie: admin } });
 });
@@ -111,7 +118,10 @@ describe('POST /payments/subscribe', () => {
     const answers = await Promise.all([1, 2, 3].map(() => api('POST', '/payments/subscribe', cookie)));
     expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200]);
     expect(new Set(answers.map((answer) => answer.json().subscription_id)).size).toBe(1);
-    const unpaid = await t.database.db.select().from(subscriptions).where(and(eq(subscriptions.userId, user._id), eq(subscriptions.status, 'created')));
+    const unpaid = await t.database.db
+      .select()
+      .from(subscriptions)
+      .where(and(eq(subscriptions.userId, user._id), eq(subscriptions.status, 'created')));
     expect(unpaid).toHaveLength(1);
     expect(unpaid[0]!.providerSubscriptionId).toBe(answers[0]!.json().subscription_id);
   });
@@ -147,7 +157,11 @@ describe('the whole journey through the sandbox', () => {
     expect(await paymentsOf(paid.user._id)).toHaveLength(1);
 
     // A renewal: the sandbox charges again and sends a signed subscription.charged webhook.
-    const renewal = await t.app.inject({ method: 'POST', url: `/sandbox/v1/subscriptions/${paid.subscriptionId}/charge`, headers: { authorization: sandboxAuth() } });
+    const renewal = await t.app.inject({
+      method: 'POST',
+      url: `/sandbox/v1/subscriptions/${paid.subscriptionId}/charge`,
+      headers: { authorization: sandboxAuth() },
+    });
     expect(renewal.statusCode).toBe(200);
     const renewedEnd = (await endsAt(paid.user._id))!;
     expect(renewedEnd.getTime() - firstEnd.getTime()).toBeGreaterThan(27 * DAY);
@@ -175,7 +189,10 @@ describe('the whole journey through the sandbox', () => {
   it('does not refund a payment older than the refund window, and keeps access to the end of the paid period', async () => {
     const paid = await subscriber();
     const end = await endsAt(paid.user._id);
-    await t.database.db.update(payments).set({ paidAt: new Date(Date.now() - 15 * DAY) }).where(eq(payments.userId, paid.user._id));
+    await t.database.db
+      .update(payments)
+      .set({ paidAt: new Date(Date.now() - 15 * DAY) })
+      .where(eq(payments.userId, paid.user._id));
     const cancelled = await api('POST', '/payments/unsubscribe', paid.cookie);
     expect(cancelled.json()).toEqual({ success: true, refunded: false, message: answers.unsubscribedNoRefund });
     expect((await me(paid.cookie)).subscription).toEqual({ status: 'active', currentPeriodEnd: end!.toISOString(), cancelAtPeriodEnd: true });
@@ -255,7 +272,10 @@ describe('the refund rule: one refund in any 12 months', () => {
   it('refunds again once the last refund is more than 12 months old', async () => {
     const paid = await subscriber();
     await api('POST', '/payments/unsubscribe', paid.cookie);
-    await t.database.db.update(payments).set({ refundedAt: new Date(Date.now() - 366 * DAY) }).where(eq(payments.userId, paid.user._id));
+    await t.database.db
+      .update(payments)
+      .set({ refundedAt: new Date(Date.now() - 366 * DAY) })
+      .where(eq(payments.userId, paid.user._id));
     const events = await rowCount(t.database, webhookEvents);
     const again = (await api('POST', '/payments/subscribe', paid.cookie)).json().subscription_id as string;
     await api('POST', '/payments/verify', paid.cookie, (await pay(again, SUCCESS_CARD)).json());
@@ -303,7 +323,12 @@ describe('POST /payments/verify', () => {
     expect(forged.statusCode).toBe(400);
     expect(forged.json().message).toBe(answers.paymentSignatureInvalid);
 
-    for (const body of [{}, { ...paid.handler, razorpay_signature: 'xyz' }, { ...paid.handler, razorpay_payment_id: "pay_1' OR 1=1" }, { ...paid.handler, razorpay_subscription_id: 42 }]) {
+    for (const body of [
+      {},
+      { ...paid.handler, razorpay_signature: 'xyz' },
+      { ...paid.handler, razorpay_payment_id: "pay_1' OR 1=1" },
+      { ...paid.handler, razorpay_subscription_id: 42 },
+    ]) {
       const response = await api('POST', '/payments/verify', other.cookie, body);
       expect(response.statusCode).toBe(400);
       expect(response.json().message).toBe(answers.paymentDetailsInvalid);
@@ -363,7 +388,9 @@ describe('POST /payments/webhook', () => {
 
   it('records a duplicated delivery only once', async () => {
     const paid = await subscriber();
-    const renewal = (await t.app.inject({ method: 'POST', url: `/sandbox/v1/subscriptions/${paid.subscriptionId}/charge`, headers: { authorization: sandboxAuth() } })).json();
+    const renewal = (
+      await t.app.inject({ method: 'POST', url: `/sandbox/v1/subscriptions/${paid.subscriptionId}/charge`, headers: { authorization: sandboxAuth() } })
+    ).json();
     const before = { payments: await paymentsOf(paid.user._id), endsAt: await endsAt(paid.user._id), events: await rowCount(t.database, webhookEvents) };
     const { subscription, payment } = await providerState(paid.subscriptionId, renewal.payment.id);
 
@@ -383,7 +410,11 @@ describe('POST /payments/webhook', () => {
     await deliverSandboxWebhook(t.app, { event: 'subscription.pending', subscription: { ...subscription, status: 'pending' } });
     expect((await me(paid.cookie)).subscription.status).toBe('active');
 
-    const halted = await t.app.inject({ method: 'POST', url: `/sandbox/v1/subscriptions/${paid.subscriptionId}/halt`, headers: { authorization: sandboxAuth() } });
+    const halted = await t.app.inject({
+      method: 'POST',
+      url: `/sandbox/v1/subscriptions/${paid.subscriptionId}/halt`,
+      headers: { authorization: sandboxAuth() },
+    });
     expect(halted.statusCode).toBe(200);
     expect((await me(paid.cookie)).subscription.status).toBe('inactive');
     expect((await api('GET', `/courses/${courseId}`, paid.cookie)).statusCode).toBe(403);
@@ -401,7 +432,11 @@ describe('POST /payments/webhook', () => {
     const paid = await subscriber();
     const { subscription, payment } = await providerState(paid.subscriptionId, paid.handler.razorpay_payment_id!);
     const before = await rowCount(t.database, payments);
-    const response = await deliverSandboxWebhook(t.app, { event: 'subscription.charged', subscription: { ...subscription, id: 'sub_NotOursAtAll01' }, payment: { ...payment, id: 'pay_NotOursAtAll01' } });
+    const response = await deliverSandboxWebhook(t.app, {
+      event: 'subscription.charged',
+      subscription: { ...subscription, id: 'sub_NotOursAtAll01' },
+      payment: { ...payment, id: 'pay_NotOursAtAll01' },
+    });
     expect(response.statusCode).toBe(200);
     expect(await rowCount(t.database, payments)).toBe(before);
   });
@@ -409,11 +444,16 @@ describe('POST /payments/webhook', () => {
   it('acknowledges and logs a signed event about a subscription or payment the provider does not know', async () => {
     const account = await signUp(t.app);
     // Ours, but unknown at the provider (made in another account, or deleted there).
-    await t.database.db.insert(subscriptions).values({ userId: account.user._id, providerSubscriptionId: 'sub_GoneAtProvider1', providerPlanId: 'plan_x', status: 'active' });
+    await t.database.db
+      .insert(subscriptions)
+      .values({ userId: account.user._id, providerSubscriptionId: 'sub_GoneAtProvider1', providerPlanId: 'plan_x', status: 'active' });
     const paid = await subscriber();
     const { subscription } = await providerState(paid.subscriptionId, paid.handler.razorpay_payment_id!);
     const before = { payments: await rowCount(t.database, payments), endsAt: await endsAt(paid.user._id) };
-    const unknownSubscription = await deliverSandboxWebhook(t.app, { event: 'subscription.halted', subscription: { ...subscription, id: 'sub_GoneAtProvider1' } });
+    const unknownSubscription = await deliverSandboxWebhook(t.app, {
+      event: 'subscription.halted',
+      subscription: { ...subscription, id: 'sub_GoneAtProvider1' },
+    });
     const unknownPayment = await deliverSandboxWebhook(t.app, {
       event: 'subscription.charged',
       subscription,
@@ -452,7 +492,10 @@ describe('POST /payments/webhook', () => {
 
     const unsigned = await send(body, { 'x-razorpay-event-id': 'evt_A' });
     const forged = await send(body, { 'x-razorpay-event-id': 'evt_B', 'x-razorpay-signature': hmacHex('not-the-secret', body) });
-    const reserialised = await send(JSON.stringify(JSON.parse(body), null, 2), { 'x-razorpay-event-id': 'evt_C', 'x-razorpay-signature': hmacHex(secret, body) });
+    const reserialised = await send(JSON.stringify(JSON.parse(body), null, 2), {
+      'x-razorpay-event-id': 'evt_C',
+      'x-razorpay-signature': hmacHex(secret, body),
+    });
     const noEventId = await send(body, { 'x-razorpay-signature': hmacHex(secret, body) });
     const notJson = await send('{nope', { 'x-razorpay-event-id': 'evt_D', 'x-razorpay-signature': hmacHex(secret, '{nope') });
     for (const response of [unsigned, forged, reserialised]) {
@@ -490,16 +533,22 @@ describe("a subscriber's remembered video session is forgotten when the subscrip
   });
 
   it.each([
-    ['halts the subscription after failed renewals', async (subscriptionId: string) => {
-      const halted = await atSandbox(`/subscriptions/${subscriptionId}/halt`);
-      expect(halted.json().webhook.status).toBe(200);
-    }],
-    ['cancels the subscription from its dashboard', async (subscriptionId: string) => {
-      const cancelled = await atSandbox(`/subscriptions/${subscriptionId}/cancel`, { cancel_at_cycle_end: 0 });
-      expect(cancelled.statusCode).toBe(200);
-      const delivered = await deliverSandboxWebhook(t.app, { event: 'subscription.cancelled', subscription: cancelled.json() });
-      expect(delivered.statusCode).toBe(200);
-    }],
+    [
+      'halts the subscription after failed renewals',
+      async (subscriptionId: string) => {
+        const halted = await atSandbox(`/subscriptions/${subscriptionId}/halt`);
+        expect(halted.json().webhook.status).toBe(200);
+      },
+    ],
+    [
+      'cancels the subscription from its dashboard',
+      async (subscriptionId: string) => {
+        const cancelled = await atSandbox(`/subscriptions/${subscriptionId}/cancel`, { cancel_at_cycle_end: 0 });
+        expect(cancelled.statusCode).toBe(200);
+        const delivered = await deliverSandboxWebhook(t.app, { event: 'subscription.cancelled', subscription: cancelled.json() });
+        expect(delivered.statusCode).toBe(200);
+      },
+    ],
   ])('refuses the link at once when the provider %s and says so by webhook', async (_name, endAtProvider) => {
     const paid = await subscriber();
     const url = await lectureUrl(paid.cookie);

@@ -31,8 +31,7 @@ export async function atProvider<T>(call: () => Promise<T>): Promise<T> {
 export const fromUnix = (seconds: number) => new Date(seconds * 1000);
 export const toUnix = (date: Date) => Math.floor(date.getTime() / 1000);
 
-export const isCaptured = (payment: RazorpayPayment) =>
-  payment.status === 'captured' || payment.captured === true || payment.captured === '1';
+export const isCaptured = (payment: RazorpayPayment) => payment.status === 'captured' || payment.captured === true || payment.captured === '1';
 
 /** Calendar months later (UTC), the day clamped to the month's length: Jan 31 + 1 → Feb 28. */
 export function addMonths(date: Date, months: number): Date {
@@ -90,7 +89,10 @@ export async function cancelAtProvider(ctx: Pick<Context, 'razorpay'>, subscript
 }
 
 /** Refunds the whole payment; one already refunded (by an earlier try) counts as done. */
-export async function refundInFull(ctx: Pick<Context, 'razorpay'>, paymentId: string): Promise<{ ok: true; id: string | null; amount: number } | { ok: false }> {
+export async function refundInFull(
+  ctx: Pick<Context, 'razorpay'>,
+  paymentId: string,
+): Promise<{ ok: true; id: string | null; amount: number } | { ok: false }> {
   try {
     const refund = await ctx.razorpay.refundPayment(paymentId);
     return { ok: true, id: refund.id, amount: refund.amount };

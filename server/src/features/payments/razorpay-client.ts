@@ -132,7 +132,14 @@ export function createRazorpayClient(options: { baseUrl: string; keyId: string; 
 }
 
 /** A fetch answered by this same server (`app.inject`), for the sandbox: no port, no network, same HTTP handling. */
-export function inProcessFetch(inject: (request: { method: 'GET' | 'POST' | 'PATCH'; url: string; headers: Record<string, string>; payload?: string }) => Promise<{ statusCode: number; json(): unknown }>): FetchLike {
+export function inProcessFetch(
+  inject: (request: {
+    method: 'GET' | 'POST' | 'PATCH';
+    url: string;
+    headers: Record<string, string>;
+    payload?: string;
+  }) => Promise<{ statusCode: number; json(): unknown }>,
+): FetchLike {
   return async (url, init) => {
     const response = await inject({ method: init.method as 'GET' | 'POST' | 'PATCH', url, headers: init.headers, payload: init.body });
     return { status: response.statusCode, json: async () => response.json() };

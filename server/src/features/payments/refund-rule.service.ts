@@ -69,7 +69,13 @@ export async function refundDecision(ctx: Context, user: UserRow, now: Date): Pr
     return {
       live,
       refunding: null,
-      terms: { ...paid, outcome: 'refund_used', lastRefundAt: lastRefund.toISOString(), nextRefundFrom: nextRefundFrom.toISOString(), accessUntil: accessUntil.toISOString() },
+      terms: {
+        ...paid,
+        outcome: 'refund_used',
+        lastRefundAt: lastRefund.toISOString(),
+        nextRefundFrom: nextRefundFrom.toISOString(),
+        accessUntil: accessUntil.toISOString(),
+      },
     };
   }
   return { live, refunding: last, terms: { ...paid, outcome: 'refund', accessUntil: now.toISOString() } };

@@ -19,8 +19,15 @@ beforeEach(async () => {
   t = await createTestApp();
   admin = (await signUpAdmin(t.app)).cookie;
   trialPlan = await makePlan(t, admin, { name: 'Yearly with trial', interval: 'yearly', price: 999, trialDays: 7 });
-  const course = await multipart({ title: 'Trial Course', description: 'Behind the paywall.', category: 'Tests', createdBy: 'Asha Verma', thumbnail: { bytes: await pngImage(), filename: 'c.png' } });
-  courseId = (await t.app.inject({ method: 'POST', url: '/api/v1/courses', payload: course.payload, headers: { ...course.headers, cookie: admin } })).json().course._id;
+  const course = await multipart({
+    title: 'Trial Course',
+    description: 'Behind the paywall.',
+    category: 'Tests',
+    createdBy: 'Asha Verma',
+    thumbnail: { bytes: await pngImage(), filename: 'c.png' },
+  });
+  courseId = (await t.app.inject({ method: 'POST', url: '/api/v1/courses', payload: course.payload, headers: { ...course.headers, cookie: admin } })).json()
+    .course._id;
   const lecture = await multipart({ title: 'Lesson', description: 'The first one.', lectures: { bytes: mp4Video(), filename: 'l.mp4' } });
   await t.app.inject({ method: 'POST', url: `/api/v1/courses/${courseId}`, payload: lecture.payload, headers: { ...lecture.headers, cookie: admin } });
 });
@@ -45,7 +52,14 @@ async function startTrial(card: string = CARDS.pays) {
 describe('a free trial', () => {
   it('opens every course now, takes only a card check, and says when the first payment comes', async () => {
     const learner = await startTrial();
-    expect(learner.quote).toMatchObject({ dueNow: 5, authorisationOnly: true, trialDays: 7, trialUnavailable: false, firstCharge: { amount: 999 }, regularPrice: 999 });
+    expect(learner.quote).toMatchObject({
+      dueNow: 5,
+      authorisationOnly: true,
+      trialDays: 7,
+      trialUnavailable: false,
+      firstCharge: { amount: 999 },
+      regularPrice: 999,
+    });
     const firstCharge = new Date(learner.quote.firstCharge.date);
     expect(Math.abs(firstCharge.getTime() - (Date.now() + 7 * DAY))).toBeLessThan(60_000);
     expect(learner.verified.statusCode, learner.verified.body).toBe(200);
@@ -60,7 +74,15 @@ describe('a free trial', () => {
     expect(await paymentsOf(learner.user._id)).toEqual([]);
     expect(await providerSubscription(t, learner.subscriptionId)).toMatchObject({ status: 'authenticated', paid_count: 0 });
     const history = (await api('GET', '/billing/history', learner.cookie)).json();
-    expect(history).toMatchObject({ entries: [], renewal: { renewsOn: firstCharge.toISOString(), trialEndsAt: firstCharge.toISOString(), nextAmount: 999, plan: { name: 'Yearly with trial', interval: 'yearly' } } });
+    expect(history).toMatchObject({
+      entries: [],
+      renewal: {
+        renewsOn: firstCharge.toISOString(),
+        trialEndsAt: firstCharge.toISOString(),
+        nextAmount: 999,
+        plan: { name: 'Yearly with trial', interval: 'yearly' },
+      },
+    });
     // Verifying again changes nothing.
     const again = await api('POST', '/payments/verify', learner.cookie, learner.handler);
     expect(again.statusCode, again.body).toBe(200);
@@ -76,7 +98,9 @@ describe('a free trial', () => {
     expect(await mailsOf()).toEqual([]);
     await queueRenewalReminders(t.app.ctx, new Date(trialEnd.getTime() - 2 * DAY));
     await queueRenewalReminders(t.app.ctx, new Date(trialEnd.getTime() - 1 * DAY));
-    expect((await mailsOf()).map((mail) => [mail.kind, mail.data])).toEqual([['trial_reminder', { renewsOn: trialEnd.toISOString(), amountPaise: 99900, period: 'year' }]]);
+    expect((await mailsOf()).map((mail) => [mail.kind, mail.data])).toEqual([
+      ['trial_reminder', { renewsOn: trialEnd.toISOString(), amountPaise: 99900, period: 'year' }],
+    ]);
 
     // The trial ends: the sandbox's trigger is the first charge (subscription.activated, .charged).
     const events = await rowCount(t.database, webhookEvents);
@@ -98,12 +122,15 @@ describe('a free trial', () => {
     expect((await me(learner.cookie)).subscription).toMatchObject({ status: 'active', cancelAtPeriodEnd: true });
     expect((await providerSubscription(t, learner.subscriptionId)).status).toBe('cancelled');
     // The provider's own word of the cancellation does not cut the trial short.
-    await deliverSandboxWebhook(t.app, { event: 'subscription.cancelled', subscription: await providerSubscription(t, learner.subscriptionId) as never });
+    await deliverSandboxWebhook(t.app, { event: 'subscription.cancelled', subscription: (await providerSubscription(t, learner.subscriptionId)) as never });
     expect(await canWatch(learner.cookie)).toBe(true);
     expect(await paymentsOf(learner.user._id)).toEqual([]);
 
     // Access ended (it is a week later), they come back.
-    await t.database.db.update(users).set({ subscriptionEndsAt: new Date(Date.now() - 1000), subscriptionCancelledAt: null }).where(eq(users.id, learner.user._id));
+    await t.database.db
+      .update(users)
+      .set({ subscriptionEndsAt: new Date(Date.now() - 1000), subscriptionCancelledAt: null })
+      .where(eq(users.id, learner.user._id));
     const insisted = await api('POST', '/payments/subscribe', learner.cookie, { plan: trialPlan.id, trial: true });
     expect(insisted.statusCode).toBe(400);
     expect(insisted.json()).toEqual({ success: false, message: answers.trialUsed });
@@ -124,7 +151,10 @@ describe('a free trial', () => {
     expect(await canWatch(second.cookie)).toBe(false);
     expect((await providerSubscription(t, second.subscriptionId)).status).toBe('cancelled');
     // Their next checkout starts with a payment.
-    expect((await api('POST', '/payments/subscribe', second.cookie, { plan: trialPlan.id })).json().checkout).toMatchObject({ trialDays: 0, trialUnavailable: true });
+    expect((await api('POST', '/payments/subscribe', second.cookie, { plan: trialPlan.id })).json().checkout).toMatchObject({
+      trialDays: 0,
+      trialUnavailable: true,
+    });
 
     const third = await startTrial(CARDS.alsoPays);
     expect(third.verified.statusCode, third.verified.body).toBe(200);

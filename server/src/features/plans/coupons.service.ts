@@ -175,7 +175,10 @@ export async function usableCoupon(
  * unique index), and never more than the maximum (the counter's check), so of two buyers after the
  * last use one wins and the other gets 400.
  */
-export async function takeCouponUse(db: Db, { couponId, userId, subscriptionId, confirmed }: { couponId: string; userId: string; subscriptionId: string; confirmed?: Date }): Promise<void> {
+export async function takeCouponUse(
+  db: Db,
+  { couponId, userId, subscriptionId, confirmed }: { couponId: string; userId: string; subscriptionId: string; confirmed?: Date },
+): Promise<void> {
   const [taken] = await db
     .insert(couponRedemptions)
     .values({ couponId, userId, subscriptionId, confirmedAt: confirmed ?? null })
@@ -197,7 +200,10 @@ export async function releaseCouponUse(db: Db, subscriptionId: string): Promise<
     .where(and(eq(couponRedemptions.subscriptionId, subscriptionId), isNull(couponRedemptions.confirmedAt)))
     .returning({ couponId: couponRedemptions.couponId });
   for (const { couponId } of released) {
-    await db.update(coupons).set({ redemptions: sql`${coupons.redemptions} - 1` }).where(eq(coupons.id, couponId));
+    await db
+      .update(coupons)
+      .set({ redemptions: sql`${coupons.redemptions} - 1` })
+      .where(eq(coupons.id, couponId));
   }
 }
 
@@ -224,4 +230,3 @@ export async function currentSaveOffer(db: Db, now = new Date()): Promise<Coupon
     );
   return offer;
 }
-

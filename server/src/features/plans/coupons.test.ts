@@ -25,7 +25,9 @@ afterAll(() => t?.close());
 const api = (...args: Parameters<ReturnType<typeof apiCaller>>) => apiCaller(t)(...args);
 const subscribe = (cookie: string, body?: object) => api('POST', '/payments/subscribe', cookie, body);
 const paidAmounts = async (userId: string) =>
-  (await t.database.db.select().from(payments).where(eq(payments.userId, userId)).orderBy(payments.paidAt, payments.createdAt)).map((payment) => payment.amountPaise);
+  (await t.database.db.select().from(payments).where(eq(payments.userId, userId)).orderBy(payments.paidAt, payments.createdAt)).map(
+    (payment) => payment.amountPaise,
+  );
 const couponRow = async (id: string) => (await t.database.db.select().from(coupons).where(eq(coupons.id, id)))[0]!;
 const subscriptionRow = async (providerId: string) =>
   (await t.database.db.select().from(subscriptions).where(eq(subscriptions.providerSubscriptionId, providerId)))[0]!;
@@ -89,7 +91,11 @@ describe('admin coupons', () => {
     expect(again.json()).toEqual({ success: false, message: answers.couponCodeTaken });
 
     const edited = await api('PATCH', `/admin/coupons/${coupon.id}`, admin, { validUntil: inDays(30), maxRedemptions: 10, plans: [bundleId], archived: true });
-    expect(edited.json()).toMatchObject({ success: true, message: answers.couponUpdated, coupon: { maxRedemptions: 10, plans: [bundleId], archived: true, amount: 10.5, charges: 3 } });
+    expect(edited.json()).toMatchObject({
+      success: true,
+      message: answers.couponUpdated,
+      coupon: { maxRedemptions: 10, plans: [bundleId], archived: true, amount: 10.5, charges: 3 },
+    });
     // The discount itself is not editable: a body with only it changes nothing.
     expect((await api('PATCH', `/admin/coupons/${coupon.id}`, admin, { amount: 50 })).json()).toEqual({ success: false, message: answers.nothingToUpdate });
     expect((await api('PATCH', '/admin/coupons/00000000-0000-4000-8000-000000000000', admin, { archived: true })).statusCode).toBe(404);
@@ -161,15 +167,40 @@ describe('a coupon at checkout', () => {
 
   it.each([
     ['an unknown code', () => ({ code: 'NOSUCH' }), messages.couponUnknown],
-    ['an archived coupon', async () => ({ code: (await makeCoupon(t, admin, { code: 'GONE', kind: 'percent', amount: 10 })).code, archive: true }), messages.couponUnknown],
-    ['an expired coupon', async () => ({ code: (await makeCoupon(t, admin, { code: 'OLD', kind: 'percent', amount: 10, validUntil: inDays(-1) })).code }), messages.couponExpired],
-    ['a coupon not valid yet', async () => ({ code: (await makeCoupon(t, admin, { code: 'SOON', kind: 'percent', amount: 10, validFrom: inDays(2) })).code }), messages.couponNotYetValid],
+    [
+      'an archived coupon',
+      async () => ({ code: (await makeCoupon(t, admin, { code: 'GONE', kind: 'percent', amount: 10 })).code, archive: true }),
+      messages.couponUnknown,
+    ],
+    [
+      'an expired coupon',
+      async () => ({ code: (await makeCoupon(t, admin, { code: 'OLD', kind: 'percent', amount: 10, validUntil: inDays(-1) })).code }),
+      messages.couponExpired,
+    ],
+    [
+      'a coupon not valid yet',
+      async () => ({ code: (await makeCoupon(t, admin, { code: 'SOON', kind: 'percent', amount: 10, validFrom: inDays(2) })).code }),
+      messages.couponNotYetValid,
+    ],
     [
       'a coupon for another plan',
-      async () => ({ code: (await makeCoupon(t, admin, { code: 'OTHERPLAN', kind: 'percent', amount: 10, plans: [(await makePlan(t, admin, { name: 'Other', interval: 'monthly', price: 50 })).id] })).code }),
+      async () => ({
+        code: (
+          await makeCoupon(t, admin, {
+            code: 'OTHERPLAN',
+            kind: 'percent',
+            amount: 10,
+            plans: [(await makePlan(t, admin, { name: 'Other', interval: 'monthly', price: 50 })).id],
+          })
+        ).code,
+      }),
       messages.couponOtherPlan,
     ],
-    ['a discount below ₹1', async () => ({ code: (await makeCoupon(t, admin, { code: 'TOOMUCH', kind: 'amount', amount: 98.5 })).code }), messages.couponBelowMinimum],
+    [
+      'a discount below ₹1',
+      async () => ({ code: (await makeCoupon(t, admin, { code: 'TOOMUCH', kind: 'amount', amount: 98.5 })).code }),
+      messages.couponBelowMinimum,
+    ],
   ])('refuses %s with a clear 400, keeping the checkout the buyer had', async (_what, make, message) => {
     const { code, archive } = (await make()) as { code: string; archive?: boolean };
     if (archive) {
@@ -229,12 +260,22 @@ describe('a coupon at checkout', () => {
     expect(taken.statusCode, taken.body).toBe(200);
     expect((await payAndVerify(t, second.cookie, taken.json().subscription_id)).statusCode).toBe(200);
     expect((await couponRow(coupon.id)).redemptions).toBe(1);
-    expect((await api('PATCH', `/admin/coupons/${coupon.id}`, admin, { maxRedemptions: 0 })).json()).toEqual({ success: false, message: answers.couponMaxInvalid });
+    expect((await api('PATCH', `/admin/coupons/${coupon.id}`, admin, { maxRedemptions: 0 })).json()).toEqual({
+      success: false,
+      message: answers.couponMaxInvalid,
+    });
     await api('PATCH', `/admin/coupons/${coupon.id}`, admin, { maxRedemptions: null });
     await subscribe((await signUp(t.app)).cookie, { coupon: 'LASTONE' });
-    expect((await api('PATCH', `/admin/coupons/${coupon.id}`, admin, { maxRedemptions: 1 })).json()).toEqual({ success: false, message: answers.couponMaxBelowUses });
+    expect((await api('PATCH', `/admin/coupons/${coupon.id}`, admin, { maxRedemptions: 1 })).json()).toEqual({
+      success: false,
+      message: answers.couponMaxBelowUses,
+    });
     // The first buyer's old checkout cannot be paid now.
-    const late = await t.app.inject({ method: 'POST', url: `/sandbox/v1/subscriptions/${held.json().subscription_id}/pay`, payload: { card_number: '4111 1111 1111 1111' } });
+    const late = await t.app.inject({
+      method: 'POST',
+      url: `/sandbox/v1/subscriptions/${held.json().subscription_id}/pay`,
+      payload: { card_number: '4111 1111 1111 1111' },
+    });
     expect(late.statusCode).toBe(400);
   });
 
@@ -247,7 +288,10 @@ describe('a coupon at checkout', () => {
     expect((await couponRow(coupon.id)).redemptions).toBe(1);
     expect(await t.database.db.select().from(couponRedemptions).where(eq(couponRedemptions.couponId, coupon.id))).toHaveLength(1);
     // The losers hold no subscription with it, and nothing at the provider they could pay.
-    const withCoupon = await t.database.db.select().from(subscriptions).where(and(eq(subscriptions.couponId, coupon.id), eq(subscriptions.status, 'created')));
+    const withCoupon = await t.database.db
+      .select()
+      .from(subscriptions)
+      .where(and(eq(subscriptions.couponId, coupon.id), eq(subscriptions.status, 'created')));
     expect(withCoupon).toHaveLength(1);
   });
 

@@ -40,12 +40,11 @@ export async function ensureDefaultPlan(ctx: Pick<Context, 'db' | 'config'>): Pr
   let [existing] = await ctx.db.select().from(plans).where(eq(plans.isDefault, true));
   if (!existing) {
     await ctx.db.transaction(async (tx) => {
-      const [made] = await tx
-        .insert(plans)
-        .values({ name: DEFAULT_PLAN_NAME, interval: 'monthly', isDefault: true })
-        .onConflictDoNothing()
-        .returning();
-      if (made) await tx.insert(planPrices).values({ planId: made.id, listPricePaise: ctx.config.payments.listPricePaise, amountPaise: ctx.config.payments.pricePaise });
+      const [made] = await tx.insert(plans).values({ name: DEFAULT_PLAN_NAME, interval: 'monthly', isDefault: true }).onConflictDoNothing().returning();
+      if (made)
+        await tx
+          .insert(planPrices)
+          .values({ planId: made.id, listPricePaise: ctx.config.payments.listPricePaise, amountPaise: ctx.config.payments.pricePaise });
     });
     [existing] = await ctx.db.select().from(plans).where(eq(plans.isDefault, true));
   }
@@ -72,7 +71,12 @@ async function priced(db: Db, rows: PlanRow[]): Promise<PricedPlan[]> {
   const prices = await db
     .selectDistinctOn([planPrices.planId])
     .from(planPrices)
-    .where(inArray(planPrices.planId, rows.map((row) => row.id)))
+    .where(
+      inArray(
+        planPrices.planId,
+        rows.map((row) => row.id),
+      ),
+    )
     .orderBy(planPrices.planId, desc(planPrices.createdAt), desc(planPrices.id));
   const byPlan = new Map(prices.map((price) => [price.planId, price]));
   const order = (entry: PricedPlan) => [entry.plan.isDefault ? 0 : 1, entry.plan.interval === 'monthly' ? 0 : 1, entry.price.amountPaise] as const;

@@ -97,7 +97,7 @@ describe('admin plans', () => {
     expect((await api('POST', '/admin/plans', learner.cookie, { name: 'Sneaky', interval: 'monthly', price: 1 })).statusCode).toBe(403);
     expect((await api('GET', '/admin/plans', '')).statusCode).toBe(401);
     expect(await rowCount(t.database, plans)).toBeGreaterThanOrEqual(1);
-    expect((await t.database.db.select().from(plans).where(eq(plans.name, 'Sneaky')))).toHaveLength(0);
+    expect(await t.database.db.select().from(plans).where(eq(plans.name, 'Sneaky'))).toHaveLength(0);
   });
 
   it.each([
@@ -123,7 +123,16 @@ describe('admin plans', () => {
 
   it('creates, renames, sets a trial, archives and brings back a plan; an archived one is not sold', async () => {
     const plan = await makePlan(t, admin, { name: 'Quarterly-ish', interval: 'monthly', price: 149.5 });
-    expect(plan).toMatchObject({ name: 'Quarterly-ish', interval: 'monthly', price: 149.5, listPrice: 149.5, trialDays: 0, default: false, archived: false, subscribers: 0 });
+    expect(plan).toMatchObject({
+      name: 'Quarterly-ish',
+      interval: 'monthly',
+      price: 149.5,
+      listPrice: 149.5,
+      trialDays: 0,
+      default: false,
+      archived: false,
+      subscribers: 0,
+    });
     expect((await publicPlans()).plans.map((listed: { id: string }) => listed.id)).toContain(plan.id);
 
     const renamed = await api('PATCH', `/admin/plans/${plan.id}`, admin, { name: 'Monthly plus', trialDays: 7 });
@@ -153,8 +162,14 @@ describe('admin plans', () => {
       expect(answer.statusCode).toBe(400);
       expect(answer.json()).toEqual({ success: false, message: messages.planNotFound });
     }
-    expect((await api('POST', '/payments/subscribe', learner.cookie, { trial: 'yes' })).json()).toEqual({ success: false, message: answers.trialChoiceInvalid });
-    expect((await api('POST', '/payments/subscribe', learner.cookie, { coupon: 'X'.repeat(41) })).json()).toEqual({ success: false, message: messages.couponUnknown });
+    expect((await api('POST', '/payments/subscribe', learner.cookie, { trial: 'yes' })).json()).toEqual({
+      success: false,
+      message: answers.trialChoiceInvalid,
+    });
+    expect((await api('POST', '/payments/subscribe', learner.cookie, { coupon: 'X'.repeat(41) })).json()).toEqual({
+      success: false,
+      message: messages.couponUnknown,
+    });
     expect(await t.database.db.select().from(subscriptions).where(eq(subscriptions.userId, learner.user._id))).toEqual([]);
   });
 });
@@ -198,7 +213,9 @@ describe('prices', () => {
 
 describe('prices entered before GST', () => {
   it('charge the price with GST added, keep both, and refuse one whose charge would pass ₹15,000', async () => {
-    const taxed = await createTestApp({ env: { SELLER_STATE: '29', SELLER_GSTIN: withCheck('29AAACL1234C1Z'), PRICES_INCLUDE_TAX: 'no', SUBSCRIPTION_PRICE: '99' } });
+    const taxed = await createTestApp({
+      env: { SELLER_STATE: '29', SELLER_GSTIN: withCheck('29AAACL1234C1Z'), PRICES_INCLUDE_TAX: 'no', SUBSCRIPTION_PRICE: '99' },
+    });
     try {
       const taxedAdmin = (await signUpAdmin(taxed.app)).cookie;
       const listed = (await apiCaller(taxed)('GET', '/admin/plans', taxedAdmin)).json();
@@ -256,7 +273,10 @@ describe('MRR by plan', () => {
       const subscribed = await apiCaller(fresh)('POST', '/payments/subscribe', annual.cookie, { plan: yearly.id });
       expect((await payAndVerify(fresh, annual.cookie, subscribed.json().subscription_id)).statusCode).toBe(200);
       // One of the monthly ones cancels outside the refund window: no longer renewing.
-      await fresh.database.db.update(payments).set({ paidAt: new Date(Date.now() - 20 * 24 * 3600 * 1000) }).where(eq(payments.userId, monthly[1]!.user._id));
+      await fresh.database.db
+        .update(payments)
+        .set({ paidAt: new Date(Date.now() - 20 * 24 * 3600 * 1000) })
+        .where(eq(payments.userId, monthly[1]!.user._id));
       expect((await apiCaller(fresh)('POST', '/payments/unsubscribe', monthly[1]!.cookie)).json().refunded).toBe(false);
 
       const revenue = await getRevenue(fresh.app.ctx);

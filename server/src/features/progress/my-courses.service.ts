@@ -22,9 +22,7 @@ export async function getCourseProgress(ctx: Context, user: UserRow, courseId: s
     ctx.db.select({ n: count() }).from(lectures).where(eq(lectures.courseId, courseId)),
   ]);
   return {
-    course: summary
-      ? courseProgressJson({ ...summary, completed: summary.completedLectures, lectureCount: lectureTotal!.n })
-      : null,
+    course: summary ? courseProgressJson({ ...summary, completed: summary.completedLectures, lectureCount: lectureTotal!.n }) : null,
     lectures: rows.map(toLectureProgressJson),
     settings: { autoplayNext: user.autoplayNext },
   };
@@ -84,7 +82,12 @@ function resumePoint(
   lastLectureId: string | null,
   progressOf: Map<string, { position: number; completedAt: Date | null }>,
 ): LearnerCourse['resume'] {
-  const at = (lecture: LectureBrief) => ({ lectureId: lecture.id, title: lecture.title, position: progressOf.get(lecture.id)?.position ?? 0, duration: lecture.duration });
+  const at = (lecture: LectureBrief) => ({
+    lectureId: lecture.id,
+    title: lecture.title,
+    position: progressOf.get(lecture.id)?.position ?? 0,
+    duration: lecture.duration,
+  });
   const lastIndex = courseLectures.findIndex((lecture) => lecture.id === lastLectureId);
   const last = courseLectures[lastIndex];
   if (last && !progressOf.get(last.id)?.completedAt) return at(last);

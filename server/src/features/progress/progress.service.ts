@@ -1,12 +1,6 @@
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { answers } from '@lms/contract/answers';
-import {
-  COMPLETION_SHARE,
-  type CourseProgress,
-  type LectureProgress,
-  type ProgressSettings,
-  type SaveProgressSchema,
-} from '@lms/contract/progress';
+import { COMPLETION_SHARE, type CourseProgress, type LectureProgress, type ProgressSettings, type SaveProgressSchema } from '@lms/contract/progress';
 import type { z } from 'zod';
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
@@ -206,11 +200,23 @@ export async function saveProgress(ctx: Context, user: UserRow, lectureId: strin
       completedAt: row.completed_at === null ? null : time(row.completed_at),
       updatedAt: time(row.updated_at!),
     },
-    course: courseProgressJson({ courseId: row.course_id, completed: Number(row.completed), lectureCount: Number(row.lecture_count), lastLectureId: lectureId, lastWatchedAt: new Date() }),
+    course: courseProgressJson({
+      courseId: row.course_id,
+      completed: Number(row.completed),
+      lectureCount: Number(row.lecture_count),
+      lastLectureId: lectureId,
+      lastWatchedAt: new Date(),
+    }),
   };
 }
 
-export const courseProgressJson = (row: { courseId: string; completed: number; lectureCount: number; lastLectureId: string | null; lastWatchedAt: Date }): CourseProgress => ({
+export const courseProgressJson = (row: {
+  courseId: string;
+  completed: number;
+  lectureCount: number;
+  lastLectureId: string | null;
+  lastWatchedAt: Date;
+}): CourseProgress => ({
   courseId: row.courseId,
   completedLectures: Math.min(row.completed, row.lectureCount),
   lectureCount: row.lectureCount,
@@ -247,7 +253,13 @@ export async function setLectureCompleted(ctx: Context, user: UserRow, lectureId
     const count = await touchCourseProgress(tx, { userId: user.id, courseId: lecture.courseId, lectureId: lecture.id });
     return {
       lecture: toLectureProgressJson(row!),
-      course: courseProgressJson({ courseId: lecture.courseId, completed: count, lectureCount: lecture.lectureCount, lastLectureId: lecture.id, lastWatchedAt: now }),
+      course: courseProgressJson({
+        courseId: lecture.courseId,
+        completed: count,
+        lectureCount: lecture.lectureCount,
+        lastLectureId: lecture.id,
+        lastWatchedAt: now,
+      }),
     };
   });
 }

@@ -34,8 +34,16 @@ async function newCourse(app = t.app, cookie = admin, title = 'Progress course')
 }
 
 /** Adds a lecture whose video the pipeline measured at `duration` seconds (null: not measured yet). */
-async function newLecture(courseId: string, { title = 'Lecture', duration = 100 as number | null, preview = false, app = t.app, cookie = admin } = {}): Promise<string> {
-  const form = await multipart({ title, description: 'Part of it.', preview: String(preview), lectures: { bytes: mp4Video(2000), filename: 'l.mp4', type: 'video/mp4' } });
+async function newLecture(
+  courseId: string,
+  { title = 'Lecture', duration = 100 as number | null, preview = false, app = t.app, cookie = admin } = {},
+): Promise<string> {
+  const form = await multipart({
+    title,
+    description: 'Part of it.',
+    preview: String(preview),
+    lectures: { bytes: mp4Video(2000), filename: 'l.mp4', type: 'video/mp4' },
+  });
   const response = await app.inject({ method: 'POST', url: `/api/v1/courses/${courseId}`, payload: form.payload, headers: { ...form.headers, cookie } });
   expect(response.statusCode, response.body).toBe(201);
   const id: string = response.json().course.lectures.at(-1)._id;
@@ -362,20 +370,33 @@ describe('continue watching (GET /progress)', () => {
     await save(o1, learner.cookie, { position: 70 });
     // The first lecture of the newer course done, the second not started: pick up at the second.
     await save(n1, learner.cookie, { position: 100 });
-    await t.app.ctx.db.update(courseProgress).set({ lastWatchedAt: new Date(Date.now() - DAY_MS) }).where(eq(courseProgress.courseId, older));
+    await t.app.ctx.db
+      .update(courseProgress)
+      .set({ lastWatchedAt: new Date(Date.now() - DAY_MS) })
+      .where(eq(courseProgress.courseId, older));
 
     const response = await t.app.inject({ url: '/api/v1/progress', headers: { cookie: learner.cookie } });
     expect(response.statusCode, response.body).toBe(200);
     const list = response.json().courses;
     expect(list.map((item: { course: { title: string } }) => item.course.title)).toEqual(['Newer course', 'Older course']);
-    expect(list[0]).toMatchObject({ completedLectures: 1, lectureCount: 2, percent: 50, resume: { lectureId: n2, title: 'Newer two', position: 0, duration: 300 } });
-    expect(list[1]).toMatchObject({ completedLectures: 0, lectureCount: 2, percent: 0, resume: { lectureId: o1, title: 'Older one', position: 70, duration: 120 } });
+    expect(list[0]).toMatchObject({
+      completedLectures: 1,
+      lectureCount: 2,
+      percent: 50,
+      resume: { lectureId: n2, title: 'Newer two', position: 0, duration: 300 },
+    });
+    expect(list[1]).toMatchObject({
+      completedLectures: 0,
+      lectureCount: 2,
+      percent: 0,
+      resume: { lectureId: o1, title: 'Older one', position: 70, duration: 120 },
+    });
     expect(list[1].course).toMatchObject({ _id: older, numbersOfLectures: 2, totalDuration: 220 });
   });
 });
 
 describe('deleting', () => {
-  it("a lecture deletes its progress and recounts the course; a course deletes all of its own, nothing else", async () => {
+  it('a lecture deletes its progress and recounts the course; a course deletes all of its own, nothing else', async () => {
     const learner = await subscriber();
     const courseId = await newCourse();
     const a = await newLecture(courseId);
@@ -421,7 +442,10 @@ describe('GET /api/v1/admin/engagement', () => {
     const [finisher, halfway, starter, idle, lapsed, cancelled] = await Promise.all([1, 2, 3, 4, 5, 6].map(() => subscriber(e.app, 30)));
     // Renewal dates, for the order of the at-risk list.
     const renew = (who: { user: { _id: string } }, days: number, extra = {}) =>
-      e.app.ctx.db.update(users).set({ subscriptionEndsAt: new Date(Date.now() + days * DAY_MS), ...extra }).where(eq(users.id, who.user._id));
+      e.app.ctx.db
+        .update(users)
+        .set({ subscriptionEndsAt: new Date(Date.now() + days * DAY_MS), ...extra })
+        .where(eq(users.id, who.user._id));
     await renew(idle!, 20);
     await renew(lapsed!, 5);
     await renew(cancelled!, 3, { subscriptionCancelledAt: new Date() });
@@ -483,7 +507,10 @@ describe('GET /api/v1/admin/engagement', () => {
       const ago = (days: number) => new Date(Date.now() - days * DAY_MS);
       let sequence = 0;
       /** A subscription of the learner's, begun by a payment (or a trial) `days` ago; more payments after it. */
-      const subscription = async (who: { user: { _id: string } }, { paidDaysAgo = [] as number[], trialDaysAgo = null as number | null, resumed = false } = {}) => {
+      const subscription = async (
+        who: { user: { _id: string } },
+        { paidDaysAgo = [] as number[], trialDaysAgo = null as number | null, resumed = false } = {},
+      ) => {
         const [row] = await g.database.db
           .insert(subscriptions)
           .values({
@@ -497,9 +524,14 @@ describe('GET /api/v1/admin/engagement', () => {
           })
           .returning();
         for (const days of paidDaysAgo) {
-          await g.database.db
-            .insert(payments)
-            .values({ userId: who.user._id, subscriptionId: row!.id, providerPaymentId: `pay_grace${++sequence}${Date.now()}`, amountPaise: 9900, status: 'captured', paidAt: ago(days) });
+          await g.database.db.insert(payments).values({
+            userId: who.user._id,
+            subscriptionId: row!.id,
+            providerPaymentId: `pay_grace${++sequence}${Date.now()}`,
+            amountPaise: 9900,
+            status: 'captured',
+            paidAt: ago(days),
+          });
         }
       };
       const [justPaid, inTrial, veteran, resumed, paidLongAgo] = await Promise.all([1, 2, 3, 4, 5].map(() => subscriber(g.app, 30)));
@@ -516,12 +548,18 @@ describe('GET /api/v1/admin/engagement', () => {
       const listed = async () => {
         const response = await g.app.inject({ url: '/api/v1/admin/engagement', headers: { cookie: boss } });
         expect(response.statusCode, response.body).toBe(200);
-        return response.json().churnRisk.learners.map((row: { email: string }) => row.email).sort();
+        return response
+          .json()
+          .churnRisk.learners.map((row: { email: string }) => row.email)
+          .sort();
       };
       expect(await listed()).toEqual([veteran!.email, resumed!.email, paidLongAgo!.email].sort());
 
       // Fifteen days on, the one who paid two minutes ago has had the window and not watched.
-      await g.database.db.update(payments).set({ paidAt: ago(15) }).where(eq(payments.userId, justPaid!.user._id));
+      await g.database.db
+        .update(payments)
+        .set({ paidAt: ago(15) })
+        .where(eq(payments.userId, justPaid!.user._id));
       expect(await listed()).toContain(justPaid!.email);
       expect(await listed()).not.toContain(inTrial!.email);
     } finally {

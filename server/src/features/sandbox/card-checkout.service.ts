@@ -3,15 +3,7 @@ import { z } from 'zod';
 import type { Context } from '../../context.ts';
 import { sandboxSubscriptions } from '../../db/schema.ts';
 import { toUnix } from '../payments/provider.ts';
-import {
-  addCycles,
-  AUTHORISATION_PAISE,
-  toPaymentEntity,
-  wholeSecondNow,
-  type PaymentEntity,
-  type PaymentRow,
-  type SubscriptionEntity,
-} from './entities.ts';
+import { addCycles, AUTHORISATION_PAISE, toPaymentEntity, wholeSecondNow, type PaymentEntity, type PaymentRow, type SubscriptionEntity } from './entities.ts';
 import { DECLINED, declinedError, idNotFound, INVALID_CARD, inputError, stateError } from './errors.ts';
 import { cardReferenceOf, newId } from './ids.ts';
 import { subscriptionPaymentSignature } from './signing.ts';
@@ -101,10 +93,10 @@ export async function payWithCard(ctx: Context, id: string, cardNumber: string):
 }
 
 /** POST /cards/fingerprints: a saved card's token, or a card number. */
-export const CardFingerprintSchema = z.union([
-  z.object({ token: z.string().min(1).max(40) }),
-  z.object({ number: z.string().regex(/^\d{12,19}$/, 'The number must be a card number.') }),
-], { error: 'The token or number field is required.' });
+export const CardFingerprintSchema = z.union(
+  [z.object({ token: z.string().min(1).max(40) }), z.object({ number: z.string().regex(/^\d{12,19}$/, 'The number must be a card number.') })],
+  { error: 'The token or number field is required.' },
+);
 export type CardFingerprint = z.infer<typeof CardFingerprintSchema>;
 
 export const CardReferenceEntitySchema = z.object({
@@ -121,5 +113,9 @@ export async function cardFingerprint(ctx: Context, input: CardFingerprint) {
   }
   const [subscription] = await ctx.db.select().from(sandboxSubscriptions).where(eq(sandboxSubscriptions.tokenId, input.token));
   if (!subscription?.cardReference) throw idNotFound();
-  return { network: subscription.cardReference.startsWith('M') ? 'Mastercard' : 'Visa', payment_account_reference: subscription.cardReference, network_reference_id: null };
+  return {
+    network: subscription.cardReference.startsWith('M') ? 'Mastercard' : 'Visa',
+    payment_account_reference: subscription.cardReference,
+    network_reference_id: null,
+  };
 }

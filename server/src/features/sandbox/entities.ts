@@ -148,9 +148,7 @@ export function toPlanEntity(plan: PlanRow): PlanEntity {
 export function toSubscriptionEntity(subscription: SubscriptionRow, plan: PlanRow, publicUrl: string): SubscriptionEntity {
   const remaining = subscription.totalCount - subscription.paidCount;
   const startAt = subscription.startAt ?? subscription.createdAt;
-  const endAt = subscription.currentEnd
-    ? addCycles(subscription.currentEnd, plan, remaining)
-    : addCycles(startAt, plan, subscription.totalCount);
+  const endAt = subscription.currentEnd ? addCycles(subscription.currentEnd, plan, remaining) : addCycles(startAt, plan, subscription.totalCount);
   const chargeAt =
     subscription.status === 'created' || subscription.status === 'authenticated'
       ? startAt

@@ -38,7 +38,10 @@ export async function refundPayment(ctx: Context, id: string, input: RefundPayme
       .update(sandboxPayments)
       .set({ amountRefunded: refunded, status: refunded >= payment.amount ? 'refunded' : 'captured' })
       .where(eq(sandboxPayments.id, id));
-    const [refund] = await tx.insert(sandboxRefunds).values({ id: newId('rfnd'), paymentId: id, amount, status: 'processed' }).returning();
+    const [refund] = await tx
+      .insert(sandboxRefunds)
+      .values({ id: newId('rfnd'), paymentId: id, amount, status: 'processed' })
+      .returning();
     return toRefundEntity(refund!, payment.currency);
   });
 }

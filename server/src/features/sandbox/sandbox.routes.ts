@@ -4,7 +4,15 @@ import { hasZodFastifySchemaValidationErrors, type FastifyPluginAsyncZod } from 
 import { z } from 'zod';
 import { paths } from '../../paths.ts';
 import { jsonBody } from '../../validation.ts';
-import { cardFingerprint, CardFingerprintSchema, CardReferenceEntitySchema, checkoutSummary, CheckoutSummarySchema, payWithCard, PayWithCardSchema } from './card-checkout.service.ts';
+import {
+  cardFingerprint,
+  CardFingerprintSchema,
+  CardReferenceEntitySchema,
+  checkoutSummary,
+  CheckoutSummarySchema,
+  payWithCard,
+  PayWithCardSchema,
+} from './card-checkout.service.ts';
 import { PaymentEntitySchema, PlanEntitySchema, RefundEntitySchema, SubscriptionEntitySchema } from './entities.ts';
 import { authenticationFailed, inputError, SandboxError } from './errors.ts';
 import { hostedPaymentPage } from './hosted-page.service.ts';
@@ -80,13 +88,9 @@ const sandboxApi: FastifyPluginAsyncZod = async (api) => {
   api.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
     body === '' ? done(null, undefined) : json(request, body as string, done),
   );
-  api.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
-    done(null, parseFormBody(body as string)),
-  );
+  api.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => done(null, parseFormBody(body as string)));
 
-  api.setNotFoundHandler((_request, reply) =>
-    reply.code(400).send({ error: inputError('The requested URL was not found on the server.').body }),
-  );
+  api.setNotFoundHandler((_request, reply) => reply.code(400).send({ error: inputError('The requested URL was not found on the server.').body }));
 
   api.post('/plans', {
     schema: { hide, body: jsonBody(CreatePlanSchema), response: { 200: PlanEntitySchema } },

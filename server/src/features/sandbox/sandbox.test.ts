@@ -99,8 +99,7 @@ const getSubscription = async (id: string): Promise<SubscriptionEntity> => (awai
 const getPayment = async (id: string): Promise<PaymentEntity> => (await call('GET', `/payments/${id}`)).json();
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const envelopeOf = (delivery: Delivery) => JSON.parse(delivery.body.toString('utf8'));
-const deliveriesFor = (subscriptionId: string) =>
-  toApp.map(envelopeOf).filter((envelope) => envelope.payload.subscription.entity.id === subscriptionId);
+const deliveriesFor = (subscriptionId: string) => toApp.map(envelopeOf).filter((envelope) => envelope.payload.subscription.entity.id === subscriptionId);
 
 describe('pure pieces', () => {
   it("signs a subscription payment as Razorpay's documented vector does", () => {
@@ -153,7 +152,12 @@ describe('API keys', () => {
 
   it.each(routes)('are required on %s %s, before the body is looked at', async (method, path) => {
     for (const authorization of [undefined, basic(t.config.payments.keyId, 'wrong-secret'), basic('rzp_test_other', t.config.payments.keySecret), 'Bearer x']) {
-      const response = await t.app.inject({ method, url: `/sandbox/v1${path}`, headers: authorization ? { authorization } : {}, ...(method === 'POST' && { payload: { nonsense: true } }) });
+      const response = await t.app.inject({
+        method,
+        url: `/sandbox/v1${path}`,
+        headers: authorization ? { authorization } : {},
+        ...(method === 'POST' && { payload: { nonsense: true } }),
+      });
       expect(response.statusCode, `${authorization}`).toBe(401);
       expect(response.json()).toEqual(refused);
     }
@@ -442,7 +446,10 @@ describe('paying, cancelling', () => {
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toMatchObject({ status: 'active', charge_at: null, current_end: paid.current_end, ended_at: null });
     // Asked again, nothing changes.
-    expect((await call('POST', `/subscriptions/${subscriptionId}/cancel`, 'cancel_at_cycle_end=1', { 'content-type': 'application/x-www-form-urlencoded' })).statusCode).toBe(200);
+    expect(
+      (await call('POST', `/subscriptions/${subscriptionId}/cancel`, 'cancel_at_cycle_end=1', { 'content-type': 'application/x-www-form-urlencoded' }))
+        .statusCode,
+    ).toBe(200);
 
     const boundary = await call('POST', `/subscriptions/${subscriptionId}/charge`);
     expect(boundary.statusCode, boundary.body).toBe(200);
@@ -542,7 +549,11 @@ describe('webhook delivery', () => {
     const subscription = await getSubscription(subscriptionId);
     const payment = await getPayment(paymentId);
     const before = nowSeconds();
-    const response = await deliverSandboxWebhook(t.app, { event: 'subscription.charged', subscription, payment, eventId: 'evt_Test000000001' }, '/test-only/webhook');
+    const response = await deliverSandboxWebhook(
+      t.app,
+      { event: 'subscription.charged', subscription, payment, eventId: 'evt_Test000000001' },
+      '/test-only/webhook',
+    );
     expect(response.statusCode).toBe(200);
 
     const delivery = received.at(-1)!;
@@ -919,7 +930,12 @@ describe('/sandbox/checkout.js', () => {
     // Only the card number leaves the page; the sandbox has no use for the expiry or the CVC.
     expect(payments()[0]).toMatchObject({
       url: `/sandbox/v1/subscriptions/${subscription.id}/pay`,
-      init: { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ card_number: '4000 0000 0000 0002' }) },
+      init: {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ card_number: '4000 0000 0000 0002' }),
+      },
     });
 
     modal.card.type('4111111111111111');
@@ -1058,7 +1074,12 @@ describe('/sandbox/checkout.js', () => {
     const inputs = modal.form.children.flatMap(function all(element: FakeElement): FakeElement[] {
       return [...(element.tagName === 'input' || element.tagName === 'button' ? [element] : []), ...element.children.flatMap(all)];
     });
-    expect(inputs.map((element) => element.getAttribute('id') ?? element.getAttribute('type'))).toEqual(['rzp-sandbox-card', 'rzp-sandbox-expiry', 'rzp-sandbox-cvc', 'submit']);
+    expect(inputs.map((element) => element.getAttribute('id') ?? element.getAttribute('type'))).toEqual([
+      'rzp-sandbox-card',
+      'rzp-sandbox-expiry',
+      'rzp-sandbox-cvc',
+      'submit',
+    ]);
     modal.payButton.focus();
     const forward = modal.payButton.dispatch(event('keydown', { key: 'Tab' }));
     expect(forward.defaultPrevented).toBe(true);
@@ -1075,16 +1096,32 @@ describe('GET /sandbox/v1/subscriptions/:id/checkout, what Checkout shows', () =
     const subscription = await newSubscription({}, 14900);
     const response = await summary(subscription.id);
     expect(response.statusCode, response.body).toBe(200);
-    expect(response.json()).toEqual({ id: subscription.id, status: 'created', amount: 14900, currency: 'INR', authorisation: false, plan_amount: 14900, start_at: null });
+    expect(response.json()).toEqual({
+      id: subscription.id,
+      status: 'created',
+      amount: 14900,
+      currency: 'INR',
+      authorisation: false,
+      plan_amount: 14900,
+      start_at: null,
+    });
   });
 
   it('answers the ₹5 authorisation for a subscription that starts later', async () => {
     const startAt = nowSeconds() + 3 * 24 * 3600;
     const subscription = await newSubscription({ start_at: startAt });
-    expect((await summary(subscription.id)).json()).toEqual({ id: subscription.id, status: 'created', amount: 500, currency: 'INR', authorisation: true, plan_amount: 9900, start_at: startAt });
+    expect((await summary(subscription.id)).json()).toEqual({
+      id: subscription.id,
+      status: 'created',
+      amount: 500,
+      currency: 'INR',
+      authorisation: true,
+      plan_amount: 9900,
+      start_at: startAt,
+    });
   });
 
-  it('answers an unknown id in Razorpay\'s error shape', async () => {
+  it("answers an unknown id in Razorpay's error shape", async () => {
     const response = await summary('sub_00000000000000');
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual(errorBody('The id provided does not exist'));
@@ -1112,7 +1149,12 @@ describe('in razorpay mode', () => {
       const script = await razorpay.app.inject({ url: '/sandbox/checkout.js' });
       expect(script.statusCode === 404 || script.headers['content-type']?.toString().startsWith('text/html')).toBe(true);
       expect(script.body).not.toContain('window.Razorpay');
-      const plans = await razorpay.app.inject({ method: 'POST', url: '/sandbox/v1/plans', headers: { authorization: basic(razorpay.config.payments.keyId, razorpay.config.payments.keySecret) }, payload: {} });
+      const plans = await razorpay.app.inject({
+        method: 'POST',
+        url: '/sandbox/v1/plans',
+        headers: { authorization: basic(razorpay.config.payments.keyId, razorpay.config.payments.keySecret) },
+        payload: {},
+      });
       expect(plans.statusCode).toBe(404);
     } finally {
       await razorpay.close();

@@ -45,13 +45,19 @@ export async function insertPayment(
   plan: PlanRow,
   createdAt: Date,
   outcome:
-    | { status: 'captured' }
-    | { status: 'refunded'; amount: number; amountRefunded: number }
-    | { status: 'failed'; errorCode: string; errorDescription: string },
+    { status: 'captured' } | { status: 'refunded'; amount: number; amountRefunded: number } | { status: 'failed'; errorCode: string; errorDescription: string },
 ): Promise<PaymentRow> {
   const [payment] = await db
     .insert(sandboxPayments)
-    .values({ id: newId('pay'), subscriptionId: subscription.id, amount: plan.amount, currency: plan.currency, tokenId: subscription.tokenId, createdAt, ...outcome })
+    .values({
+      id: newId('pay'),
+      subscriptionId: subscription.id,
+      amount: plan.amount,
+      currency: plan.currency,
+      tokenId: subscription.tokenId,
+      createdAt,
+      ...outcome,
+    })
     .returning();
   return payment!;
 }

@@ -28,7 +28,10 @@ export const CreateSubscriptionSchema = z.object({
   plan_id: z.string(required('plan id')).min(1, 'The plan id field is required.'),
   total_count: wholeNumber('total count').min(1, 'The total count must be at least 1.').max(1200, 'The total count may be at most 1200.'),
   // Only a quantity of one: the sandbox charges the plan's amount.
-  quantity: z.coerce.number().pipe(z.literal(1, { error: 'The sandbox supports a quantity of 1 only.' })).optional(),
+  quantity: z.coerce
+    .number()
+    .pipe(z.literal(1, { error: 'The sandbox supports a quantity of 1 only.' }))
+    .optional(),
   customer_notify: CustomerNotifySchema.optional(),
   /** A later start (unix seconds): Checkout then only authorises the card, and the first charge comes at that time. */
   start_at: wholeNumber('start at').positive().optional(),
@@ -102,7 +105,8 @@ export function cancelSubscription(ctx: Context, id: string, input: CancelSubscr
  */
 export function failRenewal(ctx: Context, id: string): Promise<SubscriptionEntity> {
   return changeSubscription(ctx, id, async ({ subscription, plan }, tx) => {
-    if (subscription.status !== 'active' && subscription.status !== 'pending') throw stateError(`Subscription cannot be charged in ${subscription.status} status.`);
+    if (subscription.status !== 'active' && subscription.status !== 'pending')
+      throw stateError(`Subscription cannot be charged in ${subscription.status} status.`);
     await insertPayment(tx, subscription, plan, wholeSecondNow(), { status: 'failed', errorCode: 'BAD_REQUEST_ERROR', errorDescription: DECLINED });
     return { status: 'pending' };
   });
@@ -126,7 +130,8 @@ export function updateSubscription(ctx: Context, id: string, input: UpdateSubscr
     if (subscription.status !== 'authenticated' && subscription.status !== 'active') {
       throw stateError(`Subscription cannot be updated in ${subscription.status} status.`);
     }
-    if (input.schedule_change_at !== 'cycle_end') throw inputError("Can't update subscription immediately when card mandate is applicable", 'schedule_change_at');
+    if (input.schedule_change_at !== 'cycle_end')
+      throw inputError("Can't update subscription immediately when card mandate is applicable", 'schedule_change_at');
     const [plan] = await tx.select().from(sandboxPlans).where(eq(sandboxPlans.id, input.plan_id));
     if (!plan) throw inputError('The id provided does not exist', 'plan_id');
     return { scheduledPlanId: plan.id === subscription.planId ? null : plan.id };

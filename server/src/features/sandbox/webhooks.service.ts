@@ -72,11 +72,7 @@ export async function deliverWebhook(
 }
 
 /** Delivers webhooks one after the other, as a background job: failures are logged, never thrown. */
-export async function deliverInBackground(
-  sender: WebhookSender,
-  webhooks: SandboxWebhook[],
-  { log }: { log: Pick<FastifyBaseLogger, 'warn'> },
-): Promise<void> {
+export async function deliverInBackground(sender: WebhookSender, webhooks: SandboxWebhook[], { log }: { log: Pick<FastifyBaseLogger, 'warn'> }): Promise<void> {
   for (const webhook of webhooks) {
     try {
       const response = await deliverWebhook(sender, webhook);

@@ -21,12 +21,19 @@ describe('GET /admin/cancellations', () => {
   it('counts the reasons given in the last 90 days, most given first, and lists the latest with their notes', async () => {
     const cancel = async (body?: object, { paidDaysAgo = 0 } = {}) => {
       const learner = await subscriber(t);
-      if (paidDaysAgo) await t.database.db.update(payments).set({ paidAt: new Date(Date.now() - paidDaysAgo * DAY) }).where(eq(payments.userId, learner.user._id));
+      if (paidDaysAgo)
+        await t.database.db
+          .update(payments)
+          .set({ paidAt: new Date(Date.now() - paidDaysAgo * DAY) })
+          .where(eq(payments.userId, learner.user._id));
       expect((await api('POST', '/payments/unsubscribe', learner.cookie, body)).statusCode).toBe(200);
       return learner;
     };
     const old = await cancel({ reason: 'technical' });
-    await t.database.db.update(cancellations).set({ createdAt: new Date(Date.now() - 91 * DAY) }).where(eq(cancellations.userId, old.user._id));
+    await t.database.db
+      .update(cancellations)
+      .set({ createdAt: new Date(Date.now() - 91 * DAY) })
+      .where(eq(cancellations.userId, old.user._id));
     await cancel({ reason: 'too_expensive' });
     await cancel({ reason: 'not_using', note: 'No time this quarter.' }, { paidDaysAgo: 20 });
     await cancel();

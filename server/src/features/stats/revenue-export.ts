@@ -23,7 +23,15 @@ export function csvCell(value: string | number | null | undefined): string {
 const csvLine = (cells: (string | number | null | undefined)[]) => `${cells.map(csvCell).join(',')}\r\n`;
 
 const amount = (paise: number | null) => (paise === null ? '' : (paise / 100).toFixed(2));
-const indiaTime = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Asia/Kolkata', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+const indiaTime = new Intl.DateTimeFormat('sv-SE', {
+  timeZone: 'Asia/Kolkata',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
 /** `2026-11-25 14:05:09`, India's time: what a spreadsheet reads as a date and time. */
 const when = (date: Date | string | null) => (date === null ? '' : indiaTime.format(new Date(date)));
 const stateName = (code: string | null) => (code && isStateCode(code) ? `${code} ${INDIAN_STATES[code]}` : (code ?? ''));
@@ -103,7 +111,23 @@ export function revenueExport(ctx: Context, query: RevenueExportQuery): { fileNa
   }
 
   async function* documents() {
-    yield csvLine(['Number', 'Document', 'Date (IST)', 'Against invoice', 'Buyer', 'Business name', 'Buyer GSTIN', 'Email', 'Place of supply', 'Rate %', 'Taxable', 'CGST', 'SGST', 'IGST', 'Total']);
+    yield csvLine([
+      'Number',
+      'Document',
+      'Date (IST)',
+      'Against invoice',
+      'Buyer',
+      'Business name',
+      'Buyer GSTIN',
+      'Email',
+      'Place of supply',
+      'Rate %',
+      'Taxable',
+      'CGST',
+      'SGST',
+      'IGST',
+      'Total',
+    ]);
     let after: { issuedAt: string; id: string } | null = null;
     for (;;) {
       const page: DocumentRow[] = rowsOf<DocumentRow>(

@@ -64,7 +64,15 @@ export async function getRevenue(ctx: Context, now = new Date()): Promise<Omit<R
   ]);
 
   const documents = latest.length
-    ? await ctx.db.select().from(billingDocuments).where(inArray(billingDocuments.paymentId, latest.map((row) => row.payment.id)))
+    ? await ctx.db
+        .select()
+        .from(billingDocuments)
+        .where(
+          inArray(
+            billingDocuments.paymentId,
+            latest.map((row) => row.payment.id),
+          ),
+        )
     : [];
   const linkOf = (paymentId: string, kind: string) => {
     const document = documents.find((row) => row.paymentId === paymentId && row.kind === kind);
@@ -73,7 +81,14 @@ export async function getRevenue(ctx: Context, now = new Date()): Promise<Omit<R
   const planFigures = planRows
     .map((plan) => {
       const row = renewing.find((entry) => entry.plan_id === plan.id);
-      return { id: plan.id, name: plan.name, interval: plan.interval as 'monthly' | 'yearly', archived: plan.archivedAt !== null, subscribers: row?.renewing ?? 0, mrr: rupees(row?.mrr_paise ?? 0) };
+      return {
+        id: plan.id,
+        name: plan.name,
+        interval: plan.interval as 'monthly' | 'yearly',
+        archived: plan.archivedAt !== null,
+        subscribers: row?.renewing ?? 0,
+        mrr: rupees(row?.mrr_paise ?? 0),
+      };
     })
     .filter((plan) => !plan.archived || plan.subscribers > 0)
     .sort((a, b) => b.mrr - a.mrr || a.name.localeCompare(b.name));

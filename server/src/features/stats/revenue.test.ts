@@ -22,7 +22,11 @@ const at = (iso: string) => new Date(iso);
 const PLAN = 'plan_revenuetest01';
 
 async function defaultPlanOf(db: TestApp['database']['db']) {
-  const [row] = await db.select({ planId: plans.id, planPriceId: planPrices.id }).from(plans).innerJoin(planPrices, eq(planPrices.planId, plans.id)).where(eq(plans.isDefault, true));
+  const [row] = await db
+    .select({ planId: plans.id, planPriceId: planPrices.id })
+    .from(plans)
+    .innerJoin(planPrices, eq(planPrices.planId, plans.id))
+    .where(eq(plans.isDefault, true));
   return row!;
 }
 
@@ -30,10 +34,7 @@ async function defaultPlanOf(db: TestApp['database']['db']) {
  * A subscriber as the payments flow would leave them: their subscription, their payments (each a
  * month), and a cancellation if they cancelled. Written directly, with dates in the past.
  */
-async function seedSubscriber(
-  name: string,
-  history: { paid: string[]; refundedAt?: string; cancelledAt?: string; accessUntil: string },
-) {
+async function seedSubscriber(name: string, history: { paid: string[]; refundedAt?: string; cancelledAt?: string; accessUntil: string }) {
   const db = t.database.db;
   const [user] = await db
     .insert(users)
@@ -98,9 +99,19 @@ describe('revenue figures', () => {
     // Cancelled in November without a refund: access (not renewal) until the period ends.
     await seedSubscriber('Chen', { paid: ['2026-10-20T06:00:00Z'], cancelledAt: '2026-11-05T06:00:00Z', accessUntil: '2026-11-20T06:00:00Z' });
     // Refunded in November: no access, a refund this month.
-    await seedSubscriber('Devi', { paid: ['2026-11-03T06:00:00Z'], refundedAt: '2026-11-04T06:00:00Z', cancelledAt: '2026-11-04T06:00:00Z', accessUntil: '2026-11-04T06:00:00Z' });
+    await seedSubscriber('Devi', {
+      paid: ['2026-11-03T06:00:00Z'],
+      refundedAt: '2026-11-04T06:00:00Z',
+      cancelledAt: '2026-11-04T06:00:00Z',
+      accessUntil: '2026-11-04T06:00:00Z',
+    });
     // Refunded in October: not active when November began.
-    await seedSubscriber('Esha', { paid: ['2026-10-25T06:00:00Z'], refundedAt: '2026-10-26T06:00:00Z', cancelledAt: '2026-10-26T06:00:00Z', accessUntil: '2026-10-26T06:00:00Z' });
+    await seedSubscriber('Esha', {
+      paid: ['2026-10-25T06:00:00Z'],
+      refundedAt: '2026-10-26T06:00:00Z',
+      cancelledAt: '2026-10-26T06:00:00Z',
+      accessUntil: '2026-10-26T06:00:00Z',
+    });
     // Paid in October, renewed this morning.
     await seedSubscriber('Gita', { paid: ['2026-10-15T06:00:00Z', '2026-11-15T05:00:00Z'], accessUntil: '2026-12-15T05:00:00Z' });
     // A subscriber of last year: outside the twelve months.
@@ -169,7 +180,11 @@ describe('CSV export', () => {
     expect(header).toBe('Number,Document,Date (IST),Against invoice,Buyer,Business name,Buyer GSTIN,Email,Place of supply,Rate %,Taxable,CGST,SGST,IGST,Total');
     const mine = issued.find((row) => row.includes(learner.user.email))!;
     // The test seller has no GSTIN: a receipt, no tax; the comma in the name is quoted.
-    expect(mine).toMatch(new RegExp(`^LMS/\\d{2}-\\d{2}/\\d{6},Receipt,${today} \\d{2}:\\d{2}:\\d{2},,${learner.user.fullName},"Verma Tutors, LLP",,${learner.user.email},27 Maharashtra,0,99\\.00,0\\.00,0\\.00,0\\.00,99\\.00$`));
+    expect(mine).toMatch(
+      new RegExp(
+        `^LMS/\\d{2}-\\d{2}/\\d{6},Receipt,${today} \\d{2}:\\d{2}:\\d{2},,${learner.user.fullName},"Verma Tutors, LLP",,${learner.user.email},27 Maharashtra,0,99\\.00,0\\.00,0\\.00,0\\.00,99\\.00$`,
+      ),
+    );
   });
 
   it('defuses cells a spreadsheet would run as formulas, and quotes what needs it', () => {
@@ -198,7 +213,8 @@ describe('CSV export', () => {
 
     const other = (await signUpAdmin(t.app)).cookie;
     const statuses = [];
-    for (let i = 0; i <= EXPORTS_PER_MINUTE; i++) statuses.push((await exportCsv({ kind: 'payments', from: '2026-11-01', to: '2026-11-01' }, other)).statusCode);
+    for (let i = 0; i <= EXPORTS_PER_MINUTE; i++)
+      statuses.push((await exportCsv({ kind: 'payments', from: '2026-11-01', to: '2026-11-01' }, other)).statusCode);
     expect(statuses).toEqual([...Array(EXPORTS_PER_MINUTE).fill(200), 429]);
   });
 });

@@ -75,13 +75,15 @@ export async function getPaymentRecords(ctx: Context, { count: latest, now = new
       })
       .from(paymentMonths),
     ctx.db
-      .execute(sql`
+      .execute(
+        sql`
         select extract(month from p.paid_at at time zone ${SALES_TIME_ZONE})::int as month,
                date_trunc('year', p.paid_at at time zone ${SALES_TIME_ZONE}) = date_trunc('year', ${now}::timestamptz at time zone ${SALES_TIME_ZONE}) as this_year,
                count(*)::int as n
         from ${payments} p
         where p.refunded_at is not null and p.status = 'refunded'
-        group by 1, 2`)
+        group by 1, 2`,
+      )
       .then((result) => rowsOf<{ month: number; this_year: boolean; n: number }>(result)),
   ]);
 
@@ -168,7 +170,9 @@ export async function getEngagement(ctx: Context): Promise<Omit<EngagementRespon
       group by s.id, s.title, s.created_at, lc.n
       order by s.created_at desc, s.id desc`),
   ]);
-  const riskRows = rowsOf<{ id: string; full_name: string; email: string; renews_at: Date | string; last_watched_at: Date | string | null; total: number }>(atRisk);
+  const riskRows = rowsOf<{ id: string; full_name: string; email: string; renews_at: Date | string; last_watched_at: Date | string | null; total: number }>(
+    atRisk,
+  );
   const iso = (value: Date | string) => new Date(value).toISOString();
   return {
     activeLearnersThisWeek: Number(rowsOf<{ n: number }>(active)[0]!.n),
@@ -182,14 +186,16 @@ export async function getEngagement(ctx: Context): Promise<Omit<EngagementRespon
         lastWatchedAt: row.last_watched_at === null ? null : iso(row.last_watched_at),
       })),
     },
-    courses: rowsOf<{ id: string; title: string; lecture_count: number; started: number; completed: number; average: number | string }>(perCourse).map((row) => ({
-      courseId: row.id,
-      title: row.title,
-      lectureCount: Number(row.lecture_count),
-      started: Number(row.started),
-      completed: Number(row.completed),
-      averageCompletion: Math.round(Number(row.average) * 10) / 10,
-    })),
+    courses: rowsOf<{ id: string; title: string; lecture_count: number; started: number; completed: number; average: number | string }>(perCourse).map(
+      (row) => ({
+        courseId: row.id,
+        title: row.title,
+        lectureCount: Number(row.lecture_count),
+        started: Number(row.started),
+        completed: Number(row.completed),
+        averageCompletion: Math.round(Number(row.average) * 10) / 10,
+      }),
+    ),
   };
 }
 

@@ -241,11 +241,17 @@ describe('Subscribed Users and Subscription Count after a refund', () => {
     // The payment is still listed, as refunded.
     const { allPayments } = (await apiCaller(t)('GET', '/payments?count=100', admin)).json();
     expect(allPayments.map((payment: { payer: { email: string }; status: string }) => [payment.payer.email, payment.status]).sort()).toEqual(
-      [[kept.email, 'captured'], [refunded.email, 'refunded']].sort(),
+      [
+        [kept.email, 'captured'],
+        [refunded.email, 'refunded'],
+      ].sort(),
     );
 
     // Outside the window: no refund, access (and the sale) stand until the period ends.
-    await t.database.db.update(payments).set({ paidAt: new Date(Date.now() - 20 * DAY) }).where(eq(payments.userId, kept.user._id));
+    await t.database.db
+      .update(payments)
+      .set({ paidAt: new Date(Date.now() - 20 * DAY) })
+      .where(eq(payments.userId, kept.user._id));
     expect((await apiCaller(t)('POST', '/payments/unsubscribe', kept.cookie)).json()).toMatchObject({ refunded: false });
     expect(await dashboard()).toMatchObject({ subscribedUsers: 1, subscriptionCount: 1, totalRevenue: 99 });
   });
@@ -338,10 +344,16 @@ describe('the monthly totals follow every change to payments (payment_months tri
     const moved = await insertPayment(t, payer.pays, { paidAt: new Date('2027-02-12T10:00:00Z') });
     expect(await figures()).toEqual({ monthlySalesRecord: months({ 1: 2, 2: 2, 3: 1 }), subscriptionCount: 5, totalRevenue: 495 });
 
-    await t.database.db.update(payments).set({ refundedPaise: 9900, status: 'refunded', refundedAt: new Date('2027-02-11T10:00:00Z') }).where(eq(payments.id, payment.id));
+    await t.database.db
+      .update(payments)
+      .set({ refundedPaise: 9900, status: 'refunded', refundedAt: new Date('2027-02-11T10:00:00Z') })
+      .where(eq(payments.id, payment.id));
     expect(await figures()).toEqual({ monthlySalesRecord: months({ 1: 2, 2: 1, 3: 1 }), subscriptionCount: 4, totalRevenue: 396 });
 
-    await t.database.db.update(payments).set({ paidAt: new Date('2027-04-01T10:00:00Z') }).where(eq(payments.id, moved.id));
+    await t.database.db
+      .update(payments)
+      .set({ paidAt: new Date('2027-04-01T10:00:00Z') })
+      .where(eq(payments.id, moved.id));
     expect(await figures()).toEqual({ monthlySalesRecord: months({ 1: 2, 3: 1, 4: 1 }), subscriptionCount: 4, totalRevenue: 396 });
     expect(await figures()).toEqual(await countedFromPayments());
   });

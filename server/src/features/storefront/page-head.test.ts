@@ -7,7 +7,8 @@ describe('summarize', () => {
   });
 
   it('cuts a long text at the end of a word, with an ellipsis, within the limit', () => {
-    const text = 'Budgeting that sticks, an emergency fund, understanding interest and debt, and the basics of long-term investing for everyone who earns money.';
+    const text =
+      'Budgeting that sticks, an emergency fund, understanding interest and debt, and the basics of long-term investing for everyone who earns money.';
     const cut = summarize(text, 60);
     expect(cut).toBe('Budgeting that sticks, an emergency fund, understanding…');
     expect(Array.from(cut).length).toBeLessThanOrEqual(60);
@@ -80,7 +81,9 @@ describe('splitAtHead', () => {
       '</html>',
     ].join('\n');
     const { before, after } = splitAtHead(page);
-    expect(before).toBe('<!doctype html>\n<html lang="en">\n  <head>\n    <meta charset="UTF-8" />\n    <script type="module" src="/assets/app.js"></script>\n');
+    expect(before).toBe(
+      '<!doctype html>\n<html lang="en">\n  <head>\n    <meta charset="UTF-8" />\n    <script type="module" src="/assets/app.js"></script>\n',
+    );
     expect(after).toBe('</head>\n  <body></body>\n</html>');
   });
 

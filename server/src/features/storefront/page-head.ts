@@ -48,8 +48,7 @@ export function summarize(text: string, max = DESCRIPTION_MAX): string {
 /** The tags of `head`, one a line, indented for the page's <head>. */
 export function headTags(head: PageHead): string {
   const tags: string[] = [];
-  const meta = (attribute: 'name' | 'property', key: string, value: string) =>
-    tags.push(`<meta ${attribute}="${key}" content="${escapeMarkup(value)}" />`);
+  const meta = (attribute: 'name' | 'property', key: string, value: string) => tags.push(`<meta ${attribute}="${key}" content="${escapeMarkup(value)}" />`);
   tags.push(`<title>${escapeMarkup(head.title)}</title>`);
   meta('name', 'description', head.description);
   if (head.noindex) meta('name', 'robots', 'noindex');

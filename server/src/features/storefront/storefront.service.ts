@@ -55,14 +55,7 @@ const notFoundAs =
 
 /** robots.txt: everything but the private paths, and where the sitemap is. */
 export function robotsTxt(ctx: Context): string {
-  return [
-    'User-agent: *',
-    'Allow: /',
-    ...PRIVATE_PATHS.map((path) => `Disallow: ${path}`),
-    '',
-    `Sitemap: ${ctx.config.publicUrl}/sitemap.xml`,
-    '',
-  ].join('\n');
+  return ['User-agent: *', 'Allow: /', ...PRIVATE_PATHS.map((path) => `Disallow: ${path}`), '', `Sitemap: ${ctx.config.publicUrl}/sitemap.xml`, ''].join('\n');
 }
 
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
@@ -94,9 +87,7 @@ async function urlSet(ctx: Context, start: number, size: number): Promise<string
     .offset(courseOffset);
   const entries = [
     ...pages.map((page) => `  <url><loc>${escapeMarkup(ctx.config.publicUrl + page)}</loc></url>\n`),
-    ...rows.map(
-      (course) => `  <url><loc>${escapeMarkup(coursePageUrl(ctx, course.id))}</loc><lastmod>${course.updatedAt.toISOString()}</lastmod></url>\n`,
-    ),
+    ...rows.map((course) => `  <url><loc>${escapeMarkup(coursePageUrl(ctx, course.id))}</loc><lastmod>${course.updatedAt.toISOString()}</lastmod></url>\n`),
   ];
   return `${XML_HEAD}<urlset xmlns="${SITEMAP_NS}">\n${entries.join('')}</urlset>\n`;
 }

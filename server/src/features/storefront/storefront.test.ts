@@ -50,8 +50,17 @@ async function startApp(indexHtml: string | undefined) {
   };
 }
 
-async function createCourse(app: App, cookie: string, fields: { title: string; description: string }): Promise<{ _id: string; thumbnail: { secure_url: string } }> {
-  const form = await multipart({ ...fields, category: 'Data', createdBy: 'Li Wei', thumbnail: { bytes: await pngImage(), filename: 'c.png', type: 'image/png' } });
+async function createCourse(
+  app: App,
+  cookie: string,
+  fields: { title: string; description: string },
+): Promise<{ _id: string; thumbnail: { secure_url: string } }> {
+  const form = await multipart({
+    ...fields,
+    category: 'Data',
+    createdBy: 'Li Wei',
+    thumbnail: { bytes: await pngImage(), filename: 'c.png', type: 'image/png' },
+  });
   const response = await app.inject({ method: 'POST', url: '/api/v1/courses', payload: form.payload, headers: { ...form.headers, cookie } });
   expect(response.statusCode, response.body).toBe(201);
   return response.json().course;
@@ -63,8 +72,7 @@ function metaOf(html: string, key: string): string | undefined {
   expect(all.length, key).toBeLessThanOrEqual(1);
   return all[0] && unescape(all[0][2]!);
 }
-const unescape = (text: string) =>
-  text.replace(/&(amp|lt|gt|quot|#39);/g, (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name]!);
+const unescape = (text: string) => text.replace(/&(amp|lt|gt|quot|#39);/g, (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name]!);
 const titleOf = (html: string) => {
   const titles = [...html.matchAll(/<title>([^<]*)<\/title>/g)];
   expect(titles).toHaveLength(1);
@@ -168,7 +176,12 @@ describe('a course page sent by the server', () => {
     const edited = await createCourse(site.app, admin, { title: 'Before', description: 'Short.' });
     expect(titleOf((await page(`/course/description?id=${edited._id}`)).body)).toBe('Before · LMS');
     const form = await multipart({ title: 'After' });
-    const put = await site.app.inject({ method: 'PUT', url: `/api/v1/courses/${edited._id}`, payload: form.payload, headers: { ...form.headers, cookie: admin } });
+    const put = await site.app.inject({
+      method: 'PUT',
+      url: `/api/v1/courses/${edited._id}`,
+      payload: form.payload,
+      headers: { ...form.headers, cookie: admin },
+    });
     expect(put.statusCode).toBe(200);
     const html = (await page(`/course/description?id=${edited._id}`)).body;
     expect(titleOf(html)).toBe('After · LMS');
@@ -211,7 +224,7 @@ describe('a course page sent by the server', () => {
     expect(html).not.toContain('Built-in description');
   });
 
-  it("leaves the web app answering the paths beside robots.txt and the sitemap (with its 404 page, as the app has no such page)", async () => {
+  it('leaves the web app answering the paths beside robots.txt and the sitemap (with its 404 page, as the app has no such page)', async () => {
     for (const url of ['/sitemap', '/robots', '/sitemaps/courses', '/course/description/extra']) {
       const response = await page(url);
       expect(response.statusCode, url).toBe(404);
@@ -237,14 +250,25 @@ describe('robots.txt and the sitemap', () => {
 
   const sitemapEntries = (xml: string) =>
     [...xml.matchAll(/<url><loc>([^<]+)<\/loc>(?:<lastmod>([^<]+)<\/lastmod>)?<\/url>/g)].map((match) => ({ loc: match[1]!, lastmod: match[2] }));
-  const updatedAtOf = async (id: string) => (await site.app.ctx.db.select({ at: courses.updatedAt }).from(courses).where(eq(courses.id, id)))[0]!.at.toISOString();
+  const updatedAtOf = async (id: string) =>
+    (await site.app.ctx.db.select({ at: courses.updatedAt }).from(courses).where(eq(courses.id, id)))[0]!.at.toISOString();
 
   it('robots.txt allows everything but the private paths and names the sitemap', async () => {
     const response = await site.app.inject({ url: '/robots.txt' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(response.body).toBe(
-      ['User-agent: *', 'Allow: /', 'Disallow: /admin/', 'Disallow: /user/', 'Disallow: /checkout', 'Disallow: /api/', '', `Sitemap: ${SITE}/sitemap.xml`, ''].join('\n'),
+      [
+        'User-agent: *',
+        'Allow: /',
+        'Disallow: /admin/',
+        'Disallow: /user/',
+        'Disallow: /checkout',
+        'Disallow: /api/',
+        '',
+        `Sitemap: ${SITE}/sitemap.xml`,
+        '',
+      ].join('\n'),
     );
   });
 
@@ -267,13 +291,18 @@ describe('robots.txt and the sitemap', () => {
     // A lecture added changes the course's page: its lastmod moves on.
     const before = await updatedAtOf(first._id);
     const form = await multipart({ title: 'Intro', description: 'Hello.', lectures: { bytes: mp4Video(1000), filename: 'a.mp4', type: 'video/mp4' } });
-    expect((await site.app.inject({ method: 'POST', url: `/api/v1/courses/${first._id}`, payload: form.payload, headers: { ...form.headers, cookie: admin } })).statusCode).toBe(201);
+    expect(
+      (await site.app.inject({ method: 'POST', url: `/api/v1/courses/${first._id}`, payload: form.payload, headers: { ...form.headers, cookie: admin } }))
+        .statusCode,
+    ).toBe(201);
     const moved = sitemapEntries((await site.app.inject({ url: '/sitemap.xml' })).body).find((entry) => entry.loc.endsWith(first._id))!;
     expect(moved.lastmod! > before).toBe(true);
 
     // A deleted course leaves the sitemap at once.
     expect((await site.app.inject({ method: 'DELETE', url: `/api/v1/courses/${second._id}`, headers: { cookie: admin } })).statusCode).toBe(200);
-    expect(sitemapEntries((await site.app.inject({ url: '/sitemap.xml' })).body).map((entry) => entry.loc)).not.toContain(`${SITE}/course/description?id=${second._id}`);
+    expect(sitemapEntries((await site.app.inject({ url: '/sitemap.xml' })).body).map((entry) => entry.loc)).not.toContain(
+      `${SITE}/course/description?id=${second._id}`,
+    );
   });
 
   it('is sent compressed to a client that accepts it, once it is big enough to gain', async () => {

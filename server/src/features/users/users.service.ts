@@ -50,8 +50,7 @@ export function toUserJson(ctx: Context, user: UserRow): User {
 }
 
 /** The avatar as stored: re-encoded to a bounded WebP, which also disarms an SVG. */
-const encodeAvatar = (bytes: Buffer) =>
-  reencodeImage(bytes, { accept: ['jpg', 'png', 'svg'], size: AVATAR_SIZE, rejectMessage: messages.avatarType });
+const encodeAvatar = (bytes: Buffer) => reencodeImage(bytes, { accept: ['jpg', 'png', 'svg'], size: AVATAR_SIZE, rejectMessage: messages.avatarType });
 
 /** Runs `write` with a freshly stored avatar; the file is removed again if the write fails. */
 async function withNewAvatar<T>(ctx: Context, webp: Buffer, write: (avatarKey: string) => Promise<T>): Promise<T> {
@@ -76,10 +75,7 @@ export async function registerUser(
   const passwordHash = await ctx.passwords.hash(input.password);
   const user = await withNewAvatar(ctx, avatar, async (avatarKey) => {
     try {
-      const [user] = await ctx.db
-        .insert(users)
-        .values({ fullName: input.fullName, email: input.email, passwordHash, avatarKey })
-        .returning();
+      const [user] = await ctx.db.insert(users).values({ fullName: input.fullName, email: input.email, passwordHash, avatarKey }).returning();
       return user!;
     } catch (error) {
       // Two sign-ups with one email at once: the database decides.
@@ -90,11 +86,7 @@ export async function registerUser(
   return { user, session: await createSession(ctx, user.id) };
 }
 
-export async function updateProfile(
-  ctx: Context,
-  user: UserRow,
-  input: { fullName: string; avatar?: Buffer },
-): Promise<UserRow> {
+export async function updateProfile(ctx: Context, user: UserRow, input: { fullName: string; avatar?: Buffer }): Promise<UserRow> {
   const update = async (avatarKey?: string) => {
     const [updated] = await ctx.db
       .update(users)
@@ -125,9 +117,6 @@ export async function createOrPromoteAdmin(
     await revokeAllSessions(ctx.db, promoted.id);
     return { user: promoted, created: false };
   }
-  const [created] = await ctx.db
-    .insert(users)
-    .values({ email: input.email, fullName: input.fullName, passwordHash, role })
-    .returning();
+  const [created] = await ctx.db.insert(users).values({ email: input.email, fullName: input.fullName, passwordHash, role }).returning();
   return { user: created!, created: true };
 }

@@ -125,9 +125,7 @@ describe('POST /api/v1/user/register', () => {
 
   it('refuses a second account with the same email in any case (409), keeping no avatar file', async () => {
     const { email } = await signUp(t.app);
-    const response = await expectNothingWritten(async () =>
-      register({ ...newSignup({ email: email.toUpperCase() }), avatar: await png() }),
-    );
+    const response = await expectNothingWritten(async () => register({ ...newSignup({ email: email.toUpperCase() }), avatar: await png() }));
     expect(response.statusCode).toBe(409);
     expect(response.json().message).toBe(answers.emailTaken);
   });
@@ -136,7 +134,7 @@ describe('POST /api/v1/user/register', () => {
     const signup = newSignup();
     const answers = await Promise.all([register({ ...signup, avatar: await png() }), register({ ...signup, avatar: await png() })]);
     expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409]);
-    expect(await mediaFiles(t.dataDir, 'avatars')).toHaveLength((await rowCount(t.database, users)));
+    expect(await mediaFiles(t.dataDir, 'avatars')).toHaveLength(await rowCount(t.database, users));
   });
 
   it('judges the avatar by its bytes: a text file named .png is refused', async () => {
@@ -177,9 +175,7 @@ describe('POST /api/v1/user/register', () => {
   });
 
   it('refuses JSON where a form is expected (415)', async () => {
-    const response = await expectNothingWritten(() =>
-      t.app.inject({ method: 'POST', url: '/api/v1/user/register', payload: newSignup() }),
-    );
+    const response = await expectNothingWritten(() => t.app.inject({ method: 'POST', url: '/api/v1/user/register', payload: newSignup() }));
     expect(response.statusCode).toBe(415);
   });
 });

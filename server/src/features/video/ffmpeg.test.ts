@@ -59,10 +59,30 @@ describe('findVideoTools', () => {
     });
 
     it.each([
-      ['Debian', 'ffmpeg version 5.1.9-0+deb12u1 Copyright (c) 2000-2026 the FFmpeg developers', { version: '5.1.9', origin: 'Debian', year: 2026 }, 'ffmpeg 5.1.9 (Debian, <folder>/ffmpeg)'],
-      ['Ubuntu', 'ffmpeg version 6.1.1-3ubuntu5 Copyright (c) 2000-2023 the FFmpeg developers', { version: '6.1.1', origin: 'Ubuntu', year: 2023 }, 'ffmpeg 6.1.1 (Ubuntu, <folder>/ffmpeg)'],
-      ['its own build', 'ffmpeg version n7.1 Copyright (c) 2000-2024 the FFmpeg developers', { version: '7.1', origin: null, year: 2024 }, 'ffmpeg 7.1 (<folder>/ffmpeg)'],
-      ['a snapshot', 'ffmpeg version N-113000-gabcdef0123 Copyright (c) 2000-2024 the FFmpeg developers', { version: 'N-113000-gabcdef0123', origin: null, year: 2024 }, 'ffmpeg N-113000-gabcdef0123 (<folder>/ffmpeg)'],
+      [
+        'Debian',
+        'ffmpeg version 5.1.9-0+deb12u1 Copyright (c) 2000-2026 the FFmpeg developers',
+        { version: '5.1.9', origin: 'Debian', year: 2026 },
+        'ffmpeg 5.1.9 (Debian, <folder>/ffmpeg)',
+      ],
+      [
+        'Ubuntu',
+        'ffmpeg version 6.1.1-3ubuntu5 Copyright (c) 2000-2023 the FFmpeg developers',
+        { version: '6.1.1', origin: 'Ubuntu', year: 2023 },
+        'ffmpeg 6.1.1 (Ubuntu, <folder>/ffmpeg)',
+      ],
+      [
+        'its own build',
+        'ffmpeg version n7.1 Copyright (c) 2000-2024 the FFmpeg developers',
+        { version: '7.1', origin: null, year: 2024 },
+        'ffmpeg 7.1 (<folder>/ffmpeg)',
+      ],
+      [
+        'a snapshot',
+        'ffmpeg version N-113000-gabcdef0123 Copyright (c) 2000-2024 the FFmpeg developers',
+        { version: 'N-113000-gabcdef0123', origin: null, year: 2024 },
+        'ffmpeg N-113000-gabcdef0123 (<folder>/ffmpeg)',
+      ],
     ] as const)("is preferred to the npm package's, and named for the admin: %s", async (_, firstLine, build, description) => {
       const folder = await toolsSaying(firstLine);
       const found = await findVideoTools({});
@@ -104,7 +124,9 @@ describe('probeVideo', () => {
     await fs.copyFile(await makeClip(tools, path.join(dir, 'with-sound.mp4'), { seconds: 1 }), path.join(dir, 'copy.mp4'));
     const { execFile } = await import('node:child_process');
     await new Promise<void>((resolve, reject) =>
-      execFile(tools.ffmpeg, ['-v', 'error', '-y', '-i', path.join(dir, 'copy.mp4'), '-vn', '-c:a', 'copy', sound], (error) => (error ? reject(error) : resolve())),
+      execFile(tools.ffmpeg, ['-v', 'error', '-y', '-i', path.join(dir, 'copy.mp4'), '-vn', '-c:a', 'copy', sound], (error) =>
+        error ? reject(error) : resolve(),
+      ),
     );
     await expect(probeVideo(tools, sound)).rejects.toMatchObject({ detail: 'no video stream' });
   });
@@ -189,11 +211,17 @@ describe('what ffmpeg and ffprobe may open', () => {
     await grabFrame(recorded, clip, 1, 320);
     await transcodeToHls(recorded, { file: clip, outDir, video, renditions: ladderFor(video.height), onProgress: () => undefined });
 
-    const runs = (await fs.readFile(log, 'utf8')).split('\n\n').filter(Boolean).map((run) => run.split('\n'));
+    const runs = (await fs.readFile(log, 'utf8'))
+      .split('\n\n')
+      .filter(Boolean)
+      .map((run) => run.split('\n'));
     expect(runs).toHaveLength(3);
     for (const args of runs) {
       // The upload is named once, as the value of the one -i (ffprobe would also take a bare name as its input).
-      expect(args.filter((arg) => arg === clip), args.join(' ')).toHaveLength(1);
+      expect(
+        args.filter((arg) => arg === clip),
+        args.join(' '),
+      ).toHaveLength(1);
       const at = args.indexOf('-i');
       expect(args[at + 1]).toBe(clip);
       expect(args.slice(at - 4, at)).toEqual(['-protocol_whitelist', 'file', '-format_whitelist', 'mov,matroska,avi,mpeg,mpegts,flv,ogg,asf']);

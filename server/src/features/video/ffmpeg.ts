@@ -77,7 +77,13 @@ async function onPath(name: string): Promise<string> {
   if (name.includes('/')) return name;
   for (const folder of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
     const candidate = path.resolve(folder, name);
-    if (await fs.access(candidate, fs.constants.X_OK).then(() => true, () => false)) return candidate;
+    if (
+      await fs.access(candidate, fs.constants.X_OK).then(
+        () => true,
+        () => false,
+      )
+    )
+      return candidate;
   }
   return name;
 }
@@ -116,7 +122,8 @@ async function shippedPackageOf(binary: string): Promise<{ version: string } | u
   const text = await fs.readFile(path.join(path.dirname(binary), 'package.json'), 'utf8').catch(() => undefined);
   try {
     const manifest = JSON.parse(text ?? 'null') as { name?: unknown; version?: unknown } | null;
-    if (typeof manifest?.name === 'string' && manifest.name.startsWith('@ffmpeg-installer/') && typeof manifest.version === 'string') return { version: manifest.version };
+    if (typeof manifest?.name === 'string' && manifest.name.startsWith('@ffmpeg-installer/') && typeof manifest.version === 'string')
+      return { version: manifest.version };
   } catch {
     // Not a package's manifest: not the npm build.
   }

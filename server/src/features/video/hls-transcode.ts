@@ -45,7 +45,14 @@ export function ladderFor(height: number): Rendition[] {
  */
 export async function transcodeToHls(
   tools: VideoTools,
-  { file, outDir, video, renditions, onProgress, signal }: {
+  {
+    file,
+    outDir,
+    video,
+    renditions,
+    onProgress,
+    signal,
+  }: {
     file: string;
     outDir: string;
     video: ProbedVideo;

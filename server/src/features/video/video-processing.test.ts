@@ -52,7 +52,12 @@ async function newCourse(t: TestApp | { app: TestApp['app'] }, admin: string): P
 
 async function upload(t: { app: TestApp['app'] }, admin: string, courseId: string, bytes: Buffer, title = 'Lesson'): Promise<Lecture> {
   const form = await multipart({ title, description: 'A part of the course.', lectures: { bytes, filename: 'lesson.mp4', type: 'video/mp4' } });
-  const response = await t.app.inject({ method: 'POST', url: `/api/v1/courses/${courseId}`, payload: form.payload, headers: { ...form.headers, cookie: admin } });
+  const response = await t.app.inject({
+    method: 'POST',
+    url: `/api/v1/courses/${courseId}`,
+    payload: form.payload,
+    headers: { ...form.headers, cookie: admin },
+  });
   expect(response.statusCode, response.body).toBe(201);
   return response.json().course.lectures.find((lecture: Lecture) => lecture.title === title);
 }
@@ -79,7 +84,9 @@ const settled = (lecture: Lecture) => lecture.processing.state === 'ready' || le
 /** A script standing in for ffmpeg that runs the real one, except that it fails (or first waits) when asked to make HLS. */
 async function ffmpegThat(dir: string, onHls: string): Promise<string> {
   const script = path.join(dir, `ffmpeg-${Math.random().toString(36).slice(2)}`);
-  await fs.writeFile(script, `#!/bin/sh\ncase " $* " in *" hls "*) echo x >> "${script}.runs"; ${onHls};; esac\nexec "${tools.ffmpeg}" "$@"\n`, { mode: 0o755 });
+  await fs.writeFile(script, `#!/bin/sh\ncase " $* " in *" hls "*) echo x >> "${script}.runs"; ${onHls};; esac\nexec "${tools.ffmpeg}" "$@"\n`, {
+    mode: 0o755,
+  });
   return script;
 }
 const runsOf = async (script: string) => (await fs.readFile(`${script}.runs`, 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
@@ -159,7 +166,11 @@ describe('a lecture uploaded with processing on', () => {
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toEqual({ success: false, message: answers.videoRetryNotFailed });
 
-    const unknown = await t.app.inject({ method: 'POST', url: `/api/v1/courses/${courseId}/lectures/${crypto.randomUUID()}/processing`, headers: { cookie: admin } });
+    const unknown = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/courses/${courseId}/lectures/${crypto.randomUUID()}/processing`,
+      headers: { cookie: admin },
+    });
     expect(unknown.json()).toEqual({ success: false, message: answers.lectureNotFound });
   });
 
@@ -249,7 +260,10 @@ describe('faults', () => {
       const admin = (await signUpAdmin(t.app)).cookie;
       const courseId = await newCourse(t, admin);
       const added = await upload(t, admin, courseId, clip);
-      await until(() => lectureAsAdmin(t, admin, courseId, added._id), (lecture) => lecture.processing.state === 'processing' && lecture.duration !== null);
+      await until(
+        () => lectureAsAdmin(t, admin, courseId, added._id),
+        (lecture) => lecture.processing.state === 'processing' && lecture.duration !== null,
+      );
       const deleted = await t.app.inject({ method: 'DELETE', url: `/api/v1/courses?courseId=${courseId}&lectureId=${added._id}`, headers: { cookie: admin } });
       expect(deleted.statusCode, deleted.body).toBe(200);
 
@@ -312,7 +326,13 @@ describe('restarts', () => {
       // As a process killed mid-transcode leaves it: processing, held by a run that will never write again, and its work folder.
       await t.app.ctx.db
         .update(lectures)
-        .set({ videoState: 'processing', processingPercent: 40, processingRun: crypto.randomUUID(), processingHeartbeatAt: new Date(Date.now() - 60_000), hlsKey: null })
+        .set({
+          videoState: 'processing',
+          processingPercent: 40,
+          processingRun: crypto.randomUUID(),
+          processingHeartbeatAt: new Date(Date.now() - 60_000),
+          hlsKey: null,
+        })
         .where(eq(lectures.id, added._id));
       const deadWork = path.join(workRoot(t.dataDir), `video-${crypto.randomUUID()}`);
       await fs.mkdir(path.join(deadWork, 'hls'), { recursive: true });

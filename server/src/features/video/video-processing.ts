@@ -79,7 +79,8 @@ export async function processLectureVideo(
     log.info({ lectureId: job.lectureId, seconds: video.durationSeconds, height: video.height }, 'lecture video processed');
   } catch (error) {
     await Promise.all(made.map((key) => ctx.media.remove(key).catch(() => undefined)));
-    if (error instanceof LostLecture) return void log.info({ lectureId: job.lectureId }, 'lecture deleted or taken over while processing; its files are removed');
+    if (error instanceof LostLecture)
+      return void log.info({ lectureId: job.lectureId }, 'lecture deleted or taken over while processing; its files are removed');
     if (error instanceof UnreadableVideo) return markFailed(ctx, job, answers.videoUnreadable(error.detail));
     if (signal?.aborted) {
       // Shutting down: the next try (after the queue's retry delay) starts it again.
@@ -165,7 +166,14 @@ async function posterOf(ctx: Context, tools: VideoTools, job: VideoProcessingJob
 async function transcodeAndStore(
   ctx: Context,
   tools: VideoTools,
-  { job, source, video, workDir, made, signal }: { job: VideoProcessingJob; source: string; video: ProbedVideo; workDir: string; made: string[]; signal: AbortSignal },
+  {
+    job,
+    source,
+    video,
+    workDir,
+    made,
+    signal,
+  }: { job: VideoProcessingJob; source: string; video: ProbedVideo; workDir: string; made: string[]; signal: AbortSignal },
 ): Promise<string> {
   const outDir = path.join(workDir, 'hls');
   await fs.mkdir(outDir);
@@ -181,7 +189,14 @@ async function transcodeAndStore(
     });
   }, HEARTBEAT_MS);
   try {
-    await transcodeToHls(tools, { file: source, outDir, video, renditions: ladderFor(video.height), onProgress: (share) => (done = share), signal: controller.signal });
+    await transcodeToHls(tools, {
+      file: source,
+      outDir,
+      video,
+      renditions: ladderFor(video.height),
+      onProgress: (share) => (done = share),
+      signal: controller.signal,
+    });
   } catch (error) {
     throw lost ?? error;
   } finally {

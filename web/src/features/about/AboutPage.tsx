@@ -7,7 +7,10 @@ const quotes: Quote[] = [
   { text: 'Live as if you were to die tomorrow. Learn as if you were to live forever.', name: 'Mahatma Gandhi' },
   { text: 'The beautiful thing about learning is that nobody can take it away from you.', name: 'B. B. King' },
   { text: 'The more that you read, the more things you will know. The more that you learn, the more places you\u2019ll go.', name: 'Dr. Seuss' },
-  { text: 'Learning gives creativity, creativity leads to thinking, thinking provides knowledge, and knowledge makes you great.', name: 'A. P. J. Abdul Kalam' },
+  {
+    text: 'Learning gives creativity, creativity leads to thinking, thinking provides knowledge, and knowledge makes you great.',
+    name: 'A. P. J. Abdul Kalam',
+  },
 ];
 
 export default function AboutPage() {
@@ -17,13 +20,12 @@ export default function AboutPage() {
       <section className="flex flex-col gap-4">
         <h1 className="text-4xl font-bold">About us</h1>
         <p className="text-lg">
-          LMS brings video courses from skilled and qualified instructors to anyone with a browser. We believe good teaching
-          should not cost a fortune: one monthly bundle opens every course in the catalogue, the existing ones and every
-          new one we launch.
+          LMS brings video courses from skilled and qualified instructors to anyone with a browser. We believe good teaching should not cost a fortune: one
+          monthly bundle opens every course in the catalogue, the existing ones and every new one we launch.
         </p>
         <p className="text-lg">
-          Learn at your own pace, pick up where you left off, and cancel whenever you like. If anything is unclear, our
-          team is one message away on the contact page.
+          Learn at your own pace, pick up where you left off, and cancel whenever you like. If anything is unclear, our team is one message away on the contact
+          page.
         </p>
       </section>
       <QuoteCarousel quotes={quotes} label="Quotes about learning" />

@@ -78,13 +78,7 @@ export default function ChangePasswordPage() {
           value={oldPassword}
           onChange={(e) => setOldPassword(e.target.value)}
         />
-        <PasswordField
-          isNew
-          label="New password"
-          name="newPassword"
-          value={newPassword}
-          onChange={(e) => setNewPassword(e.target.value)}
-        />
+        <PasswordField isNew label="New password" name="newPassword" value={newPassword} onChange={(e) => setNewPassword(e.target.value)} />
         <SubmitButton busy={busy}>{forced ? messages.choosePasswordSubmit : 'Change password'}</SubmitButton>
       </form>
       {forced ? (

@@ -42,13 +42,7 @@ export default function ForgotPasswordPage() {
   return (
     <FormCard title={messages.forgotPasswordTitle}>
       <p>Enter the email of your account and we will send you a link to set a new password.</p>
-      <div role="status">
-        {sent && (
-          <p className="alert alert-info alert-soft">
-            {sent}
-          </p>
-        )}
-      </div>
+      <div role="status">{sent && <p className="alert alert-info alert-soft">{sent}</p>}</div>
       <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-2">
         <FormField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
         <SubmitButton busy={busy}>Send reset link</SubmitButton>

@@ -78,12 +78,7 @@ export default function LoginPage() {
       )}
       <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-2">
         <FormField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        <PasswordField
-          label="Password"
-          name="password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
+        <PasswordField label="Password" name="password" value={password} onChange={(e) => setPassword(e.target.value)} />
         <SubmitButton busy={busy}>Login</SubmitButton>
       </form>
       <Link to={paths.forgotPassword} className="link link-primary self-center">

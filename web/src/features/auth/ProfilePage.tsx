@@ -165,21 +165,41 @@ export default function ProfilePage() {
             <p className="label mb-1 whitespace-normal">{billingTexts.whyLeavingHint}</p>
             {Object.entries(CANCEL_REASONS).map(([value, text]) => (
               <label key={value} className="flex cursor-pointer items-center gap-3 py-1">
-                <input type="radio" name="reason" className="radio radio-sm" value={value} checked={reason === value} onChange={() => setReason(value as CancelReason)} />
+                <input
+                  type="radio"
+                  name="reason"
+                  className="radio radio-sm"
+                  value={value}
+                  checked={reason === value}
+                  onChange={() => setReason(value as CancelReason)}
+                />
                 <span>{text}</span>
               </label>
             ))}
             <label htmlFor={noteId} className="fieldset-legend mt-2 text-sm">
               {billingTexts.noteLabel}
             </label>
-            <textarea id={noteId} className="textarea w-full" rows={2} maxLength={CANCEL_NOTE_MAX} value={note} onChange={(event) => setNote(event.target.value)} />
+            <textarea
+              id={noteId}
+              className="textarea w-full"
+              rows={2}
+              maxLength={CANCEL_NOTE_MAX}
+              value={note}
+              onChange={(event) => setNote(event.target.value)}
+            />
           </fieldset>
           <div className="modal-action">
             <button type="button" className="btn" onClick={closeConfirm} disabled={busy}>
               {messages.keepSubscription}
             </button>
             {/* With an offer to take instead, cancelling is the quiet choice; still red, as it ends something. */}
-            <button type="button" className={`btn btn-error ${offer ? 'btn-outline' : ''}`} onClick={() => void onConfirmCancel()} disabled={busy} aria-busy={busy}>
+            <button
+              type="button"
+              className={`btn btn-error ${offer ? 'btn-outline' : ''}`}
+              onClick={() => void onConfirmCancel()}
+              disabled={busy}
+              aria-busy={busy}
+            >
               {busy && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
               {messages.confirmCancel}
             </button>

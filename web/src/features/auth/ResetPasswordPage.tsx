@@ -60,13 +60,7 @@ export default function ResetPasswordPage() {
   return (
     <FormCard title={messages.resetPasswordTitle}>
       <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-2">
-        <PasswordField
-          isNew
-          label="New password"
-          name="password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
+        <PasswordField isNew label="New password" name="password" value={password} onChange={(e) => setPassword(e.target.value)} />
         <PasswordField
           label="Confirm new password"
           autoComplete="new-password"

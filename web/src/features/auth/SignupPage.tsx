@@ -92,18 +92,11 @@ export default function SignupPage() {
         />
         <FormField label={LABELS.fullName} name="fullName" autoComplete="name" required value={fullName} onChange={(e) => setFullName(e.target.value)} />
         <FormField label={LABELS.email} type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        <PasswordField
-          isNew
-          label={LABELS.password}
-          name="password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
+        <PasswordField isNew label={LABELS.password} name="password" value={password} onChange={(e) => setPassword(e.target.value)} />
         <SubmitButton busy={busy}>Create account</SubmitButton>
       </form>
       <p className="text-center">
-        Already have an account?{' '}
-        {/* In the middle of a journey (e.g. to /checkout), the other form takes this one's place and carries on to the same place. */}
+        Already have an account? {/* In the middle of a journey (e.g. to /checkout), the other form takes this one's place and carries on to the same place. */}
         <Link to={withNext(paths.login, next)} replace={Boolean(next)} className="link link-primary">
           Login
         </Link>

@@ -48,7 +48,13 @@ const authApi = serverState.injectEndpoints({
     logout: build.mutation<ResponseOf<typeof endpoints.users.logout>, void>({
       query: () => serverCall(endpoints.users.logout, {}, { fallback: messages.failedLogOut, toastSuccess: true }),
       async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
-        if (await queryFulfilled.then(() => true, () => false)) dispatch(loggedOut());
+        if (
+          await queryFulfilled.then(
+            () => true,
+            () => false,
+          )
+        )
+          dispatch(loggedOut());
       },
     }),
     updateProfile: build.mutation<ResponseOf<typeof endpoints.users.update>, { userId: string; form: FormData }>({
@@ -63,7 +69,8 @@ const authApi = serverState.injectEndpoints({
       query: (input) => serverCall(endpoints.users.requestReset, { body: input }, { fallback: messages.operationFailed }),
     }),
     resetPassword: build.mutation<ResponseOf<typeof endpoints.users.reset>, { token: string; input: ResetPassword }>({
-      query: ({ token, input }) => serverCall(endpoints.users.reset, { params: { token }, body: input }, { fallback: messages.operationFailed, toastSuccess: true }),
+      query: ({ token, input }) =>
+        serverCall(endpoints.users.reset, { params: { token }, body: input }, { fallback: messages.operationFailed, toastSuccess: true }),
     }),
     /** Cancels the subscription, with the reason when the subscriber gave one. */
     unsubscribe: build.mutation<ResponseOf<typeof endpoints.payments.unsubscribe>, Cancellation>({
@@ -80,8 +87,10 @@ type GetState = () => { auth: AuthState };
  * The stored user is already written (above) when one resolves.
  */
 
-export const login = (input: Login, { quiet }: Pick<CallOptions, 'quiet'> = {}) => async (dispatch: Dispatch) =>
-  (await dispatch(authApi.endpoints.login.initiate({ input, quiet })).unwrap()).user;
+export const login =
+  (input: Login, { quiet }: Pick<CallOptions, 'quiet'> = {}) =>
+  async (dispatch: Dispatch) =>
+    (await dispatch(authApi.endpoints.login.initiate({ input, quiet })).unwrap()).user;
 
 export const signInWithLink = (token: string) => async (dispatch: Dispatch) => (await dispatch(authApi.endpoints.signInWithLink.initiate(token)).unwrap()).user;
 
@@ -96,7 +105,8 @@ export const updateProfile = (userId: string, form: FormData) => async (dispatch
 
 export const changePassword = (input: ChangePassword) => (dispatch: Dispatch) => dispatch(authApi.endpoints.changePassword.initiate(input)).unwrap();
 
-export const requestPasswordReset = (input: ForgotPassword) => (dispatch: Dispatch) => dispatch(authApi.endpoints.requestPasswordReset.initiate(input)).unwrap();
+export const requestPasswordReset = (input: ForgotPassword) => (dispatch: Dispatch) =>
+  dispatch(authApi.endpoints.requestPasswordReset.initiate(input)).unwrap();
 
 export const resetPassword = (token: string, input: ResetPassword) => (dispatch: Dispatch) =>
   dispatch(authApi.endpoints.resetPassword.initiate({ token, input })).unwrap();
@@ -125,13 +135,15 @@ export const refreshUser =
  * was refunded (access ends now: the user is inactive) or not (there are no renewals: access lasts
  * until the paid period ends, `stillActive`). The caller shows its message.
  */
-export const unsubscribe = (why: Cancellation = {}) => async (dispatch: Dispatch, getState: GetState) => {
-  const answer = await dispatch(authApi.endpoints.unsubscribe.initiate(why)).unwrap();
-  // When the reload fails the cancellation still stands: show what the answer says rather than a stale subscription.
-  const accessEnded = answer.refunded || answer.message === messages.unsubscribedRefundFailed;
-  await dispatch(
-    refreshUser((user) => ({ ...user, subscription: accessEnded ? { status: 'inactive' } : { ...user.subscription, cancelAtPeriodEnd: true } })),
-  );
-  const stillActive = getState().auth.data?.subscription.status === 'active';
-  return { refunded: answer.refunded, message: answer.message, stillActive };
-};
+export const unsubscribe =
+  (why: Cancellation = {}) =>
+  async (dispatch: Dispatch, getState: GetState) => {
+    const answer = await dispatch(authApi.endpoints.unsubscribe.initiate(why)).unwrap();
+    // When the reload fails the cancellation still stands: show what the answer says rather than a stale subscription.
+    const accessEnded = answer.refunded || answer.message === messages.unsubscribedRefundFailed;
+    await dispatch(
+      refreshUser((user) => ({ ...user, subscription: accessEnded ? { status: 'inactive' } : { ...user.subscription, cancelAtPeriodEnd: true } })),
+    );
+    const stillActive = getState().auth.data?.subscription.status === 'active';
+    return { refunded: answer.refunded, message: answer.message, stillActive };
+  };

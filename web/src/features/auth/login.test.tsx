@@ -81,7 +81,10 @@ describe('login page', () => {
   it('keeps a lockout on the page with how long to wait, until the next try', async () => {
     const lockout = answers.tooManyLoginAttempts(12);
     let status = 429;
-    stubApi({ 'POST /api/v1/user/login': () => (status === 429 ? { status, body: { success: false, message: lockout } } : { body: { success: true, message: answers.loggedIn, user } }) });
+    stubApi({
+      'POST /api/v1/user/login': () =>
+        status === 429 ? { status, body: { success: false, message: lockout } } : { body: { success: true, message: answers.loggedIn, user } },
+    });
     const view = renderLogin();
     await view.fill('asha@example.com', 'secret1!');
     expect(await screen.findByRole('alert')).toHaveTextContent('Too many login attempts, please try again in 12 minutes');

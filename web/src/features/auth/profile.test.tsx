@@ -13,7 +13,10 @@ import ProfilePage from './ProfilePage';
 const withoutProgress = <T extends { url: string; init: RequestInit }>(calls: T[]) =>
   calls.filter(
     (call) =>
-      !((call.init.method ?? 'GET') === 'GET' && ['/api/v1/progress', '/api/v1/billing/history', '/api/v1/payments/save-offer', '/api/v1/payments/cancellation'].includes(call.url)),
+      !(
+        (call.init.method ?? 'GET') === 'GET' &&
+        ['/api/v1/progress', '/api/v1/billing/history', '/api/v1/payments/save-offer', '/api/v1/payments/cancellation'].includes(call.url)
+      ),
   );
 
 /** GET /payments/cancellation's answer: what cancelling now would do, as the server's refund rule decides. */
@@ -116,7 +119,11 @@ describe('profile page', () => {
     await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
     const dialog = screen.getByRole('dialog', { name: `${messages.cancelSubscription}?` });
     expect(await within(dialog).findByText(billingTexts.cancelRefund('₹99', '3 Nov 2026'))).toBeInTheDocument();
-    expect(within(dialog).getByText('You paid ₹99 on 3 Nov 2026. Cancel now and we refund the ₹99 in full; your access ends today.', { normalizer: (text) => text.replace(/\s+/g, ' ') })).toBeInTheDocument();
+    expect(
+      within(dialog).getByText('You paid ₹99 on 3 Nov 2026. Cancel now and we refund the ₹99 in full; your access ends today.', {
+        normalizer: (text) => text.replace(/\s+/g, ' '),
+      }),
+    ).toBeInTheDocument();
     expect(within(dialog).getByText(billingTexts.cancelRefundOnce)).toBeInTheDocument();
     // Not both cases: only this subscriber's.
     expect(within(dialog).queryByText(messages.cancelConfirmRefund)).not.toBeInTheDocument();
@@ -188,7 +195,10 @@ describe('profile page', () => {
     await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Yes, cancel' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
-    expect(withoutProgress(calls).map((call) => `${call.init.method ?? 'GET'} ${call.url}`)).toEqual(['POST /api/v1/payments/unsubscribe', 'GET /api/v1/user/me']);
+    expect(withoutProgress(calls).map((call) => `${call.init.method ?? 'GET'} ${call.url}`)).toEqual([
+      'POST /api/v1/payments/unsubscribe',
+      'GET /api/v1/user/me',
+    ]);
     // The reason was skipped: none is sent.
     expect(JSON.parse(calls.find((call) => call.url === '/api/v1/payments/unsubscribe')!.init.body as string)).toEqual({});
     expect(store.getState().auth.data?.subscription.status).toBe('inactive');
@@ -204,7 +214,11 @@ describe('profile page', () => {
     await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
     const dialog = screen.getByRole('dialog');
     const reasons = within(dialog).getByRole('group', { name: billingTexts.whyLeaving });
-    expect(within(reasons).getAllByRole('radio').map((radio) => radio.closest('label')!.textContent)).toEqual(Object.values(CANCEL_REASONS));
+    expect(
+      within(reasons)
+        .getAllByRole('radio')
+        .map((radio) => radio.closest('label')!.textContent),
+    ).toEqual(Object.values(CANCEL_REASONS));
     await user.click(within(reasons).getByRole('radio', { name: CANCEL_REASONS.not_using }));
     await user.type(within(dialog).getByLabelText(billingTexts.noteLabel), '  Busy at work.  ');
     await user.click(within(dialog).getByRole('button', { name: 'Yes, cancel' }));
@@ -222,7 +236,10 @@ describe('profile page', () => {
     await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Yes, cancel' }));
     expect(await screen.findByRole('status')).toHaveTextContent(answers.unsubscribedRefundUsed);
-    expect(withoutProgress(calls).map((call) => `${call.init.method ?? 'GET'} ${call.url}`)).toEqual(['POST /api/v1/payments/unsubscribe', 'GET /api/v1/user/me']);
+    expect(withoutProgress(calls).map((call) => `${call.init.method ?? 'GET'} ${call.url}`)).toEqual([
+      'POST /api/v1/payments/unsubscribe',
+      'GET /api/v1/user/me',
+    ]);
     expect(router.state.location.pathname).toBe('/user/profile');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(screen.getByText('Active')).toBeInTheDocument();
@@ -282,7 +299,8 @@ describe('profile page: free trials and the save offer', () => {
   const offer = { discount: { code: 'STAY50', kind: 'percent', amount: 50, charges: 2 }, discountedPrice: 49.5, regularPrice: 99, interval: 'monthly' };
   const offerAnswer = (found: object | null) => ({ body: { success: true, message: answers.saveOfferFetched, offer: found } });
   const history = { body: { success: true, message: answers.billingHistoryFetched, entries: [], renewal: null } };
-  const reads = (calls: { url: string; init: RequestInit }[], url: string) => calls.filter((call) => (call.init.method ?? 'GET') === 'GET' && call.url === url).length;
+  const reads = (calls: { url: string; init: RequestInit }[], url: string) =>
+    calls.filter((call) => (call.init.method ?? 'GET') === 'GET' && call.url === url).length;
 
   function renderProfile(user: User) {
     logIn(user);
@@ -303,7 +321,10 @@ describe('profile page: free trials and the save offer', () => {
   });
 
   it('cancelling in a free trial says nothing was charged and none will be, instead of the refund rules', async () => {
-    stubApi({ 'GET /api/v1/payments/save-offer': offerAnswer(null), 'GET /api/v1/payments/cancellation': termsAnswer({ outcome: 'trial', accessUntil: trialEnd }) });
+    stubApi({
+      'GET /api/v1/payments/save-offer': offerAnswer(null),
+      'GET /api/v1/payments/cancellation': termsAnswer({ outcome: 'trial', accessUntil: trialEnd }),
+    });
     const { user } = renderProfile(trialUser);
     await user.click(screen.getByRole('button', { name: messages.cancelSubscription }));
     const dialog = screen.getByRole('dialog', { name: `${messages.cancelSubscription}?` });
@@ -315,7 +336,12 @@ describe('profile page: free trials and the save offer', () => {
     const calls = stubApi({
       'GET /api/v1/payments/save-offer': offerAnswer(offer),
       'GET /api/v1/billing/history': history,
-      'GET /api/v1/payments/cancellation': termsAnswer({ outcome: 'window_passed', payment: { amount: 99, paidAt: '2026-11-03T06:30:00.000Z' }, refundWindowEndsAt: '2026-11-17T06:30:00.000Z', accessUntil: periodEnd }),
+      'GET /api/v1/payments/cancellation': termsAnswer({
+        outcome: 'window_passed',
+        payment: { amount: 99, paidAt: '2026-11-03T06:30:00.000Z' },
+        refundWindowEndsAt: '2026-11-17T06:30:00.000Z',
+        accessUntil: periodEnd,
+      }),
     });
     const { user } = renderProfile(activeUser);
     await screen.findByText(billingTexts.noPayments);
@@ -332,7 +358,11 @@ describe('profile page: free trials and the save offer', () => {
     expect(found.compareDocumentPosition(terms) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     const cancel = within(dialog).getByRole('button', { name: 'Yes, cancel' });
     expect(cancel).toHaveClass('btn-outline');
-    expect(within(dialog).getAllByRole('button').filter((button) => button.classList.contains('btn-primary'))).toEqual([take]);
+    expect(
+      within(dialog)
+        .getAllByRole('button')
+        .filter((button) => button.classList.contains('btn-primary')),
+    ).toEqual([take]);
   });
 
   it('taking the offer sends it, says so, closes the dialog and reads the user and the billing history again', async () => {

@@ -57,7 +57,16 @@ function RenewalLine({ renewal }: { renewal: NonNullable<BillingHistory['renewal
   return (
     // Under the heading, as its subtitle: what comes next, before the payments that came before.
     <p className="-mt-2 flex items-start gap-2 text-sm text-base-content/80">
-      <svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2" className="mt-px shrink-0 text-primary" aria-hidden="true">
+      <svg
+        viewBox="0 0 24 24"
+        width="18"
+        height="18"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        className="mt-px shrink-0 text-primary"
+        aria-hidden="true"
+      >
         <rect x="3" y="5" width="18" height="16" rx="2" />
         <path d="M3 10h18M8 3v4M16 3v4" strokeLinecap="round" />
       </svg>

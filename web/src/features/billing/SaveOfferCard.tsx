@@ -23,7 +23,16 @@ export function SaveOfferCard({ offer, onTaken }: { offer: NonNullable<SaveOffer
   return (
     <section aria-labelledby={titleId} className="mt-4 flex flex-col gap-3 rounded-box bg-base-200 p-4 ring-1 ring-primary/40">
       <div className="flex items-start gap-3">
-        <svg viewBox="0 0 24 24" width="24" height="24" fill="none" stroke="currentColor" strokeWidth="2" className="mt-0.5 shrink-0 text-primary" aria-hidden="true">
+        <svg
+          viewBox="0 0 24 24"
+          width="24"
+          height="24"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+          className="mt-0.5 shrink-0 text-primary"
+          aria-hidden="true"
+        >
           <path d="M20 12v9H4v-9M2 7h20v5H2zM12 21V7" strokeLinejoin="round" />
           <path d="M12 7H7.5a2.5 2.5 0 1 1 0-5C11 2 12 7 12 7zM12 7h4.5a2.5 2.5 0 1 0 0-5C13 2 12 7 12 7z" strokeLinejoin="round" />
         </svg>

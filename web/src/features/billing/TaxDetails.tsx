@@ -13,10 +13,22 @@ export function TaxDetails() {
   const saved = useGetBillingDetailsQuery(undefined, { skip: !open });
 
   return (
-    <details onToggle={(event) => setOpen(event.currentTarget.open)} className="rounded-box bg-base-100 shadow-sm ring-1 ring-base-content/10 [&[open]>summary>svg]:rotate-180">
+    <details
+      onToggle={(event) => setOpen(event.currentTarget.open)}
+      className="rounded-box bg-base-100 shadow-sm ring-1 ring-base-content/10 [&[open]>summary>svg]:rotate-180"
+    >
       <summary className="flex cursor-pointer list-none items-center justify-between gap-3 p-4 font-medium">
         <span>{billingTexts.detailsTitle}</span>
-        <svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2" className="shrink-0 transition-transform" aria-hidden="true">
+        <svg
+          viewBox="0 0 24 24"
+          width="18"
+          height="18"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+          className="shrink-0 transition-transform"
+          aria-hidden="true"
+        >
           <path d="m6 9 6 6 6-6" strokeLinecap="round" strokeLinejoin="round" />
         </svg>
       </summary>
@@ -33,7 +45,9 @@ export function TaxDetails() {
  * The states as people look for them: by name, A to Z (the contract lists them by GST code, the
  * option's value). "Other Territory" is no state's name, so it comes last.
  */
-const STATES_BY_NAME = Object.entries(INDIAN_STATES).sort(([codeA, a], [codeB, b]) => Number(codeA === '97') - Number(codeB === '97') || a.localeCompare(b, 'en'));
+const STATES_BY_NAME = Object.entries(INDIAN_STATES).sort(
+  ([codeA, a], [codeB, b]) => Number(codeA === '97') - Number(codeB === '97') || a.localeCompare(b, 'en'),
+);
 
 type DetailsField = keyof BillingDetails;
 /** The fields in the order the form shows them: the first one refused gets the focus. */
@@ -58,7 +72,12 @@ const FIELD_OF_MESSAGE: Record<string, DetailsField> = {
  */
 function TaxDetailsForm({ saved }: { saved: BillingDetails }) {
   const [save, saving] = useSaveBillingDetailsMutation();
-  const [form, setForm] = useState({ businessName: saved.businessName ?? '', gstin: saved.gstin ?? '', stateCode: saved.stateCode ?? '', address: saved.address ?? '' });
+  const [form, setForm] = useState({
+    businessName: saved.businessName ?? '',
+    gstin: saved.gstin ?? '',
+    stateCode: saved.stateCode ?? '',
+    address: saved.address ?? '',
+  });
   const [errors, setErrors] = useState<Partial<Record<DetailsField, string>>>({});
   const id = useId();
   const fieldId = (field: DetailsField) => `${id}-${field}`;
@@ -102,7 +121,9 @@ function TaxDetailsForm({ saved }: { saved: BillingDetails }) {
     const result = await save(check.data);
     const message = 'error' in result ? result.error?.message : undefined;
     if (!message) return;
-    const field = FIELD_OF_MESSAGE[message] ?? (message === answers.invoiceLabelRefused ? (imitatesInvoiceLabel(form.businessName) ? 'businessName' : 'address') : undefined);
+    const field =
+      FIELD_OF_MESSAGE[message] ??
+      (message === answers.invoiceLabelRefused ? (imitatesInvoiceLabel(form.businessName) ? 'businessName' : 'address') : undefined);
     if (field) show({ [field]: message });
     else toast.error(message);
   }
@@ -154,7 +175,13 @@ function TaxDetailsForm({ saved }: { saved: BillingDetails }) {
         <label htmlFor={fieldId('stateCode')} className="fieldset-legend text-sm">
           {billingTexts.state}
         </label>
-        <select name="stateCode" className={`select w-full ${errors.stateCode ? 'select-error' : ''}`} value={form.stateCode} onChange={(event) => change('stateCode', event.target.value)} {...described('stateCode')}>
+        <select
+          name="stateCode"
+          className={`select w-full ${errors.stateCode ? 'select-error' : ''}`}
+          value={form.stateCode}
+          onChange={(event) => change('stateCode', event.target.value)}
+          {...described('stateCode')}
+        >
           <option value="">{billingTexts.noState}</option>
           {STATES_BY_NAME.map(([code, name]) => (
             <option key={code} value={code}>

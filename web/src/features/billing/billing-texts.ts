@@ -48,7 +48,8 @@ export const billingTexts = {
   cancelRefundUsed: (refundedOn: string, until: string) =>
     `You already had a refund on ${refundedOn}, and there is one in any 12 months: cancelling now refunds nothing. The subscription stops renewing and you keep access until ${until}.`,
   cancelTermsLoading: 'Working out what cancelling would do',
-  cancelInTrial: (date: string) => `You are in your free trial and nothing has been charged. Cancel now and no payment is taken; you keep access until ${date}.`,
+  cancelInTrial: (date: string) =>
+    `You are in your free trial and nothing has been charged. Cancel now and no payment is taken; you keep access until ${date}.`,
   offerTitle: 'Before you go',
   /** "Stay for 50 % off your next 2 payments: ₹49.50 instead of ₹99". */
   offer: (discount: Discount, discountedPrice: number, regularPrice: number) =>

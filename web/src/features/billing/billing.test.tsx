@@ -80,7 +80,14 @@ describe('the renewal line', () => {
   const renewalAnswer = (renewal: Renewal | null) => ({ body: { success: true, message: answers.billingHistoryFetched, entries: [], renewal } });
   /** The line as a person reads it, the plan's name in bold and the rest. */
   const line = (text: string) => screen.findByText((_content, element) => element?.tagName === 'SPAN' && element.textContent?.replace(/\s+/g, ' ') === text);
-  const renewing: Renewal = { renewsOn: '2027-11-25T06:30:00.000Z', cancelled: false, accessUntil: null, plan: { name: 'Yearly', interval: 'yearly' }, nextAmount: 799.2, trialEndsAt: null };
+  const renewing: Renewal = {
+    renewsOn: '2027-11-25T06:30:00.000Z',
+    cancelled: false,
+    accessUntil: null,
+    plan: { name: 'Yearly', interval: 'yearly' },
+    nextAmount: 799.2,
+    trialEndsAt: null,
+  };
 
   it('names the plan and the next payment, with its amount and date', async () => {
     stubApi({ 'GET /api/v1/billing/history': renewalAnswer(renewing) });
@@ -91,14 +98,29 @@ describe('the renewal line', () => {
 
   it("in a free trial, the first payment on the trial's last day", async () => {
     stubApi({
-      'GET /api/v1/billing/history': renewalAnswer({ ...renewing, renewsOn: '2026-12-02T06:30:00.000Z', plan: { name: 'Monthly', interval: 'monthly' }, nextAmount: 99, trialEndsAt: '2026-12-02T06:30:00.000Z' }),
+      'GET /api/v1/billing/history': renewalAnswer({
+        ...renewing,
+        renewsOn: '2026-12-02T06:30:00.000Z',
+        plan: { name: 'Monthly', interval: 'monthly' },
+        nextAmount: 99,
+        trialEndsAt: '2026-12-02T06:30:00.000Z',
+      }),
     });
     open();
     expect(await line('Monthly plan · free trial, first payment ₹99 on 2 Dec 2026')).toBeInTheDocument();
   });
 
   it('once cancelled, no more payments and until when access lasts', async () => {
-    stubApi({ 'GET /api/v1/billing/history': renewalAnswer({ renewsOn: null, cancelled: true, accessUntil: '2026-12-23T06:30:00.000Z', plan: null, nextAmount: null, trialEndsAt: null }) });
+    stubApi({
+      'GET /api/v1/billing/history': renewalAnswer({
+        renewsOn: null,
+        cancelled: true,
+        accessUntil: '2026-12-23T06:30:00.000Z',
+        plan: null,
+        nextAmount: null,
+        trialEndsAt: null,
+      }),
+    });
     open();
     expect(await line('No more payments, access until 23 Dec 2026')).toBeInTheDocument();
     expect(screen.queryByText(/next payment/)).not.toBeInTheDocument();
@@ -144,7 +166,9 @@ describe('tax details', () => {
     stubApi({ 'GET /api/v1/billing/history': history([]), 'GET /api/v1/billing/details': { body: { success: true, message: 'ok', details } } });
     const { user } = open();
     await user.click(await screen.findByText(billingTexts.detailsTitle));
-    const options = within(await screen.findByLabelText(billingTexts.state)).getAllByRole('option').slice(1) as HTMLOptionElement[];
+    const options = within(await screen.findByLabelText(billingTexts.state))
+      .getAllByRole('option')
+      .slice(1) as HTMLOptionElement[];
     const names = options.map((option) => option.textContent!);
     expect(names).toHaveLength(Object.keys(INDIAN_STATES).length);
     expect(names.slice(0, 3)).toEqual(['Andaman and Nicobar Islands', 'Andhra Pradesh', 'Arunachal Pradesh']);

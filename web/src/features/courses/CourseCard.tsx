@@ -34,7 +34,11 @@ export function CourseCard({
       <div className="card-body gap-3 p-4">
         <h2 className="card-title text-lg leading-snug">
           {/* The whole card opens the course; the button carries its accessible name. */}
-          <button type="button" onClick={onOpen} className="min-w-0 cursor-pointer text-left wrap-anywhere after:absolute after:inset-0 focus-visible:outline-none">
+          <button
+            type="button"
+            onClick={onOpen}
+            className="min-w-0 cursor-pointer text-left wrap-anywhere after:absolute after:inset-0 focus-visible:outline-none"
+          >
             {course.title}
           </button>
         </h2>

@@ -89,7 +89,14 @@ export default function CourseDescriptionPage() {
       </div>
 
       {playing && course && (
-        <PreviewDialog courseId={course._id} courseTitle={course.title} previews={previews} playing={playing} onSelect={setPlaying} onClose={() => setPlaying(undefined)} />
+        <PreviewDialog
+          courseId={course._id}
+          courseTitle={course.title}
+          previews={previews}
+          playing={playing}
+          onSelect={setPlaying}
+          onClose={() => setPlaying(undefined)}
+        />
       )}
     </article>
   );

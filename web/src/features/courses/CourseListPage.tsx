@@ -51,22 +51,36 @@ export default function CourseListPage() {
         <form role="search" onSubmit={onSearch} className="flex flex-1 gap-2">
           <label className="flex-1">
             <span className="label mb-1 block text-sm">Search courses</span>
-            <input key={search} name="search" type="search" defaultValue={search} placeholder="Title, category or instructor" className="input w-full" maxLength={100} />
+            <input
+              key={search}
+              name="search"
+              type="search"
+              defaultValue={search}
+              placeholder="Title, category or instructor"
+              className="input w-full"
+              maxLength={100}
+            />
           </label>
-          <button type="submit" className="btn btn-primary self-end">Search</button>
+          <button type="submit" className="btn btn-primary self-end">
+            Search
+          </button>
         </form>
         <label>
           <span className="label mb-1 block text-sm">Category</span>
           <select className="select w-full sm:w-56" value={category} onChange={(event) => update({ category: event.target.value, page: '' })}>
             <option value="">All categories</option>
             {categories.map((name) => (
-              <option key={name} value={name}>{name}</option>
+              <option key={name} value={name}>
+                {name}
+              </option>
             ))}
           </select>
         </label>
       </div>
 
-      <p className="sr-only" aria-live="polite">{loading ? 'Loading courses' : `${total} ${total === 1 ? 'course' : 'courses'} found`}</p>
+      <p className="sr-only" aria-live="polite">
+        {loading ? 'Loading courses' : `${total} ${total === 1 ? 'course' : 'courses'} found`}
+      </p>
       {!loading && courses.length === 0 && <p className="py-12 text-center text-lg wrap-anywhere">No courses match your search.</p>}
       {loading && courses.length === 0 && (
         <ul aria-hidden="true" className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
@@ -81,7 +95,12 @@ export default function CourseListPage() {
         {courses.map((course, index) => (
           <li key={course._id} className="relative">
             {/* The first row (one card on a phone, three on a desktop) is the first screen. */}
-            <CourseCard course={course} priority={index < 3} progress={cardProgress(byCourse.get(course._id))} onOpen={() => void navigate(courseLink(paths.courseDescription, course), { state: course })} />
+            <CourseCard
+              course={course}
+              priority={index < 3}
+              progress={cardProgress(byCourse.get(course._id))}
+              onOpen={() => void navigate(courseLink(paths.courseDescription, course), { state: course })}
+            />
           </li>
         ))}
       </ul>

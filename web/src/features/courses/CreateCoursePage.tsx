@@ -162,7 +162,13 @@ export default function CreateCoursePage() {
               <LimitedField label={LABELS.title} name="title" max={TITLE_MAX} tooLong={messages.titleTooLong} defaultValue={editing?.title} />
             </div>
             <div className="space-y-4">
-              <LimitedField label={LABELS.createdBy} name="createdBy" max={INSTRUCTOR_MAX} tooLong={messages.instructorTooLong} defaultValue={editing?.createdBy} />
+              <LimitedField
+                label={LABELS.createdBy}
+                name="createdBy"
+                max={INSTRUCTOR_MAX}
+                tooLong={messages.instructorTooLong}
+                defaultValue={editing?.createdBy}
+              />
               <LimitedField label={LABELS.category} name="category" max={CATEGORY_MAX} tooLong={messages.categoryTooLong} defaultValue={editing?.category} />
               <LimitedField
                 label={LABELS.description}

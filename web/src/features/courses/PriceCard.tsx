@@ -35,7 +35,14 @@ export function PriceCard({ course, plan, planLoading, access, summary, onSubscr
     <section aria-labelledby={headingId} className="card overflow-hidden bg-base-100 shadow-xl ring-1 ring-base-content/10">
       <figure className="relative aspect-video bg-base-300">
         {course ? (
-          <img src={course.thumbnail.secure_url} alt={`Cover of ${course.title}`} width={640} height={360} fetchPriority="high" className="h-full w-full object-cover" />
+          <img
+            src={course.thumbnail.secure_url}
+            alt={`Cover of ${course.title}`}
+            width={640}
+            height={360}
+            fetchPriority="high"
+            className="h-full w-full object-cover"
+          />
         ) : (
           <div className="skeleton h-full w-full rounded-none" />
         )}
@@ -90,9 +97,21 @@ export function PriceCard({ course, plan, planLoading, access, summary, onSubscr
           </button>
         )}
         <ul className="space-y-2 text-sm">
-          {summary ? <Tick size={18} className="flex items-start gap-2">{summary}</Tick> : summary === undefined && <li aria-hidden="true" className="skeleton h-5 w-48" />}
-          <Tick size={18} className="flex items-start gap-2">{messages.watchAnywhere}</Tick>
-          {!watching && <Tick size={18} className="flex items-start gap-2">{messages.cancelAnyTime}</Tick>}
+          {summary ? (
+            <Tick size={18} className="flex items-start gap-2">
+              {summary}
+            </Tick>
+          ) : (
+            summary === undefined && <li aria-hidden="true" className="skeleton h-5 w-48" />
+          )}
+          <Tick size={18} className="flex items-start gap-2">
+            {messages.watchAnywhere}
+          </Tick>
+          {!watching && (
+            <Tick size={18} className="flex items-start gap-2">
+              {messages.cancelAnyTime}
+            </Tick>
+          )}
         </ul>
         {!watching && (
           <p className="min-h-[calc(4.75rem+1px)] border-t border-base-content/10 pt-4 text-xs leading-5 text-base-content/70">

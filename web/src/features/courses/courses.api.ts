@@ -43,7 +43,10 @@ const coursesApi = serverState.injectEndpoints({
     getCurriculum: build.query<ResponseOf<typeof endpoints.courses.curriculum>, string>({
       query: (id) => serverCall(endpoints.courses.curriculum, { params: { id } }, { fallback: messages.failedLoadData, quiet: true }),
       // The same for everyone (previews' URLs name no viewer): not tagged Viewer.
-      providesTags: (_answer, _error, id) => [{ type: 'Curriculum', id }, { type: 'Course', id }],
+      providesTags: (_answer, _error, id) => [
+        { type: 'Curriculum', id },
+        { type: 'Course', id },
+      ],
     }),
     /** `POST /courses` (multipart with the thumbnail): every list gains it. */
     createCourse: build.mutation<ResponseOf<typeof endpoints.courses.create>, FormData>({
@@ -52,14 +55,29 @@ const coursesApi = serverState.injectEndpoints({
     }),
     /** `PUT /courses/:id`, any of the fields and a new thumbnail. */
     updateCourse: build.mutation<ResponseOf<typeof endpoints.courses.update>, { id: string; form: FormData }>({
-      query: ({ id, form }) => serverCall(endpoints.courses.update, { params: { id }, body: form }, { fallback: messages.failedCreateCourse, toastSuccess: true }),
-      invalidatesTags: (_answer, error, { id }) => (error ? [] : [{ type: 'Course', id: LIST }, { type: 'Course', id }, { type: 'Curriculum', id }]),
+      query: ({ id, form }) =>
+        serverCall(endpoints.courses.update, { params: { id }, body: form }, { fallback: messages.failedCreateCourse, toastSuccess: true }),
+      invalidatesTags: (_answer, error, { id }) =>
+        error
+          ? []
+          : [
+              { type: 'Course', id: LIST },
+              { type: 'Course', id },
+              { type: 'Curriculum', id },
+            ],
     }),
     /** The dashboard deletes a course; every list, the course and its lectures go stale. */
     deleteCourse: build.mutation<ResponseOf<typeof endpoints.courses.delete>, string>({
       query: (id) => serverCall(endpoints.courses.delete, { params: { id } }, { fallback: messages.failedDeleteCourses, toastSuccess: true }),
       invalidatesTags: (_answer, error, id) =>
-        error ? [] : [{ type: 'Course', id: LIST }, { type: 'Course', id }, { type: 'Curriculum', id }, { type: 'Lecture', id }],
+        error
+          ? []
+          : [
+              { type: 'Course', id: LIST },
+              { type: 'Course', id },
+              { type: 'Curriculum', id },
+              { type: 'Lecture', id },
+            ],
     }),
   }),
 });

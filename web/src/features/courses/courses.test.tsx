@@ -78,7 +78,14 @@ describe('/courses', () => {
 
 describe('/course/description', () => {
   const lessons = [
-    { _id: '20000000-0000-4000-8000-000000000001', title: 'Welcome', description: 'What the course holds.', duration: 8, preview: true, secure_url: '/media/videos/1.mp4?viewer=any&sig=x' },
+    {
+      _id: '20000000-0000-4000-8000-000000000001',
+      title: 'Welcome',
+      description: 'What the course holds.',
+      duration: 8,
+      preview: true,
+      secure_url: '/media/videos/1.mp4?viewer=any&sig=x',
+    },
     { _id: '20000000-0000-4000-8000-000000000002', title: 'Closures', description: 'Functions that remember.', duration: 754, preview: false },
     { _id: '20000000-0000-4000-8000-000000000003', title: 'Modules', description: 'Not measured yet.', duration: null, preview: false },
   ];
@@ -107,7 +114,9 @@ describe('/course/description', () => {
     globalThis.fetch = (async (url: string, init?: RequestInit) => {
       if (url !== `/api/v1/courses/${course(5)._id}/curriculum`) return stubbed(url, init);
       await arrived;
-      return new Response(JSON.stringify(curriculumOf(course(5, { description: 'Line one.\nLine two.' })).body), { headers: { 'content-type': 'application/json' } });
+      return new Response(JSON.stringify(curriculumOf(course(5, { description: 'Line one.\nLine two.' })).body), {
+        headers: { 'content-type': 'application/json' },
+      });
     }) as typeof fetch;
     const { container } = open(null, `?id=${course(5)._id}`);
     await vi.waitFor(() => expect(container.querySelector('article[aria-busy="true"] .skeleton')).toBeInTheDocument());
@@ -245,7 +254,10 @@ describe('/course/description', () => {
 
   it('says plainly that an unknown course is not there, with the way to the catalogue, and no error toast', async () => {
     const id = '00000000-0000-4000-8000-0000000000ff';
-    stubApi({ [`GET /api/v1/courses/${id}/curriculum`]: { status: 404, body: { success: false, message: messages.courseNotFound } }, 'GET /api/v1/payments/plan': plan });
+    stubApi({
+      [`GET /api/v1/courses/${id}/curriculum`]: { status: 404, body: { success: false, message: messages.courseNotFound } },
+      'GET /api/v1/payments/plan': plan,
+    });
     const { router } = open(null, `?id=${id}`);
     expect(await screen.findByRole('heading', { level: 1, name: messages.courseNotFound })).toBeInTheDocument();
     expect(screen.getByText(messages.courseNotFoundText)).toBeInTheDocument();
@@ -293,7 +305,9 @@ describe('/course/create', () => {
       await fill(view, rest, missing !== 'Course thumbnail');
       await view.user.click(screen.getByRole('button', { name: 'Create course' }));
       // Named without the label's "Course": the page is about a course.
-      expect(await findToast(`${messages.allFieldsMandatory} — ${missing.replace('Course ', '').replace(/^./, (c) => c.toUpperCase())} is missing`)).toBeInTheDocument();
+      expect(
+        await findToast(`${messages.allFieldsMandatory} — ${missing.replace('Course ', '').replace(/^./, (c) => c.toUpperCase())} is missing`),
+      ).toBeInTheDocument();
       expect(calls).toHaveLength(0);
       view.unmount();
       toast.remove();

@@ -32,11 +32,15 @@ export function BundleOffer({
             One plan. Every course.
           </h2>
           <p className="mt-3 max-w-prose text-lg text-base-content/80">
-            No course-by-course prices: the bundle opens the whole catalogue, and every course we add while you are
-            subscribed is yours to watch too. Cancel from your profile whenever you like.
+            No course-by-course prices: the bundle opens the whole catalogue, and every course we add while you are subscribed is yours to watch too. Cancel
+            from your profile whenever you like.
           </p>
           <p className="mt-3 max-w-prose text-base-content/80">
-            How refunds work is in the <a href="#faq" className="link link-primary">questions below</a>.
+            How refunds work is in the{' '}
+            <a href="#faq" className="link link-primary">
+              questions below
+            </a>
+            .
           </p>
         </div>
         <article aria-labelledby={titleId} className="card w-full max-w-md justify-self-center bg-base-100 shadow-xl ring-2 ring-primary lg:justify-self-end">

@@ -18,15 +18,18 @@ export function Faq({ price, refundWindowDays }: { price: number | undefined; re
     item.scrollIntoView({ block: 'start' });
   }, [hash]);
   const perMonth = price !== undefined ? `${rupees.format(price)} a month` : 'the monthly price';
-  const refundWindow = refundWindowDays !== undefined ? `within ${refundWindowDays} ${refundWindowDays === 1 ? 'day' : 'days'} of a payment` : 'within the refund window after a payment';
+  const refundWindow =
+    refundWindowDays !== undefined
+      ? `within ${refundWindowDays} ${refundWindowDays === 1 ? 'day' : 'days'} of a payment`
+      : 'within the refund window after a payment';
   const questions: { id: string; question: string; answer: ReactNode }[] = [
     {
       id: 'included',
       question: 'What do I get for my subscription?',
       answer: (
         <p>
-          Every course in the catalogue, the existing ones and every new one we launch, for {perMonth}. Each course page lists
-          all its lectures with their length, so you know what you are getting before you pay.
+          Every course in the catalogue, the existing ones and every new one we launch, for {perMonth}. Each course page lists all its lectures with their
+          length, so you know what you are getting before you pay.
         </p>
       ),
     },
@@ -40,13 +43,10 @@ export function Faq({ price, refundWindowDays }: { price: number | undefined; re
       question: 'Do I get my money back if I cancel?',
       answer: (
         <>
-          <p>
-            The first time you cancel {refundWindow}, we refund that payment in full and your access ends straight away. This
-            works once in any 12 months.
-          </p>
+          <p>The first time you cancel {refundWindow}, we refund that payment in full and your access ends straight away. This works once in any 12 months.</p>
           <p className="mt-2">
-            Any other cancellation (later than that, or a second one within 12 months) refunds nothing, but you keep
-            watching until the end of the period you have paid for (the month, or the year on a yearly plan).
+            Any other cancellation (later than that, or a second one within 12 months) refunds nothing, but you keep watching until the end of the period you
+            have paid for (the month, or the year on a yearly plan).
           </p>
         </>
       ),
@@ -56,8 +56,8 @@ export function Faq({ price, refundWindowDays }: { price: number | undefined; re
       question: 'How do I pay, and when am I charged?',
       answer: (
         <p>
-          By card, through our payment provider&apos;s secure checkout. You pay {perMonth} when you subscribe, and the bundle
-          renews every month on the same date until you cancel.
+          By card, through our payment provider&apos;s secure checkout. You pay {perMonth} when you subscribe, and the bundle renews every month on the same
+          date until you cancel.
         </p>
       ),
     },
@@ -78,7 +78,16 @@ export function Faq({ price, refundWindowDays }: { price: number | undefined; re
           <details key={item.id} id={`faq-${item.id}`} className="group scroll-mt-4 rounded-box bg-base-100 ring-1 ring-base-300 open:ring-primary/40">
             <summary className="flex cursor-pointer list-none items-center justify-between gap-4 rounded-box px-5 py-4 font-semibold [&::-webkit-details-marker]:hidden">
               {item.question}
-              <svg viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="2" className="shrink-0 transition-transform group-open:rotate-180" aria-hidden="true">
+              <svg
+                viewBox="0 0 24 24"
+                width="20"
+                height="20"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+                className="shrink-0 transition-transform group-open:rotate-180"
+                aria-hidden="true"
+              >
                 <path d="M6 9l6 6 6-6" />
               </svg>
             </summary>

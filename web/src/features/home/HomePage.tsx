@@ -20,8 +20,8 @@ export default function HomePage() {
               Find out the best <span className="text-primary">online courses</span>
             </h1>
             <p className="max-w-2xl text-lg">
-              We have a large library of courses taught by highly skilled and qualified faculty, at a very affordable cost:
-              one monthly bundle opens every course.
+              We have a large library of courses taught by highly skilled and qualified faculty, at a very affordable cost: one monthly bundle opens every
+              course.
             </p>
             <div className="flex flex-wrap justify-center gap-3 sm:gap-4">
               <Link to={paths.courses} className="btn btn-primary sm:btn-lg">
@@ -34,7 +34,16 @@ export default function HomePage() {
             <ul className="flex flex-wrap justify-center gap-x-6 gap-y-2 text-sm text-base-content/80 lg:justify-start">
               {['Every course, one plan', 'Watch on any device', 'Cancel any time'].map((point) => (
                 <li key={point} className="flex items-center gap-2">
-                  <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="3" className="text-secondary" aria-hidden="true">
+                  <svg
+                    viewBox="0 0 24 24"
+                    width="16"
+                    height="16"
+                    fill="none"
+                    stroke="currentColor"
+                    strokeWidth="3"
+                    className="text-secondary"
+                    aria-hidden="true"
+                  >
                     <path d="M5 12l5 5L20 7" />
                   </svg>
                   {point}
@@ -47,14 +56,7 @@ export default function HomePage() {
             brand's colours for light and dark. An image rather than inline SVG: no bytes in the page's JavaScript
             (the first download has a budget), and its width and height hold its place, so nothing moves when it arrives.
           */}
-          <img
-            src="/hero.svg"
-            width={560}
-            height={420}
-            alt=""
-            fetchPriority="high"
-            className="mx-auto h-auto w-full max-w-md lg:max-w-none"
-          />
+          <img src="/hero.svg" width={560} height={420} alt="" fetchPriority="high" className="mx-auto h-auto w-full max-w-md lg:max-w-none" />
         </div>
       </section>
       <Suspense fallback={<NewestCoursesFrame />}>

@@ -78,7 +78,11 @@ function NewestCourses() {
       <ul className={courseGridClass}>
         {courses.slice(0, NEWEST_COUNT).map((course, index) => (
           <li key={course._id} className={index === NEWEST_COUNT - 1 ? 'sm:max-lg:hidden' : undefined}>
-            <CourseCard course={course} progress={cardProgress(byCourse.get(course._id))} onOpen={() => void navigate(courseLink(paths.courseDescription, course), { state: course })} />
+            <CourseCard
+              course={course}
+              progress={cardProgress(byCourse.get(course._id))}
+              onOpen={() => void navigate(courseLink(paths.courseDescription, course), { state: course })}
+            />
           </li>
         ))}
       </ul>

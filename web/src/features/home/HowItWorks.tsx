@@ -34,7 +34,10 @@ export function HowItWorks() {
                 <svg viewBox="0 0 24 24" width="24" height="24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round" aria-hidden="true">
                   <path d={step.icon} />
                 </svg>
-                <span className="absolute -right-1 -top-1 flex size-6 items-center justify-center rounded-full bg-primary text-xs font-bold text-primary-content" aria-hidden="true">
+                <span
+                  className="absolute -right-1 -top-1 flex size-6 items-center justify-center rounded-full bg-primary text-xs font-bold text-primary-content"
+                  aria-hidden="true"
+                >
                   {index + 1}
                 </span>
               </span>

@@ -10,14 +10,12 @@ const testimonials = [
     role: 'Final-year engineering student, Hyderabad',
   },
   {
-    quote:
-      'One price for everything changed how I learn. I opened a design course out of curiosity, and what I picked up there is now part of my job.',
+    quote: 'One price for everything changed how I learn. I opened a design course out of curiosity, and what I picked up there is now part of my job.',
     name: 'Arjun Malhotra',
     role: 'Product manager, Pune',
   },
   {
-    quote:
-      'I watch a lecture on the train most mornings. When exams came I cancelled from my profile, and a month later I was back where I had stopped.',
+    quote: 'I watch a lecture on the train most mornings. When exams came I cancelled from my profile, and a month later I was back where I had stopped.',
     name: 'Sneha Kulkarni',
     role: 'Chartered accountancy student, Mumbai',
   },
@@ -42,7 +40,10 @@ export function Testimonials() {
                 <p>{testimonial.quote}</p>
               </blockquote>
               <figcaption className="flex items-center gap-3">
-                <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-secondary font-semibold text-secondary-content" aria-hidden="true">
+                <span
+                  className="flex size-11 shrink-0 items-center justify-center rounded-full bg-secondary font-semibold text-secondary-content"
+                  aria-hidden="true"
+                >
                   {initialsOf(testimonial.name)}
                 </span>
                 <span>

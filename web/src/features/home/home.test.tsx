@@ -45,7 +45,11 @@ describe('home page', () => {
 
     const section = (await screen.findByRole('heading', { name: 'New in the catalogue' })).closest('section')!;
     await within(section).findByRole('button', { name: 'Course 3' });
-    expect(within(section).getAllByRole('article').map((card) => within(card).getByRole('heading').textContent)).toEqual(['Course 3', 'Course 2', 'Course 1']);
+    expect(
+      within(section)
+        .getAllByRole('article')
+        .map((card) => within(card).getByRole('heading').textContent),
+    ).toEqual(['Course 3', 'Course 2', 'Course 1']);
     expect(screen.queryByTestId('newest-placeholders')).not.toBeInTheDocument();
     expect(within(section).getByRole('link', { name: /see all courses/i })).toHaveAttribute('href', '/courses');
 
@@ -82,7 +86,11 @@ describe('home page', () => {
     stubApi({ [NEWEST]: newest([course(1)]), [PLAN]: plan });
     renderPage(<HomePage />);
     const refund = (await screen.findByText('Do I get my money back if I cancel?')).closest('details')!;
-    await waitFor(() => expect(refund).toHaveTextContent('The first time you cancel within 14 days of a payment, we refund that payment in full and your access ends straight away. This works once in any 12 months.'));
+    await waitFor(() =>
+      expect(refund).toHaveTextContent(
+        'The first time you cancel within 14 days of a payment, we refund that payment in full and your access ends straight away. This works once in any 12 months.',
+      ),
+    );
     expect(refund).toHaveTextContent('you keep watching until the end of the period you have paid for (the month, or the year on a yearly plan)');
     expect(screen.getByText('Can I cancel any time?')).toBeInTheDocument();
     expect(screen.getByText(/for ₹149 a month/)).toBeInTheDocument();

@@ -45,7 +45,12 @@ export default function AddLecturePage() {
   // Leaving the page by any way the router did not ask about still stops the upload.
   useEffect(() => () => upload.current?.abort(), []);
 
-  if (!course) return <p className="p-8 text-center" aria-live="polite">Loading the course…</p>;
+  if (!course)
+    return (
+      <p className="p-8 text-center" aria-live="polite">
+        Loading the course…
+      </p>
+    );
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -106,7 +111,16 @@ export default function AddLecturePage() {
         <form className="card-body gap-4" onSubmit={(event) => void onSubmit(event)} noValidate>
           <div className="flex items-center gap-3">
             <button type="button" className="btn btn-circle btn-ghost btn-sm -ml-2" onClick={() => void navigate(-1)} aria-label="Go back">
-              <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+              <svg
+                aria-hidden="true"
+                viewBox="0 0 24 24"
+                className="size-5"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+                strokeLinecap="round"
+                strokeLinejoin="round"
+              >
                 <path d="M19 12H5M12 19l-7-7 7-7" />
               </svg>
             </button>

@@ -50,7 +50,12 @@ export function LectureAdminTools({ courseId, lecture, onDeleted }: { courseId: 
           {/* The switch's own words: a badge, as on the course page, when the lecture is a free preview. */}
           <span className={preview ? 'badge badge-sm badge-soft badge-primary' : 'text-base-content/70'}>{messages.freePreview}</span>
         </label>
-        <button type="button" className="btn btn-ghost btn-sm text-error" onClick={() => void onDelete()} aria-label={`${messages.deleteLecture}: ${lecture.title}`}>
+        <button
+          type="button"
+          className="btn btn-ghost btn-sm text-error"
+          onClick={() => void onDelete()}
+          aria-label={`${messages.deleteLecture}: ${lecture.title}`}
+        >
           {messages.deleteLecture}
         </button>
       </div>

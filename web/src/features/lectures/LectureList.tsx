@@ -35,11 +35,17 @@ export function LectureList({
   return (
     <aside aria-labelledby="lecture-list" className="min-w-0 self-start rounded-box border border-base-content/15 bg-base-100 p-3 sm:p-4">
       <div className="mb-3 flex flex-wrap items-center justify-between gap-2 px-1">
-        <h2 id="lecture-list" className="text-lg font-semibold">Lectures list</h2>
+        <h2 id="lecture-list" className="text-lg font-semibold">
+          Lectures list
+        </h2>
         {action}
       </div>
       {course && (
-        <CourseProgressBar className="mb-3 px-1" percent={course.percent} label={progressTexts.courseProgress(course.completedLectures, course.lectureCount, course.percent)} />
+        <CourseProgressBar
+          className="mb-3 px-1"
+          percent={course.percent}
+          label={progressTexts.courseProgress(course.completedLectures, course.lectureCount, course.percent)}
+        />
       )}
       <ol className={isAdmin ? 'divide-y divide-base-content/10' : 'space-y-1'}>
         {lectures.map((item, index) => {
@@ -53,9 +59,7 @@ export function LectureList({
                 aria-current={index === current ? 'true' : undefined}
                 onClick={() => onPick(index)}
               >
-                <span className="w-5 shrink-0 text-base-content/70 tabular-nums">
-                  {progress?.completed ? <CompletedMark /> : `${index + 1}.`}
-                </span>{' '}
+                <span className="w-5 shrink-0 text-base-content/70 tabular-nums">{progress?.completed ? <CompletedMark /> : `${index + 1}.`}</span>{' '}
                 <span className="min-w-0 flex-1">
                   <span className="block wrap-anywhere">{item.title}</span>
                   {stoppedAt !== null && (

@@ -96,7 +96,12 @@ export default function LecturePage() {
     return () => clearInterval(timer);
   }, [inProgress, refetch]);
 
-  if (!course) return <p className="p-8 text-center" aria-live="polite">Loading the course…</p>;
+  if (!course)
+    return (
+      <p className="p-8 text-center" aria-live="polite">
+        Loading the course…
+      </p>
+    );
   const lectureProgress = lecture && progressOf(lecture._id);
   const autoplayNext = progress.currentData?.settings.autoplayNext ?? true;
   const processingOff = isAdmin && videoStatus.data && !videoStatus.data.available ? videoStatus.data.reason : null;
@@ -134,9 +139,13 @@ export default function LecturePage() {
         <div role="alert" className="alert alert-warning mb-6 flex flex-col items-start gap-3 sm:flex-row sm:items-center">
           <span className="wrap-anywhere">{refusal}</span>
           {isLoggedIn && role !== 'ADMIN' ? (
-            <Link to={checkoutPath({ from: `${paths.courseLecture}?id=${encodeURIComponent(course._id)}` })} className="btn btn-primary btn-sm">{messages.subscribe}</Link>
+            <Link to={checkoutPath({ from: `${paths.courseLecture}?id=${encodeURIComponent(course._id)}` })} className="btn btn-primary btn-sm">
+              {messages.subscribe}
+            </Link>
           ) : !isLoggedIn ? (
-            <Link to={withNext(paths.login, `${paths.courseLecture}?id=${course._id}`)} className="btn btn-primary btn-sm">Login</Link>
+            <Link to={withNext(paths.login, `${paths.courseLecture}?id=${course._id}`)} className="btn btn-primary btn-sm">
+              Login
+            </Link>
           ) : null}
         </div>
       )}
@@ -210,7 +219,16 @@ export default function LecturePage() {
                       >
                         {/* Green text on a light button fails contrast: the check carries the colour, the words stay neutral. */}
                         {lectureProgress?.completed && (
-                          <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="3" className="text-success" aria-hidden="true">
+                          <svg
+                            viewBox="0 0 24 24"
+                            width="16"
+                            height="16"
+                            fill="none"
+                            stroke="currentColor"
+                            strokeWidth="3"
+                            className="text-success"
+                            aria-hidden="true"
+                          >
                             <path d="M5 12l5 5L20 7" />
                           </svg>
                         )}
@@ -221,7 +239,9 @@ export default function LecturePage() {
                       Speed
                       <select className="select select-sm" value={speed} onChange={(event) => setSpeed(Number(event.target.value))}>
                         {SPEEDS.map((value) => (
-                          <option key={value} value={value}>{value}×</option>
+                          <option key={value} value={value}>
+                            {value}×
+                          </option>
                         ))}
                       </select>
                     </label>
@@ -248,7 +268,13 @@ export default function LecturePage() {
               )
             }
             adminTools={isAdmin ? (item) => <LectureAdminTools courseId={course._id} lecture={item} onDeleted={() => setCurrent(0)} /> : undefined}
-            footer={ffmpeg && <p className="mt-3 border-t border-base-content/10 px-1 pt-3 text-xs text-base-content/70 wrap-anywhere">{messages.videoProcessedWith(ffmpeg)}</p>}
+            footer={
+              ffmpeg && (
+                <p className="mt-3 border-t border-base-content/10 px-1 pt-3 text-xs text-base-content/70 wrap-anywhere">
+                  {messages.videoProcessedWith(ffmpeg)}
+                </p>
+              )
+            }
           />
         </div>
       )}

@@ -55,7 +55,12 @@ export function NextLecture({
         </button>
       </div>
       <label className="flex cursor-pointer items-center gap-2 text-xs text-white/90 sm:text-sm">
-        <input type="checkbox" className="toggle toggle-xs toggle-primary sm:toggle-sm" checked={autoplay} onChange={(event) => onAutoplayChange(event.target.checked)} />
+        <input
+          type="checkbox"
+          className="toggle toggle-xs toggle-primary sm:toggle-sm"
+          checked={autoplay}
+          onChange={(event) => onAutoplayChange(event.target.checked)}
+        />
         {progressTexts.autoplayNext}
       </label>
     </div>

@@ -19,7 +19,9 @@ export function ProcessingState({ processing, title, onRetry }: { processing: Vi
     const percent = processing.percent ?? 0;
     return (
       <div className="flex items-center gap-2 px-3 pb-1 text-xs">
-        <span className="shrink-0 tabular-nums" aria-hidden="true">{messages.videoProcessing(percent)}</span>
+        <span className="shrink-0 tabular-nums" aria-hidden="true">
+          {messages.videoProcessing(percent)}
+        </span>
         <progress className="progress progress-primary h-1.5 w-full" value={percent} max={100} aria-label={messages.videoProcessing(percent)} />
       </div>
     );

@@ -31,7 +31,11 @@ const lectureApi = serverState.injectEndpoints({
     /** Admin: makes a lecture a free preview, or no longer one; the course's curriculum changes with it. */
     setLecturePreview: build.mutation<ResponseOf<typeof endpoints.lectures.update>, { courseId: string; lectureId: string; preview: boolean }>({
       query: ({ courseId, lectureId, preview }) =>
-        serverCall(endpoints.lectures.update, { params: { courseId, lectureId }, body: { preview } }, { fallback: messages.operationFailed, toastSuccess: true }),
+        serverCall(
+          endpoints.lectures.update,
+          { params: { courseId, lectureId }, body: { preview } },
+          { fallback: messages.operationFailed, toastSuccess: true },
+        ),
       // Optimistic: the switch moves as it is clicked (as a switch does), and moves back if the server refuses.
       async onQueryStarted({ courseId, lectureId, preview }, { dispatch, queryFulfilled }) {
         const patch = dispatch(
@@ -70,12 +74,16 @@ const lectureApi = serverState.injectEndpoints({
     addLecture: build.mutation<ResponseOf<typeof endpoints.lectures.add>, { courseId: string; form: FormData; onProgress: (fraction: number) => void }>({
       async queryFn({ courseId, form, onProgress }, { signal }) {
         try {
-          const answer = await uploadWithProgress<ResponseOf<typeof endpoints.lectures.add>>(urlFor(endpoints.lectures.add, { params: { id: courseId }, body: form }), form, {
-            fallback: messages.failedAddLectures,
-            toastSuccess: true,
-            onProgress,
-            signal,
-          });
+          const answer = await uploadWithProgress<ResponseOf<typeof endpoints.lectures.add>>(
+            urlFor(endpoints.lectures.add, { params: { id: courseId }, body: form }),
+            form,
+            {
+              fallback: messages.failedAddLectures,
+              toastSuccess: true,
+              onProgress,
+              signal,
+            },
+          );
           return { data: answer };
         } catch (error) {
           if (error instanceof ApiError) return { error: { status: error.status, message: error.message } };

@@ -21,8 +21,25 @@ const course: Course = {
   numbersOfLectures: 2,
   totalDuration: null,
 };
-const lecture = (n: number): Lecture => ({ _id: `20000000-0000-4000-8000-00000000000${n}`, title: `Lesson ${n}`, description: `Part ${n}`, secure_url: `/media/private/videos/${n}.mp4?sig=x`, duration: null, preview: false, processing: { state: 'ready', percent: null, reason: null }, poster_url: null, hls_url: null });
-const admin: User = { _id: '10000000-0000-4000-8000-000000000000', fullName: 'Site Admin', email: 'a@b.co', avatar: { secure_url: '' }, role: 'ADMIN', subscription: { status: 'inactive' } };
+const lecture = (n: number): Lecture => ({
+  _id: `20000000-0000-4000-8000-00000000000${n}`,
+  title: `Lesson ${n}`,
+  description: `Part ${n}`,
+  secure_url: `/media/private/videos/${n}.mp4?sig=x`,
+  duration: null,
+  preview: false,
+  processing: { state: 'ready', percent: null, reason: null },
+  poster_url: null,
+  hls_url: null,
+});
+const admin: User = {
+  _id: '10000000-0000-4000-8000-000000000000',
+  fullName: 'Site Admin',
+  email: 'a@b.co',
+  avatar: { secure_url: '' },
+  role: 'ADMIN',
+  subscription: { status: 'inactive' },
+};
 const lecturesAnswer = { body: { success: true, message: 'ok', course, lectures: [lecture(1), lecture(2)] } };
 
 async function openLectures(who?: User) {
@@ -62,7 +79,10 @@ describe('/course/lecture', () => {
     await openLectures({ ...admin, role: 'USER' });
     expect(await screen.findByRole('alert')).toHaveTextContent('Subscribe to watch the lectures of this course');
     // The checkout comes back to this course after paying.
-    expect(screen.getByRole('link', { name: messages.subscribe })).toHaveAttribute('href', `/checkout?from=${encodeURIComponent(`/course/lecture?id=${course._id}`)}`);
+    expect(screen.getByRole('link', { name: messages.subscribe })).toHaveAttribute(
+      'href',
+      `/checkout?from=${encodeURIComponent(`/course/lecture?id=${course._id}`)}`,
+    );
   });
 
   it('goes to /courses when no course was passed', async () => {
@@ -73,7 +93,9 @@ describe('/course/lecture', () => {
   it('lets an admin add a lecture, and delete one after confirming', async () => {
     const calls = stubApi({
       [`GET /api/v1/courses/${course._id}`]: lecturesAnswer,
-      [`DELETE /api/v1/courses?courseId=${course._id}&lectureId=${lecture(1)._id}`]: { body: { success: true, message: 'Lecture deleted successfully', course: { ...course, lectures: [lecture(2)] } } },
+      [`DELETE /api/v1/courses?courseId=${course._id}&lectureId=${lecture(1)._id}`]: {
+        body: { success: true, message: 'Lecture deleted successfully', course: { ...course, lectures: [lecture(2)] } },
+      },
     });
     const { user, router } = await openLectures(admin);
     await screen.findByLabelText('Lecture 1: Lesson 1');
@@ -92,7 +114,9 @@ describe('/course/lecture', () => {
 
   it('shows an admin which lectures are free previews, and switches one on and off through the server', async () => {
     const calls = stubApi({
-      [`GET /api/v1/courses/${course._id}`]: { body: { success: true, message: 'ok', course, lectures: [{ ...lecture(1), preview: true, duration: 75 }, lecture(2)] } },
+      [`GET /api/v1/courses/${course._id}`]: {
+        body: { success: true, message: 'ok', course, lectures: [{ ...lecture(1), preview: true, duration: 75 }, lecture(2)] },
+      },
       [`PATCH /api/v1/courses/${course._id}/lectures/${lecture(2)._id}`]: (init) => ({
         body: { success: true, message: answers.lecturePreviewOn, lecture: { ...lecture(2), preview: JSON.parse(String(init.body)).preview } },
       }),
@@ -140,7 +164,9 @@ describe('/course/lecture', () => {
     const processing = { ...lecture(2), processing: { state: 'processing' as const, percent: 40, reason: null } };
     const calls = stubApi({
       [`GET /api/v1/courses/${course._id}`]: { body: { ...lecturesAnswer.body, lectures: [lecture(1), processing] } },
-      [`PATCH /api/v1/courses/${course._id}/lectures/${lecture(2)._id}`]: { body: { success: true, message: answers.lecturePreviewOn, lecture: { ...lecture(2), preview: true } } },
+      [`PATCH /api/v1/courses/${course._id}/lectures/${lecture(2)._id}`]: {
+        body: { success: true, message: answers.lecturePreviewOn, lecture: { ...lecture(2), preview: true } },
+      },
     });
     // The server takes its time over the switch.
     const stubbed = globalThis.fetch;
@@ -183,7 +209,10 @@ describe('/course/lecture', () => {
   });
 
   it("shows 'failed to delete the lectures' when the server gives no reason", async () => {
-    stubApi({ [`GET /api/v1/courses/${course._id}`]: lecturesAnswer, [`DELETE /api/v1/courses?courseId=${course._id}&lectureId=${lecture(1)._id}`]: { status: 500, body: {} } });
+    stubApi({
+      [`GET /api/v1/courses/${course._id}`]: lecturesAnswer,
+      [`DELETE /api/v1/courses?courseId=${course._id}&lectureId=${lecture(1)._id}`]: { status: 500, body: {} },
+    });
     const { user } = await openLectures(admin);
     await screen.findByLabelText('Lecture 1: Lesson 1');
     window.confirm = vi.fn(() => true);
@@ -388,7 +417,15 @@ describe('/course/lecture: the video pipeline, as the admin sees it', () => {
     let retried = false;
     stubApi({
       [`GET /api/v1/courses/${course._id}`]: () => ({
-        body: { success: true, message: 'ok', course, lectures: [withState(1, { state: 'processing', percent: 42, reason: null }), retried ? withState(2, { state: 'waiting', percent: null, reason: null }) : failed] },
+        body: {
+          success: true,
+          message: 'ok',
+          course,
+          lectures: [
+            withState(1, { state: 'processing', percent: 42, reason: null }),
+            retried ? withState(2, { state: 'waiting', percent: null, reason: null }) : failed,
+          ],
+        },
       }),
       'GET /api/v1/video/status': statusAnswer(true),
       [`POST /api/v1/courses/${course._id}/lectures/${failed._id}/processing`]: () => {
@@ -421,7 +458,10 @@ describe('/course/lecture: the video pipeline, as the admin sees it', () => {
 
   it("warns the admin whose server processes videos with the npm package's old ffmpeg", async () => {
     const warning = answers.videoFfmpegOutdated(2018);
-    stubApi({ [`GET /api/v1/courses/${course._id}`]: lecturesAnswer, 'GET /api/v1/video/status': statusAnswer(true, 'ffmpeg 4.1 (bundled npm build, 2018)', warning) });
+    stubApi({
+      [`GET /api/v1/courses/${course._id}`]: lecturesAnswer,
+      'GET /api/v1/video/status': statusAnswer(true, 'ffmpeg 4.1 (bundled npm build, 2018)', warning),
+    });
     await openLectures(admin);
     expect(await screen.findByRole('status')).toHaveTextContent(warning);
     expect(screen.getByText(messages.videoProcessedWith('ffmpeg 4.1 (bundled npm build, 2018)'))).toBeInTheDocument();
@@ -457,7 +497,13 @@ describe('/course/lecture: learner progress', () => {
   const answersWith = (rows: ReturnType<typeof progressAt>[], extra: Parameters<typeof stubApi>[0] = {}) => ({
     [`GET /api/v1/courses/${course._id}`]: { body: { ...lecturesAnswer.body, lectures: [timed(1), timed(2)] } },
     [`GET /api/v1/progress/courses/${course._id}`]: {
-      body: { success: true, message: 'ok', course: courseFigures(rows.filter((row) => row.completed).length), lectures: rows, settings: { autoplayNext: true } },
+      body: {
+        success: true,
+        message: 'ok',
+        course: courseFigures(rows.filter((row) => row.completed).length),
+        lectures: rows,
+        settings: { autoplayNext: true },
+      },
     },
     'GET /api/v1/progress': { body: { success: true, message: 'ok', courses: [], settings: { autoplayNext: true } } },
     ...extra,
@@ -485,7 +531,9 @@ describe('/course/lecture: learner progress', () => {
     const calls = stubApi(
       answersWith([], {
         [`POST /api/v1/progress/lectures/${lecture(1)._id}`]: { body: saved },
-        [`PUT /api/v1/progress/lectures/${lecture(1)._id}/completed`]: { body: { ...saved, lecture: progressAt(lecture(1)._id, 42, true), course: courseFigures(1) } },
+        [`PUT /api/v1/progress/lectures/${lecture(1)._id}/completed`]: {
+          body: { ...saved, lecture: progressAt(lecture(1)._id, 42, true), course: courseFigures(1) },
+        },
       }),
     );
     const { user } = await openLectures(learner);

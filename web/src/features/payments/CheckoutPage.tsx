@@ -45,7 +45,11 @@ export default function CheckoutPage() {
     return (
       <CheckoutStateCard title={messages.youAreSubscribed} secondary={{ to: paths.profile, label: messages.manageSubscription }}>
         <p>{messages.subscribedText}</p>
-        {trialEnds ? <p className="font-semibold">{checkoutTexts.inTrial(trialEnds)}</p> : renews && <p className="font-semibold">{messages.renewsOn(renews)}</p>}
+        {trialEnds ? (
+          <p className="font-semibold">{checkoutTexts.inTrial(trialEnds)}</p>
+        ) : (
+          renews && <p className="font-semibold">{messages.renewsOn(renews)}</p>
+        )}
       </CheckoutStateCard>
     );
   }

@@ -33,4 +33,3 @@ export function CheckoutStateCard({ title, secondary, children }: { title: strin
     </section>
   );
 }
-

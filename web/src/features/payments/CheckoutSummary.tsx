@@ -35,7 +35,19 @@ interface CheckoutSummaryProps {
  * check, refunded, when the first charge comes later), the first charge and its date, and the
  * charges after it. With a coupon field: "Have a coupon?" opens it; an applied coupon shows with Remove.
  */
-export function CheckoutSummary({ quote, planTitle, updating, failed, onRetry, coupon, onCouponChange, applying, onApply, onRemove, children }: CheckoutSummaryProps) {
+export function CheckoutSummary({
+  quote,
+  planTitle,
+  updating,
+  failed,
+  onRetry,
+  coupon,
+  onCouponChange,
+  applying,
+  onApply,
+  onRemove,
+  children,
+}: CheckoutSummaryProps) {
   const titleId = useId();
   const firstDate = formatDate(quote?.firstCharge.date);
 
@@ -55,7 +67,15 @@ export function CheckoutSummary({ quote, planTitle, updating, failed, onRetry, c
         </p>
       )}
 
-      <CouponField quote={quote} coupon={coupon} onChange={onCouponChange} applying={applying} onApply={onApply} onRemove={onRemove} disabled={failed && !quote} />
+      <CouponField
+        quote={quote}
+        coupon={coupon}
+        onChange={onCouponChange}
+        applying={applying}
+        onApply={onApply}
+        onRemove={onRemove}
+        disabled={failed && !quote}
+      />
 
       {quote ? (
         <div className={`flex flex-col gap-3 transition-opacity ${updating ? 'opacity-50' : ''}`}>
@@ -133,7 +153,13 @@ function CouponField({
           <span className="font-mono font-semibold wrap-anywhere">{applied.code}</span>
           <span className="block text-base-content/80">{checkoutTexts.couponOff(applied)}</span>
         </p>
-        <button type="button" className="btn btn-ghost btn-sm shrink-0" onClick={onRemove} aria-label={checkoutTexts.removeCoupon(applied.code)} disabled={applying !== undefined}>
+        <button
+          type="button"
+          className="btn btn-ghost btn-sm shrink-0"
+          onClick={onRemove}
+          aria-label={checkoutTexts.removeCoupon(applied.code)}
+          disabled={applying !== undefined}
+        >
           {checkoutTexts.remove}
         </button>
       </div>

@@ -34,4 +34,3 @@ export interface FailedState {
 export interface FromResultState {
   fromResult: true;
 }
-

@@ -13,7 +13,8 @@ const unit: Record<PlanInterval, [one: string, many: string]> = { monthly: ['mon
 const per: Record<PlanInterval, string> = { monthly: '/month', yearly: '/year' };
 
 /** "50 % off" or "₹20 off". */
-const off = (discount: Pick<Discount, 'kind' | 'amount'>) => (discount.kind === 'percent' ? `${discount.amount}\u00a0%` : rupees.format(discount.amount)) + ' off';
+const off = (discount: Pick<Discount, 'kind' | 'amount'>) =>
+  (discount.kind === 'percent' ? `${discount.amount}\u00a0%` : rupees.format(discount.amount)) + ' off';
 /** "your first payment", "your first 2 payments" (`which` = first or next). */
 const payments = (which: 'first' | 'next', count: number) => (count === 1 ? `your ${which} payment` : `your ${which} ${count} payments`);
 

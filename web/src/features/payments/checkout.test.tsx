@@ -297,7 +297,7 @@ describe('/checkout', () => {
     expect(screen.queryByText(messages.somethingWentWrong)).not.toBeInTheDocument();
   });
 
-  it("tells an active subscriber they are subscribed, with the renewal date and the way to the courses, and creates nothing", async () => {
+  it('tells an active subscriber they are subscribed, with the renewal date and the way to the courses, and creates nothing', async () => {
     logIn({ ...user, subscription: { status: 'active', currentPeriodEnd: '2026-12-23T06:30:00.000Z', cancelAtPeriodEnd: false } });
     const calls = stubCheckout();
     renderPage(<CheckoutPage />, { path: '/checkout' });
@@ -399,7 +399,7 @@ describe('/checkout', () => {
     expect(router.state.location.state).toEqual({ failed: true, reason: answers.paymentSignatureInvalid, retry: {}, planTitle: 'Subscription Bundle' });
   });
 
-  it("a payment Checkout reports as failed goes to /checkout/fail and closes Checkout", async () => {
+  it('a payment Checkout reports as failed goes to /checkout/fail and closes Checkout', async () => {
     logIn();
     const calls = stubCheckout();
     const { checkout, router } = await openWidget();
@@ -474,7 +474,11 @@ describe('/checkout: plans, free trials and coupons', () => {
     expect(await screen.findByRole('heading', { level: 1, name: checkoutTexts.choosePlan })).toBeInTheDocument();
     const group = screen.getByRole('radiogroup', { name: checkoutTexts.choosePlan });
     // In the server's order, the default first; the default chosen.
-    expect(within(group).getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent)).toEqual(['Subscription Bundle', 'Yearly', 'Starter']);
+    expect(
+      within(group)
+        .getAllByRole('heading', { level: 2 })
+        .map((heading) => heading.textContent),
+    ).toEqual(['Subscription Bundle', 'Yearly', 'Starter']);
     expect(within(group).getByRole('radio', { name: 'Subscription Bundle' })).toBeChecked();
     expect(within(group).getByRole('radio', { name: 'Yearly' })).not.toBeChecked();
     expect(within(group).getByRole('radio', { name: 'Starter' })).not.toBeChecked();
@@ -499,7 +503,9 @@ describe('/checkout: plans, free trials and coupons', () => {
     // Every card says the refund rule beside the spec's promise, with the window the server applies.
     for (const card of [bundle, yearly, trial]) {
       expect(within(card).getByText(messages.bundleRefundable)).toBeInTheDocument();
-      expect(within(card).getByRole('link', { name: messages.refundPolicy }).parentElement).toHaveTextContent(`${messages.refundRule(14)} ${messages.refundPolicy}`);
+      expect(within(card).getByRole('link', { name: messages.refundPolicy }).parentElement).toHaveTextContent(
+        `${messages.refundRule(14)} ${messages.refundPolicy}`,
+      );
     }
   });
 
@@ -613,7 +619,11 @@ describe('/checkout: plans, free trials and coupons', () => {
     stubPlans({
       'POST /api/v1/payments/verify': { body: { success: true, message: answers.paymentVerified } },
       'GET /api/v1/user/me': {
-        body: { success: true, message: answers.userDetailsFetched, user: { ...user, subscription: { status: 'active', currentPeriodEnd: TRIAL_END, trialEndsAt: TRIAL_END } } },
+        body: {
+          success: true,
+          message: answers.userDetailsFetched,
+          user: { ...user, subscription: { status: 'active', currentPeriodEnd: TRIAL_END, trialEndsAt: TRIAL_END } },
+        },
       },
     });
     const view = renderCheckoutAt(`/checkout?plan=${TRIAL.id}`);
@@ -777,7 +787,9 @@ describe('/checkout: plans, free trials and coupons', () => {
     logIn();
     let fail = false;
     const server = subscribeLikeServer();
-    stubPlans({ 'POST /api/v1/payments/subscribe': (init) => (fail ? { status: 502, body: { success: false, message: answers.providerUnavailable } } : server(init)) });
+    stubPlans({
+      'POST /api/v1/payments/subscribe': (init) => (fail ? { status: 502, body: { success: false, message: answers.providerUnavailable } } : server(init)),
+    });
     const { user } = renderPage(<CheckoutPage />, { path: '/checkout' });
     await waitFor(() => expect(screen.getByRole('button', { name: 'Buy now' })).toBeEnabled());
 

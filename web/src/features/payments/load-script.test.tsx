@@ -46,7 +46,7 @@ describe('loadCheckoutScript', () => {
     expect(scripts()).toHaveLength(1);
   });
 
-  it("rejects when the script loads but defines no Checkout", async () => {
+  it('rejects when the script loads but defines no Checkout', async () => {
     const load = await freshLoader();
     const attempt = load(SRC);
     scripts()[0]!.dispatchEvent(new Event('load'));

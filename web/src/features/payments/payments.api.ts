@@ -54,7 +54,11 @@ const paymentsApi = serverState.injectEndpoints({
       query: (choice) => {
         // The original client's call has no body (the default plan, no coupon): `call` sends none for an undefined one.
         const body = choice.plan || choice.coupon ? { ...(choice.plan && { plan: choice.plan }), ...(choice.coupon && { coupon: choice.coupon }) } : undefined;
-        return serverCall(endpoints.payments.subscribe, { body: body as BodyOf<typeof endpoints.payments.subscribe> }, { fallback: messages.somethingWentWrong, quiet: true });
+        return serverCall(
+          endpoints.payments.subscribe,
+          { body: body as BodyOf<typeof endpoints.payments.subscribe> },
+          { fallback: messages.somethingWentWrong, quiet: true },
+        );
       },
       transformResponse: (answer: ResponseOf<typeof endpoints.payments.subscribe>) => ({
         subscriptionId: answer.subscription_id ?? '',
@@ -81,7 +85,14 @@ const paymentsApi = serverState.injectEndpoints({
         );
       },
       async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
-        dispatch(paymentVerified(await queryFulfilled.then(() => true, () => false)));
+        dispatch(
+          paymentVerified(
+            await queryFulfilled.then(
+              () => true,
+              () => false,
+            ),
+          ),
+        );
       },
     }),
   }),
@@ -103,23 +114,27 @@ export const getRazorpayKey = (signal?: AbortSignal) => async (dispatch: CacheDi
  * refusal (paid in another tab) reloads the stored user, who then shows as subscribed, before the
  * refusal is thrown.
  */
-export const createSubscription = (choice: CheckoutChoice = {}, signal?: AbortSignal) => async (dispatch: CacheDispatch) => {
-  const request = dispatch(paymentsApi.endpoints.subscribe.initiate(choice));
-  signal?.addEventListener('abort', () => request.abort());
-  try {
-    return await request.unwrap();
-  } catch (error) {
-    if ((error as Partial<ServerError>).message === messages.alreadySubscribed) await dispatch(refreshUser()).catch(() => undefined);
-    throw error;
-  }
-};
+export const createSubscription =
+  (choice: CheckoutChoice = {}, signal?: AbortSignal) =>
+  async (dispatch: CacheDispatch) => {
+    const request = dispatch(paymentsApi.endpoints.subscribe.initiate(choice));
+    signal?.addEventListener('abort', () => request.abort());
+    try {
+      return await request.unwrap();
+    } catch (error) {
+      if ((error as Partial<ServerError>).message === messages.alreadySubscribed) await dispatch(refreshUser()).catch(() => undefined);
+      throw error;
+    }
+  };
 
 /**
  * Verifies what Checkout reported; the subscription is then active, so the stored user is reloaded
  * before this resolves. Throws (after the client's toast) when verification fails.
  */
-export const verifyPayment = (response: VerifyPayment, { toastSuccess = true } = {}) => async (dispatch: CacheDispatch) => {
-  await dispatch(paymentsApi.endpoints.verifyPayment.initiate({ response, toastSuccess })).unwrap();
-  // The payment stands even when the reload fails: show the subscription as active rather than stale.
-  await dispatch(refreshUser((user) => ({ ...user, subscription: { ...user.subscription, status: 'active', cancelAtPeriodEnd: false } })));
-};
+export const verifyPayment =
+  (response: VerifyPayment, { toastSuccess = true } = {}) =>
+  async (dispatch: CacheDispatch) => {
+    await dispatch(paymentsApi.endpoints.verifyPayment.initiate({ response, toastSuccess })).unwrap();
+    // The payment stands even when the reload fails: show the subscription as active rather than stale.
+    await dispatch(refreshUser((user) => ({ ...user, subscription: { ...user.subscription, status: 'active', cancelAtPeriodEnd: false } })));
+  };

@@ -101,7 +101,10 @@ export function useCheckoutPayment({
         key,
         subscription_id: subscriptionId,
         name: 'LMS',
-        description: checkoutTexts.checkoutDescription(paidFor && !paidFor.plan.default ? paidFor.plan.name : BUNDLE_TITLE, paidFor?.plan.interval ?? 'monthly'),
+        description: checkoutTexts.checkoutDescription(
+          paidFor && !paidFor.plan.default ? paidFor.plan.name : BUNDLE_TITLE,
+          paidFor?.plan.interval ?? 'monthly',
+        ),
         handler: (response) => void onPaid(response, paidFor),
         prefill: { name: user?.fullName, email: user?.email },
         theme: { color: THEME_COLOR },

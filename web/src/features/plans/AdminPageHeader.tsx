@@ -95,7 +95,17 @@ export function RowActions({
   return (
     <div className={`flex gap-2 ${className}`}>
       <button type="button" className="btn btn-ghost btn-sm whitespace-nowrap" aria-label={adminTexts.editNamed(name)} onClick={onEdit}>
-        <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+        <svg
+          viewBox="0 0 24 24"
+          width="16"
+          height="16"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+          aria-hidden="true"
+        >
           <path d="M4 20h4L19 9l-4-4L4 16zM13 7l4 4" />
         </svg>
         {adminTexts.edit}
@@ -112,7 +122,17 @@ export function RowActions({
           {busy ? (
             <span className="loading loading-spinner loading-xs" aria-hidden="true" />
           ) : (
-            <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+            <svg
+              viewBox="0 0 24 24"
+              width="16"
+              height="16"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+              aria-hidden="true"
+            >
               {archived ? <path d="M9 14 4 9l5-5M4 9h11a5 5 0 0 1 0 10h-3" /> : <path d="M4 7h16v3H4zM6 10v9h12v-9M10 14h4" />}
             </svg>
           )}

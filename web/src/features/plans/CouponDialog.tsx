@@ -147,8 +147,24 @@ export function CouponDialog({ coupon, plans, saveOffer, onClose }: DialogProps)
         </>
       )}
       <div className="grid gap-x-4 text-xs min-[26rem]:grid-cols-2">
-        <FormField label={texts.validFrom} name="validFrom" type="date" aria-describedby={datesHintId} value={form.validFrom} max={form.validUntil || undefined} onChange={(event) => setForm({ ...form, validFrom: event.target.value })} />
-        <FormField label={texts.validUntil} name="validUntil" type="date" aria-describedby={datesHintId} value={form.validUntil} min={form.validFrom || undefined} onChange={(event) => setForm({ ...form, validUntil: event.target.value })} />
+        <FormField
+          label={texts.validFrom}
+          name="validFrom"
+          type="date"
+          aria-describedby={datesHintId}
+          value={form.validFrom}
+          max={form.validUntil || undefined}
+          onChange={(event) => setForm({ ...form, validFrom: event.target.value })}
+        />
+        <FormField
+          label={texts.validUntil}
+          name="validUntil"
+          type="date"
+          aria-describedby={datesHintId}
+          value={form.validUntil}
+          min={form.validFrom || undefined}
+          onChange={(event) => setForm({ ...form, validUntil: event.target.value })}
+        />
         <p id={datesHintId} className="label whitespace-normal min-[26rem]:col-span-2">
           {texts.datesHint}
         </p>
@@ -168,7 +184,12 @@ export function CouponDialog({ coupon, plans, saveOffer, onClose }: DialogProps)
           <div className="flex flex-col gap-1">
             {choices.map((plan) => (
               <label key={plan.id} className="flex cursor-pointer items-start gap-3 py-1 text-sm">
-                <input type="checkbox" className="checkbox checkbox-sm" checked={form.plans.includes(plan.id)} onChange={(event) => togglePlan(plan.id, event.target.checked)} />
+                <input
+                  type="checkbox"
+                  className="checkbox checkbox-sm"
+                  checked={form.plans.includes(plan.id)}
+                  onChange={(event) => togglePlan(plan.id, event.target.checked)}
+                />
                 <span className="min-w-0 wrap-anywhere">
                   {plan.name}{' '}
                   <span className="text-base-content/80">

@@ -46,7 +46,15 @@ const coupon = (n: number, overrides: Partial<Coupon>): Coupon => ({
   createdAt: '2026-11-01T06:00:00.000Z',
   ...overrides,
 });
-const welcome = coupon(1, { code: 'WELCOME50', charges: 2, maxRedemptions: 100, redemptions: 3, plans: [yearly.id], validFrom: '2020-11-30T18:30:00.000Z', validUntil: '2099-01-01T18:30:00.000Z' });
+const welcome = coupon(1, {
+  code: 'WELCOME50',
+  charges: 2,
+  maxRedemptions: 100,
+  redemptions: 3,
+  plans: [yearly.id],
+  validFrom: '2020-11-30T18:30:00.000Z',
+  validUntil: '2099-01-01T18:30:00.000Z',
+});
 const stay = coupon(2, { code: 'STAY20', kind: 'amount', amount: 20, saveOffer: true });
 const later = coupon(3, { code: 'NEWYEAR', validFrom: '2098-12-31T18:30:00.000Z' });
 const gone = coupon(4, { code: 'DIWALI', validUntil: '2020-11-15T18:30:00.000Z' });
@@ -61,7 +69,10 @@ function open() {
 }
 const text = (element: Element) => element.textContent.replace(/\s+/g, ' ');
 const table = () => screen.getByRole('table', { name: couponsTexts.listLabel });
-const rowOf = (code: string) => within(table()).getByRole('rowheader', { name: new RegExp(`^${code}`) }).closest('tr')!;
+const rowOf = (code: string) =>
+  within(table())
+    .getByRole('rowheader', { name: new RegExp(`^${code}`) })
+    .closest('tr')!;
 const sent = (calls: { url: string; init: RequestInit }[], key: string) =>
   calls.filter((call) => `${call.init.method ?? 'GET'} ${call.url}` === key).map((call) => JSON.parse(call.init.body as string) as unknown);
 
@@ -94,7 +105,6 @@ describe('coupons page', () => {
     expect(card).toHaveTextContent('₹20 off the first payment');
     expect(card).toHaveTextContent(couponsTexts.saveOffer);
     expect(card).toHaveTextContent(`${couponsTexts.plans}${couponsTexts.allPlans}`);
-
   });
 
   it('says what to do when there are no coupons yet', async () => {
@@ -105,7 +115,14 @@ describe('coupons page', () => {
   });
 
   it('makes a coupon: checks it first, then sends the code upper-cased, the days as moments in India, the plans ticked', async () => {
-    const made = coupon(7, { code: 'DEC-25', charges: 3, maxRedemptions: 100, plans: [yearly.id], validFrom: '2026-11-30T18:30:00.000Z', validUntil: '2026-12-31T18:30:00.000Z' });
+    const made = coupon(7, {
+      code: 'DEC-25',
+      charges: 3,
+      maxRedemptions: 100,
+      plans: [yearly.id],
+      validFrom: '2026-11-30T18:30:00.000Z',
+      validUntil: '2026-12-31T18:30:00.000Z',
+    });
     let lists = 0;
     const calls = stubApi({
       [PLANS]: plansAnswer,
@@ -134,7 +151,11 @@ describe('coupons page', () => {
     await user.type(within(dialog).getByLabelText(couponsTexts.max), '100');
     // Plans on sale are offered; an archived one is not.
     const plans = within(dialog).getByRole('group', { name: couponsTexts.plansLegend });
-    expect(within(plans).getAllByRole('checkbox').map((box) => box.closest('label')!.textContent)).toEqual(['Monthly · ₹99 / month', 'Yearly · ₹999 / year']);
+    expect(
+      within(plans)
+        .getAllByRole('checkbox')
+        .map((box) => box.closest('label')!.textContent),
+    ).toEqual(['Monthly · ₹99 / month', 'Yearly · ₹999 / year']);
     await user.click(within(plans).getByRole('checkbox', { name: /^Yearly/ }));
     await submit();
 

@@ -10,7 +10,13 @@ import { adminTexts, couponsTexts as texts } from './plans-texts';
 
 type Editing = Coupon | 'new' | null;
 
-const TONES: Record<CouponStatus, 'success' | 'info' | 'muted'> = { active: 'success', scheduled: 'info', expired: 'muted', usedUp: 'muted', archived: 'muted' };
+const TONES: Record<CouponStatus, 'success' | 'info' | 'muted'> = {
+  active: 'success',
+  scheduled: 'info',
+  expired: 'muted',
+  usedUp: 'muted',
+  archived: 'muted',
+};
 
 /**
  * Admin only (the router guards it): the coupons given, each with its discount in
@@ -47,12 +53,7 @@ export default function CouponsPage() {
         <ListPending failed={query.isError} texts={texts} rowHeight="h-24" />
       )}
       {editing && (
-        <CouponDialog
-          coupon={editing === 'new' ? undefined : editing}
-          plans={plans.data?.plans}
-          saveOffer={saveOffer}
-          onClose={() => setEditing(null)}
-        />
+        <CouponDialog coupon={editing === 'new' ? undefined : editing} plans={plans.data?.plans} saveOffer={saveOffer} onClose={() => setEditing(null)} />
       )}
     </div>
   );

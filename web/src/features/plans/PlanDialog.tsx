@@ -67,7 +67,15 @@ export function PlanDialog({ plan, tax, onClose }: { plan?: AdminPlan; tax: { pr
           <p className="label whitespace-normal">{texts.defaultNameHint}</p>
         </div>
       ) : (
-        <FormField label={texts.name} name="name" hint={texts.nameHint} maxLength={40} autoComplete="off" value={form.name} onChange={(event) => setForm({ ...form, name: event.target.value })} />
+        <FormField
+          label={texts.name}
+          name="name"
+          hint={texts.nameHint}
+          maxLength={40}
+          autoComplete="off"
+          value={form.name}
+          onChange={(event) => setForm({ ...form, name: event.target.value })}
+        />
       )}
       {plan ? (
         <div className="fieldset">

@@ -41,7 +41,15 @@ const yearly: AdminPlan = {
   ],
   createdAt: '2026-11-10T06:00:00.000Z',
 };
-const founders: AdminPlan = { ...monthly, id: '50000000-0000-4000-8000-000000000003', name: 'Founders', default: false, archived: true, subscribers: 1, trialDays: 1 };
+const founders: AdminPlan = {
+  ...monthly,
+  id: '50000000-0000-4000-8000-000000000003',
+  name: 'Founders',
+  default: false,
+  archived: true,
+  subscribers: 1,
+  trialDays: 1,
+};
 
 const NO_TAX_ADDED = { pricesAddTax: false, gstRate: 18 };
 const listAnswer = (plans: AdminPlan[], tax = NO_TAX_ADDED) => ({ body: { success: true, message: answers.plansFetched, plans, tax } });
@@ -50,7 +58,10 @@ function open() {
   return renderPage(<PlansPage />, { path: '/admin/plans' });
 }
 const table = () => screen.getByRole('table', { name: plansTexts.listLabel });
-const rowOf = (name: string) => within(table()).getByRole('rowheader', { name: new RegExp(`^${name}`) }).closest('tr')!;
+const rowOf = (name: string) =>
+  within(table())
+    .getByRole('rowheader', { name: new RegExp(`^${name}`) })
+    .closest('tr')!;
 /** What a reader sees: dates are held together by no-break spaces. */
 const text = (element: Element) => element.textContent.replace(/\s+/g, ' ');
 const sent = (calls: { url: string; init: RequestInit }[], key: string) =>
@@ -64,7 +75,11 @@ describe('plans page', () => {
     expect(screen.getByRole('heading', { level: 1, name: plansTexts.title })).toBeInTheDocument();
     expect(document.title).toBe('Plans · LMS');
     await screen.findByRole('table', { name: plansTexts.listLabel });
-    expect(within(table()).getAllByRole('columnheader').map((header) => header.textContent)).toEqual(['Plan', 'Price', 'Free trial', 'Subscribers', 'Status', 'Actions']);
+    expect(
+      within(table())
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent),
+    ).toEqual(['Plan', 'Price', 'Free trial', 'Subscribers', 'Status', 'Actions']);
 
     const bundle = rowOf('Subscription Bundle');
     expect(within(bundle).getAllByRole('cell').map(text)).toEqual([
@@ -97,7 +112,9 @@ describe('plans page', () => {
     stubApi({ [LIST]: listAnswer([monthly, yearly]) });
     open();
     const cards = await screen.findByRole('list', { name: plansTexts.listLabel });
-    const items = within(cards).getAllByRole('listitem').filter((item) => item.parentElement === cards);
+    const items = within(cards)
+      .getAllByRole('listitem')
+      .filter((item) => item.parentElement === cards);
     expect(items.map((item) => within(item).getByRole('heading', { level: 2 }).textContent)).toEqual(['Subscription Bundle', yearly.name]);
     expect(items[0]).toHaveTextContent('Monthly · No free trial');
     expect(items[0]).toHaveTextContent(plansTexts.defaultPlan);
@@ -107,7 +124,17 @@ describe('plans page', () => {
   });
 
   it('makes a plan: checks it in the browser first, sends it, shows the answer and the plan in the list', async () => {
-    const made: AdminPlan = { ...monthly, id: '50000000-0000-4000-8000-000000000009', name: 'Yearly', interval: 'yearly', price: 999, listPrice: 999, trialDays: 14, default: false, subscribers: 0 };
+    const made: AdminPlan = {
+      ...monthly,
+      id: '50000000-0000-4000-8000-000000000009',
+      name: 'Yearly',
+      interval: 'yearly',
+      price: 999,
+      listPrice: 999,
+      trialDays: 14,
+      default: false,
+      subscribers: 0,
+    };
     let lists = 0;
     const calls = stubApi({
       [LIST]: () => listAnswer(++lists === 1 ? [monthly] : [monthly, made]),
@@ -177,7 +204,10 @@ describe('plans page', () => {
       ...monthly,
       price: 149,
       listPrice: 149,
-      prices: [{ price: 149, listPrice: 149, since: '2026-12-05T06:00:00.000Z', subscribers: 0, current: true }, { ...monthly.prices[0]!, current: false }],
+      prices: [
+        { price: 149, listPrice: 149, since: '2026-12-05T06:00:00.000Z', subscribers: 0, current: true },
+        { ...monthly.prices[0]!, current: false },
+      ],
     };
     let lists = 0;
     const calls = stubApi({

@@ -131,7 +131,9 @@ function Price({ plan }: { plan: AdminPlan }) {
     <span className="flex flex-col">
       <span className="font-semibold whitespace-nowrap tabular-nums">{texts.perPeriod(plan.price, plan.interval)}</span>
       {plan.listPrice !== plan.price && <span className="text-sm text-base-content/80 tabular-nums">{texts.beforeGst(plan.listPrice)}</span>}
-      {plan.prices.length < 2 && <span className="text-sm text-base-content/80">{texts.priceSince(formatDate(plan.prices[0]?.since ?? plan.createdAt) ?? '')}</span>}
+      {plan.prices.length < 2 && (
+        <span className="text-sm text-base-content/80">{texts.priceSince(formatDate(plan.prices[0]?.since ?? plan.createdAt) ?? '')}</span>
+      )}
     </span>
   );
 }
@@ -143,7 +145,16 @@ function PriceHistory({ plan }: { plan: AdminPlan }) {
     <details className="group mt-1 text-sm">
       <summary className="flex w-fit cursor-pointer list-none items-center gap-1 rounded-field text-base-content/80 hover:text-base-content">
         {texts.history(plan.prices.length)}
-        <svg viewBox="0 0 24 24" width="14" height="14" fill="none" stroke="currentColor" strokeWidth="2" className="transition-transform group-open:rotate-180" aria-hidden="true">
+        <svg
+          viewBox="0 0 24 24"
+          width="14"
+          height="14"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+          className="transition-transform group-open:rotate-180"
+          aria-hidden="true"
+        >
           <path d="m6 9 6 6 6-6" strokeLinecap="round" strokeLinejoin="round" />
         </svg>
       </summary>

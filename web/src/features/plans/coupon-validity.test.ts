@@ -12,7 +12,9 @@ describe('a coupon’s days, on India’s calendar', () => {
     expect(dayOfEnd('2026-12-31T18:30:00.000Z')).toBe('2026-12-31');
     // An end the API set mid-day still shows the day it falls on.
     expect(dayOfEnd('2026-12-31T10:00:00.000Z')).toBe('2026-12-31');
-    expect(validityWords({ validFrom: '2026-11-30T18:30:00.000Z', validUntil: '2026-12-31T18:30:00.000Z' }).replace(/\s/g, ' ')).toBe('1 Dec 2026 to 31 Dec 2026');
+    expect(validityWords({ validFrom: '2026-11-30T18:30:00.000Z', validUntil: '2026-12-31T18:30:00.000Z' }).replace(/\s/g, ' ')).toBe(
+      '1 Dec 2026 to 31 Dec 2026',
+    );
   });
 
   it('hand anything that is not a day to the schema as it is', () => {

@@ -97,7 +97,8 @@ export const couponsTexts = {
   from: (date: string) => `From ${date}`,
   until: (date: string) => `Until ${date}`,
   between: (from: string, until: string) => `${from} to ${until}`,
-  used: (redemptions: number, max: number | null) => (max === null ? `${count.format(redemptions)} · no limit` : `${count.format(redemptions)} of ${count.format(max)}`),
+  used: (redemptions: number, max: number | null) =>
+    max === null ? `${count.format(redemptions)} · no limit` : `${count.format(redemptions)} of ${count.format(max)}`,
   allPlans: 'All plans',
   unknownPlan: 'A plan not listed',
   saveOffer: 'Save offer',

@@ -19,7 +19,8 @@ const plansApi = serverState.enhanceEndpoints({ addTagTypes: ['Plan', 'Coupon'] 
       invalidatesTags: (_answer, error) => (error ? [] : ['Plan']),
     }),
     updatePlan: build.mutation<ResponseOf<typeof endpoints.plans.update>, { id: string; update: BodyOf<typeof endpoints.plans.update> }>({
-      query: ({ id, update }) => serverCall(endpoints.plans.update, { params: { id }, body: update }, { fallback: messages.operationFailed, toastSuccess: true }),
+      query: ({ id, update }) =>
+        serverCall(endpoints.plans.update, { params: { id }, body: update }, { fallback: messages.operationFailed, toastSuccess: true }),
       invalidatesTags: (_answer, error) => (error ? [] : ['Plan']),
     }),
     getCoupons: build.query<ResponseOf<typeof endpoints.coupons.list>, void>({
@@ -31,17 +32,12 @@ const plansApi = serverState.enhanceEndpoints({ addTagTypes: ['Plan', 'Coupon'] 
       invalidatesTags: (_answer, error) => (error ? [] : ['Coupon']),
     }),
     updateCoupon: build.mutation<ResponseOf<typeof endpoints.coupons.update>, { id: string; update: BodyOf<typeof endpoints.coupons.update> }>({
-      query: ({ id, update }) => serverCall(endpoints.coupons.update, { params: { id }, body: update }, { fallback: messages.operationFailed, toastSuccess: true }),
+      query: ({ id, update }) =>
+        serverCall(endpoints.coupons.update, { params: { id }, body: update }, { fallback: messages.operationFailed, toastSuccess: true }),
       invalidatesTags: (_answer, error) => (error ? [] : ['Coupon']),
     }),
   }),
 });
 
-export const {
-  useGetAdminPlansQuery,
-  useCreatePlanMutation,
-  useUpdatePlanMutation,
-  useGetCouponsQuery,
-  useCreateCouponMutation,
-  useUpdateCouponMutation,
-} = plansApi;
+export const { useGetAdminPlansQuery, useCreatePlanMutation, useUpdatePlanMutation, useGetCouponsQuery, useCreateCouponMutation, useUpdateCouponMutation } =
+  plansApi;

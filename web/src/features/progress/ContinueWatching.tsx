@@ -54,18 +54,30 @@ export function ContinueWatching({
 
 function ContinueCard({ item }: { item: LearnerCourse }) {
   const resume = item.resume!;
-  const where = resume.position >= 1 ? progressTexts.continueLecture(resume.title, clockDuration(resume.position)) : progressTexts.continueLectureStart(resume.title);
+  const where =
+    resume.position >= 1 ? progressTexts.continueLecture(resume.title, clockDuration(resume.position)) : progressTexts.continueLectureStart(resume.title);
   return (
     <Link
       to={courseLink(paths.courseLecture, item.course, resume.lectureId)}
       state={item.course}
       className="flex h-full gap-3 rounded-box bg-base-100 p-3 shadow-sm ring-1 ring-base-content/10 transition hover:shadow-md focus-visible:ring-3 focus-visible:ring-primary focus-visible:outline-none"
     >
-      <img src={item.course.thumbnail.secure_url} alt="" width={160} height={90} loading="lazy" className="aspect-video w-28 shrink-0 self-start rounded-field bg-base-300 object-cover sm:w-32" />
+      <img
+        src={item.course.thumbnail.secure_url}
+        alt=""
+        width={160}
+        height={90}
+        loading="lazy"
+        className="aspect-video w-28 shrink-0 self-start rounded-field bg-base-300 object-cover sm:w-32"
+      />
       <span className="flex min-w-0 flex-1 flex-col gap-1">
         <span className="line-clamp-2 font-semibold leading-snug wrap-anywhere">{item.course.title}</span>
         <span className="line-clamp-1 text-sm text-base-content/70 wrap-anywhere">{where}</span>
-        <CourseProgressBar className="mt-auto" percent={item.percent} label={progressTexts.courseProgress(item.completedLectures, item.lectureCount, item.percent)} />
+        <CourseProgressBar
+          className="mt-auto"
+          percent={item.percent}
+          label={progressTexts.courseProgress(item.completedLectures, item.lectureCount, item.percent)}
+        />
       </span>
     </Link>
   );

@@ -30,11 +30,15 @@ export function CancellationReasons({ data, status }: { data: Reasons | undefine
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-4">
       <div>
-        <h2 id={headingId} className="text-2xl font-semibold">{texts.heading}</h2>
+        <h2 id={headingId} className="text-2xl font-semibold">
+          {texts.heading}
+        </h2>
         <p className="text-sm text-base-content/70">{texts.hint}</p>
       </div>
       {status !== 'ready' || !data ? (
-        <p className="rounded-box bg-base-200 p-6 text-base-content/70" aria-live="polite">{status === 'failed' ? texts.failed : texts.loading}</p>
+        <p className="rounded-box bg-base-200 p-6 text-base-content/70" aria-live="polite">
+          {status === 'failed' ? texts.failed : texts.loading}
+        </p>
       ) : data.total === 0 ? (
         <p className="rounded-box bg-base-200 p-4">{texts.none}</p>
       ) : (
@@ -46,12 +50,19 @@ export function CancellationReasons({ data, status }: { data: Reasons | undefine
                   <span className="font-medium">{labelOf(reason)}</span>
                   <span className="text-sm text-base-content/70 tabular-nums">{texts.share(count, data.total)}</span>
                 </div>
-                <progress className="progress progress-primary h-3" value={count} max={data.total} aria-label={`${labelOf(reason)}: ${texts.share(count, data.total)}`} />
+                <progress
+                  className="progress progress-primary h-3"
+                  value={count}
+                  max={data.total}
+                  aria-label={`${labelOf(reason)}: ${texts.share(count, data.total)}`}
+                />
               </li>
             ))}
           </ul>
           <div className="flex min-w-0 flex-col gap-2">
-            <h3 id={latestId} className="text-lg font-semibold">{texts.latest}</h3>
+            <h3 id={latestId} className="text-lg font-semibold">
+              {texts.latest}
+            </h3>
             <ul aria-labelledby={latestId} className="divide-y divide-base-content/10 rounded-box border border-base-300">
               {data.latest.map((row) => (
                 <li key={`${row.email}-${row.date}`} className="flex flex-col gap-1 p-3">

@@ -18,7 +18,9 @@ const dateFormat = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeS
 export function ContactInbox() {
   const headingId = useId();
   const answer = useGetContactMessagesQuery(INBOX_LIMIT);
-  const inbox = answer.currentData ? { state: 'ready' as const, page: answer.currentData } : { state: answer.isError ? ('failed' as const) : ('loading' as const) };
+  const inbox = answer.currentData
+    ? { state: 'ready' as const, page: answer.currentData }
+    : { state: answer.isError ? ('failed' as const) : ('loading' as const) };
 
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-3">
@@ -30,7 +32,9 @@ export function ContactInbox() {
       {inbox.state === 'ready' && inbox.page.messages.length === 0 && <p className="text-base-content/70">{texts.empty}</p>}
       {inbox.state === 'ready' && inbox.page.messages.length > 0 && (
         <>
-          {inbox.page.total > inbox.page.messages.length && <p className="text-sm text-base-content/70">{texts.shown(inbox.page.messages.length, inbox.page.total)}</p>}
+          {inbox.page.total > inbox.page.messages.length && (
+            <p className="text-sm text-base-content/70">{texts.shown(inbox.page.messages.length, inbox.page.total)}</p>
+          )}
           <ul className="flex flex-col gap-3">
             {inbox.page.messages.map((item) => (
               <li key={item._id}>

@@ -146,7 +146,17 @@ function IconButton({ label, onClick, className, busy = false, children }: IconB
       {busy ? (
         <span className="loading loading-spinner loading-xs" aria-hidden="true" />
       ) : (
-        <svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+        <svg
+          viewBox="0 0 24 24"
+          width="18"
+          height="18"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+          aria-hidden="true"
+        >
           {children}
         </svg>
       )}

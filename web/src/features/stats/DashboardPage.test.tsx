@@ -100,7 +100,15 @@ function dashboardAnswers(overrides: Parameters<typeof stubApi>[0] = {}) {
         activeLearnersThisWeek: 1234,
         churnRisk: {
           total: 31,
-          learners: [{ _id: '00000000-0000-4000-8000-000000000031', fullName: 'Ravi Idle', email: 'ravi@example.com', renewsAt: '2026-12-23T06:00:00.000Z', lastWatchedAt: null }],
+          learners: [
+            {
+              _id: '00000000-0000-4000-8000-000000000031',
+              fullName: 'Ravi Idle',
+              email: 'ravi@example.com',
+              renewsAt: '2026-12-23T06:00:00.000Z',
+              lastWatchedAt: null,
+            },
+          ],
         },
         courses: [
           { courseId: react._id, title: react.title, lectureCount: 8, started: 40, completed: 10, averageCompletion: 37.5 },
@@ -154,7 +162,14 @@ function dashboardAnswers(overrides: Parameters<typeof stubApi>[0] = {}) {
           { reason: null, count: 2 },
         ],
         latest: [
-          { date: '2026-11-20T06:00:00.000Z', fullName: 'Meera Quit', email: 'meera@example.com', reason: 'too_expensive', note: 'Half the price and I would stay.', refunded: false },
+          {
+            date: '2026-11-20T06:00:00.000Z',
+            fullName: 'Meera Quit',
+            email: 'meera@example.com',
+            reason: 'too_expensive',
+            note: 'Half the price and I would stay.',
+            refunded: false,
+          },
         ],
       },
     },
@@ -225,7 +240,12 @@ describe('admin dashboard', () => {
     // The system's dark preference, which daisyUI follows, as a query that can change.
     const scheme = Object.assign(new EventTarget(), { matches: false, media: '(prefers-color-scheme: dark)' });
     vi.spyOn(window, 'matchMedia').mockImplementation(() => scheme as unknown as MediaQueryList);
-    setTheme({ '--color-primary': 'oklch(45% 0.24 277.023)', '--color-secondary': 'oklch(62.8% 0.2577 29.23)', '--color-base-100': '#ffffff', '--color-base-content': 'oklch(0% 0 0)' });
+    setTheme({
+      '--color-primary': 'oklch(45% 0.24 277.023)',
+      '--color-secondary': 'oklch(62.8% 0.2577 29.23)',
+      '--color-base-100': '#ffffff',
+      '--color-base-content': 'oklch(0% 0 0)',
+    });
     stubApi(dashboardAnswers());
     renderDashboard();
     await waitFor(() => expect(card(messages.subscriptionCount)).toHaveTextContent('52'));
@@ -285,7 +305,11 @@ describe('admin dashboard', () => {
     const row = (await screen.findByRole('rowheader', { name: 'React basics' })).closest('tr')!;
     const actions = within(row).getAllByRole('button');
     expect(actions.map((button) => button.getAttribute('aria-label'))).toEqual(['Manage lectures of React basics', 'Edit React basics', 'Delete React basics']);
-    expect(actions.map((button) => /\bbtn-(error|success|warning|primary|secondary|accent|info)\b/.exec(button.className)?.[1] ?? 'quiet')).toEqual(['quiet', 'quiet', 'error']);
+    expect(actions.map((button) => /\bbtn-(error|success|warning|primary|secondary|accent|info)\b/.exec(button.className)?.[1] ?? 'quiet')).toEqual([
+      'quiet',
+      'quiet',
+      'error',
+    ]);
   });
 
   it('lists the courses under seven columns, four of them hidden on small screens', async () => {
@@ -296,7 +320,15 @@ describe('admin dashboard', () => {
     const table = screen.getByRole('table', { name: messages.coursesOverview });
     await within(table).findByRole('rowheader', { name: 'React basics' });
     const headers = within(table).getAllByRole('columnheader');
-    expect(headers.map((header) => header.textContent)).toEqual(['S No', 'Course Title', 'Course Category', 'Instructor', 'Total Lectures', 'Description', 'Actions']);
+    expect(headers.map((header) => header.textContent)).toEqual([
+      'S No',
+      'Course Title',
+      'Course Category',
+      'Instructor',
+      'Total Lectures',
+      'Description',
+      'Actions',
+    ]);
     expect(headers.filter((header) => header.classList.contains('hidden')).map((header) => header.textContent)).toEqual([
       'Course Category',
       'Instructor',
@@ -305,7 +337,11 @@ describe('admin dashboard', () => {
     ]);
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows).toHaveLength(2);
-    expect(within(rows[1]!).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['2', 'Category 2', 'Instructor 2', '6', 'All about SQL in depth', '']);
+    expect(
+      within(rows[1]!)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toEqual(['2', 'Category 2', 'Instructor 2', '6', 'All about SQL in depth', '']);
   });
 
   it('loads courses, then user statistics, then payment records, each after the one before has answered', async () => {
@@ -369,7 +405,10 @@ describe('admin dashboard', () => {
 
     const latest = within(section).getByRole('table', { name: revenueTexts.payments });
     expect(within(latest).getByText('Asha Paid')).toBeInTheDocument();
-    expect(within(latest).getByRole('link', { name: 'LMS/26-27/000042' })).toHaveAttribute('href', '/api/v1/billing/documents/40000000-0000-4000-8000-000000000001/pdf');
+    expect(within(latest).getByRole('link', { name: 'LMS/26-27/000042' })).toHaveAttribute(
+      'href',
+      '/api/v1/billing/documents/40000000-0000-4000-8000-000000000001/pdf',
+    );
     expect(within(latest).getByText(`CN/26-27/000003 · ${revenueTexts.preparing}`)).toBeInTheDocument();
     expect(within(latest).getByText(revenueTexts.refunded)).toBeInTheDocument();
   });
@@ -404,7 +443,17 @@ describe('admin dashboard', () => {
 
   it('says so when no plan has a renewing subscriber', async () => {
     const base = dashboardAnswers()[REVENUE] as { body: Record<string, unknown> };
-    stubApi(dashboardAnswers({ [REVENUE]: { body: { ...base.body, mrr: 0, plans: [{ id: '50000000-0000-4000-8000-000000000001', name: 'Monthly', interval: 'monthly', archived: false, subscribers: 0, mrr: 0 }] } } }));
+    stubApi(
+      dashboardAnswers({
+        [REVENUE]: {
+          body: {
+            ...base.body,
+            mrr: 0,
+            plans: [{ id: '50000000-0000-4000-8000-000000000001', name: 'Monthly', interval: 'monthly', archived: false, subscribers: 0, mrr: 0 }],
+          },
+        },
+      }),
+    );
     renderDashboard();
     const section = await screen.findByRole('region', { name: revenueTexts.heading });
     expect(await within(section).findByText(mrrTexts.none)).toBeInTheDocument();
@@ -424,7 +473,10 @@ describe('admin dashboard', () => {
     await user.type(from, '2026-11-01');
     await user.clear(to);
     await user.type(to, '2026-11-30');
-    expect(within(section).getByRole('link', { name: revenueTexts.exportDocuments })).toHaveAttribute('href', '/api/v1/admin/revenue/export?kind=documents&from=2026-11-01&to=2026-11-30');
+    expect(within(section).getByRole('link', { name: revenueTexts.exportDocuments })).toHaveAttribute(
+      'href',
+      '/api/v1/admin/revenue/export?kind=documents&from=2026-11-01&to=2026-11-30',
+    );
   });
 
   it('shows why subscribers cancel after engagement: each reason as a bar, most given first, and the latest in their words', async () => {

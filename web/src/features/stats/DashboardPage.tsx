@@ -55,7 +55,9 @@ export default function DashboardPage() {
   const { monthlySalesRecord = NO_SALES, subscriptionCount = 0, totalRevenue = 0 } = payments.currentData ?? {};
 
   const show = (source: LoadStatus, value: string) =>
-    source === 'ready' ? value : source === 'loading' ? (
+    source === 'ready' ? (
+      value
+    ) : source === 'loading' ? (
       <>
         <span className="loading loading-dots loading-sm" aria-hidden="true" />
         <span className="sr-only">{texts.loading}</span>
@@ -90,7 +92,11 @@ export default function DashboardPage() {
             <SalesChart monthlySalesRecord={monthlySalesRecord} loading={status.payments === 'loading'} />
           )}
           <dl className="grid grid-cols-1 gap-3 min-[26rem]:grid-cols-2">
-            <StatCard label={messages.subscriptionCount} value={show(status.payments, countFormat.format(subscriptionCount))} hint={texts.subscriptionCountHint} />
+            <StatCard
+              label={messages.subscriptionCount}
+              value={show(status.payments, countFormat.format(subscriptionCount))}
+              hint={texts.subscriptionCountHint}
+            />
             {/* The real net revenue from the server (refunds taken off), not the spec's count × 5. */}
             <StatCard label={messages.totalRevenue} value={show(status.payments, rupeeFormat.format(totalRevenue))} hint={texts.totalRevenueHint} />
           </dl>

@@ -37,15 +37,21 @@ export function Engagement({ data, status }: { data: EngagementResponse | undefi
   if (status !== 'ready' || !data) {
     return (
       <section aria-labelledby={headingId} className="flex flex-col gap-4">
-        <h2 id={headingId} className="text-2xl font-semibold">{texts.heading}</h2>
-        <p className="rounded-box bg-base-200 p-6 text-base-content/70" aria-live="polite">{status === 'failed' ? texts.failed : texts.loading}</p>
+        <h2 id={headingId} className="text-2xl font-semibold">
+          {texts.heading}
+        </h2>
+        <p className="rounded-box bg-base-200 p-6 text-base-content/70" aria-live="polite">
+          {status === 'failed' ? texts.failed : texts.loading}
+        </p>
       </section>
     );
   }
   const started = data.courses.filter((course) => course.started > 0);
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-4">
-      <h2 id={headingId} className="text-2xl font-semibold">{texts.heading}</h2>
+      <h2 id={headingId} className="text-2xl font-semibold">
+        {texts.heading}
+      </h2>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
         <dl className="flex flex-col gap-3">
           <div className="flex flex-col gap-1 rounded-box bg-base-200 p-4">
@@ -90,7 +96,9 @@ export function Engagement({ data, status }: { data: EngagementResponse | undefi
       </div>
 
       <div className="flex flex-col gap-2">
-        <h3 id={riskId} className="text-lg font-semibold">{texts.churnRisk}</h3>
+        <h3 id={riskId} className="text-lg font-semibold">
+          {texts.churnRisk}
+        </h3>
         <p className="text-sm text-base-content/70">{texts.churnRiskHint}</p>
         {data.churnRisk.learners.length === 0 ? (
           <p className="rounded-box bg-base-200 p-4">{texts.churnRiskNone}</p>
@@ -109,7 +117,9 @@ export function Engagement({ data, status }: { data: EngagementResponse | undefi
                   <tr key={learner._id}>
                     <td className="max-w-64">
                       <span className="block font-medium wrap-anywhere">{learner.fullName}</span>
-                      <a className="link text-sm text-base-content/70 wrap-anywhere" href={`mailto:${learner.email}`}>{learner.email}</a>
+                      <a className="link text-sm text-base-content/70 wrap-anywhere" href={`mailto:${learner.email}`}>
+                        {learner.email}
+                      </a>
                     </td>
                     <td className="whitespace-nowrap tabular-nums">{formatDate(learner.renewsAt)}</td>
                     <td className="whitespace-nowrap tabular-nums">{learner.lastWatchedAt ? formatDate(learner.lastWatchedAt) : texts.neverWatched}</td>

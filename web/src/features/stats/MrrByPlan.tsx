@@ -40,7 +40,10 @@ export function MrrByPlan({ plans }: { plans: Revenue['plans'] }) {
             const share = texts.share(plan.mrr, total);
             const subscribers = texts.subscribers(plan.subscribers);
             return (
-              <li key={plan.id} className="grid grid-cols-[minmax(0,1fr)_auto] items-baseline gap-x-3 gap-y-1 md:grid-cols-[minmax(0,16rem)_minmax(0,1fr)_auto] md:items-center">
+              <li
+                key={plan.id}
+                className="grid grid-cols-[minmax(0,1fr)_auto] items-baseline gap-x-3 gap-y-1 md:grid-cols-[minmax(0,16rem)_minmax(0,1fr)_auto] md:items-center"
+              >
                 <span className="flex min-w-0 flex-col">
                   <span className="font-medium wrap-anywhere">{plan.name}</span>
                   <span className="text-sm text-base-content/70">
@@ -51,7 +54,9 @@ export function MrrByPlan({ plans }: { plans: Revenue['plans'] }) {
                 <span className="flex flex-col items-end tabular-nums md:order-last md:min-w-48 md:flex-row md:items-baseline md:justify-end md:gap-1.5">
                   <span className="font-semibold whitespace-nowrap">{rupees.format(plan.mrr)}</span>
                   <span className="text-sm whitespace-nowrap text-base-content/70">
-                    <span className="hidden md:inline" aria-hidden="true">· </span>
+                    <span className="hidden md:inline" aria-hidden="true">
+                      ·{' '}
+                    </span>
                     {subscribers}
                   </span>
                 </span>

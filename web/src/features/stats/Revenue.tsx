@@ -76,17 +76,25 @@ export function Revenue({ data, status }: { data: RevenueFigures | undefined; st
     <section aria-labelledby={headingId} className="flex flex-col gap-4">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
-          <h2 id={headingId} className="text-2xl font-semibold">{texts.heading}</h2>
+          <h2 id={headingId} className="text-2xl font-semibold">
+            {texts.heading}
+          </h2>
           {data && <p className="text-sm text-base-content/70">{texts.hint(data.month)}</p>}
         </div>
         {/* What is sold and the discounts given; quiet, beside the figures they shape. */}
         <nav aria-label={texts.manage} className="flex gap-2">
-          <Link to={paths.plans} className="btn btn-outline btn-sm">{texts.plans}</Link>
-          <Link to={paths.coupons} className="btn btn-outline btn-sm">{texts.coupons}</Link>
+          <Link to={paths.plans} className="btn btn-outline btn-sm">
+            {texts.plans}
+          </Link>
+          <Link to={paths.coupons} className="btn btn-outline btn-sm">
+            {texts.coupons}
+          </Link>
         </nav>
       </div>
       {status !== 'ready' || !data ? (
-        <p className="rounded-box bg-base-200 p-6 text-base-content/70" aria-live="polite">{status === 'failed' ? texts.failed : texts.loading}</p>
+        <p className="rounded-box bg-base-200 p-6 text-base-content/70" aria-live="polite">
+          {status === 'failed' ? texts.failed : texts.loading}
+        </p>
       ) : (
         <>
           <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">
@@ -186,12 +194,30 @@ function ExportForm() {
       <p className="text-sm text-base-content/70">{texts.exportHint}</p>
       <div className="grid grid-cols-1 gap-3 min-[26rem]:grid-cols-2">
         <div className="fieldset">
-          <label htmlFor={fromId} className="fieldset-legend text-sm">{texts.from}</label>
-          <input id={fromId} type="date" className="input w-full" value={range.from} max={range.to} onChange={(event) => setRange({ ...range, from: event.target.value })} />
+          <label htmlFor={fromId} className="fieldset-legend text-sm">
+            {texts.from}
+          </label>
+          <input
+            id={fromId}
+            type="date"
+            className="input w-full"
+            value={range.from}
+            max={range.to}
+            onChange={(event) => setRange({ ...range, from: event.target.value })}
+          />
         </div>
         <div className="fieldset">
-          <label htmlFor={toId} className="fieldset-legend text-sm">{texts.to}</label>
-          <input id={toId} type="date" className="input w-full" value={range.to} min={range.from} onChange={(event) => setRange({ ...range, to: event.target.value })} />
+          <label htmlFor={toId} className="fieldset-legend text-sm">
+            {texts.to}
+          </label>
+          <input
+            id={toId}
+            type="date"
+            className="input w-full"
+            value={range.to}
+            min={range.from}
+            onChange={(event) => setRange({ ...range, to: event.target.value })}
+          />
         </div>
       </div>
       <div className="flex flex-wrap gap-2">
@@ -215,7 +241,9 @@ function LatestPayments({ payments }: { payments: RevenueFigures['payments'] }) 
   const headingId = useId();
   return (
     <div className="flex flex-col gap-2">
-      <h3 id={headingId} className="text-lg font-semibold">{texts.payments}</h3>
+      <h3 id={headingId} className="text-lg font-semibold">
+        {texts.payments}
+      </h3>
       {payments.length === 0 ? (
         <p className="rounded-box bg-base-200 p-4">{texts.noPayments}</p>
       ) : (
@@ -225,7 +253,9 @@ function LatestPayments({ payments }: { payments: RevenueFigures['payments'] }) 
               <tr>
                 <th scope="col">{texts.date}</th>
                 <th scope="col">{texts.payer}</th>
-                <th scope="col" className="text-right">{texts.amount}</th>
+                <th scope="col" className="text-right">
+                  {texts.amount}
+                </th>
                 <th scope="col">{texts.status}</th>
                 <th scope="col">{texts.documents}</th>
               </tr>

@@ -43,12 +43,22 @@ export function UsersPie({ allUsersCount, subscribedCount, loading = false }: Pr
             aria-label={summary}
             data={{
               labels,
-              datasets: [{ label: messages.userDetails, data: counts, backgroundColor: [palette.primary, palette.secondary], borderColor: palette.surface, borderWidth: 2 }],
+              datasets: [
+                {
+                  label: messages.userDetails,
+                  data: counts,
+                  backgroundColor: [palette.primary, palette.secondary],
+                  borderColor: palette.surface,
+                  borderWidth: 2,
+                },
+              ],
             }}
             options={{
               responsive: true,
               maintainAspectRatio: false,
-              plugins: { legend: { position: 'bottom', labels: { color: palette.text, font: { size: 13 }, usePointStyle: true, pointStyle: 'circle', padding: 16 } } },
+              plugins: {
+                legend: { position: 'bottom', labels: { color: palette.text, font: { size: 13 }, usePointStyle: true, pointStyle: 'circle', padding: 16 } },
+              },
             }}
           />
         )}

@@ -12,12 +12,6 @@ const NEW_PASSWORD_HINT = '6 to 16 characters, with at least one number and one 
 
 export function PasswordField({ isNew = false, ...input }: PasswordFieldProps) {
   return (
-    <FormField
-      type="password"
-      autoComplete={isNew ? 'new-password' : 'current-password'}
-      hint={isNew ? NEW_PASSWORD_HINT : undefined}
-      required
-      {...input}
-    />
+    <FormField type="password" autoComplete={isNew ? 'new-password' : 'current-password'} hint={isNew ? NEW_PASSWORD_HINT : undefined} required {...input} />
   );
 }

@@ -7,11 +7,22 @@ import { VideoPlayer } from './VideoPlayer';
 /** hls.js as the player drives it: levels after the manifest, the level playing, fatal errors. */
 const fake = vi.hoisted(() => {
   const handlers = new Map<string, (event: string, data: unknown) => void>();
-  const instance = { currentLevel: -1, loadSource: vi.fn(), attachMedia: vi.fn(), destroy: vi.fn(), on: (name: string, handler: (event: string, data: unknown) => void) => handlers.set(name, handler) };
-  const Hls = Object.assign(vi.fn(function Hls() { return instance; }), {
-    isSupported: () => true,
-    Events: { MANIFEST_PARSED: 'manifestParsed', LEVEL_SWITCHED: 'levelSwitched', ERROR: 'error' },
-  });
+  const instance = {
+    currentLevel: -1,
+    loadSource: vi.fn(),
+    attachMedia: vi.fn(),
+    destroy: vi.fn(),
+    on: (name: string, handler: (event: string, data: unknown) => void) => handlers.set(name, handler),
+  };
+  const Hls = Object.assign(
+    vi.fn(function Hls() {
+      return instance;
+    }),
+    {
+      isSupported: () => true,
+      Events: { MANIFEST_PARSED: 'manifestParsed', LEVEL_SWITCHED: 'levelSwitched', ERROR: 'error' },
+    },
+  );
   return { Hls, instance, emit: (name: string, data: unknown) => handlers.get(name)?.(name, data) };
 });
 vi.mock('hls.js', () => ({ default: fake.Hls }));

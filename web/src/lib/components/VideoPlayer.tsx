@@ -31,7 +31,18 @@ const SEEK_SECONDS = 5;
  * own HLS where there is no Media Source; the MP4 when there is no ladder or hls.js gives up.
  * A quality menu (Auto and each rendition) and keyboard shortcuts (space, ←/→, f, m).
  */
-export function VideoPlayer({ src, hlsSrc, poster, label, videoRef, className = 'rounded-xl', barClassName = '', autoPlay = false, startAt = 0, overlay }: Props) {
+export function VideoPlayer({
+  src,
+  hlsSrc,
+  poster,
+  label,
+  videoRef,
+  className = 'rounded-xl',
+  barClassName = '',
+  autoPlay = false,
+  startAt = 0,
+  overlay,
+}: Props) {
   const video = useRef<HTMLVideoElement | null>(null);
   const hls = useRef<HlsType | null>(null);
   /** Heights of the renditions, in hls.js's level order (lowest first). */
@@ -151,14 +162,18 @@ export function VideoPlayer({ src, hlsSrc, poster, label, videoRef, className = 
       </div>
       <div className={`flex flex-wrap items-center justify-between gap-2 text-sm ${barClassName}`}>
         {/* Phones have no keyboard: the hint shows from the sm breakpoint, and stays the video's description. */}
-        <p id={hintId} className="hidden text-base-content/70 sm:block">{messages.videoShortcuts}</p>
+        <p id={hintId} className="hidden text-base-content/70 sm:block">
+          {messages.videoShortcuts}
+        </p>
         {levels.length > 0 && (
           <span className="flex items-center gap-2">
             <label htmlFor={qualityId}>{messages.videoQuality}</label>
             <select id={qualityId} className="select select-sm w-auto" value={chosen} onChange={(event) => choose(Number(event.target.value))}>
               <option value={-1}>{chosen === -1 && playingHeight ? messages.videoQualityAutoNow(playingHeight) : messages.videoQualityAuto}</option>
               {order.map(({ height, index }) => (
-                <option key={index} value={index}>{height}p</option>
+                <option key={index} value={index}>
+                  {height}p
+                </option>
               ))}
             </select>
           </span>

@@ -24,7 +24,10 @@ function kindOf(bytes: Uint8Array): ImageKind | undefined {
   if (starts(0xff, 0xd8, 0xff)) return 'jpeg';
   if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'png';
   // SVG is text: an XML declaration, comments or a doctype may come before the <svg element.
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes).replace(/^\uFEFF/, '').trimStart();
+  const text = new TextDecoder('utf-8', { fatal: false })
+    .decode(bytes)
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   if (text.startsWith('<') && /<svg[\s>/]/i.test(text)) return 'svg';
   return undefined;
 }

@@ -10,7 +10,8 @@
   'use strict';
   if (window.Razorpay) return;
 
-  const TEST_CARDS_HINT = 'Test cards: 4111 1111 1111 1111 and 5267 3181 8797 5449 succeed; 4000 0000 0000 0002 is declined. Any future expiry and any 3-digit CVC.';
+  const TEST_CARDS_HINT =
+    'Test cards: 4111 1111 1111 1111 and 5267 3181 8797 5449 succeed; 4000 0000 0000 0002 is declined. Any future expiry and any 3-digit CVC.';
   /** @type {Razorpay | null} */
   let open = null;
 
@@ -156,13 +157,19 @@
   function money(paise, currency) {
     const whole = paise % 100 === 0;
     try {
-      return new Intl.NumberFormat('en-IN', { style: 'currency', currency: currency, minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: whole ? 0 : 2 }).format(paise / 100);
+      return new Intl.NumberFormat('en-IN', {
+        style: 'currency',
+        currency: currency,
+        minimumFractionDigits: whole ? 0 : 2,
+        maximumFractionDigits: whole ? 0 : 2,
+      }).format(paise / 100);
     } catch {
       return currency + ' ' + (paise / 100).toFixed(whole ? 0 : 2);
     }
   }
 
-  const INPUT_STYLE = 'box-sizing:border-box;width:100%;margin-top:.25rem;padding:.6rem .75rem;border:1px solid #64748b;border-radius:.5rem;font:inherit;color:inherit;background:#fff';
+  const INPUT_STYLE =
+    'box-sizing:border-box;width:100%;margin-top:.25rem;padding:.6rem .75rem;border:1px solid #64748b;border-radius:.5rem;font:inherit;color:inherit;background:#fff';
   const LABEL_STYLE = 'display:block;margin-top:1rem;font-weight:600';
   const ERROR_STYLE = 'margin:.25rem 0 0;font-size:.875rem;color:#b91c1c';
 
@@ -225,26 +232,66 @@
     let busy = false;
     let payLabel = 'Pay';
 
-    const overlay = element('div', { 'data-razorpay-sandbox': '', style: 'position:fixed;inset:0;z-index:2147483647;display:flex;align-items:center;justify-content:center;padding:1rem;background:rgba(15,23,42,.6);font:16px/1.5 system-ui,sans-serif;color:#0f172a' });
-    const dialog = element('div', { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'rzp-sandbox-title', style: 'position:relative;box-sizing:border-box;width:100%;max-width:24rem;max-height:100%;overflow:auto;padding:1.5rem;border-radius:.75rem;background:#fff;box-shadow:0 20px 50px rgba(0,0,0,.3)' });
-    const closeButton = element('button', { type: 'button', 'aria-label': 'Close', style: 'position:absolute;top:.5rem;right:.5rem;width:2.5rem;height:2.5rem;border:0;border-radius:.5rem;background:transparent;color:inherit;font-size:1.5rem;line-height:1;cursor:pointer' }, '\u00d7');
+    const overlay = element('div', {
+      'data-razorpay-sandbox': '',
+      style:
+        'position:fixed;inset:0;z-index:2147483647;display:flex;align-items:center;justify-content:center;padding:1rem;background:rgba(15,23,42,.6);font:16px/1.5 system-ui,sans-serif;color:#0f172a',
+    });
+    const dialog = element('div', {
+      role: 'dialog',
+      'aria-modal': 'true',
+      'aria-labelledby': 'rzp-sandbox-title',
+      style:
+        'position:relative;box-sizing:border-box;width:100%;max-width:24rem;max-height:100%;overflow:auto;padding:1.5rem;border-radius:.75rem;background:#fff;box-shadow:0 20px 50px rgba(0,0,0,.3)',
+    });
+    const closeButton = element(
+      'button',
+      {
+        type: 'button',
+        'aria-label': 'Close',
+        style:
+          'position:absolute;top:.5rem;right:.5rem;width:2.5rem;height:2.5rem;border:0;border-radius:.5rem;background:transparent;color:inherit;font-size:1.5rem;line-height:1;cursor:pointer',
+      },
+      '\u00d7',
+    );
     const title = element('h2', { id: 'rzp-sandbox-title', style: 'margin:0 2rem .25rem 0;font-size:1.25rem' }, options.name || 'Payment');
     const form = element('form', { novalidate: '' });
-    const card = field('rzp-sandbox-card', 'Card number', { name: 'card_number', inputmode: 'numeric', autocomplete: 'cc-number', maxlength: '23', placeholder: '1234 1234 1234 1234' }, 'rzp-sandbox-hint');
+    const card = field(
+      'rzp-sandbox-card',
+      'Card number',
+      { name: 'card_number', inputmode: 'numeric', autocomplete: 'cc-number', maxlength: '23', placeholder: '1234 1234 1234 1234' },
+      'rzp-sandbox-hint',
+    );
     const hint = element('p', { id: 'rzp-sandbox-hint', style: 'margin:.25rem 0 0;font-size:.875rem;color:#475569' }, TEST_CARDS_HINT);
     // Side by side where both labels fit on one line; one above the other on a phone.
     const row = element('div', { style: 'display:grid;grid-template-columns:repeat(auto-fit,minmax(9rem,1fr));gap:0 1rem' });
-    const expiry = field('rzp-sandbox-expiry', 'Expiry (MM/YY)', { name: 'card_expiry', inputmode: 'numeric', autocomplete: 'cc-exp', maxlength: '5', placeholder: 'MM/YY' });
+    const expiry = field('rzp-sandbox-expiry', 'Expiry (MM/YY)', {
+      name: 'card_expiry',
+      inputmode: 'numeric',
+      autocomplete: 'cc-exp',
+      maxlength: '5',
+      placeholder: 'MM/YY',
+    });
     const cvc = field('rzp-sandbox-cvc', 'CVC', { name: 'card_cvc', inputmode: 'numeric', autocomplete: 'cc-csc', maxlength: '4', placeholder: '123' });
     const note = element('p', { id: 'rzp-sandbox-note', style: 'margin:.75rem 0 0;font-size:.875rem;color:#475569' });
     const alert = element('p', { role: 'alert', style: 'margin:.75rem 0 0;min-height:1.5em;color:#b91c1c' });
-    const payButton = element('button', { type: 'submit', style: 'width:100%;margin-top:.75rem;padding:.7rem;border:0;border-radius:.5rem;color:#fff;font:inherit;font-weight:600;cursor:pointer' }, payLabel);
+    const payButton = element(
+      'button',
+      {
+        type: 'submit',
+        style: 'width:100%;margin-top:.75rem;padding:.7rem;border:0;border-radius:.5rem;color:#fff;font:inherit;font-weight:600;cursor:pointer',
+      },
+      payLabel,
+    );
     payButton.style.background = (options.theme && options.theme.color) || '#2563eb';
     note.hidden = true;
     const fields = [card, expiry, cvc];
 
     dialog.appendChild(closeButton);
-    if (options.image) dialog.appendChild(element('img', { src: options.image, alt: '', width: '48', height: '48', style: 'display:block;margin-bottom:.5rem;border-radius:.5rem' }));
+    if (options.image)
+      dialog.appendChild(
+        element('img', { src: options.image, alt: '', width: '48', height: '48', style: 'display:block;margin-bottom:.5rem;border-radius:.5rem' }),
+      );
     dialog.appendChild(title);
     if (options.description) {
       dialog.appendChild(element('p', { id: 'rzp-sandbox-description', style: 'margin:0;color:#334155' }, options.description));
@@ -334,9 +381,16 @@
         payLabel = 'Pay ' + money(summary.amount, summary.currency);
         if (!busy) payButton.textContent = payLabel;
         if (summary.authorisation) {
-          const first = summary.start_at ? new Date(summary.start_at * 1000).toLocaleDateString('en-IN', { day: 'numeric', month: 'short', year: 'numeric' }) : '';
+          const first = summary.start_at
+            ? new Date(summary.start_at * 1000).toLocaleDateString('en-IN', { day: 'numeric', month: 'short', year: 'numeric' })
+            : '';
           note.textContent =
-            money(summary.amount, summary.currency) + ' checks your card and is refunded at once. ' + money(summary.plan_amount, summary.currency) + ' is charged' + (first ? ' from ' + first : ' later') + '.';
+            money(summary.amount, summary.currency) +
+            ' checks your card and is refunded at once. ' +
+            money(summary.plan_amount, summary.currency) +
+            ' is charged' +
+            (first ? ' from ' + first : ' later') +
+            '.';
           note.hidden = false;
         }
       })
@@ -432,7 +486,14 @@
                 return;
               }
               /** @type {RazorpayPaymentError} */
-              const error = (body && body.error) || { code: 'SERVER_ERROR', description: 'The payment could not be completed.', source: 'NA', step: 'NA', reason: 'NA', metadata: {} };
+              const error = (body && body.error) || {
+                code: 'SERVER_ERROR',
+                description: 'The payment could not be completed.',
+                source: 'NA',
+                step: 'NA',
+                reason: 'NA',
+                metadata: {},
+              };
               checkout.failedHandlers.forEach((handler) => safely(handler, { error: error }));
               fail(error.description);
             }),
