@@ -68,6 +68,8 @@ export async function processLectureVideo(
     const hlsKey = await transcodeAndStore(ctx, tools, { job, source, video, workDir, made, signal: stop.signal });
     made.push(videoRunKeys(job.run).posterKey);
     const poster = await posterOf(ctx, tools, job, source, video, stop.signal);
+    // Everything is stored: the scratch folder goes before the lecture says ready, so ready means no disk left in use.
+    await fs.rm(workDir, { recursive: true, force: true });
 
     const [done] = await ctx.db
       .update(lectures)
