@@ -37,10 +37,7 @@ const clusterServicesMissing = () =>
     ? undefined
     : 'it needs PostgreSQL and Redis, named by TEST_DATABASE_URL and TEST_REDIS_URL (.ci/run sets both)';
 
-/**
- * Each stage's steps run at once. `reportOnly`: the step's findings are printed and counted, but do
- * not fail the run.
- */
+/** Each stage's steps run at once; a stage starts only when every step of the one before has passed. */
 const stages = [
   [
     { name: 'typecheck', command: 'npm', args: ['run', 'typecheck'] },
@@ -48,7 +45,7 @@ const stages = [
     // The web app, the server bundle and the embedded database template, built once here: the server's
     // `npm start` test and both e2e steps start from them (scripts/build.mjs skips what is up to date).
     { name: 'build', command: process.execPath, args: ['scripts/build.mjs'] },
-    { name: 'format', command: 'npm', args: ['run', 'format:check'], reportOnly: true },
+    { name: 'format', command: 'npm', args: ['run', 'format:check'] },
   ],
   [
     { name: 'server tests', command: 'npm', args: ['test', '--workspace', 'server'] },
@@ -93,9 +90,8 @@ for (const stage of stages) {
   const outcomes = [await run(first, true), ...(await Promise.all(others))];
   for (const [index, { step, ok, output, took }] of outcomes.entries()) {
     if (index > 0) process.stdout.write(`\n▶ ${step.name}\n${output}`);
-    const verdict = ok ? 'passed' : step.reportOnly ? 'reported (not failing)' : 'failed';
-    console.log(`◀ ${step.name}: ${verdict} in ${took}`);
-    if (!ok && !step.reportOnly) failedStep ??= step.name;
+    console.log(`◀ ${step.name}: ${ok ? 'passed' : 'failed'} in ${took}`);
+    if (!ok) failedStep ??= step.name;
   }
   if (failedStep) break;
 }
