@@ -1,3 +1,4 @@
+// One flow read top to bottom (a quote, subscribe, the unpaid ones it leaves behind, verify, a trial): longer than most for that.
 import { createHash } from 'node:crypto';
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
