@@ -157,11 +157,6 @@ export async function waitBeforeNext(limiter: RateLimiterAbstract, key: string):
 /** Whole minutes to tell someone to wait, at least one. */
 export const minutesToWait = (ms: number) => Math.max(1, Math.ceil(ms / 60_000));
 
-/** Whether `key` has used up its points, without counting a hit. */
-export async function isExhausted(limiter: RateLimiterAbstract, key: string): Promise<boolean> {
-  return (await waitBeforeNext(limiter, key)) > 0;
-}
-
 /** One limit a route applies before its handler runs. */
 export interface Limit<R extends FastifyRequest = FastifyRequest> {
   limiter: Exclude<keyof RateLimits, 'close'>;
