@@ -63,6 +63,9 @@ export const JOURNEY_ENV: Record<string, string> = {
   LOGIN_MAX_PER_IP: '10000',
   LOGIN_MAX_PER_EMAIL: '1000',
   SIGNUP_MAX_PER_IP: '10000',
+  // scrypt at 2^12 rather than the default 2^17: half a second of CPU and 128 MiB per sign-up and log-in
+  // add up over a hundred journeys, and the cost is the server tests' concern (features/auth/password.ts).
+  PASSWORD_COST: '12',
 };
 
 export interface RunningServer {

@@ -14,12 +14,13 @@ import { ensureDebianPackages } from './debian-packages.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Test runners write JSON reports here; the closing line sums them up.
 const results = path.join(root, 'test-results');
-const CHROMIUM = '/usr/bin/chromium';
+// The journeys' browser (e2e/playwright.config.ts): Debian's headless build of Chromium.
+const CHROMIUM_HEADLESS = '/usr/bin/chromium-headless-shell';
 
 /** The e2e tests use Debian's Chromium, never a browser Playwright downloads: install it when missing. */
 function ensureChromium() {
   try {
-    ensureDebianPackages({ [CHROMIUM]: 'chromium' });
+    ensureDebianPackages({ [CHROMIUM_HEADLESS]: 'chromium-headless-shell' });
     return true;
   } catch (error) {
     console.error(error.message);
@@ -55,7 +56,14 @@ const stages = [
   // Each starts its servers (and the cluster transcodes its demo videos) while the other's journeys
   // run; one browser each keeps two on the two cores, as one run with two workers had.
   [
-    { name: 'e2e', command: 'npm', args: ['run', 'test:e2e', '--', '--workers=1'], prepare: ensureChromium },
+    // The journeys the cluster step takes (CLUSTER_JOURNEYS in e2e/playwright.config.ts) run once, there.
+    {
+      name: 'e2e',
+      command: 'npm',
+      args: ['run', 'test:e2e', '--', '--workers=1'],
+      prepare: ensureChromium,
+      env: clusterServicesMissing() ? {} : { E2E_SKIP_CLUSTER_JOURNEYS: '1' },
+    },
     { name: 'e2e (cluster)', command: 'npm', args: ['run', 'test:e2e:cluster', '--', '--workers=1'], prepare: ensureChromium, missing: clusterServicesMissing },
   ],
 ];
@@ -72,7 +80,7 @@ function run(step, live) {
   if (absent) return Promise.resolve({ step, ok: true, output: `Not run: ${absent}.\n`, took: '0 s' });
   if (step.prepare && !step.prepare()) return Promise.resolve({ step, ok: false, output: '', took: seconds(started) });
   return new Promise((resolve) => {
-    const child = spawn(step.command, step.args, { cwd: root, stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(step.command, step.args, { cwd: root, env: { ...process.env, ...step.env }, stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
     const chunks = [];
     if (!live) for (const stream of [child.stdout, child.stderr]) stream.setEncoding('utf8').on('data', (chunk) => chunks.push(chunk));
     child.once('error', (error) => chunks.push(`${error.message}\n`));

@@ -4,12 +4,26 @@ import { defineConfig } from 'vitest/config';
 // names a PostgreSQL server (as in CI), on PostgreSQL too.
 const databases = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
 
+// Tests that open no database: on PostgreSQL they would only run again what already ran.
+const withoutDatabase = [
+  'src/config.test.ts',
+  'src/route.test.ts',
+  'src/features/auth/session-cache.test.ts',
+  'src/features/courses/catalogue-cache.test.ts',
+  'src/features/media/storage.test.ts',
+  'src/features/storefront/page-head.test.ts',
+  'src/features/video/ffmpeg.test.ts',
+];
+
 export default defineConfig({
   test: {
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    projects: databases.map((name) => ({ extends: true, test: { name, env: { TEST_DB: name } } })),
+    projects: databases.map((name) => ({
+      extends: true,
+      test: { name, env: { TEST_DB: name }, ...(name === 'postgres' && { exclude: ['**/node_modules/**', ...withoutDatabase] }) },
+    })),
   },
 });

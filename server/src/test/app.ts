@@ -21,16 +21,19 @@ export async function openTestDatabase(): Promise<Database> {
   return testDatabaseKind === 'postgres' ? openPostgresTestDatabase() : openDatabase({ pglite: await pgliteFromTemplate() });
 }
 
-/** A migrated PGlite folder, dumped once and loaded by every test: far quicker than creating one each time. */
+/**
+ * A migrated PGlite folder, dumped once and loaded by every test: far quicker than creating one each time.
+ * Kept as a plain tar (42 MB in the temporary folder): unpacking gzip cost a third of a second of CPU per database.
+ */
 async function pgliteFromTemplate(): Promise<PGlite> {
   const migrations = (await fs.readdir(migrationsFolder, { recursive: true })).sort().join(',');
   const stamp = (await Promise.all(migrations.split(',').map((file) => fs.stat(path.join(migrationsFolder, file))))).map((stat) => stat.mtimeMs).join(',');
   const id = Buffer.from(`${migrations}|${stamp}`).toString('base64url').slice(-40);
-  const template = path.join(os.tmpdir(), `lms-pglite-template-${id}.tar.gz`);
+  const template = path.join(os.tmpdir(), `lms-pglite-template-${id}.tar`);
   const dump = await fs.readFile(template).catch(async () => {
     const fresh = await PGlite.create();
     const database = await openDatabase({ pglite: fresh });
-    const blob = await fresh.dumpDataDir('gzip');
+    const blob = await fresh.dumpDataDir('none');
     await database.close();
     const bytes = Buffer.from(await blob.arrayBuffer());
     const partial = `${template}.${process.pid}.part`;
