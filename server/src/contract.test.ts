@@ -2,7 +2,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiEndpoints } from '@lms/contract/api';
 import { API_PREFIX } from '@lms/contract/http';
-import { createTestApp, type TestApp } from './test/app.ts';
+import type { TestApp } from './test/app.ts';
 
 /** `GET /api/v1/courses/:id`: the form both the table and Fastify's routes are compared in. */
 const routeOf = (method: string, url: string) => `${method} ${url}`;
@@ -22,6 +22,10 @@ vi.mock('fastify', async (importOriginal) => {
 
 let t: TestApp;
 beforeAll(async () => {
+  // Test files share their modules (isolate: false): the app must be built from a fresh import of
+  // everything, so that its Fastify is the one mocked above.
+  vi.resetModules();
+  const { createTestApp } = await import('./test/app.ts');
   t = await createTestApp();
   await t.app.ready();
 });
