@@ -19,20 +19,26 @@ const throughIndex = (name) => ({
   regex: `^\\.\\./(?!${name}/)[^./][^/]*/`,
   message: 'Another feature is reached through its index: import from "../<feature>", not from a file inside it.',
 });
+// The contract's bindings carry every runtime schema and OpenAPI text: the server's, never in a browser bundle.
+const noServerBindings = { regex: '^@lms/contract/api$', message: 'contract/api is the server’s: the web app takes endpoints from @lms/contract/endpoints.' };
 const webLayers = [
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noServerBindings] }] },
+  },
   {
     files: ['web/src/lib/**/*.{ts,tsx}'],
     ignores: ['**/*.test.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [noApp, noFeature] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [noApp, noFeature, noServerBindings] }] },
   },
   ...webFeatures.flatMap((name) => [
     {
       files: [`web/src/features/${name}/**/*.{ts,tsx}`],
-      rules: { 'no-restricted-imports': ['error', { patterns: [noApp, throughIndex(name)] }] },
+      rules: { 'no-restricted-imports': ['error', { patterns: [noApp, throughIndex(name), noServerBindings] }] },
     },
     {
       files: [`web/src/features/${name}/**/*.test.{ts,tsx}`],
-      rules: { 'no-restricted-imports': ['error', { patterns: [throughIndex(name)] }] },
+      rules: { 'no-restricted-imports': ['error', { patterns: [throughIndex(name), noServerBindings] }] },
     },
   ]),
 ];

@@ -19,8 +19,6 @@ import {
   CancellationReasonsResponseSchema,
   CancellationSchema,
   CancellationTermsResponseSchema,
-  PaymentRecordsQuerySchema,
-  PaymentRecordsResponseSchema,
   PlanResponseSchema,
   RazorpayKeyResponseSchema,
   SaveOfferResponseSchema,
@@ -54,7 +52,7 @@ import {
   SaveProgressResponseSchema,
   SaveProgressSchema,
 } from './progress.ts';
-import { RevenueExportQuerySchema, RevenueResponseSchema, UserStatsResponseSchema } from './stats.ts';
+import { PaymentRecordsQuerySchema, PaymentRecordsResponseSchema, RevenueExportQuerySchema, RevenueResponseSchema, UserStatsResponseSchema } from './stats.ts';
 import {
   ChangePasswordSchema,
   ForgotPasswordSchema,
@@ -184,10 +182,6 @@ const bindings = {
     },
     saveOffer: { schemas: { response: SaveOfferResponseSchema }, summary: 'The save offer this subscriber may take instead of cancelling, if any' },
     acceptSaveOffer: { schemas: { response: SaveOfferResponseSchema }, summary: 'Take the save offer: the next payments are discounted' },
-    records: {
-      schemas: { query: PaymentRecordsQuerySchema, response: PaymentRecordsResponseSchema },
-      summary: 'The latest `count` payments, this year’s sales by month (Asia/Kolkata), subscriptions sold and net revenue',
-    },
     webhook: {
       schemas: { body: 'raw', response: WebhookResponseSchema },
       summary: 'Razorpay webhook (X-Razorpay-Signature over the raw body; deduplicated on x-razorpay-event-id)',
@@ -195,6 +189,10 @@ const bindings = {
   },
   stats: {
     users: { schemas: { response: UserStatsResponseSchema }, summary: 'Registered users, and those with an active subscription' },
+    paymentRecords: {
+      schemas: { query: PaymentRecordsQuerySchema, response: PaymentRecordsResponseSchema },
+      summary: 'The latest `count` payments, this year’s sales by month (Asia/Kolkata), subscriptions sold and net revenue',
+    },
     engagement: {
       schemas: { response: EngagementResponseSchema },
       summary: 'Active learners this week, active subscribers who stopped watching (14 days), and per course: started, completed, average completion',

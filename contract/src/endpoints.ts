@@ -16,8 +16,6 @@ import type {
   CancellationReasonsResponseSchema,
   CancellationSchema,
   CancellationTermsResponseSchema,
-  PaymentRecordsQuerySchema,
-  PaymentRecordsResponseSchema,
   PlanResponseSchema,
   RazorpayKeyResponseSchema,
   SaveOfferResponseSchema,
@@ -51,7 +49,13 @@ import type {
   SaveProgressResponseSchema,
   SaveProgressSchema,
 } from './progress.ts';
-import type { RevenueExportQuerySchema, RevenueResponseSchema, UserStatsResponseSchema } from './stats.ts';
+import type {
+  PaymentRecordsQuerySchema,
+  PaymentRecordsResponseSchema,
+  RevenueExportQuerySchema,
+  RevenueResponseSchema,
+  UserStatsResponseSchema,
+} from './stats.ts';
 import type {
   ChangePasswordSchema,
   ForgotPasswordSchema,
@@ -145,13 +149,13 @@ export const endpoints = {
     /** The discount the cancellation dialog may offer instead of cancelling, and taking it. */
     saveOffer: user<{ response: typeof SaveOfferResponseSchema }>('GET', '/payments/save-offer'),
     acceptSaveOffer: user<{ response: typeof SaveOfferResponseSchema }>('POST', '/payments/save-offer'),
-    /** Admin: the latest `count` payments and this year's sales by month. */
-    records: admin<{ query: typeof PaymentRecordsQuerySchema; response: typeof PaymentRecordsResponseSchema }>('GET', '/payments'),
     /** The provider's events: anyone may post, the signature over the raw body says who sent it. */
     webhook: anyone<{ body: RawBody; response: typeof WebhookResponseSchema }>('POST', '/payments/webhook'),
   },
   stats: {
     users: admin<{ response: typeof UserStatsResponseSchema }>('GET', '/admin/status/users'),
+    /** The latest `count` payments and this year's sales by month: the spec serves them under /payments. */
+    paymentRecords: admin<{ query: typeof PaymentRecordsQuerySchema; response: typeof PaymentRecordsResponseSchema }>('GET', '/payments'),
     /** Active learners this week, subscribers who stopped watching, each course's starters and completions. */
     engagement: admin<{ response: typeof EngagementResponseSchema }>('GET', '/admin/engagement'),
     /** Why subscribers cancelled lately, counted, and the latest in their own words. */

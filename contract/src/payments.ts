@@ -157,38 +157,5 @@ export const CancellationReasonsResponseSchema = Reply.extend({
 });
 export type CancellationReasons = z.infer<typeof CancellationReasonsResponseSchema>;
 
-export const PaymentRecordsQuerySchema = z.object({
-  count: z.coerce.number({ error: answers.countInvalid }).int(answers.countInvalid).min(1, answers.countInvalid).max(500, answers.countInvalid).default(100),
-});
-
-export const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'] as const;
-
-export const PaymentRecordSchema = z.object({
-  _id: z.string(),
-  payment_id: z.string(),
-  subscription_id: z.string(),
-  payer: z.object({ fullName: z.string(), email: z.string() }),
-  /** Rupees. */
-  amount: z.number(),
-  currency: z.string(),
-  /** captured or refunded */
-  status: z.string(),
-  /** ISO time of the payment. */
-  date: z.string(),
-});
-export type PaymentRecord = z.infer<typeof PaymentRecordSchema>;
-
-export const PaymentRecordsResponseSchema = Reply.extend({
-  allPayments: z.array(PaymentRecordSchema),
-  /** Payments of this calendar year (Asia/Kolkata) by month name, refunded ones left out (decision 0007). */
-  finalMonths: z.record(z.enum(MONTH_NAMES), z.number()),
-  /** The same, January to December. */
-  monthlySalesRecord: z.array(z.number()).length(12),
-  /** Subscription payments that stand: every one captured, less those refunded in full (each a month or a year sold and kept). */
-  subscriptionCount: z.number(),
-  /** Rupees captured minus rupees refunded. */
-  totalRevenue: z.number(),
-});
-
 /** POST /payments/webhook: received, and whether this event had been received before. */
 export const WebhookResponseSchema = Reply.extend({ duplicate: z.boolean() });

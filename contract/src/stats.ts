@@ -87,3 +87,37 @@ export const RevenueExportQuerySchema = z
   .refine((range) => (Date.parse(range.to) - Date.parse(range.from)) / 86_400_000 < EXPORT_MAX_DAYS, { message: answers.exportRangeTooLong, path: ['to'] });
 export type RevenueExportQuery = z.infer<typeof RevenueExportQuerySchema>;
 export const revenueExportUrl = (query: RevenueExportQuery) => `${API_PREFIX}/admin/revenue/export?${new URLSearchParams(query)}`;
+
+/** GET /payments: the admin dashboard's payments table and sales chart (the spec's path). */
+export const PaymentRecordsQuerySchema = z.object({
+  count: z.coerce.number({ error: answers.countInvalid }).int(answers.countInvalid).min(1, answers.countInvalid).max(500, answers.countInvalid).default(100),
+});
+
+export const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'] as const;
+
+export const PaymentRecordSchema = z.object({
+  _id: z.string(),
+  payment_id: z.string(),
+  subscription_id: z.string(),
+  payer: z.object({ fullName: z.string(), email: z.string() }),
+  /** Rupees. */
+  amount: z.number(),
+  currency: z.string(),
+  /** captured or refunded */
+  status: z.string(),
+  /** ISO time of the payment. */
+  date: z.string(),
+});
+export type PaymentRecord = z.infer<typeof PaymentRecordSchema>;
+
+export const PaymentRecordsResponseSchema = ReplySchema.extend({
+  allPayments: z.array(PaymentRecordSchema),
+  /** Payments of this calendar year (Asia/Kolkata) by month name, refunded ones left out (decision 0007). */
+  finalMonths: z.record(z.enum(MONTH_NAMES), z.number()),
+  /** The same, January to December. */
+  monthlySalesRecord: z.array(z.number()).length(12),
+  /** Subscription payments that stand: every one captured, less those refunded in full (each a month or a year sold and kept). */
+  subscriptionCount: z.number(),
+  /** Rupees captured minus rupees refunded. */
+  totalRevenue: z.number(),
+});

@@ -45,4 +45,12 @@ describe('the web layers (eslint.config.js)', () => {
     const source = "import { authReducer } from '../features/auth/auth.slice';\nexport const x = authReducer;\n";
     expect(await complaints('web/src/app/example.ts', source)).toEqual([]);
   });
+
+  it('refuses the contract’s server bindings anywhere in the web app', async () => {
+    const source = "import { api } from '@lms/contract/api';\nexport const x = api;\n";
+    const found = await Promise.all(
+      ['web/src/app/example.ts', 'web/src/features/home/Example.tsx', 'web/src/lib/example.ts'].map((file) => complaints(file, source)),
+    );
+    expect(found.flat()).toEqual([expect.stringContaining('server’s'), expect.stringContaining('server’s'), expect.stringContaining('server’s')]);
+  });
 });

@@ -40,7 +40,7 @@ export const statsRoutes: FastifyPluginAsync = async (app) => {
     },
   });
 
-  route(app, api.payments.records, {
+  route(app, api.stats.paymentRecords, {
     handler: async (request) => ({ success: true, message: answers.paymentRecords, ...(await getPaymentRecords(ctx, { count: request.query.count })) }),
   });
 };

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
-import { CANCEL_REASONS, CANCELLATION_DAYS, MONTH_NAMES, type CancellationReasons, type CancelReason, type PaymentRecord } from '@lms/contract/payments';
+import { CANCEL_REASONS, CANCELLATION_DAYS, type CancellationReasons, type CancelReason } from '@lms/contract/payments';
+import { MONTH_NAMES, type PaymentRecord } from '@lms/contract/stats';
 import { ACTIVE_DAYS, CHURN_RISK_DAYS, type EngagementResponse } from '@lms/contract/progress';
 import type { Context } from '../../context.ts';
 import { cancellations, courseCompletionCounts, courseProgress, courses, lectures, paymentMonths, payments, subscriptions, users } from '../../db/schema.ts';

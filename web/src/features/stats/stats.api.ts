@@ -8,7 +8,7 @@ export const PAYMENT_RECORDS_COUNT = 100;
 
 export type ContactInboxPage = ResponseOf<typeof endpoints.contact.list>;
 type UserStats = ResponseOf<typeof endpoints.stats.users>;
-type PaymentRecords = ResponseOf<typeof endpoints.payments.records>;
+type PaymentRecords = ResponseOf<typeof endpoints.stats.paymentRecords>;
 
 /** The dashboard's own reads (admin only; dropped when the viewer changes). */
 const statsApi = serverState.enhanceEndpoints({ addTagTypes: ['Plan'] }).injectEndpoints({
@@ -20,7 +20,7 @@ const statsApi = serverState.enhanceEndpoints({ addTagTypes: ['Plan'] }).injectE
     }),
     /** `GET /payments?count=`: the dashboard's payment figures. */
     getPaymentRecords: build.query<PaymentRecords, number>({
-      query: (count) => serverCall(endpoints.payments.records, { query: { count } }, { fallback: messages.failedPaymentRecord }),
+      query: (count) => serverCall(endpoints.stats.paymentRecords, { query: { count } }, { fallback: messages.failedPaymentRecord }),
       providesTags: ['Viewer'],
     }),
     /** Active learners, subscribers who stopped watching, each course's starters and completions. */
