@@ -79,9 +79,10 @@ export interface RunningServer {
  * Starts the real server the way `npm start` does (scripts/start.mjs builds the web app and the
  * server bundle when their sources changed) on a fresh temporary data folder and a free port
  * (`preferredPort` if free). The first start creates the initial admin (DATA_DIR/initial-admin.txt)
- * and seeds the demo courses. Resolves once it answers /healthz and serves the web app.
+ * and seeds the demo courses. Resolves once it answers /healthz, serves the web app and, unless
+ * `videoProcessing` is false (VIDEO_PROCESSING=off), has processed the demo lectures' videos.
  */
-export async function startServer({ preferredPort = 0, echoErrors = true, timeoutMs = 5 * 60_000 } = {}): Promise<RunningServer> {
+export async function startServer({ preferredPort = 0, echoErrors = true, timeoutMs = 5 * 60_000, videoProcessing = true } = {}): Promise<RunningServer> {
   const port = await freePort(preferredPort);
   const baseUrl = `http://127.0.0.1:${port}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lms-e2e-'));
@@ -98,6 +99,7 @@ export async function startServer({ preferredPort = 0, echoErrors = true, timeou
       PUBLIC_URL: baseUrl,
       DATA_DIR: dataDir,
       ...JOURNEY_ENV,
+      ...(!videoProcessing && { VIDEO_PROCESSING: 'off' }),
     },
   });
   server.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
@@ -132,7 +134,7 @@ export async function startServer({ preferredPort = 0, echoErrors = true, timeou
     if (!home.includes('<div id="root">')) {
       throw new Error(`The server does not serve the web app (was web/dist being rebuilt while it started?). GET / answered:\n${home.slice(0, 300)}`);
     }
-    await demoVideosProcessed(baseUrl, timeoutMs);
+    if (videoProcessing) await demoVideosProcessed(baseUrl, timeoutMs);
   } catch (error) {
     stopGroup(server, 'SIGKILL');
     await stop();
