@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { ReplySchema } from './envelope.ts';
-import { API_PREFIX } from './http.ts';
 import { answers } from './answers.ts';
 import { ADDRESS_MAX_LINES, addressLines, imitatesInvoiceLabel, isPlainLine } from './plain-text.ts';
 
@@ -179,5 +178,3 @@ export const BillingHistoryResponseSchema = ReplySchema.extend({
 export type BillingHistory = z.infer<typeof BillingHistoryResponseSchema>;
 
 export const BillingDocumentParamsSchema = z.object({ id: z.uuid(answers.invalidId) });
-/** GET: an invoice's or credit note's PDF, for its buyer or an admin; 409 while it is being made. */
-export const billingDocumentUrl = (id: string) => `${API_PREFIX}/billing/documents/${id}/pdf`;

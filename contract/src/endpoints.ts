@@ -162,7 +162,7 @@ export const endpoints = {
     cancellations: admin<{ response: typeof CancellationReasonsResponseSchema }>('GET', '/admin/cancellations'),
     /** MRR, subscribers, churn, refunds and net revenue this month, 12 months of new vs cancelled, the latest payments. */
     revenue: admin<{ response: typeof RevenueResponseSchema }>('GET', '/admin/revenue'),
-    /** A CSV download, which the page links to: revenueExportUrl (stats.ts). */
+    /** A CSV download, which the page links to. */
     revenueExport: admin<{ query: typeof RevenueExportQuerySchema; response: Download }>('GET', '/admin/revenue/export'),
   },
   /** The plans sold. */
@@ -203,7 +203,7 @@ export const endpoints = {
     details: user<{ response: typeof BillingDetailsResponseSchema }>('GET', '/billing/details'),
     saveDetails: user<{ body: typeof BillingDetailsSchema; response: typeof BillingDetailsResponseSchema }>('PUT', '/billing/details'),
     history: user<{ response: typeof BillingHistoryResponseSchema }>('GET', '/billing/history'),
-    /** An invoice's or credit note's PDF, a download the page links to: billingDocumentUrl (billing.ts). */
+    /** An invoice's or credit note's PDF, for its buyer or an admin (409 while it is being made): a download the page links to. */
     document: user<{ params: typeof BillingDocumentParamsSchema; response: Download }>('GET', '/billing/documents/:id/pdf'),
   },
   contact: {

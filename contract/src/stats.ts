@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { ReplySchema } from './envelope.ts';
-import { API_PREFIX } from './http.ts';
 import { answers } from './answers.ts';
 
 export const UserStatsResponseSchema = ReplySchema.extend({
@@ -86,7 +85,6 @@ export const RevenueExportQuerySchema = z
   .refine((range) => range.from <= range.to, { message: answers.exportRangeInvalid, path: ['to'] })
   .refine((range) => (Date.parse(range.to) - Date.parse(range.from)) / 86_400_000 < EXPORT_MAX_DAYS, { message: answers.exportRangeTooLong, path: ['to'] });
 export type RevenueExportQuery = z.infer<typeof RevenueExportQuerySchema>;
-export const revenueExportUrl = (query: RevenueExportQuery) => `${API_PREFIX}/admin/revenue/export?${new URLSearchParams(query)}`;
 
 /** GET /payments: the admin dashboard's payments table and sales chart (the spec's path). */
 export const PaymentRecordsQuerySchema = z.object({

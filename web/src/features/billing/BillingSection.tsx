@@ -1,5 +1,7 @@
-import { billingDocumentUrl, type BillingDocument, type BillingEntry, type BillingHistory } from '@lms/contract/billing';
+import type { BillingDocument, BillingEntry, BillingHistory } from '@lms/contract/billing';
+import { endpoints } from '@lms/contract/endpoints';
 import { useEffect, useId, useState } from 'react';
+import { API_ROOT, urlFor } from '../../lib/api-client';
 import { formatDate, rupees } from '../../lib/format';
 import { useGetBillingHistoryQuery } from './billing.api';
 import { billingTexts } from './billing-texts';
@@ -119,7 +121,12 @@ function DocumentLink({ what, document }: { what: string; document: BillingDocum
     );
   }
   return (
-    <a className="btn btn-outline btn-sm" href={billingDocumentUrl(document.id)} download aria-label={billingTexts.download(what, document.number)}>
+    <a
+      className="btn btn-outline btn-sm"
+      href={API_ROOT + urlFor(endpoints.billing.document, { params: { id: document.id } })}
+      download
+      aria-label={billingTexts.download(what, document.number)}
+    >
       <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
         <path d="M12 4v11m0 0-4-4m4 4 4-4M5 19h14" strokeLinecap="round" strokeLinejoin="round" />
       </svg>

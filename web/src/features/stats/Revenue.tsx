@@ -1,9 +1,10 @@
-import { billingDocumentUrl } from '@lms/contract/billing';
-import { revenueExportUrl, type Revenue as RevenueFigures, type RevenueExportQuery } from '@lms/contract/stats';
+import { endpoints } from '@lms/contract/endpoints';
+import type { Revenue as RevenueFigures, RevenueExportQuery } from '@lms/contract/stats';
 import { BarElement, CategoryScale, Chart as ChartJS, Legend, LinearScale, Tooltip } from 'chart.js';
 import { useId, useState } from 'react';
 import { Bar } from 'react-chartjs-2';
 import { Link } from 'react-router';
+import { API_ROOT, urlFor } from '../../lib/api-client';
 import { formatDate, rupees } from '../../lib/format';
 import { paths } from '../../lib/paths';
 import { useChartPalette } from './chart-palette';
@@ -186,7 +187,7 @@ function ExportForm() {
   const [range, setRange] = useState(financialYearToDate);
   const fromId = useId();
   const toId = useId();
-  const link = (kind: RevenueExportQuery['kind']) => revenueExportUrl({ kind, ...range });
+  const link = (kind: RevenueExportQuery['kind']) => API_ROOT + urlFor(endpoints.stats.revenueExport, { query: { kind, ...range } });
   const valid = range.from !== '' && range.to !== '' && range.from <= range.to;
   return (
     <div className="flex flex-col gap-3 rounded-box border border-base-300 bg-base-100 p-4 shadow-sm">
@@ -275,7 +276,12 @@ function LatestPayments({ payments }: { payments: RevenueFigures['payments'] }) 
                       {[payment.invoice, payment.creditNote].map((document) =>
                         document ? (
                           document.ready ? (
-                            <a key={document.id} className="link font-mono text-sm whitespace-nowrap" href={billingDocumentUrl(document.id)} download>
+                            <a
+                              key={document.id}
+                              className="link font-mono text-sm whitespace-nowrap"
+                              href={API_ROOT + urlFor(endpoints.billing.document, { params: { id: document.id } })}
+                              download
+                            >
                               {document.number}
                             </a>
                           ) : (
