@@ -57,7 +57,7 @@ export default defineConfig({
     browserName: 'chromium',
     headless: true,
     launchOptions: {
-      // Debian's headless build of the same Chromium: the browser without its windowing layer, an eighth
+      // Debian's headless build of the same Chromium: the browser without its windowing layer, for a sixth
       // less CPU over the journeys on two cores. Screenshots and the bench keep the full browser.
       executablePath: CHROMIUM_HEADLESS,
       // The machine has no network but the registries: without these Chromium keeps calling home.
