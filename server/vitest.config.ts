@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // The same integration tests run on embedded PGlite and, when TEST_DATABASE_URL
 // names a PostgreSQL server (as in CI), on PostgreSQL too.
@@ -27,7 +27,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: databases.map((name) => ({
       extends: true,
-      test: { name, env: { TEST_DB: name }, ...(name === 'postgres' && { exclude: ['**/node_modules/**', ...withoutDatabase] }) },
+      test: { name, env: { TEST_DB: name }, ...(name === 'postgres' && { exclude: [...configDefaults.exclude, ...withoutDatabase] }) },
     })),
   },
 });
