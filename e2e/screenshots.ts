@@ -23,6 +23,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { ensureDebianPackages } from '../scripts/debian-packages.mjs';
 import { pngFile } from './fixtures.ts';
 import { CARD_CVC, CARD_EXPIRY, CARDS, DEMO_COURSE } from './journeys.ts';
 import { chooseAdminPassword, freePort, startServer } from './server.ts';
@@ -458,6 +459,8 @@ async function main() {
   const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
   const port = portWanted();
   if (port !== undefined && (await freePort(port)) !== port) throw new Error(`Port ${port} is in use: give another with --port <n>.`);
+  // The full browser, as a person sees the pages (the journeys use the headless build): installed when missing.
+  ensureDebianPackages({ '/usr/bin/chromium': 'chromium' });
   fs.mkdirSync(outDir, { recursive: true });
   for (const old of fs.readdirSync(outDir)) if (old.endsWith('.png')) fs.rmSync(path.join(outDir, old));
 
