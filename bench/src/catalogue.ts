@@ -25,6 +25,8 @@ export async function fillCatalogue(target: DatabaseTarget, total: number, thumb
           category: CATEGORIES[n % CATEGORIES.length]!,
           createdBy: `Instructor ${n % 97}`,
           thumbnailKey,
+          status: 'published' as const,
+          publishedAt: createdAt,
           createdAt,
           updatedAt: createdAt,
         };

@@ -12,6 +12,13 @@ export const COURSES_PAGE_MAX = 100;
 /** Thumbnails accepted by the server, checked by content (the spec's thumbnail types: jpg, jpeg, png). */
 export const THUMBNAIL_ACCEPT = '.jpg,.jpeg,.png,image/jpeg,image/png';
 
+/**
+ * A course is a draft until an administrator publishes it: only administrators see a draft.
+ * A draft with a publishing date is "scheduled" (CourseState), published by the queue at that time.
+ */
+export const COURSE_STATUSES = ['draft', 'published'] as const;
+export type CourseStatus = (typeof COURSE_STATUSES)[number];
+
 const filled = (message: string) => z.string({ error: message }).trim().min(1, message);
 /** A text field of a form that may not be left blank: 'All fields are mandatory'. */
 export const mandatory = () => filled(messages.allFieldsMandatory);

@@ -23,6 +23,8 @@ const BUDGET_MS = 100;
 /** The scale progress saves are built for (a target rather than a budget): 10,000 viewers saving every ~10 s. */
 const VIEWERS_WRITES_PER_SECOND = 1000;
 const LECTURES_PER_COURSE = 10;
+/** The i-th lecture's place ('a1', 'a2', …: fractional-indexing keys, good for up to 61 lectures). */
+const rankOf = (column: string) => `'a' || substr('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', ${column} + 1, 1)`;
 
 /**
  * Every request a save of another session (each under its 30-a-minute limit, so what is measured is
@@ -50,8 +52,8 @@ async function seedSavers(target: DatabaseTarget, courseId: string, sessions: nu
   try {
     const { db } = database;
     await db.execute(sql`
-      insert into lectures (course_id, title, description, video_key, video_type, video_bytes, duration_seconds, video_state, created_at)
-      select ${courseId}, 'Bench lecture ' || i, 'Saved to.', 'videos/bench.mp4', 'video/mp4', 1, 600, 'ready', now() + i * interval '1 second'
+      insert into lectures (course_id, title, description, video_key, video_type, video_bytes, duration_seconds, video_state, created_at, rank)
+      select ${courseId}, 'Bench lecture ' || i, 'Saved to.', 'videos/bench.mp4', 'video/mp4', 1, 600, 'ready', now() + i * interval '1 second', ${sql.raw(rankOf('i'))}
       from generate_series(1, ${LECTURES_PER_COURSE}) as i`);
     await db.execute(sql`
       insert into users (id, full_name, email, password_hash, subscription_ends_at)
@@ -125,12 +127,12 @@ async function measureSaves(bench: Bench, label: string, name: string, databaseU
 async function loadEngagement(client: pg.Client, learners: number): Promise<void> {
   await client.query(`SET session_replication_role = replica`); // no foreign-key checks or triggers for the bulk load
   await client.query(
-    `INSERT INTO courses (id, title, description, category, created_by, thumbnail_key)
-     SELECT md5('bench-course-' || c)::uuid, 'Engagement course ' || c, 'Bench.', 'Bench', 'Bench', 'thumbnails/bench.webp' FROM generate_series(1, 5) AS c`,
+    `INSERT INTO courses (id, title, description, category, created_by, thumbnail_key, status, published_at)
+     SELECT md5('bench-course-' || c)::uuid, 'Engagement course ' || c, 'Bench.', 'Bench', 'Bench', 'thumbnails/bench.webp', 'published', now() FROM generate_series(1, 5) AS c`,
   );
   await client.query(
-    `INSERT INTO lectures (id, course_id, title, description, video_key, video_type, video_bytes, duration_seconds, video_state, created_at)
-     SELECT md5('bench-lecture-' || c || '-' || l)::uuid, md5('bench-course-' || c)::uuid, 'Lecture ' || l, 'Bench.', 'videos/bench.mp4', 'video/mp4', 1, 600, 'ready', now() + l * interval '1 second'
+    `INSERT INTO lectures (id, course_id, title, description, video_key, video_type, video_bytes, duration_seconds, video_state, created_at, rank)
+     SELECT md5('bench-lecture-' || c || '-' || l)::uuid, md5('bench-course-' || c)::uuid, 'Lecture ' || l, 'Bench.', 'videos/bench.mp4', 'video/mp4', 1, 600, 'ready', now() + l * interval '1 second', ${rankOf('l')}
      FROM generate_series(1, 5) AS c, generate_series(1, ${LECTURES_PER_COURSE}) AS l`,
   );
   await client.query(

@@ -1,9 +1,11 @@
 import { sql } from 'drizzle-orm';
+import { COURSE_STATUSES } from '@lms/contract/courses';
 import { VIDEO_STATES } from '@lms/contract/lectures';
 import {
   bigint,
   boolean,
   check,
+  customType,
   date,
   index,
   integer,
@@ -14,6 +16,7 @@ import {
   real,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
@@ -103,6 +106,13 @@ export const passwordResets = pgTable('password_resets', mailedLinkColumns(), (t
  */
 export const signInLinks = pgTable('sign_in_links', mailedLinkColumns(), (table) => [index().on(table.userId)]);
 
+/**
+ * A position in an ordered list (sections of a course, lectures of a section): a fractional-indexing
+ * key, so that moving one item writes one row, whatever the list's length. Keys compare byte by
+ * byte, hence the "C" collation whatever the database's locale.
+ */
+const rank = customType<{ data: string }>({ dataType: () => 'text collate "C"' });
+
 export const courses = pgTable(
   'courses',
   {
@@ -113,11 +123,41 @@ export const courses = pgTable(
     /** The instructor's name, as the spec calls it. */
     createdBy: text().notNull(),
     thumbnailKey: text().notNull(),
+    /** A draft is seen by administrators only; visitors and learners see published courses alone. */
+    status: text({ enum: COURSE_STATUSES }).notNull().default('draft'),
+    /** When a draft is to be published by the queue's scheduled-publishing job; null when none is planned. */
+    publishAt: timestamp({ withTimezone: true }),
+    /** When it was last published: the catalogue lists the newest first. Null while a draft. */
+    publishedAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: createdAt(),
   },
-  // The catalogue lists newest first, a page at a time.
-  (table) => [index().on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()), index().on(table.category), index().on(table.thumbnailKey)],
+  (table) => [
+    // The catalogue lists newest first, a page at a time: drafts (no publishedAt) first for administrators.
+    index().on(table.publishedAt.desc().nullsFirst(), table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
+    index().on(table.category),
+    index().on(table.thumbnailKey),
+    // The scheduled-publishing job looks for the few drafts with a date.
+    index()
+      .on(table.publishAt)
+      .where(sql`${table.publishAt} is not null`),
+    check('courses_status', sql`${table.status} in ('draft', 'published')`),
+  ],
+);
+
+/** A course's chapters: lectures are grouped under them; a course without sections lists its lectures alone. */
+export const courseSections = pgTable(
+  'course_sections',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    courseId: uuid()
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    title: text().notNull(),
+    rank: rank().notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [unique().on(table.courseId, table.rank)],
 );
 
 export const lectures = pgTable(
@@ -127,6 +167,10 @@ export const lectures = pgTable(
     courseId: uuid()
       .notNull()
       .references(() => courses.id, { onDelete: 'cascade' }),
+    /** The section it is listed under; null for a lecture of no section (every lecture of a course without sections). */
+    sectionId: uuid().references(() => courseSections.id),
+    /** Its place among the lectures of its section (or of no section): ordered by `rank`, see above. */
+    rank: rank().notNull(),
     title: text().notNull(),
     description: text().notNull(),
     /** Storage key of the video; private, reached only through signed URLs. */
@@ -153,10 +197,21 @@ export const lectures = pgTable(
     posterKey: text(),
     /** The folder of the HLS ladder (`hls/<hex>`: master playlist, rendition playlists, segments), once processed. */
     hlsKey: text(),
+    /**
+     * A new video uploaded to take this one's place: processed while the current video still
+     * plays, then swapped in (its type and size beside it). Null when no replacement is pending.
+     */
+    replacementVideoKey: text(),
+    replacementVideoType: text(),
+    replacementVideoBytes: bigint({ mode: 'number' }),
     createdAt: createdAt(),
   },
   (table) => [
     index().on(table.courseId, table.createdAt),
+    // Two lectures never share a place: a reorder that lost a race fails rather than duplicate it.
+    unique().on(table.courseId, table.sectionId, table.rank).nullsNotDistinct(),
+    index().on(table.sectionId),
+    index().on(table.replacementVideoKey),
     index().on(table.videoKey),
     index().on(table.posterKey),
     index().on(table.hlsKey),
@@ -166,6 +221,26 @@ export const lectures = pgTable(
       .where(sql`${table.videoState} in ('waiting', 'processing')`),
     check('lectures_video_state', sql`${table.videoState} in ('waiting', 'processing', 'ready', 'failed')`),
   ],
+);
+
+/** Files attached to a lecture (handouts): private, downloaded through signed links by those who may watch it. */
+export const lectureResources = pgTable(
+  'lecture_resources',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    lectureId: uuid()
+      .notNull()
+      .references(() => lectures.id, { onDelete: 'cascade' }),
+    /** Storage key of the file; private. */
+    fileKey: text().notNull(),
+    /** The name it is downloaded as: the uploaded name, made safe. */
+    fileName: text().notNull(),
+    /** The type its content showed. */
+    mime: text().notNull(),
+    bytes: bigint({ mode: 'number' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index().on(table.lectureId, table.createdAt), index().on(table.fileKey)],
 );
 
 // ── Learner progress (features/progress, decision 0015) ─────────────────────

@@ -27,6 +27,9 @@ const courseColumns = {
   category: courses.category,
   createdBy: courses.createdBy,
   thumbnailKey: courses.thumbnailKey,
+  status: courses.status,
+  publishAt: courses.publishAt,
+  publishedAt: courses.publishedAt,
   createdAt: courses.createdAt,
   updatedAt: courses.updatedAt,
   numbersOfLectures,
@@ -108,7 +111,7 @@ export async function createCourse(
   return withNewThumbnail(ctx, thumbnail, async (thumbnailKey) => {
     const [course] = await ctx.db
       .insert(courses)
-      .values({ ...input, thumbnailKey })
+      .values({ ...input, thumbnailKey, status: 'published', publishedAt: new Date() })
       .returning();
     return { ...course!, numbersOfLectures: 0 };
   });

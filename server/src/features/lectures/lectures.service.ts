@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Course } from '@lms/contract/courses';
 import { AddLectureSchema, type Curriculum, type CurriculumLecture, type Lecture, type VideoProcessing } from '@lms/contract/lectures';
 import { messages } from '@lms/contract/messages';
@@ -12,6 +12,7 @@ import { parseInput } from '../../validation.ts';
 import type { UserRow } from '../auth/sessions.ts';
 import type { CataloguePage } from '../courses/catalogue-cache.ts';
 import { findCourse, toCourseJson, type CourseWithCount } from '../courses/courses.service.ts';
+import { rankAfter } from '../courses/ranks.ts';
 import { LECTURE_MEDIA, lectureMediaKeys } from './lecture-media.ts';
 import { hlsMasterUrl } from '../media/hls-urls.ts';
 import { ANY_VIEWER } from '../media/signed-urls.ts';
@@ -44,7 +45,7 @@ const previewUrlExpiry = (ctx: Context) => new Date(Math.ceil((Date.now() + ctx.
 const touchCourse = (courseId: string) => ({ set: { updatedAt: new Date() }, where: eq(courses.id, courseId) });
 
 async function lectureRows(ctx: Context, courseId: string): Promise<LectureRow[]> {
-  return ctx.db.select().from(lectures).where(eq(lectures.courseId, courseId)).orderBy(asc(lectures.createdAt), asc(lectures.id));
+  return ctx.db.select().from(lectures).where(eq(lectures.courseId, courseId)).orderBy(asc(lectures.rank));
 }
 
 /** Where the lecture's video is in the pipeline, as the admin sees it. */
@@ -197,9 +198,26 @@ export async function createLecture(
   let lecture: LectureRow;
   try {
     lecture = await ctx.db.transaction(async (tx) => {
+      // The course's row is locked while the lecture takes the last place: adds and moves in one course take turns.
+      const [course] = await tx.select({ id: courses.id }).from(courses).where(eq(courses.id, courseId)).for('update');
+      if (!course) throw new AppError(404, messages.courseNotFound);
+      const [last] = await tx
+        .select({ rank: lectures.rank })
+        .from(lectures)
+        .where(and(eq(lectures.courseId, courseId), isNull(lectures.sectionId)))
+        .orderBy(desc(lectures.rank))
+        .limit(1);
       const [created] = await tx
         .insert(lectures)
-        .values({ courseId, ...input, videoKey: video.key, videoType: video.mime, videoBytes: video.bytes, processingRun: run })
+        .values({
+          courseId,
+          ...input,
+          rank: rankAfter(last?.rank ?? null),
+          videoKey: video.key,
+          videoType: video.mime,
+          videoBytes: video.bytes,
+          processingRun: run,
+        })
         .returning();
       const touch = touchCourse(courseId);
       await tx.update(courses).set(touch.set).where(touch.where);

@@ -1,7 +1,7 @@
 import { inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Context } from '../../context.ts';
-import { billingDocuments, courses, lectures, users } from '../../db/schema.ts';
+import { billingDocuments, courses, lectureResources, lectures, users } from '../../db/schema.ts';
 import { isHlsFolderKey, ownerKeyOf, StorageCannotList } from './storage.ts';
 
 /**
@@ -9,7 +9,16 @@ import { isHlsFolderKey, ownerKeyOf, StorageCannotList } from './storage.ts';
  * it is old enough, so a new column that keeps a key must be added (leftovers.test.ts checks
  * the schema for columns named `…Key`).
  */
-export const MEDIA_KEY_COLUMNS = [users.avatarKey, courses.thumbnailKey, lectures.videoKey, lectures.posterKey, lectures.hlsKey, billingDocuments.pdfKey];
+export const MEDIA_KEY_COLUMNS = [
+  users.avatarKey,
+  courses.thumbnailKey,
+  lectures.videoKey,
+  lectures.posterKey,
+  lectures.hlsKey,
+  lectures.replacementVideoKey,
+  lectureResources.fileKey,
+  billingDocuments.pdfKey,
+];
 
 /** The age past which a file nobody refers to is a leftover: an upload sends data at least this often, and a stored file is referred to at once. */
 export const LEFTOVER_AGE_MS = 60 * 60 * 1000;

@@ -52,7 +52,7 @@ export async function getMyProgress(ctx: Context, user: UserRow): Promise<{ cour
             .select({ id: lectures.id, courseId: lectures.courseId, title: lectures.title, duration: lectures.durationSeconds })
             .from(lectures)
             .where(inArray(lectures.courseId, courseIds))
-            .orderBy(asc(lectures.createdAt), asc(lectures.id)),
+            .orderBy(asc(lectures.rank)),
           ctx.db
             .select({ lectureId: lectureProgress.lectureId, position: lectureProgress.positionSeconds, completedAt: lectureProgress.completedAt })
             .from(lectureProgress)
