@@ -41,11 +41,12 @@ const pages: [string, Visitor, Open][] = [
     '/course/edit',
     'admin',
     async (page) => {
-      // The course to edit travels with the navigation, so the page is reached from the dashboard.
+      // Reached from the dashboard, as the admin does; the editor is headed by the course's title.
       await visit(() => '/admin/dashboard', 'Admin Dashboard')(page, '');
       await page.getByRole('button', { name: `Edit ${DEMO_COURSE.title}` }).click();
       await expect(page).toHaveURL(/\/course\/edit\?id=/);
-      await settled(page, 'Edit course');
+      await settled(page, DEMO_COURSE.title);
+      await expect(page.getByRole('region', { name: 'Publishing' })).toBeVisible();
       await expect(page.getByLabel('Course title')).toHaveValue(DEMO_COURSE.title);
     },
   ],
@@ -54,7 +55,7 @@ const pages: [string, Visitor, Open][] = [
     'admin',
     async (page) => {
       await visit(() => '/admin/dashboard', 'Admin Dashboard')(page, '');
-      await expect(page.getByRole('rowheader', { name: DEMO_COURSE.title, exact: true })).toBeVisible();
+      await expect(page.getByRole('rowheader', { name: `${DEMO_COURSE.title} Published` })).toBeVisible();
     },
   ],
   [

@@ -11,7 +11,7 @@ test('the admin creates a course, uploads a lecture watching its progress, delet
   const lecture = { title: 'Getting started', description: 'A first look at what this course covers.' };
   await logInAs(page, email, password);
 
-  // Create the course with a thumbnail: the admin lands on its lectures, none yet, to add them; it is on the catalogue.
+  // Create the course with a thumbnail: a draft, the admin lands on its editor; the catalogue shows it to them alone, marked as a draft.
   await page.goto('/course/create');
   await page.getByLabel('Course thumbnail').setInputFiles(pngFile('thumbnail.png', [240, 140, 20], 64));
   await expect(page.getByRole('img', { name: 'Preview of the thumbnail' })).toBeVisible();
@@ -20,13 +20,14 @@ test('the admin creates a course, uploads a lecture watching its progress, delet
   await page.getByLabel('Course category').fill('Testing');
   await page.getByLabel('Course description').fill('Everything about checking that software works, end to end.');
   await page.getByRole('button', { name: 'Create course' }).click();
-  await expect(page).toHaveURL(/\/course\/lecture\?id=[0-9a-f-]{36}$/);
-  await expect(page.getByRole('heading', { level: 1, name: `Course: ${title}` })).toBeVisible();
-  await expect(page.getByText('This course has no lectures yet.')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Add new lecture' })).toBeVisible();
+  await expect(page).toHaveURL(/\/course\/edit\?id=[0-9a-f-]{36}$/);
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Publishing' }).getByText('Draft', { exact: true })).toBeVisible();
+  await expect(page.getByText('No lectures yet: add the first below.')).toBeVisible();
   await page.goto('/courses');
   const card = page.getByRole('button', { name: title, exact: true });
   await expect(card).toBeVisible();
+  await expect(page.getByRole('listitem').filter({ has: card }).getByText('Draft', { exact: true })).toBeVisible();
   // The thumbnail the server stored, served back (decorative on the card: the title names it).
   const thumbnail = page.getByRole('listitem').filter({ has: card }).locator('img');
   await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
@@ -74,7 +75,7 @@ test('the admin creates a course, uploads a lecture watching its progress, delet
 
   // Delete the course from the dashboard, after saying yes.
   await page.goto('/admin/dashboard');
-  const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: title, exact: true }) });
+  const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${title} `) }) });
   await expect(row).toBeVisible();
   const asked = new Promise<string>((resolve) =>
     page.once('dialog', (dialog) => {

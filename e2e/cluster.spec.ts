@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { adminCredentials, expect, newPerson, pngFile, registerByApi, test } from './fixtures.ts';
+import { LECTURE_VIDEO } from './journeys.ts';
 
 // Run by playwright.cluster.config.ts only: two instances behind nginx, each reached here directly,
 // past nginx, so that a write lands on one and the read that must see it on the other (decision 0019).
@@ -43,6 +44,19 @@ test("a course retitled through one instance has its new title in the other's ca
   const created = await fetch(`${a}/api/v1/courses`, { method: 'POST', headers: { cookie }, body: form });
   expect(created.status, await created.clone().text()).toBe(201);
   const { course } = (await created.json()) as { course: { _id: string } };
+  // A new course is a draft: with a lecture, it is published, and visitors' catalogues (cached) list it.
+  const lecture = new FormData();
+  lecture.set('title', 'The one lecture');
+  lecture.set('description', 'So that the course may be published.');
+  lecture.set('lectures', new Blob([fs.readFileSync(LECTURE_VIDEO)], { type: 'video/mp4' }), 'lecture.mp4');
+  const added = await fetch(`${a}/api/v1/courses/${course._id}`, { method: 'POST', headers: { cookie }, body: lecture });
+  expect(added.status, await added.clone().text()).toBe(201);
+  const published = await fetch(`${a}/api/v1/courses/${course._id}/publish`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json' },
+    body: '{}',
+  });
+  expect(published.status, await published.clone().text()).toBe(200);
 
   const titleThroughB = async () => {
     const response = await fetch(`${b}/api/v1/courses?id=${course._id}`);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { request as playwrightRequest, type APIRequestContext } from '@playwright/test';
 import { adminCredentials, expect, logInAs, newPerson, pngFile, test, type Page } from './fixtures.ts';
-import { BUNDLE_PRICE, LECTURE_VIDEO, horizontalOverflow, lectureInList, seriousViolations } from './journeys.ts';
+import { BUNDLE_PRICE, LECTURE_VIDEO, horizontalOverflow, lectureInList, publishCourse, seriousViolations } from './journeys.ts';
 
 // axe is injected as an inline script, which the server's Content-Security-Policy would (rightly) refuse.
 test.use({ bypassCSP: true });
@@ -49,6 +49,7 @@ async function courseWithPreview(
     const { course: withLectures } = (await added.json()) as { course: { lectures: { _id: string; title: string }[] } };
     ids.push(withLectures.lectures.find((item) => item.title === lecture.title)!._id);
   }
+  await publishCourse(api, course._id);
   return { id: course._id, title, lectureIds: ids };
 }
 

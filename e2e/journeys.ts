@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { APIRequestContext } from '@playwright/test';
 import type { AxeResults } from 'axe-core';
 import { dataDir, expect, openMenu, type Page } from './fixtures.ts';
 
@@ -31,6 +32,12 @@ export async function courseIdByTitle(baseURL: string, title: string): Promise<s
   const course = courses.find((candidate) => candidate.title === title);
   expect(course, `a course titled ${title}`).toBeTruthy();
   return course!._id;
+}
+
+/** Publishes a course (it must hold a lecture) as the editor's Publish now does: visitors see it from then on. */
+export async function publishCourse(request: APIRequestContext, courseId: string) {
+  const published = await request.post(`/api/v1/courses/${courseId}/publish`, { data: {} });
+  expect(published.ok(), await published.text()).toBe(true);
 }
 
 /** Locks this worker holds, so that a test stopped half-way (a time-out) still lets go of them. */

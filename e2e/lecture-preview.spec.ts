@@ -1,6 +1,6 @@
 import { request as playwrightRequest } from '@playwright/test';
 import { adminCredentials, expect, logInAs, newPerson, pngFile, test } from './fixtures.ts';
-import { LECTURE_VIDEO, courseIdByTitle, lectureInList } from './journeys.ts';
+import { LECTURE_VIDEO, lectureInList, publishCourse } from './journeys.ts';
 
 /** contract/src/courses.ts's TITLE_MAX, as the user reads it under the field (the specs do not import the workspace). */
 const TITLE_MAX = 120;
@@ -54,13 +54,13 @@ test('the admin creates a course, adds a free preview lecture, and switches it o
     await page.getByLabel('Course category').fill('Testing');
     await page.getByLabel('Course description').fill('A course made in the end-to-end tests, removed when they end.');
     await page.getByRole('button', { name: 'Create course' }).click();
-    // The new course opens on its lectures, where the first one is added.
-    await expect(page).toHaveURL(/\/course\/lecture\?id=/);
-    courseId = await courseIdByTitle(baseURL!, title);
-    expect(new URL(page.url()).searchParams.get('id')).toBe(courseId);
-    expect(await visitorSees()).toEqual([]);
+    // The new course is a draft, opened in its editor: visitors cannot see it.
+    await expect(page).toHaveURL(/\/course\/edit\?id=/);
+    courseId = new URL(page.url()).searchParams.get('id')!;
+    expect((await visitor.get(`/api/v1/courses/${courseId}/curriculum`)).status()).toBe(404);
 
-    // A lecture, ticked as a free preview, with the hint saying what that means.
+    // A lecture, ticked as a free preview, with the hint saying what that means, added from the course's lecture page.
+    await page.getByRole('link', { name: 'Open lectures' }).click();
     const list = page.getByRole('complementary', { name: 'Lectures list' });
     await list.getByRole('button', { name: 'Add new lecture' }).click();
     await expect(page).toHaveURL(/\/course\/addlecture\?id=/);
@@ -73,8 +73,9 @@ test('the admin creates a course, adds a free preview lecture, and switches it o
     await page.getByRole('button', { name: 'Add new lecture' }).click();
     await expect(page).toHaveURL(/\/course\/lecture\?id=/, { timeout: 30_000 });
 
-    // The list shows it, badged, with its switch on.
+    // The list shows it, badged, with its switch on; published, visitors see it.
     await expect(lectureInList(page, lectureTitle)).toBeVisible();
+    await publishCourse(page.request, courseId);
     const row = list.getByRole('listitem').filter({ hasText: lectureTitle });
     const toggle = row.getByRole('checkbox', { name: `Free preview: ${lectureTitle}` });
     await expect(toggle).toBeChecked();

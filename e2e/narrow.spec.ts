@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { adminCredentials, expect, logInAs, newPerson, pngFile, test, type Page } from './fixtures.ts';
-import { LECTURE_VIDEO, horizontalOverflow } from './journeys.ts';
+import { LECTURE_VIDEO, horizontalOverflow, publishCourse } from './journeys.ts';
 
 /** A word of `length` letters with no place to break it. */
 const unbroken = (length: number) => 'Lorem'.repeat(Math.ceil(length / 5)).slice(0, length);
@@ -48,6 +48,7 @@ test('a 100-letter word in a course title and description: no sideways scroll at
     },
   });
   expect(added.ok(), await added.text()).toBe(true);
+  await publishCourse(page.request, course._id);
 
   try {
     await page.setViewportSize({ width: 360, height: 740 });

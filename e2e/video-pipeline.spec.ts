@@ -1,5 +1,5 @@
 import { adminCredentials, expect, logInAs, newPerson, pngFile, signUp, test } from './fixtures.ts';
-import { CARDS, LECTURE_VIDEO, exclusively, lectureInList, payWithCard, releaseLocks } from './journeys.ts';
+import { CARDS, LECTURE_VIDEO, exclusively, lectureInList, payWithCard, publishCourse, releaseLocks } from './journeys.ts';
 
 test.afterEach(releaseLocks);
 
@@ -36,6 +36,7 @@ test('an uploaded lecture is processed while it plays as MP4, then a subscriber 
     await expect(page).toHaveURL(/\/course\/lecture\?id=/, { timeout: 30_000 });
     await expect(page.getByText('Ready for streaming')).toBeVisible({ timeout: 60_000 });
     await expect(lectureInList(page, 'Streamed lesson')).toHaveText(/0:08$/);
+    await publishCourse(page.request, course._id);
     const lectures = (await (await page.request.get(`/api/v1/courses/${course._id}`)).json()) as { lectures: { hls_url: string; poster_url: string }[] };
     const adminsHls = lectures.lectures[0]!.hls_url;
     expect(adminsHls).toMatch(/^\/media\/hls\//);

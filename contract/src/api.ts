@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import { BillingDetailsResponseSchema, BillingDetailsSchema, BillingDocumentParamsSchema, BillingHistoryResponseSchema } from './billing.ts';
 import { ContactMessagesQuerySchema, ContactMessagesResponseSchema, ContactSchema } from './contact.ts';
-import { CourseIdParamsSchema, CourseListResponseSchema, CourseResponseSchema, ListCoursesQuerySchema } from './courses.ts';
+import { CourseIdParamsSchema, CourseListResponseSchema, CourseResponseSchema, ListCoursesQuerySchema, PublishCourseSchema } from './courses.ts';
 import { endpoints } from './endpoints.ts';
 import type { Endpoint, Method, Schemas, SchemasOf } from './http.ts';
 import {
@@ -120,7 +120,7 @@ const bindings = {
   courses: {
     list: {
       schemas: { query: ListCoursesQuerySchema, response: CourseListResponseSchema },
-      summary: 'The catalogue, newest first: search (title, category, instructor), category, id, page, limit',
+      summary: 'The catalogue, newest first: search (title, category, instructor), category, id, page, limit; for administrators drafts first, then the rest',
     },
     create: {
       schemas: { body: 'multipart', response: CourseResponseSchema },
@@ -132,6 +132,14 @@ const bindings = {
       summary: 'Edit a course (multipart: any of title, description, category, createdBy, thumbnail)',
     },
     delete: { schemas: { params: CourseIdParamsSchema, response: MessageSchema }, summary: 'Delete a course with its lectures and all their media' },
+    publish: {
+      schemas: { params: CourseIdParamsSchema, body: PublishCourseSchema, response: CourseResponseSchema },
+      summary: 'Publish a course now, or at publishAt (ISO 8601) when that is in the future; refused while it has no lecture',
+    },
+    unpublish: {
+      schemas: { params: CourseIdParamsSchema, response: CourseResponseSchema },
+      summary: 'Make a course a draft again (administrators only see it), dropping any schedule',
+    },
     curriculum: {
       schemas: { params: CurriculumParamsSchema, response: CurriculumResponseSchema },
       summary: "A course's public curriculum: every lecture's title, description, duration and preview flag; video URLs of free previews only",

@@ -18,6 +18,9 @@ export const THUMBNAIL_ACCEPT = '.jpg,.jpeg,.png,image/jpeg,image/png';
  */
 export const COURSE_STATUSES = ['draft', 'published'] as const;
 export type CourseStatus = (typeof COURSE_STATUSES)[number];
+/** What the admin sees of a course's status: a draft with a publishing date is scheduled. */
+export const COURSE_STATES = ['draft', 'scheduled', 'published'] as const;
+export type CourseState = (typeof COURSE_STATES)[number];
 
 const filled = (message: string) => z.string({ error: message }).trim().min(1, message);
 /** A text field of a form that may not be left blank: 'All fields are mandatory'. */
@@ -75,8 +78,22 @@ export const CourseSchema = z.object({
   numbersOfLectures: z.number().int(),
   /** Ours: seconds, the sum of the lecture durations measured so far; null while none is. */
   totalDuration: z.number().nullable(),
+  /** Ours: always `published` for visitors and learners, who never see the others. */
+  state: z.enum(COURSE_STATES),
+  /** Ours: when a scheduled course is to be published (ISO 8601); null otherwise. */
+  publishAt: z.iso.datetime().nullable(),
+  /** Ours, in administrators' lists only: learners who started the course and may watch it now. */
+  subscribersWatching: z.number().int().optional(),
 });
 export type Course = z.infer<typeof CourseSchema>;
+
+/** How far ahead a course may be scheduled. */
+export const PUBLISH_AHEAD_MAX_DAYS = 5 * 365;
+/** Publish a course now, or at `publishAt` (ISO 8601 with a zone) when that is in the future. */
+export const PublishCourseSchema = z.object({
+  publishAt: z.iso.datetime({ offset: true, error: answers.publishAtInvalid }).optional(),
+});
+export type PublishCourse = z.infer<typeof PublishCourseSchema>;
 
 export const CourseListResponseSchema = Reply.extend({
   courses: z.array(CourseSchema),

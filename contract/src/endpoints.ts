@@ -1,6 +1,6 @@
 import type { BillingDetailsResponseSchema, BillingDetailsSchema, BillingDocumentParamsSchema, BillingHistoryResponseSchema } from './billing.ts';
 import type { ContactMessagesQuerySchema, ContactMessagesResponseSchema, ContactSchema } from './contact.ts';
-import type { CourseIdParamsSchema, CourseListResponseSchema, CourseResponseSchema, ListCoursesQuerySchema } from './courses.ts';
+import type { CourseIdParamsSchema, CourseListResponseSchema, CourseResponseSchema, ListCoursesQuerySchema, PublishCourseSchema } from './courses.ts';
 import { declarer, type Download, type Multipart, type RawBody } from './http.ts';
 import type {
   CourseWithLecturesResponseSchema,
@@ -103,11 +103,18 @@ export const endpoints = {
     signInWithLink: anyone<{ params: typeof SignInTokenParamsSchema; response: typeof UserResponseSchema }>('POST', '/user/sign-in/:token'),
   },
   courses: {
-    /** The catalogue a page at a time (`search`, `category`), or one course by `id`. */
+    /** The catalogue a page at a time (`search`, `category`), or one course by `id`; administrators get the drafts too. */
     list: anyone<{ query: typeof ListCoursesQuerySchema; response: typeof CourseListResponseSchema }>('GET', '/courses'),
     create: admin<{ body: Multipart; response: typeof CourseResponseSchema }>('POST', '/courses'),
     update: admin<{ params: typeof CourseIdParamsSchema; body: Multipart; response: typeof CourseResponseSchema }>('PUT', '/courses/:id'),
     delete: admin<{ params: typeof CourseIdParamsSchema; response: typeof MessageSchema }>('DELETE', '/courses/:id'),
+    /** Publishes a draft now, or schedules it (`publishAt`). */
+    publish: admin<{ params: typeof CourseIdParamsSchema; body: typeof PublishCourseSchema; response: typeof CourseResponseSchema }>(
+      'POST',
+      '/courses/:id/publish',
+    ),
+    /** Makes a course a draft again, and drops its schedule. */
+    unpublish: admin<{ params: typeof CourseIdParamsSchema; response: typeof CourseResponseSchema }>('POST', '/courses/:id/unpublish'),
     /** Public: the course with every lecture's title and duration; a free preview's video URL. */
     curriculum: anyone<{ params: typeof CurriculumParamsSchema; response: typeof CurriculumResponseSchema }>('GET', '/courses/:id/curriculum'),
   },

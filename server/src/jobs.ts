@@ -37,6 +37,8 @@ export interface Jobs {
   'renewal-reminders': Record<string, never>;
   /** A subscription moved to the provider's plan for what its next charge takes: a coupon's discount starting or ending (features/payments). */
   'subscription-plan': { subscriptionId: string };
+  /** Drafts whose publishing time has come, published (features/courses); every minute. */
+  'scheduled-publishing': Record<string, never>;
   /** Checkouts left unpaid for a day, cancelled at the provider, their coupon uses given back; hourly. */
   'abandoned-checkouts': Record<string, never>;
 }

@@ -7,6 +7,7 @@ import { queueRenewalReminders, queueUnsentMails, sendLifecycleMail } from './fe
 import { LEFTOVER_AGE_MS, sweepMediaLeftovers } from './features/media/leftovers.ts';
 import { processLectureVideo, restartStalledVideos } from './features/video/video-processing.ts';
 import { describeFfmpeg, ffmpegWarning } from './features/video/ffmpeg.ts';
+import { publishDueCourses } from './features/courses/publishing.service.ts';
 import { dropAbandonedCheckouts } from './features/payments/checkout.service.ts';
 import { changeProviderPlan } from './features/payments/charges.service.ts';
 
@@ -31,6 +32,8 @@ export async function startWorkers(ctx: Context, { log }: { log: FastifyBaseLogg
   await ctx.jobs.work('subscription-plan', (job) => changeProviderPlan(ctx, job));
   await ctx.jobs.work('abandoned-checkouts', async () => void (await dropAbandonedCheckouts(ctx, { log })));
   await ctx.jobs.schedule('abandoned-checkouts', HOURLY, {});
+  await ctx.jobs.work('scheduled-publishing', async () => void (await publishDueCourses(ctx, { log })));
+  await ctx.jobs.schedule('scheduled-publishing', EVERY_MINUTE, {});
 
   // Without a working ffmpeg, uploads stay `waiting` and play as MP4; their jobs wait in the queue
   // for an instance that has one (and restartStalledVideos queues them again if they were lost).

@@ -136,6 +136,7 @@ describe.skipIf(testDatabaseKind === 'postgres')('npm run backup and npm run res
         }),
       });
       expect(added.status, added.text).toBe(201);
+      expect((await api('POST', `/api/v1/courses/${courseId}/publish`, { cookie: admin, json: {} })).status).toBe(200);
 
       // The learner pays in the sandbox's Checkout, as the checkout page does.
       const subscribed = await api('POST', '/api/v1/payments/subscribe', { cookie: learner });

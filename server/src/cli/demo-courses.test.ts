@@ -105,9 +105,14 @@ describe('seedDemoCourses', () => {
   });
 
   it('does nothing when the catalogue already has a course, even with no accounts', async () => {
-    await t.database.db
-      .insert(courses)
-      .values({ title: 'Existing', description: 'Already here', category: 'Misc', createdBy: 'Someone', thumbnailKey: 'thumbnails/x.webp' });
+    await t.database.db.insert(courses).values({
+      title: 'Existing',
+      description: 'Already here',
+      category: 'Misc',
+      createdBy: 'Someone',
+      thumbnailKey: 'thumbnails/x.webp',
+      status: 'published',
+    });
 
     expect(await seedDemoCourses(t.app.ctx, log)).toBe(false);
 

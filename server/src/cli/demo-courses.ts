@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { Context } from '../context.ts';
 import { courses, users } from '../db/schema.ts';
 import { createCourse, deleteCourse } from '../features/courses/courses.service.ts';
+import { publishCourse } from '../features/courses/publishing.service.ts';
 import { createLecture, storeLectureVideo } from '../features/lectures/lectures.service.ts';
 import { paths } from '../paths.ts';
 
@@ -92,6 +93,7 @@ export async function seedDemoCourses(ctx: Context, log: (line: string) => void)
         // Durations, the poster and the HLS ladder come from the video pipeline, as for any upload.
         await createLecture(ctx, course.id, { ...lecture, isPreview: index === 0 }, video);
       }
+      await publishCourse(ctx, course.id, {});
     }
   } catch (error) {
     // Leaves the database empty again, so the next start tries afresh instead of keeping half a catalogue.

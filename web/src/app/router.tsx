@@ -40,7 +40,7 @@ export const routes: RouteObject[] = [
             element: <RequireAuth allowedRoles={['ADMIN']} />,
             children: [
               { path: paths.createCourse, ...page(() => import('../features/courses/CreateCoursePage')) },
-              { path: paths.editCourse, ...page(() => import('../features/courses/CreateCoursePage')) },
+              { path: paths.editCourse, ...page(() => import('../features/authoring/CourseEditorPage')) },
               { path: paths.addLecture, ...page(() => import('../features/lectures/AddLecturePage')) },
               { path: paths.dashboard, ...page(() => import('../features/stats/DashboardPage')) },
               { path: paths.plans, ...page(() => import('../features/plans/PlansPage')) },

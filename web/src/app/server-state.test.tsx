@@ -19,6 +19,8 @@ const course = (n: number): Course => ({
   thumbnail: { secure_url: `/media/thumbnails/${n}.webp` },
   numbersOfLectures: n,
   totalDuration: null,
+  state: 'published',
+  publishAt: null,
 });
 const list = (courses: Course[]) => ({ body: { success: true, message: 'ok', courses, total: courses.length, page: 1, limit: 12 } });
 const key = (call: { url: string; init: RequestInit }) => `${call.init.method ?? 'GET'} ${call.url}`;
@@ -65,7 +67,7 @@ describe('the server-state cache', () => {
       path: '/courses',
       routes: [
         { path: '/course/create', element: <CreateCoursePage /> },
-        { path: '/course/lecture', element: <p>Its lectures</p> },
+        { path: '/course/edit', element: <p>Its editor</p> },
       ],
     });
     await screen.findByRole('button', { name: 'Course 1' });
@@ -79,8 +81,8 @@ describe('the server-state cache', () => {
     );
     await view.user.click(screen.getByRole('button', { name: 'Create course' }));
 
-    // The admin adds its lectures first, then comes back to the catalogue.
-    await waitFor(() => expect(view.router.state.location.pathname).toBe('/course/lecture'));
+    // The admin lands in its editor first, then comes back to the catalogue.
+    await waitFor(() => expect(view.router.state.location.pathname).toBe('/course/edit'));
     await act(() => view.router.navigate('/courses'));
     expect(await screen.findByRole('button', { name: 'Course 9' })).toBeInTheDocument();
   });

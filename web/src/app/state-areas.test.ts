@@ -17,6 +17,8 @@ const course: Course = {
   thumbnail: { secure_url: '/media/thumbnails/1.webp' },
   numbersOfLectures: 1,
   totalDuration: null,
+  state: 'published',
+  publishAt: null,
 };
 const lecture = { _id: '00000000-0000-4000-8000-0000000000a1', title: 'Lesson 1', description: 'First', secure_url: '/media/1.mp4' } as Lecture;
 

@@ -55,4 +55,8 @@ CREATE INDEX "courses_publish_at_index" ON "courses" USING btree ("publish_at") 
 CREATE INDEX "lectures_section_id_index" ON "lectures" USING btree ("section_id");--> statement-breakpoint
 CREATE INDEX "lectures_replacement_video_key_index" ON "lectures" USING btree ("replacement_video_key");--> statement-breakpoint
 ALTER TABLE "lectures" ADD CONSTRAINT "lectures_courseId_sectionId_rank_unique" UNIQUE NULLS NOT DISTINCT("course_id","section_id","rank");--> statement-breakpoint
-ALTER TABLE "courses" ADD CONSTRAINT "courses_status" CHECK ("courses"."status" in ('draft', 'published'));
+ALTER TABLE "courses" ADD CONSTRAINT "courses_status" CHECK ("courses"."status" in ('draft', 'published'));--> statement-breakpoint
+-- Sections show in the public curriculum, resources beside their lecture: every instance drops its copies.
+CREATE TRIGGER course_sections_changed AFTER INSERT OR UPDATE OR DELETE ON course_sections FOR EACH STATEMENT EXECUTE FUNCTION lms_catalogue_changed();
+--> statement-breakpoint
+CREATE TRIGGER lecture_resources_changed AFTER INSERT OR UPDATE OR DELETE ON lecture_resources FOR EACH STATEMENT EXECUTE FUNCTION lms_catalogue_changed();

@@ -42,6 +42,12 @@ export const requireRole =
     if (!roles.includes(request.user!.role)) throw new AppError(403, answers.notAllowed);
   };
 
+/** Whether the request comes from an administrator (who may see drafts), on a route open to anyone. */
+export async function isAdminRequest(request: FastifyRequest): Promise<boolean> {
+  const user = await loadUser(request);
+  return user !== null && user.role === 'ADMIN' && !user.mustChangePassword;
+}
+
 /** The user a guarded handler runs for. */
 export function currentUser(request: FastifyRequest): UserRow {
   if (!request.user) throw new AppError(401, answers.notLoggedIn);

@@ -6,16 +6,22 @@ import { answers } from '@lms/contract/answers';
 import { AppError } from '../../errors.ts';
 import { route } from '../../route.ts';
 import { parseInput } from '../../validation.ts';
+import { isAdminRequest } from '../auth/guards.ts';
 import { readImageForm } from '../media/upload.ts';
 import { sendCataloguePage } from './catalogue-cache.ts';
-import { cachedCataloguePage, createCourse, deleteCourse, findCourse, toCourseJson, updateCourse } from './courses.service.ts';
+import { cachedCataloguePage, cataloguePage, createCourse, deleteCourse, findCourse, toCourseJson, updateCourse } from './courses.service.ts';
+import { publishCourse, unpublishCourse } from './publishing.service.ts';
 
 /** The catalogue and its courses; a course's lectures and curriculum are in lectures.routes.ts. */
 export const courseRoutes: FastifyPluginAsync = async (app) => {
   const { ctx } = app;
 
   route(app, api.courses.list, {
-    handler: async (request, reply) => sendCataloguePage(request, reply, await cachedCataloguePage(ctx, request.query)),
+    handler: async (request, reply) => {
+      // Administrators' lists hold drafts and live counts: never cached, never shared.
+      if (await isAdminRequest(request)) return cataloguePage(ctx, request.query, { includeDrafts: true });
+      return sendCataloguePage(request, reply, await cachedCataloguePage(ctx, request.query));
+    },
   });
 
   route(app, api.courses.create, {
@@ -31,12 +37,27 @@ export const courseRoutes: FastifyPluginAsync = async (app) => {
   route(app, api.courses.update, {
     handler: async (request) => {
       // An unknown course is refused before its form is read.
-      await findCourse(ctx, request.params.id);
+      await findCourse(ctx, request.params.id, { includeDrafts: true });
       const form = await readImageForm(request, { fileField: 'thumbnail', maxBytes: ctx.config.imageMaxBytes });
       const fields = parseInput(UpdateCourseSchema, form.fields);
       const course = await updateCourse(ctx, request.params.id, fields, form.file);
       return { success: true, message: answers.courseUpdated, course: toCourseJson(ctx, course) };
     },
+  });
+
+  route(app, api.courses.publish, {
+    handler: async (request) => {
+      const { course, scheduled } = await publishCourse(ctx, request.params.id, request.body);
+      return { success: true, message: scheduled ? answers.courseScheduled : answers.coursePublished, course: toCourseJson(ctx, course) };
+    },
+  });
+
+  route(app, api.courses.unpublish, {
+    handler: async (request) => ({
+      success: true,
+      message: answers.courseUnpublished,
+      course: toCourseJson(ctx, await unpublishCourse(ctx, request.params.id)),
+    }),
   });
 
   route(app, api.courses.delete, {

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
-import type { Course, CoursesPage, UpdateCourse } from '@lms/contract/courses';
+import type { Course, CoursesPage, CourseState, UpdateCourse } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
 import { answers } from '@lms/contract/answers';
 import type { Context } from '../../context.ts';
@@ -11,7 +11,12 @@ import { reencodeImage } from '../media/images.ts';
 import { saveThumbnail } from '../media/storage.ts';
 
 export type CourseRow = typeof courses.$inferSelect;
-export type CourseWithCount = CourseRow & { numbersOfLectures: number; totalDuration?: number | null };
+export type CourseWithCount = CourseRow & { numbersOfLectures: number; totalDuration?: number | null; subscribersWatching?: number };
+
+/** Who a read is for: visitors and learners see published courses only, administrators drafts too. */
+export interface Audience {
+  includeDrafts?: boolean;
+}
 
 export const THUMBNAIL_SIZE = { width: 640, height: 360 };
 
@@ -20,6 +25,11 @@ export const THUMBNAIL_SIZE = { width: 640, height: 360 };
 const numbersOfLectures = sql<number>`(select count(*)::int from lectures where lectures.course_id = courses.id)`;
 /** Seconds: the sum of the lecture durations measured so far (the video pipeline measures them); null while none is. */
 const totalDuration = sql<number | null>`(select sum(duration_seconds)::float8 from lectures where lectures.course_id = courses.id)`;
+/** Learners who started the course and may watch it now: what unpublishing would take from them. For administrators' lists only. */
+const subscribersWatching = sql<number>`(select count(*)::int from course_progress
+  join users on users.id = course_progress.user_id
+  where course_progress.course_id = courses.id and users.subscription_ends_at > now())`;
+const published = eq(courses.status, 'published');
 const courseColumns = {
   id: courses.id,
   title: courses.title,
@@ -36,6 +46,9 @@ const courseColumns = {
   totalDuration,
 };
 
+export const courseStateOf = (course: Pick<CourseRow, 'status' | 'publishAt'>): CourseState =>
+  course.status === 'published' ? 'published' : course.publishAt ? 'scheduled' : 'draft';
+
 export function toCourseJson(ctx: Context, course: CourseWithCount): Course {
   return {
     _id: course.id,
@@ -46,15 +59,21 @@ export function toCourseJson(ctx: Context, course: CourseWithCount): Course {
     thumbnail: { secure_url: ctx.media.publicUrl(course.thumbnailKey) },
     numbersOfLectures: course.numbersOfLectures,
     totalDuration: course.totalDuration ?? null,
+    state: courseStateOf(course),
+    publishAt: course.status === 'draft' ? (course.publishAt?.toISOString() ?? null) : null,
+    ...(course.subscribersWatching !== undefined && { subscribersWatching: course.subscribersWatching }),
   };
 }
 
 /** `%` and `_` typed by a user are letters, not wildcards. */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** A page of the catalogue, newest first, with the number of matching courses (uncached; see CatalogueCache). */
-export async function listCourses(ctx: Context, query: CoursesPage) {
-  const filters: SQL[] = [];
+/**
+ * A page of the catalogue, newest first, with the number of matching courses (uncached; see CatalogueCache).
+ * Administrators' pages hold the drafts too, first, and how many subscribers watch each course.
+ */
+export async function listCourses(ctx: Context, query: CoursesPage, { includeDrafts = false }: Audience = {}) {
+  const filters: SQL[] = includeDrafts ? [] : [published];
   if (query.search) {
     const pattern = containing(query.search);
     filters.push(or(ilike(courses.title, pattern), ilike(courses.category, pattern), ilike(courses.createdBy, pattern))!);
@@ -64,10 +83,10 @@ export async function listCourses(ctx: Context, query: CoursesPage) {
   const where = and(...filters);
   const [rows, [total]] = await Promise.all([
     ctx.db
-      .select(courseColumns)
+      .select(includeDrafts ? { ...courseColumns, subscribersWatching } : courseColumns)
       .from(courses)
       .where(where)
-      .orderBy(desc(courses.createdAt), desc(courses.id))
+      .orderBy(sql`${courses.publishedAt} desc nulls first`, desc(courses.createdAt), desc(courses.id))
       .limit(query.limit)
       .offset((query.page - 1) * query.limit),
     ctx.db.select({ n: count() }).from(courses).where(where),
@@ -75,17 +94,25 @@ export async function listCourses(ctx: Context, query: CoursesPage) {
   return { courses: rows, total: total!.n };
 }
 
-/** A page of the catalogue as the API answers it, from this instance's cache (fresh for a few seconds, cleared by every write). */
-export function cachedCataloguePage(ctx: Context, query: CoursesPage): Promise<CataloguePage> {
-  const { page, limit, search, category, id } = query;
-  return ctx.catalogue.page(JSON.stringify([page, limit, search, category, id]), async () => {
-    const { courses, total } = await listCourses(ctx, query);
-    return { success: true, message: answers.coursesFetched, courses: courses.map((c) => toCourseJson(ctx, c)), total, page, limit };
-  });
+/** A page of the catalogue as the API answers it. */
+export async function cataloguePage(ctx: Context, query: CoursesPage, audience: Audience = {}) {
+  const { courses, total } = await listCourses(ctx, query, audience);
+  const { page, limit } = query;
+  return { success: true, message: answers.coursesFetched, courses: courses.map((c) => toCourseJson(ctx, c)), total, page, limit };
 }
 
-export async function findCourse(ctx: Context, id: string): Promise<CourseWithCount> {
-  const [course] = await ctx.db.select(courseColumns).from(courses).where(eq(courses.id, id));
+/** A page of the public catalogue, from this instance's cache (fresh for a few seconds, cleared by every write). */
+export function cachedCataloguePage(ctx: Context, query: CoursesPage): Promise<CataloguePage> {
+  const { page, limit, search, category, id } = query;
+  return ctx.catalogue.page(JSON.stringify([page, limit, search, category, id]), () => cataloguePage(ctx, query));
+}
+
+/** The course by id; a draft is not found unless the audience includes drafts. */
+export async function findCourse(ctx: Context, id: string, { includeDrafts = false }: Audience = {}): Promise<CourseWithCount> {
+  const [course] = await ctx.db
+    .select(courseColumns)
+    .from(courses)
+    .where(includeDrafts ? eq(courses.id, id) : and(eq(courses.id, id), published));
   if (!course) throw new AppError(404, messages.courseNotFound);
   return course;
 }
@@ -111,14 +138,14 @@ export async function createCourse(
   return withNewThumbnail(ctx, thumbnail, async (thumbnailKey) => {
     const [course] = await ctx.db
       .insert(courses)
-      .values({ ...input, thumbnailKey, status: 'published', publishedAt: new Date() })
+      .values({ ...input, thumbnailKey })
       .returning();
     return { ...course!, numbersOfLectures: 0 };
   });
 }
 
 export async function updateCourse(ctx: Context, id: string, input: UpdateCourse, thumbnail?: Buffer): Promise<CourseWithCount> {
-  const existing = await findCourse(ctx, id);
+  const existing = await findCourse(ctx, id, { includeDrafts: true });
   const update = async (thumbnailKey?: string) => {
     const [course] = await ctx.db
       .update(courses)

@@ -9,6 +9,7 @@ import { answers } from '@lms/contract/answers';
 import { courses, lectures } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { COMPRESS_MIN_BYTES } from './catalogue-cache.ts';
+import { publishCourseDirectly } from '../../test/courses.ts';
 import { mediaFiles, rowCount } from '../../test/db.ts';
 import { jpgImage, mp4Video, multipart, pngImage, signUp, signUpAdmin, svgImage, type Upload } from '../../test/http.ts';
 
@@ -39,8 +40,14 @@ async function send(method: 'POST' | 'PUT', url: string, cookie: string, fields:
   const form = await multipart(fields);
   return t.app.inject({ method, url, payload: form.payload, headers: { ...form.headers, cookie } });
 }
-const createCourse = async (overrides: Record<string, string> = {}, cookie = admin) =>
+/** A new course is a draft; the catalogue's tests want it public at once. */
+const createDraft = async (overrides: Record<string, string> = {}, cookie = admin) =>
   send('POST', '/api/v1/courses', cookie, { ...courseFields(overrides), thumbnail: await thumbnail() });
+async function createCourse(overrides: Record<string, string> = {}, cookie = admin) {
+  const response = await createDraft(overrides, cookie);
+  if (response.statusCode === 201) await publishCourseDirectly(t.app.ctx, response.json().course._id);
+  return response;
+}
 const addLecture = (courseId: string, fields: Record<string, string | Upload>, cookie = admin) => send('POST', `/api/v1/courses/${courseId}`, cookie, fields);
 const lectureFields = (size?: number) => ({ title: 'Getting started', description: 'Set up your tools.', lectures: video(size) });
 
@@ -146,10 +153,13 @@ describe('GET /api/v1/courses', () => {
       'createdBy',
       'description',
       'numbersOfLectures',
+      'publishAt',
+      'state',
       'thumbnail',
       'title',
       'totalDuration',
     ]);
+    expect(body.courses.every((c: { state: string }) => c.state === 'published')).toBe(true);
     expect(response.body).not.toContain('/media/private/');
   });
 

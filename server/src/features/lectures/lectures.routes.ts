@@ -4,7 +4,7 @@ import { messages } from '@lms/contract/messages';
 import { answers } from '@lms/contract/answers';
 import { AppError } from '../../errors.ts';
 import { route } from '../../route.ts';
-import { currentUser } from '../auth/guards.ts';
+import { currentUser, isAdminRequest } from '../auth/guards.ts';
 import { sendCataloguePage } from '../courses/catalogue-cache.ts';
 import { findCourse } from '../courses/courses.service.ts';
 import { readForm } from '../media/upload.ts';
@@ -13,6 +13,7 @@ import {
   cachedCurriculum,
   courseLectures,
   deleteLectureOfCourse,
+  getCurriculum,
   retryLectureProcessing,
   setLecturePreview,
   storeLectureVideo,
@@ -23,7 +24,11 @@ export const lectureRoutes: FastifyPluginAsync = async (app) => {
   const { ctx } = app;
 
   route(app, api.courses.curriculum, {
-    handler: async (request, reply) => sendCataloguePage(request, reply, await cachedCurriculum(ctx, request.params.id)),
+    handler: async (request, reply) => {
+      // An administrator sees a draft's curriculum as its visitors will; uncached, as theirs is.
+      if (await isAdminRequest(request)) return getCurriculum(ctx, request.params.id, { includeDrafts: true });
+      return sendCataloguePage(request, reply, await cachedCurriculum(ctx, request.params.id));
+    },
   });
 
   route(app, api.lectures.list, {
@@ -37,7 +42,7 @@ export const lectureRoutes: FastifyPluginAsync = async (app) => {
   route(app, api.lectures.add, {
     handler: async (request) => {
       // An unknown course is refused before its video is uploaded.
-      const course = await findCourse(ctx, request.params.id);
+      const course = await findCourse(ctx, request.params.id, { includeDrafts: true });
       const form = await readForm(request, {
         fileField: 'lectures',
         maxBytes: ctx.config.videoMaxBytes,

@@ -11,7 +11,7 @@ import { AppError } from '../../errors.ts';
 import { parseInput } from '../../validation.ts';
 import type { UserRow } from '../auth/sessions.ts';
 import type { CataloguePage } from '../courses/catalogue-cache.ts';
-import { findCourse, toCourseJson, type CourseWithCount } from '../courses/courses.service.ts';
+import { findCourse, toCourseJson, type Audience, type CourseWithCount } from '../courses/courses.service.ts';
 import { rankAfter } from '../courses/ranks.ts';
 import { LECTURE_MEDIA, lectureMediaKeys } from './lecture-media.ts';
 import { hlsMasterUrl } from '../media/hls-urls.ts';
@@ -88,9 +88,9 @@ export async function listLectures(ctx: Context, courseId: string, viewer: UserR
  * No video URL, except for free previews, whose URL anyone may play (ANY_VIEWER).
  * An unknown or malformed id is one answer: the course is not found.
  */
-export async function getCurriculum(ctx: Context, courseId: string): Promise<Curriculum> {
+export async function getCurriculum(ctx: Context, courseId: string, audience: Audience = {}): Promise<Curriculum> {
   if (!UUID.test(courseId)) throw new AppError(404, messages.courseNotFound);
-  const course = await findCourse(ctx, courseId);
+  const course = await findCourse(ctx, courseId, audience);
   const rows = await lectureRows(ctx, course.id);
   const expiresAt = previewUrlExpiry(ctx);
   const curriculum = await Promise.all(
@@ -124,13 +124,14 @@ export async function getCurriculum(ctx: Context, courseId: string): Promise<Cur
   };
 }
 
-/** Whether the video at `key` (the upload, or the HLS folder `hls/<hex>`) belongs to a lecture that is a free preview now. */
+/** Whether the video at `key` (the upload, or the HLS folder `hls/<hex>`) belongs to a lecture that is a free preview now, of a published course. */
 export async function isPreviewVideo(ctx: Context, key: string): Promise<boolean> {
   const column = isHlsFolderKey(key) ? lectures.hlsKey : lectures.videoKey;
   const [found] = await ctx.db
     .select({ one: sql`1` })
     .from(lectures)
-    .where(and(eq(column, key), eq(lectures.isPreview, true)))
+    .innerJoin(courses, eq(courses.id, lectures.courseId))
+    .where(and(eq(column, key), eq(lectures.isPreview, true), eq(courses.status, 'published')))
     .limit(1);
   return found !== undefined;
 }
@@ -279,9 +280,9 @@ export async function deleteLecture(ctx: Context, courseId: string, lectureId: s
 export const cachedCurriculum = (ctx: Context, courseId: string): Promise<CataloguePage> =>
   ctx.catalogue.page(`curriculum:${courseId}`, () => getCurriculum(ctx, courseId));
 
-/** A course and its lectures with video URLs for `viewer`: active subscribers and administrators only (404 before 403). */
+/** A course and its lectures with video URLs for `viewer`: active subscribers and administrators only (404 before 403; drafts for administrators alone). */
 export async function courseLectures(ctx: Context, courseId: string, viewer: UserRow): Promise<{ course: Course; lectures: Lecture[] }> {
-  const course = await findCourse(ctx, courseId);
+  const course = await findCourse(ctx, courseId, { includeDrafts: viewer.role === 'ADMIN' });
   if (!canWatchLectures(viewer)) throw new AppError(403, answers.subscribeToWatch);
   return { course: toCourseJson(ctx, course), lectures: await listLectures(ctx, course.id, viewer) };
 }
@@ -302,7 +303,7 @@ export async function deleteLectureOfCourse(
   { courseId, lectureId, viewer }: { courseId: string; lectureId: string; viewer: UserRow },
 ): Promise<Course & { lectures: Lecture[] }> {
   await deleteLecture(ctx, courseId, lectureId);
-  const course = await findCourse(ctx, courseId);
+  const course = await findCourse(ctx, courseId, { includeDrafts: true });
   return { ...toCourseJson(ctx, course), lectures: await listLectures(ctx, courseId, viewer) };
 }
 

@@ -5,6 +5,7 @@ import { messages } from '@lms/contract/messages';
 import { answers } from '@lms/contract/answers';
 import { courses, lectures, users } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
+import { publishCourseDirectly } from '../../test/courses.ts';
 import { mediaFiles, rowCount } from '../../test/db.ts';
 import { mp4Video, multipart, pngImage, signUp, signUpAdmin, type Upload } from '../../test/http.ts';
 import { ANY_VIEWER } from '../media/signed-urls.ts';
@@ -42,6 +43,7 @@ async function newCourse(title = 'Storefront course'): Promise<string> {
   });
   const response = await t.app.inject({ method: 'POST', url: '/api/v1/courses', payload: form.payload, headers: { ...form.headers, cookie: admin } });
   expect(response.statusCode, response.body).toBe(201);
+  await publishCourseDirectly(t.app.ctx, response.json().course._id);
   return response.json().course._id;
 }
 

@@ -33,6 +33,7 @@ async function lectureWithLadder(t: TestApp, admin: string) {
     payload: lectureForm.payload,
     headers: { ...lectureForm.headers, cookie: admin },
   });
+  expect((await t.app.inject({ method: 'POST', url: `/api/v1/courses/${courseId}/publish`, payload: {}, headers: { cookie: admin } })).statusCode).toBe(200);
   const lectureId = added.json().course.lectures[0]._id as string;
   const folder = newHlsFolderKey();
   await t.app.ctx.media.put(hlsFileKey(folder, 'master.m3u8'), Buffer.from(MASTER), 'application/vnd.apple.mpegurl');

@@ -149,19 +149,17 @@ describe.each(['local', 's3'] as const)('media leftovers with %s storage', (kind
       await t.app.inject({ method: 'POST', url: '/api/v1/courses', payload: form.payload, headers: { ...form.headers, cookie: admin.cookie } })
     ).json().course;
     const video = await saveLectureVideo(media, Readable.from([Buffer.alloc(2048)]), { ext: 'mp4', mime: 'video/mp4' });
-    await t.database.db
-      .insert(schema.lectures)
-      .values({
-        courseId: course._id,
-        title: 't',
-        description: 'd',
-        videoKey: video,
-        videoType: 'video/mp4',
-        videoBytes: 2048,
-        videoState: 'ready',
-        rank: 'a0',
-        ...kept,
-      });
+    await t.database.db.insert(schema.lectures).values({
+      courseId: course._id,
+      title: 't',
+      description: 'd',
+      videoKey: video,
+      videoType: 'video/mp4',
+      videoBytes: 2048,
+      videoState: 'ready',
+      rank: 'a0',
+      ...kept,
+    });
 
     await sleep(AGEING_MS);
     const { lines, log } = recordingLog();

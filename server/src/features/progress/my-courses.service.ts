@@ -40,7 +40,8 @@ export async function getMyProgress(ctx: Context, user: UserRow): Promise<{ cour
     .select({ progress: courseProgress, course: courses })
     .from(courseProgress)
     .innerJoin(courses, eq(courses.id, courseProgress.courseId))
-    .where(eq(courseProgress.userId, user.id))
+    // A course made a draft again is out of sight until it is published again; its progress is kept.
+    .where(and(eq(courseProgress.userId, user.id), eq(courses.status, 'published')))
     .orderBy(desc(courseProgress.lastWatchedAt), asc(courseProgress.courseId))
     .limit(MY_COURSES_MAX);
   const courseIds = started.map((row) => row.course.id);

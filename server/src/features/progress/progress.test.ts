@@ -5,6 +5,7 @@ import { answers } from '@lms/contract/answers';
 import { courseCompletionCounts, courseProgress, lectureProgress, lectures, payments, subscriptions, users } from '../../db/schema.ts';
 import { PROGRESS_WRITES_PER_MINUTE } from '../../rate-limit.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
+import { publishCourseDirectly } from '../../test/courses.ts';
 import { createHeldSaves, MAX_HELD_PER_LEARNER } from './held-saves.ts';
 import { mp4Video, multipart, pngImage, signUp, signUpAdmin } from '../../test/http.ts';
 
@@ -30,6 +31,7 @@ async function newCourse(app = t.app, cookie = admin, title = 'Progress course')
   });
   const response = await app.inject({ method: 'POST', url: '/api/v1/courses', payload: form.payload, headers: { ...form.headers, cookie } });
   expect(response.statusCode, response.body).toBe(201);
+  await publishCourseDirectly(app.ctx, response.json().course._id);
   return response.json().course._id;
 }
 

@@ -1,4 +1,4 @@
-import { asc, count } from 'drizzle-orm';
+import { asc, count, eq } from 'drizzle-orm';
 import { answers } from '@lms/contract/answers';
 import { pagePaths } from '@lms/contract/pages';
 import type { Context } from '../../context.ts';
@@ -67,7 +67,7 @@ const SITEMAP_NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
  * for one; without it, the whole sitemap, or the index of its parts once it is too long.
  */
 export async function buildSitemap(ctx: Context, { part, maxUrls = SITEMAP_MAX_URLS }: { part?: number; maxUrls?: number } = {}): Promise<string> {
-  const [counted] = await ctx.db.select({ n: count() }).from(courses);
+  const [counted] = await ctx.db.select({ n: count() }).from(courses).where(eq(courses.status, 'published'));
   const parts = Math.max(1, Math.ceil((PUBLIC_PAGES.length + counted!.n) / maxUrls));
   if (part === undefined) return parts === 1 ? urlSet(ctx, 0, maxUrls) : sitemapIndex(ctx, parts);
   // A single file is only ever /sitemap.xml.
@@ -82,6 +82,7 @@ async function urlSet(ctx: Context, start: number, size: number): Promise<string
   const rows = await ctx.db
     .select({ id: courses.id, updatedAt: courses.updatedAt })
     .from(courses)
+    .where(eq(courses.status, 'published'))
     .orderBy(asc(courses.createdAt), asc(courses.id))
     .limit(size - pages.length)
     .offset(courseOffset);

@@ -10,6 +10,7 @@ import { loadConfig } from '../../config.ts';
 import { courses } from '../../db/schema.ts';
 import { withSecrets } from '../../secrets.ts';
 import { openTestDatabase, TEST_ENV } from '../../test/app.ts';
+import { publishCourseDirectly } from '../../test/courses.ts';
 import { mp4Video, multipart, pngImage, signUpAdmin } from '../../test/http.ts';
 import { buildSitemap, PUBLIC_PAGES } from './storefront.service.ts';
 
@@ -63,6 +64,7 @@ async function createCourse(
   });
   const response = await app.inject({ method: 'POST', url: '/api/v1/courses', payload: form.payload, headers: { ...form.headers, cookie } });
   expect(response.statusCode, response.body).toBe(201);
+  await publishCourseDirectly(app.ctx, response.json().course._id);
   return response.json().course;
 }
 
@@ -195,6 +197,17 @@ describe('a course page sent by the server', () => {
     expect(br.headers['content-encoding']).toBe('br');
     expect(br.headers['vary']).toMatch(/accept-encoding/i);
     expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(raw);
+  });
+
+  it('gives a draft the default head, as if it did not exist, until it is published', async () => {
+    const draft = await createCourse(site.app, admin, { title: 'Unreleased Secrets', description: 'Not yet.' });
+    await site.app.ctx.db.update(courses).set({ status: 'draft', publishedAt: null }).where(eq(courses.id, draft._id));
+    const response = await page(`/course/description?id=${draft._id}`);
+    expect(titleOf(response.body)).toBe(answers.siteName);
+    expect(metaOf(response.body, 'robots')).toBe('noindex');
+    expect(response.body).not.toContain('Unreleased Secrets');
+    await publishCourseDirectly(site.app.ctx, draft._id);
+    expect(titleOf((await page(`/course/description?id=${draft._id}`)).body)).toBe('Unreleased Secrets · LMS');
   });
 
   it('gives an unknown or malformed course the default head, kept out of search results', async () => {

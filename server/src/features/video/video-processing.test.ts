@@ -13,6 +13,7 @@ import type { Database } from '../../db/client.ts';
 import { lectures } from '../../db/schema.ts';
 import { withSecrets } from '../../secrets.ts';
 import { createTestApp, openTestDatabase, TEST_ENV, type TestApp } from '../../test/app.ts';
+import { publishCourseDirectly } from '../../test/courses.ts';
 import { mediaFiles } from '../../test/db.ts';
 import { mp4Video, multipart, pngImage, signUp, signUpAdmin } from '../../test/http.ts';
 import { startTestS3 } from '../../test/s3.ts';
@@ -47,6 +48,7 @@ async function newCourse(t: TestApp | { app: TestApp['app'] }, admin: string): P
   });
   const response = await t.app.inject({ method: 'POST', url: '/api/v1/courses', payload: form.payload, headers: { ...form.headers, cookie: admin } });
   expect(response.statusCode, response.body).toBe(201);
+  await publishCourseDirectly(t.app.ctx, response.json().course._id);
   return response.json().course._id;
 }
 

@@ -1,5 +1,6 @@
 import type { Course } from '@lms/contract/courses';
 import { CourseProgressBar } from '../progress';
+import { CourseStateBadge } from './CourseStateBadge';
 
 /**
  * A course in the catalogue: thumbnail, title, description, category, lectures, instructor.
@@ -20,7 +21,7 @@ export function CourseCard({
 }) {
   return (
     <article className="card h-full overflow-hidden bg-base-100 shadow-md ring-1 ring-base-content/10 transition hover:shadow-xl has-focus-visible:ring-3 has-focus-visible:ring-primary">
-      <figure className="aspect-video bg-base-300">
+      <figure className="relative aspect-video bg-base-300">
         <img
           src={course.thumbnail.secure_url}
           alt=""
@@ -30,6 +31,8 @@ export function CourseCard({
           fetchPriority={priority ? 'high' : undefined}
           className="h-full w-full object-cover"
         />
+        {/* Only administrators are ever shown a course that is not published: they are told so. */}
+        {course.state !== 'published' && <CourseStateBadge course={course} className="absolute top-2 left-2 bg-base-100" />}
       </figure>
       <div className="card-body gap-3 p-4">
         <h2 className="card-title text-lg leading-snug">

@@ -21,19 +21,20 @@ const coursesApi = serverState.injectEndpoints({
     getCourses: build.query<CourseList, CoursesQuery>({
       query: ({ search, category, page, limit }) =>
         serverCall(endpoints.courses.list, { query: { search, category, page, limit } }, { fallback: messages.failedGetCourses }),
-      providesTags: (answer) => [{ type: 'Course', id: LIST }, ...(answer?.courses ?? []).map(({ _id }) => ({ type: 'Course' as const, id: _id }))],
+      // Administrators' answers hold drafts: who is looking matters (Viewer).
+      providesTags: (answer) => [{ type: 'Course', id: LIST }, 'Viewer', ...(answer?.courses ?? []).map(({ _id }) => ({ type: 'Course' as const, id: _id }))],
     }),
     /** The categories on offer: those of the catalogue's newest hundred courses. Quiet: the filter just offers fewer. */
     getCategories: build.query<string[], void>({
       query: () => serverCall(endpoints.courses.list, { query: { limit: 100 } }, { fallback: messages.failedGetCourses, quiet: true }),
       transformResponse: (answer: CourseList) => [...new Set(answer.courses.map((course) => course.category))].sort(),
-      providesTags: [{ type: 'Course', id: LIST }],
+      providesTags: [{ type: 'Course', id: LIST }, 'Viewer'],
     }),
     /** One course by id (`GET /courses?id=`), for a page opened by its link; null when there is no such course. */
     getCourse: build.query<Course | null, string>({
       query: (id) => serverCall(endpoints.courses.list, { query: { id } }, { fallback: messages.failedGetCourses }),
       transformResponse: (answer: CourseList) => answer.courses[0] ?? null,
-      providesTags: (_course, _error, id) => [{ type: 'Course', id }],
+      providesTags: (_course, _error, id) => [{ type: 'Course', id }, 'Viewer'],
     }),
     /**
      * Public: a course's curriculum (the course, every lecture's title and duration, the lecture
@@ -42,11 +43,8 @@ const coursesApi = serverState.injectEndpoints({
      */
     getCurriculum: build.query<ResponseOf<typeof endpoints.courses.curriculum>, string>({
       query: (id) => serverCall(endpoints.courses.curriculum, { params: { id } }, { fallback: messages.failedLoadData, quiet: true }),
-      // The same for everyone (previews' URLs name no viewer): not tagged Viewer.
-      providesTags: (_answer, _error, id) => [
-        { type: 'Curriculum', id },
-        { type: 'Course', id },
-      ],
+      // The same for every visitor (previews' URLs name no viewer); an administrator also gets drafts'.
+      providesTags: (_answer, _error, id) => [{ type: 'Curriculum', id }, { type: 'Course', id }, 'Viewer'],
     }),
     /** `POST /courses` (multipart with the thumbnail): every list gains it. */
     createCourse: build.mutation<ResponseOf<typeof endpoints.courses.create>, FormData>({
@@ -79,8 +77,26 @@ const coursesApi = serverState.injectEndpoints({
               { type: 'Lecture', id },
             ],
     }),
+    /** Publishes a draft now, or at `publishAt`: it shows (or will) in every list and on its page. */
+    publishCourse: build.mutation<ResponseOf<typeof endpoints.courses.publish>, { id: string; publishAt?: string }>({
+      query: ({ id, publishAt }) =>
+        serverCall(endpoints.courses.publish, { params: { id }, body: { publishAt } }, { fallback: messages.operationFailed, toastSuccess: true }),
+      invalidatesTags: (_answer, error, { id }) => (error ? [] : courseChanged(id)),
+    }),
+    /** Makes a course a draft again (and drops a schedule). */
+    unpublishCourse: build.mutation<ResponseOf<typeof endpoints.courses.unpublish>, string>({
+      query: (id) => serverCall(endpoints.courses.unpublish, { params: { id } }, { fallback: messages.operationFailed, toastSuccess: true }),
+      invalidatesTags: (_answer, error, id) => (error ? [] : courseChanged(id)),
+    }),
   }),
 });
+
+/** What a change to the course's state makes stale: every list, the course, its curriculum. */
+const courseChanged = (id: string) => [
+  { type: 'Course' as const, id: LIST },
+  { type: 'Course' as const, id },
+  { type: 'Curriculum' as const, id },
+];
 
 export const {
   useGetCoursesQuery,
@@ -90,6 +106,8 @@ export const {
   useCreateCourseMutation,
   useUpdateCourseMutation,
   useDeleteCourseMutation,
+  usePublishCourseMutation,
+  useUnpublishCourseMutation,
 } = coursesApi;
 
 /** The course list (the `course` state area): the courses of the catalogue page that arrived last. */

@@ -19,6 +19,8 @@ const course = (n: number, overrides: Partial<Course> = {}): Course => ({
   thumbnail: { secure_url: `/media/thumbnails/${n}.webp` },
   numbersOfLectures: n,
   totalDuration: null,
+  state: 'published',
+  publishAt: null,
   ...overrides,
 });
 const list = (courses: Course[], total = courses.length) => ({ body: { success: true, message: 'ok', courses, total, page: 1, limit: 12 } });
@@ -323,7 +325,7 @@ describe('/course/create', () => {
     expect(calls).toHaveLength(0);
   });
 
-  it("shows the thumbnail preview, sends the form and goes to the new course's lectures, not the public catalogue", async () => {
+  it("shows the thumbnail preview, sends the form and goes to the new course's editor, not the public catalogue", async () => {
     URL.createObjectURL = () => 'blob:preview';
     URL.revokeObjectURL = () => undefined;
     const calls = stubApi({ 'POST /api/v1/courses': { status: 201, body: { success: true, message: 'Course created successfully', course: course(9) } } });
@@ -331,8 +333,8 @@ describe('/course/create', () => {
     await fill(view, all);
     expect(await screen.findByAltText('Preview of the thumbnail')).toHaveAttribute('src', 'blob:preview');
     await view.user.click(screen.getByRole('button', { name: 'Create course' }));
-    // Where its lectures are added: the course in the address (a reload finds it) and passed along.
-    await vi.waitFor(() => expect(view.router.state.location.pathname).toBe('/course/lecture'));
+    // The editor, where its lectures are added and it is published: the course in the address (a reload finds it) and passed along.
+    await vi.waitFor(() => expect(view.router.state.location.pathname).toBe('/course/edit'));
     expect(view.router.state.location.search).toBe(`?id=${course(9)._id}`);
     expect(view.router.state.location.state).toEqual(course(9));
     const body = calls[0]!.init.body as FormData;

@@ -15,6 +15,8 @@ const course = (n: number): Course => ({
   thumbnail: { secure_url: `/media/thumbnails/${n}.webp` },
   numbersOfLectures: n,
   totalDuration: null,
+  state: 'published',
+  publishAt: null,
 });
 const newest = (courses: Course[]) => ({ body: { success: true, message: answers.coursesFetched, courses, total: courses.length, page: 1, limit: 3 } });
 const plan = { body: { success: true, message: answers.subscriptionPlan, price: 149, currency: 'INR', refundWindowDays: 14 } };

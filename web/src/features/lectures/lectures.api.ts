@@ -71,15 +71,19 @@ const lectureApi = serverState.injectEndpoints({
      * `POST /courses/:id` (multipart: title, description, the video as `lectures`). Sent with
      * XMLHttpRequest, which reports upload progress (fetch cannot); aborting the request cancels it.
      */
-    addLecture: build.mutation<ResponseOf<typeof endpoints.lectures.add>, { courseId: string; form: FormData; onProgress: (fraction: number) => void }>({
-      async queryFn({ courseId, form, onProgress }, { signal }) {
+    addLecture: build.mutation<
+      ResponseOf<typeof endpoints.lectures.add>,
+      { courseId: string; form: FormData; onProgress: (fraction: number) => void; quiet?: boolean }
+    >({
+      async queryFn({ courseId, form, onProgress, quiet = false }, { signal }) {
         try {
           const answer = await uploadWithProgress<ResponseOf<typeof endpoints.lectures.add>>(
             urlFor(endpoints.lectures.add, { params: { id: courseId }, body: form }),
             form,
             {
               fallback: messages.failedAddLectures,
-              toastSuccess: true,
+              toastSuccess: !quiet,
+              quiet,
               onProgress,
               signal,
             },
@@ -132,10 +136,14 @@ const lecturesChanged = (courseId: string, course: CourseWithLectures) => (dispa
   );
 };
 
-/** Adds a lecture with its video; `signal` cancels the upload (the promise then rejects with an AbortError). */
+/**
+ * Adds a lecture with its video; `signal` cancels the upload (the promise then rejects with an AbortError).
+ * `quiet`: no toast either way, for a caller that shows the outcome in place (one of many uploads).
+ */
 export const addLecture =
-  (courseId: string, form: FormData, options: { onProgress: (fraction: number) => void; signal: AbortSignal }) => async (dispatch: CacheDispatch) => {
-    const request = dispatch(lectureApi.endpoints.addLecture.initiate({ courseId, form, onProgress: options.onProgress }));
+  (courseId: string, form: FormData, options: { onProgress: (fraction: number) => void; signal: AbortSignal; quiet?: boolean }) =>
+  async (dispatch: CacheDispatch) => {
+    const request = dispatch(lectureApi.endpoints.addLecture.initiate({ courseId, form, onProgress: options.onProgress, quiet: options.quiet }));
     options.signal.addEventListener('abort', () => request.abort());
     return request.unwrap();
   };

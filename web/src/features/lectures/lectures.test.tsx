@@ -20,6 +20,8 @@ const course: Course = {
   thumbnail: { secure_url: '/media/thumbnails/1.webp' },
   numbersOfLectures: 2,
   totalDuration: null,
+  state: 'published',
+  publishAt: null,
 };
 const lecture = (n: number): Lecture => ({
   _id: `20000000-0000-4000-8000-00000000000${n}`,

@@ -4,7 +4,7 @@ import type { Course } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
 import { isoDuration, spokenDuration } from '../../lib/format';
 import { paths } from '../../lib/paths';
-import { useDeleteCourseMutation } from '../courses';
+import { CourseStateBadge, useDeleteCourseMutation } from '../courses';
 
 export type LoadStatus = 'loading' | 'ready' | 'failed';
 
@@ -17,6 +17,7 @@ const texts = {
   shown: (count: number, total: number) => `Showing the first ${count} of ${total} courses.`,
   manageLectures: (title: string) => `Manage lectures of ${title}`,
   edit: (title: string) => `Edit ${title}`,
+  watching: (count: number) => `${count} ${count === 1 ? 'subscriber' : 'subscribers'} watching`,
   delete: (title: string) => `Delete ${title}`,
 };
 
@@ -85,6 +86,10 @@ export function CoursesOverview({ courses, total, status }: Props) {
                   <td>{index + 1}</td>
                   <th scope="row" className="min-w-32 font-medium wrap-anywhere">
                     {course.title}
+                    <span className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs font-normal text-base-content/70">
+                      <CourseStateBadge course={course} />
+                      {course.subscribersWatching !== undefined && course.subscribersWatching > 0 && <span>{texts.watching(course.subscribersWatching)}</span>}
+                    </span>
                   </th>
                   <td className={`${wide} wrap-anywhere`}>{course.category}</td>
                   <td className={`${wide} wrap-anywhere`}>{course.createdBy}</td>

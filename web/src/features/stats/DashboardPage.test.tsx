@@ -53,6 +53,8 @@ const course = (n: number, title: string): Course => ({
   thumbnail: { secure_url: `/media/${n}.png` },
   numbersOfLectures: n * 3,
   totalDuration: null,
+  state: 'published',
+  publishAt: null,
 });
 const react = course(1, 'React basics');
 const sql = course(2, 'SQL in depth');
@@ -302,7 +304,7 @@ describe('admin dashboard', () => {
   it('keeps the row actions quiet: only Delete is red', async () => {
     stubApi(dashboardAnswers());
     renderDashboard();
-    const row = (await screen.findByRole('rowheader', { name: 'React basics' })).closest('tr')!;
+    const row = (await screen.findByRole('rowheader', { name: /^React basics/ })).closest('tr')!;
     const actions = within(row).getAllByRole('button');
     expect(actions.map((button) => button.getAttribute('aria-label'))).toEqual(['Manage lectures of React basics', 'Edit React basics', 'Delete React basics']);
     expect(actions.map((button) => /\bbtn-(error|success|warning|primary|secondary|accent|info)\b/.exec(button.className)?.[1] ?? 'quiet')).toEqual([
@@ -312,13 +314,25 @@ describe('admin dashboard', () => {
     ]);
   });
 
+  it('marks each course as published, a draft or scheduled, with the subscribers watching it', async () => {
+    const draft = { ...course(3, 'Draft ideas'), state: 'draft' as const };
+    const scheduled = { ...course(4, 'Coming soon'), state: 'scheduled' as const, publishAt: '2026-12-01T04:30:00.000Z' };
+    const watched = { ...react, subscribersWatching: 2 };
+    stubApi(dashboardAnswers({ [COURSES]: coursesAnswer([draft, scheduled, watched]) }));
+    renderDashboard();
+    const table = screen.getByRole('table', { name: messages.coursesOverview });
+    expect(await within(table).findByRole('rowheader', { name: 'Draft ideas Draft' })).toBeInTheDocument();
+    expect(within(table).getByRole('rowheader', { name: /^Coming soon Scheduled · 1 Dec 2026/ })).toBeInTheDocument();
+    expect(within(table).getByRole('rowheader', { name: 'React basics Published 2 subscribers watching' })).toBeInTheDocument();
+  });
+
   it('lists the courses under seven columns, four of them hidden on small screens', async () => {
     stubApi(dashboardAnswers());
     renderDashboard();
     expect(screen.getByRole('heading', { name: messages.coursesOverview })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: messages.createNewCourse })).toHaveAttribute('href', '/course/create');
     const table = screen.getByRole('table', { name: messages.coursesOverview });
-    await within(table).findByRole('rowheader', { name: 'React basics' });
+    await within(table).findByRole('rowheader', { name: /^React basics/ });
     const headers = within(table).getAllByRole('columnheader');
     expect(headers.map((header) => header.textContent)).toEqual([
       'S No',
@@ -517,9 +531,9 @@ describe('admin dashboard', () => {
 
     await user.click(screen.getByRole('button', { name: 'Delete React basics' }));
     expect(confirm).toHaveBeenCalledWith(messages.confirmDeleteCourse);
-    await waitFor(() => expect(screen.queryByRole('rowheader', { name: 'React basics' })).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.queryByRole('rowheader', { name: /^React basics/ })).not.toBeInTheDocument());
     expect(calls.slice(before).map(key)).toEqual([`DELETE /api/v1/courses/${react._id}`, COURSES]);
-    expect(screen.getByRole('rowheader', { name: 'SQL in depth' })).toBeInTheDocument();
+    expect(screen.getByRole('rowheader', { name: /^SQL in depth/ })).toBeInTheDocument();
     expect(await screen.findByText(answers.courseDeleted)).toBeInTheDocument();
   });
 
@@ -536,7 +550,7 @@ describe('admin dashboard', () => {
     expect(confirm).toHaveBeenCalledWith(messages.confirmDeleteCourse);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(calls).toHaveLength(before);
-    expect(screen.getByRole('rowheader', { name: 'React basics' })).toBeInTheDocument();
+    expect(screen.getByRole('rowheader', { name: /^React basics/ })).toBeInTheDocument();
   });
 
   it('shows the spec fallback when a deletion fails, and keeps the list', async () => {
@@ -551,7 +565,7 @@ describe('admin dashboard', () => {
     await user.click(screen.getByRole('button', { name: 'Delete React basics' }));
     expect(await screen.findByText(messages.failedDeleteCourses)).toBeInTheDocument();
     expect(calls.slice(before).map(key)).toEqual([`DELETE /api/v1/courses/${react._id}`]);
-    expect(screen.getByRole('rowheader', { name: 'React basics' })).toBeInTheDocument();
+    expect(screen.getByRole('rowheader', { name: /^React basics/ })).toBeInTheDocument();
   });
 
   it.each([

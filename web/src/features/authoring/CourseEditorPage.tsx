@@ -1,0 +1,114 @@
+import { Link, useSearchParams } from 'react-router';
+import { courseLink, paths } from '../../lib/paths';
+import { usePageTitle } from '../../lib/use-page-title';
+import { CourseForm, CourseStateBadge, useGetCourseQuery } from '../courses';
+import { useGetLecturesQuery } from '../lectures';
+import { BulkUpload } from './BulkUpload';
+import { PublishPanel } from './PublishPanel';
+
+export const editorTexts = {
+  title: 'Edit course',
+  trail: 'Where you are',
+  dashboard: 'Admin Dashboard',
+  loading: 'Loading the course…',
+  notFound: 'There is no such course. Choose one from the dashboard.',
+  coursePage: 'View course page',
+  player: 'Open lectures',
+  lectures: 'Lectures',
+  noLectures: 'No lectures yet: add the first below.',
+  details: 'Course details',
+};
+
+/**
+ * A course's editor, where the admin lands after creating it: its state and publishing, its
+ * lectures (added in bulk, ordered, edited in place) and its details. The course comes by the
+ * `id` in the address, fresh from the server (an administrator's answers include drafts).
+ */
+export default function CourseEditorPage() {
+  const [search] = useSearchParams();
+  const id = search.get('id') ?? '';
+  const course = useGetCourseQuery(id, { skip: !id });
+  const lectures = useGetLecturesQuery(id, { skip: !course.currentData });
+  usePageTitle(course.currentData ? `${editorTexts.title}: ${course.currentData.title}` : editorTexts.title);
+
+  if (!id || (course.isSuccess && !course.currentData) || course.isError) {
+    return (
+      <p className="p-8 text-center">
+        <Link className="link link-primary" to={paths.dashboard}>
+          {editorTexts.notFound}
+        </Link>
+      </p>
+    );
+  }
+  const current = course.currentData;
+  if (!current)
+    return (
+      <p className="p-8 text-center" aria-live="polite">
+        {editorTexts.loading}
+      </p>
+    );
+  const list = lectures.currentData?.lectures ?? [];
+  return (
+    <div className="mx-auto flex max-w-4xl flex-col gap-6 px-4 py-8">
+      <header className="flex flex-col gap-3">
+        <nav aria-label={editorTexts.trail} className="breadcrumbs py-0 text-sm">
+          <ul>
+            <li>
+              <Link to={paths.dashboard} className="link link-hover">
+                {editorTexts.dashboard}
+              </Link>
+            </li>
+            <li>
+              <span aria-current="page">{editorTexts.title}</span>
+            </li>
+          </ul>
+        </nav>
+        <div className="flex flex-wrap items-end justify-between gap-x-6 gap-y-3">
+          <div className="min-w-0">
+            <h1 className="text-3xl font-bold wrap-anywhere">{current.title}</h1>
+            <CourseStateBadge course={current} className="mt-2" />
+          </div>
+          <div className="flex flex-wrap gap-2">
+            <Link to={courseLink(paths.courseDescription, current)} state={current} className="btn btn-ghost btn-sm">
+              {editorTexts.coursePage}
+            </Link>
+            <Link to={courseLink(paths.courseLecture, current)} state={current} className="btn btn-ghost btn-sm">
+              {editorTexts.player}
+            </Link>
+          </div>
+        </div>
+      </header>
+
+      <PublishPanel key={`${current._id}:${current.publishAt}`} course={current} lectureCount={current.numbersOfLectures} />
+
+      <section aria-labelledby="editor-lectures" className="card bg-base-100 shadow-sm ring-1 ring-base-content/10">
+        <div className="card-body gap-4 p-5">
+          <h2 id="editor-lectures" className="card-title text-lg">
+            {editorTexts.lectures}
+          </h2>
+          {list.length === 0 ? (
+            <p className="text-sm text-base-content/70">{editorTexts.noLectures}</p>
+          ) : (
+            <ol className="list-decimal pl-6 text-sm">
+              {list.map((lecture) => (
+                <li key={lecture._id} className="py-1 wrap-anywhere">
+                  {lecture.title}
+                </li>
+              ))}
+            </ol>
+          )}
+          <BulkUpload courseId={current._id} />
+        </div>
+      </section>
+
+      <section aria-labelledby="editor-details" className="card bg-base-100 shadow-sm ring-1 ring-base-content/10">
+        <div className="card-body gap-4 p-5">
+          <h2 id="editor-details" className="card-title text-lg">
+            {editorTexts.details}
+          </h2>
+          <CourseForm key={current._id} course={current} onSaved={() => undefined} />
+        </div>
+      </section>
+    </div>
+  );
+}
