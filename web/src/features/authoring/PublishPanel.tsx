@@ -1,6 +1,6 @@
 import type { Course } from '@lms/contract/courses';
 import { useId, useState, type FormEvent } from 'react';
-import { CourseStateBadge, publishTime, usePublishCourseMutation, useUnpublishCourseMutation } from '../courses';
+import { publishTime, usePublishCourseMutation, useUnpublishCourseMutation } from '../courses';
 
 export const publishTexts = {
   heading: 'Publishing',
@@ -59,12 +59,10 @@ export function PublishPanel({ course, lectureCount }: { course: Course; lecture
   return (
     <section aria-labelledby={headingId} className="card bg-base-100 shadow-sm ring-1 ring-base-content/10">
       <div className="card-body gap-3 p-5">
-        <div className="flex flex-wrap items-center gap-3">
-          <h2 id={headingId} className="card-title text-lg">
-            {publishTexts.heading}
-          </h2>
-          <CourseStateBadge course={course} />
-        </div>
+        {/* The state's badge is in the page's header, beside the title. */}
+        <h2 id={headingId} className="card-title text-lg">
+          {publishTexts.heading}
+        </h2>
         <p className="text-sm text-base-content/80">
           {explanation}
           {course.state === 'published' && watching > 0 && <> {publishTexts.watching(watching)}</>}

@@ -59,8 +59,8 @@ describe('the course editor', () => {
     const draft = course({ numbersOfLectures: 0 });
     const calls = stubApi({ [COURSE]: courseAnswer(draft), [LECTURES]: lecturesAnswer(draft, []) });
     await openEditor();
+    expect(screen.getByText('Draft')).toBeInTheDocument();
     const panel = screen.getByRole('region', { name: publishTexts.heading });
-    expect(within(panel).getByText('Draft')).toBeInTheDocument();
     expect(within(panel).getByText(publishTexts.draft)).toBeInTheDocument();
     expect(within(panel).getByText(publishTexts.needsLecture)).toBeInTheDocument();
     expect(within(panel).getByRole('button', { name: publishTexts.publishNow })).toBeDisabled();
@@ -103,7 +103,8 @@ describe('the course editor', () => {
     const sent = JSON.parse(String(calls.find((call) => call.init.method === 'POST')!.init.body));
     expect(sent).toEqual({ publishAt: new Date('2030-01-15T09:30').toISOString() });
     const panel = screen.getByRole('region', { name: publishTexts.heading });
-    expect(await within(panel).findByText(/^Scheduled · 15 Jan 2030/)).toBeInTheDocument();
+    expect(await screen.findByText(/^Scheduled · 15 Jan 2030/)).toBeInTheDocument();
+    expect(within(panel).getByText(/^It will be published on 15 Jan 2030/)).toBeInTheDocument();
     expect(within(panel).getByRole('button', { name: publishTexts.cancelSchedule })).toBeInTheDocument();
   });
 
