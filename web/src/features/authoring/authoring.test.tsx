@@ -102,8 +102,8 @@ describe('the course editor', () => {
     await view.user.click(screen.getByRole('button', { name: publishTexts.schedule }));
     const sent = JSON.parse(String(calls.find((call) => call.init.method === 'POST')!.init.body));
     expect(sent).toEqual({ publishAt: new Date('2030-01-15T09:30').toISOString() });
-    const panel = screen.getByRole('region', { name: publishTexts.heading });
     expect(await screen.findByText(/^Scheduled · 15 Jan 2030/)).toBeInTheDocument();
+    const panel = screen.getByRole('region', { name: publishTexts.heading });
     expect(within(panel).getByText(/^It will be published on 15 Jan 2030/)).toBeInTheDocument();
     expect(within(panel).getByRole('button', { name: publishTexts.cancelSchedule })).toBeInTheDocument();
   });
