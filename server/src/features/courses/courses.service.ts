@@ -138,6 +138,9 @@ export async function updateCourse(ctx: Context, id: string, input: UpdateCourse
 /** Removes the course, its lectures (by cascade) and then all their media. */
 export async function deleteCourse(ctx: Context, id: string): Promise<void> {
   const keys = await ctx.db.transaction(async (tx) => {
+    // The course, then its lectures, locked in the order lecture writes take them: a lecture or a
+    // file being added meanwhile is in the lists below, or finds the course gone.
+    await tx.select({ id: courses.id }).from(courses).where(eq(courses.id, id)).for('update');
     const resourceKeys = await resourceKeysForDeletion(tx, eq(lectures.courseId, id));
     const media = await tx.select(LECTURE_MEDIA).from(lectures).where(eq(lectures.courseId, id));
     const [deleted] = await tx.delete(courses).where(eq(courses.id, id)).returning({ key: courses.thumbnailKey });
