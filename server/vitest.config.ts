@@ -11,6 +11,7 @@ const withoutDatabase = [
   'src/features/auth/session-cache.test.ts',
   'src/features/courses/catalogue-cache.test.ts',
   'src/features/media/storage.test.ts',
+  'src/features/resources/file-names.test.ts',
   'src/features/storefront/page-head.test.ts',
   'src/features/video/ffmpeg.test.ts',
 ];

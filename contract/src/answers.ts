@@ -120,6 +120,20 @@ export const answers = {
   lectureMarkedNotDone: 'Lecture marked as not completed',
   engagementFetched: 'Engagement fetched',
 
+  // Ours: files attached to a lecture
+  resourcesFetched: 'Lecture files',
+  resourceAdded: 'File attached',
+  resourceDeleted: 'File removed',
+  resourceNotFound: 'File not found',
+  resourceMissing: 'Choose a file to attach',
+  resourceEmpty: 'This file is empty',
+  resourceType:
+    'Only PDF, ZIP, pictures (PNG, JPEG, GIF, WebP) and UTF-8 text can be attached, and this file’s content is none of those, whatever its name says',
+  resourceTooLarge: (limit: string) => `This file is too large: files may be up to ${limit}`,
+  resourceLimit: (max: number) => `A lecture can have at most ${max} files: remove one before attaching another`,
+  subscribeToDownload: 'Subscribe to download the files of this lecture',
+  resourceLinkInvalid: 'This download link is invalid or has expired',
+
   // Ours: billing: tax details, invoices, credit notes, billing history
   billingDetailsSaved: 'Billing details saved',
   billingDetailsFetched: 'Billing details fetched',

@@ -52,6 +52,7 @@ import {
   SaveProgressResponseSchema,
   SaveProgressSchema,
 } from './progress.ts';
+import { ResourceParamsSchema, ResourceResponseSchema, ResourcesResponseSchema } from './resources.ts';
 import { PaymentRecordsQuerySchema, PaymentRecordsResponseSchema, RevenueExportQuerySchema, RevenueResponseSchema, UserStatsResponseSchema } from './stats.ts';
 import {
   ChangePasswordSchema,
@@ -164,6 +165,18 @@ const bindings = {
       schemas: { params: LectureParamsSchema, response: LectureResponseSchema },
       summary: "Process a lecture's video again after its processing failed (409 in any other state)",
     },
+  },
+  resources: {
+    list: {
+      schemas: { params: LectureParamsSchema, response: ResourcesResponseSchema },
+      summary: "A lecture's files with download links made for you: subscribers and administrators; a free preview's for anyone logged in",
+    },
+    add: {
+      schemas: { params: LectureParamsSchema, body: 'multipart', response: ResourceResponseSchema },
+      summary: 'Attach a file to a lecture (multipart: file): PDF, ZIP, PNG, JPEG, GIF, WebP or UTF-8 text, judged by its content',
+      status: 201,
+    },
+    delete: { schemas: { params: ResourceParamsSchema, response: MessageSchema }, summary: 'Remove a file from a lecture, and its stored copy' },
   },
   video: {
     status: {

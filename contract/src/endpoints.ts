@@ -49,6 +49,7 @@ import type {
   SaveProgressResponseSchema,
   SaveProgressSchema,
 } from './progress.ts';
+import type { ResourceParamsSchema, ResourceResponseSchema, ResourcesResponseSchema } from './resources.ts';
 import type {
   PaymentRecordsQuerySchema,
   PaymentRecordsResponseSchema,
@@ -133,6 +134,19 @@ export const endpoints = {
     retryProcessing: admin<{ params: typeof LectureParamsSchema; response: typeof LectureResponseSchema }>(
       'POST',
       '/courses/:courseId/lectures/:lectureId/processing',
+    ),
+  },
+  resources: {
+    /** A lecture's files with download links: for those who may watch it; a free preview's for anyone logged in. */
+    list: user<{ params: typeof LectureParamsSchema; response: typeof ResourcesResponseSchema }>('GET', '/courses/:courseId/lectures/:lectureId/resources'),
+    /** Multipart: the file as `file`. */
+    add: admin<{ params: typeof LectureParamsSchema; body: Multipart; response: typeof ResourceResponseSchema }>(
+      'POST',
+      '/courses/:courseId/lectures/:lectureId/resources',
+    ),
+    delete: admin<{ params: typeof ResourceParamsSchema; response: typeof MessageSchema }>(
+      'DELETE',
+      '/courses/:courseId/lectures/:lectureId/resources/:resourceId',
     ),
   },
   video: {

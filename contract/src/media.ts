@@ -5,3 +5,26 @@
  */
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const IMAGE_MAX_BYTES_META = 'lms-image-max-bytes';
+
+/**
+ * Files attached to a lecture: the largest the server takes unless RESOURCE_MAX_BYTES says
+ * otherwise, and how many one lecture may have.
+ */
+export const RESOURCE_MAX_BYTES = 100 * 1024 * 1024;
+export const RESOURCES_PER_LECTURE = 20;
+
+/**
+ * What a lecture's file may be, as its content shows it (never its name), with the endings its
+ * downloaded name may keep for each; a name with another ending gets the first one added, so that
+ * "setup.bat" holding text is saved as "setup.bat.txt" and opens as text.
+ */
+export const RESOURCE_KINDS = {
+  'application/pdf': ['pdf'],
+  'application/zip': ['zip'],
+  'image/png': ['png'],
+  'image/jpeg': ['jpg', 'jpeg'],
+  'image/gif': ['gif'],
+  'image/webp': ['webp'],
+  'text/plain': ['txt', 'md', 'csv', 'tsv', 'json', 'srt', 'vtt', 'log'],
+} as const satisfies Record<string, readonly string[]>;
+export type ResourceMime = keyof typeof RESOURCE_KINDS;

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { compile as compileProxyList } from '@fastify/proxy-addr';
 import { z } from 'zod';
 import { isStateCode, isValidGstin, type StateCode } from '@lms/contract/billing';
-import { IMAGE_MAX_BYTES } from '@lms/contract/media';
+import { IMAGE_MAX_BYTES, RESOURCE_MAX_BYTES } from '@lms/contract/media';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -35,6 +35,7 @@ const EnvSchema = z
     TRUST_PROXY: z.string().optional().transform(toTrustProxy),
     IMAGE_MAX_BYTES: positiveInt.default(IMAGE_MAX_BYTES),
     VIDEO_MAX_BYTES: positiveInt.default(2 * 1024 * 1024 * 1024),
+    RESOURCE_MAX_BYTES: positiveInt.default(RESOURCE_MAX_BYTES),
     VIDEO_URL_HOURS: z.coerce.number().positive().default(6),
     /** The video pipeline (decision 0014): off leaves every upload playing as it was uploaded. */
     VIDEO_PROCESSING: z.enum(['on', 'off']).default('on'),
@@ -150,6 +151,8 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     trustProxy: env.TRUST_PROXY,
     imageMaxBytes: env.IMAGE_MAX_BYTES,
     videoMaxBytes: env.VIDEO_MAX_BYTES,
+    /** The largest file attached to a lecture (PDF, ZIP, picture, text). */
+    resourceMaxBytes: env.RESOURCE_MAX_BYTES,
     /** How long a lecture's signed video URL stays valid. */
     videoUrlHours: env.VIDEO_URL_HOURS,
     video: {

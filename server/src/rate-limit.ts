@@ -19,6 +19,8 @@ export const EXPORTS_PER_MINUTE = 6;
 export const CHECKOUTS_PER_WINDOW = 40;
 /** Refused coupon codes one account may try in 15 minutes. */
 export const COUPON_FAILURES_PER_WINDOW = 10;
+/** Files one administrator may attach to lectures in 15 minutes: a course's handouts at once, not a flood. */
+export const RESOURCE_UPLOADS_PER_WINDOW = 100;
 
 export interface RateLimits {
   /** Every login attempt from one address. */
@@ -57,6 +59,8 @@ export interface RateLimits {
   checkoutsPerAccount: RateLimiterAbstract;
   /** Coupon codes one account tries that are refused: guessing codes is slow. */
   couponFailuresPerAccount: RateLimiterAbstract;
+  /** Files one account attaches to lectures (each up to RESOURCE_MAX_BYTES stored, every byte checked). */
+  resourceUploadsPerAccount: RateLimiterAbstract;
   close(): Promise<void>;
 }
 
@@ -93,6 +97,7 @@ export async function createRateLimits(
     exportsPerAccount: limiter('exports-account', EXPORTS_PER_MINUTE, 60),
     checkoutsPerAccount: limiter('checkout-account', CHECKOUTS_PER_WINDOW),
     couponFailuresPerAccount: limiter('coupon-failure-account', COUPON_FAILURES_PER_WINDOW),
+    resourceUploadsPerAccount: limiter('resource-upload-account', RESOURCE_UPLOADS_PER_WINDOW),
     close: async () => void (await redis?.quit()),
   };
 }

@@ -9,6 +9,7 @@
  *   /api/v1/…                         the API: apiRoutes below
  *   /sandbox/…                        the offline imitation of Razorpay: PAYMENTS_MODE=sandbox only
  *   /media/private/videos/…           lecture videos through signed links: local storage only
+ *   /media/private/resources/…        lectures' files to download through signed links: local storage only
  *   /media/hls/…                      lectures' HLS ladders, the grant in the path
  *   /media/{avatars,thumbnails,posters}/…   public media files from DATA_DIR/media
  *   /assets/… and the build's other files   the web app's files, when web/dist has a build
@@ -24,7 +25,10 @@ import type { Database } from './db/client.ts';
 import { notFoundHandler } from './error-handler.ts';
 import { checkViewer } from './features/lectures/viewer-access.ts';
 import { hlsRoutes } from './features/media/hls.routes.ts';
+import { downloadRoutes } from './features/media/downloads.routes.ts';
 import { privateMediaRoutes } from './features/media/media.routes.ts';
+import { checkDownload } from './features/resources/download-access.ts';
+import { resourceRoutes } from './features/resources/resources.routes.ts';
 import { mediaRoot, PUBLIC_MEDIA_FOLDERS, PUBLIC_MEDIA_PREFIX } from './features/media/storage.ts';
 import { sandboxRoutes } from './features/sandbox/sandbox.routes.ts';
 import { defaultHead } from './features/storefront/storefront.service.ts';
@@ -66,6 +70,8 @@ export async function mountRoutes(app: FastifyInstance, { database, webRoot }: {
   // Lecture videos (local storage): signed, expiring URLs bound to the viewer; registered before /media/*.
   // Who may watch is the lectures' rule, handed to the media routes.
   await app.register(privateMediaRoutes, { checkViewer });
+  // Lectures' files (local storage): signed links bound to the viewer, answered as attachments.
+  await app.register(downloadRoutes, { checkDownload });
   // Lectures' HLS ladders: the grant in the path, bound to the viewer as the MP4's is.
   await app.register(hlsRoutes, { checkViewer });
   // Public media: every key is random and never reused, so a file at a URL never changes.
@@ -101,6 +107,7 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(userRoutes);
   await api.register(courseRoutes);
   await api.register(lectureRoutes);
+  await api.register(resourceRoutes);
   await api.register(videoRoutes);
   await api.register(contactRoutes);
   await api.register(statsRoutes);

@@ -1,12 +1,18 @@
-/** A stand-in for the browser's XMLHttpRequest, as uploads use it: the test decides progress and the answer. */
+/** What an upload's progress listener is told. */
 type ProgressListener = (event: { lengthComputable: boolean; loaded: number; total: number }) => void;
 
+/**
+ * A stand-in for the browser's XMLHttpRequest, which the client uploads files with (for their
+ * progress): the test decides the progress and the answer. `FakeUpload.last` is the latest one
+ * sent, `FakeUpload.made` every one since `install`.
+ */
 export class FakeUpload {
-  /** Every request made since `install`, oldest first. */
+  static last: FakeUpload | undefined;
   static made: FakeUpload[] = [];
   /** Makes every XMLHttpRequest from now on a FakeUpload. */
   static install() {
     FakeUpload.made = [];
+    FakeUpload.last = undefined;
     globalThis.XMLHttpRequest = FakeUpload as unknown as typeof XMLHttpRequest;
   }
   listeners: Record<string, (() => void)[]> = {};
@@ -21,6 +27,7 @@ export class FakeUpload {
   body?: FormData;
   aborted = false;
   constructor() {
+    FakeUpload.last = this;
     FakeUpload.made.push(this);
   }
   open(method: string, url: string) {

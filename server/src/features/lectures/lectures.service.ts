@@ -17,7 +17,9 @@ import { LECTURE_MEDIA, lectureMediaKeys } from './lecture-media.ts';
 import { hlsMasterUrl } from '../media/hls-urls.ts';
 import { ANY_VIEWER } from '../media/signed-urls.ts';
 import { isHlsFolderKey, saveLectureVideo } from '../media/storage.ts';
+import { readHead } from '../media/upload.ts';
 import { recountCourseProgress } from '../progress/progress.service.ts';
+import { resourceKeysForDeletion } from '../resources/resources.service.ts';
 import { canWatchLectures } from '../users/users.service.ts';
 import { queueVideoProcessing, retryVideoProcessing } from '../video/video-processing.ts';
 
@@ -162,18 +164,6 @@ export async function storeLectureVideo(ctx: Context, video: Readable): Promise<
   return { key, mime: type.mime, bytes };
 }
 
-/** At least `size` bytes from the start of `stream` (fewer if it is shorter), leaving the rest unread. */
-async function readHead(stream: Readable, size: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let length = 0;
-  for await (const chunk of stream.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
-    chunks.push(chunk);
-    length += chunk.length;
-    if (length >= size) break;
-  }
-  return Buffer.concat(chunks);
-}
-
 /**
  * Adds a lecture from the add-lecture form: its fields (title, description, preview) and the
  * video already stored. The video is removed again if the fields are refused or the write fails.
@@ -260,7 +250,9 @@ export async function setLecturePreview(
  * gone when it next reports, stops, and removes what it made (features/video).
  */
 export async function deleteLecture(ctx: Context, courseId: string, lectureId: string): Promise<void> {
-  const deleted = await ctx.db.transaction(async (tx) => {
+  const keys = await ctx.db.transaction(async (tx) => {
+    // Its attached files go with it (foreign key); their stored copies are removed below.
+    const resourceKeys = await resourceKeysForDeletion(tx, and(eq(lectures.id, lectureId), eq(lectures.courseId, courseId)));
     const [row] = await tx
       .delete(lectures)
       .where(and(eq(lectures.id, lectureId), eq(lectures.courseId, courseId)))
@@ -270,9 +262,8 @@ export async function deleteLecture(ctx: Context, courseId: string, lectureId: s
     await recountCourseProgress(tx, courseId);
     const touch = touchCourse(courseId);
     await tx.update(courses).set(touch.set).where(touch.where);
-    return row;
+    return [...lectureMediaKeys(row), ...resourceKeys];
   });
-  const keys = lectureMediaKeys(deleted);
   await Promise.all(keys.map((key) => ctx.media.remove(key)));
 }
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import send from '@fastify/send';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { answers } from '@lms/contract/answers';
@@ -26,7 +26,7 @@ const VIDEO_TYPES: Record<string, string> = {
 };
 
 // Shapes only; the signature decides whether the values are genuine.
-const VideoLinkQuerySchema = z.object({
+export const SignedLinkQuerySchema = z.object({
   viewer: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
   expires: z.string().regex(/^\d{1,11}$/),
   signature: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
@@ -70,7 +70,7 @@ export const privateMediaRoutes: FastifyPluginAsyncZod<MediaRouteOptions> = asyn
     schema: {
       hide: true,
       params: z.object({ '*': z.string() }),
-      querystring: VideoLinkQuerySchema,
+      querystring: SignedLinkQuerySchema,
       response: { 200: VideoBytes, 206: VideoBytes, 304: VideoBytes, 403: ErrorSchema, 404: ErrorSchema, 412: ErrorSchema, 416: ErrorSchema },
     },
     // A malformed link is refused like a forged one (403), not reported as a bad request.
@@ -81,26 +81,11 @@ export const privateMediaRoutes: FastifyPluginAsyncZod<MediaRouteOptions> = asyn
       const { expiresAt } = await authorizeVideoRequest(request, key, request.query);
       await checkViewer(request, key, request.query.viewer);
 
-      const result = await send(request.raw, key, {
-        root,
-        dotfiles: 'deny',
-        index: false,
-        cacheControl: false,
-        contentType: false,
-        highWaterMark: READ_CHUNK_BYTES,
-      });
-      if (result.type !== 'file') {
-        result.stream.destroy();
-        if (result.statusCode === 404) throw new AppError(404, answers.notFound);
-        // 416 (with `Content-Range: bytes */<size>`) and 412 keep send's status and headers.
-        if (result.statusCode === 416 || result.statusCode === 412) {
-          return reply.code(result.statusCode).headers(withoutBodyHeaders(result.headers)).send({ success: false, message: answers.invalidRequest });
-        }
-        throw result.type === 'error' ? result.metadata.error : new AppError(404, answers.notFound);
-      }
+      const result = await readStoredFile(request, reply, root, key);
+      if (!('stream' in result)) return result;
 
       const secondsLeft = Math.floor(expiresAt / 1000 - Date.now() / 1000);
-      reply.code(result.statusCode as 200 | 206 | 304).headers(result.headers);
+      reply.code(result.statusCode).headers(result.headers);
       reply.header('cache-control', `private, max-age=${Math.max(0, Math.min(MAX_CACHE_SECONDS, secondsLeft))}`);
       if (result.statusCode !== 304) {
         reply.header('content-type', VIDEO_TYPES[path.extname(key)] ?? 'application/octet-stream');
@@ -114,17 +99,50 @@ export const privateMediaRoutes: FastifyPluginAsyncZod<MediaRouteOptions> = asyn
  * Checks the link: a video's key, signed for this viewer and expiry, not yet expired. Answers the
  * expiry (ms). The signature is the key check: only keys the storage accepted are ever signed.
  */
-async function authorizeVideoRequest(request: FastifyRequest, key: string, query: z.output<typeof VideoLinkQuerySchema>): Promise<{ expiresAt: number }> {
-  const invalid = () => new AppError(403, answers.videoLinkInvalid);
-  const { ctx } = request.server;
+async function authorizeVideoRequest(request: FastifyRequest, key: string, query: SignedLinkQuery): Promise<{ expiresAt: number }> {
   // Lecture videos only: a signed key of another folder (an avatar) is not served here.
-  if (!key.startsWith('videos/')) throw invalid();
+  if (!key.startsWith('videos/')) throw new AppError(403, answers.videoLinkInvalid);
+  const expiresAt = signedLinkExpiry(request.server.ctx.config.sessionSecret, key, query);
+  if (expiresAt === undefined) throw new AppError(403, answers.videoLinkInvalid);
+  return { expiresAt };
+}
 
+export type SignedLinkQuery = z.output<typeof SignedLinkQuerySchema>;
+
+/** When a link to `key` expires (ms), if it was signed with `secret` for its viewer and expiry and has not expired yet; else undefined. */
+export function signedLinkExpiry(secret: string, key: string, query: SignedLinkQuery): number | undefined {
   const expiresAt = Number(query.expires) * 1000;
   const grant = { key, viewerId: query.viewer, expiresAt: new Date(expiresAt) };
-  if (!isValidMediaSignature(ctx.config.sessionSecret, grant, query.signature)) throw invalid();
-  if (expiresAt < Date.now()) throw invalid();
-  return { expiresAt };
+  if (!isValidMediaSignature(secret, grant, query.signature)) return undefined;
+  return expiresAt < Date.now() ? undefined : expiresAt;
+}
+
+/**
+ * The private file at `key` as `send` reads it for this request (whole, a range, or not modified),
+ * or the reply already sent when it cannot be: 416 and 412 keep send's status and headers.
+ */
+export async function readStoredFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  root: string,
+  key: string,
+): Promise<{ statusCode: 200 | 206 | 304; headers: Record<string, string>; stream: Readable } | FastifyReply> {
+  const result = await send(request.raw, key, {
+    root,
+    dotfiles: 'deny',
+    index: false,
+    cacheControl: false,
+    contentType: false,
+    highWaterMark: READ_CHUNK_BYTES,
+  });
+  if (result.type === 'file') return { statusCode: result.statusCode as 200 | 206 | 304, headers: result.headers, stream: result.stream };
+  result.stream.destroy();
+  if (result.statusCode === 404) throw new AppError(404, answers.notFound);
+  // 416 (with `Content-Range: bytes */<size>`) and 412 keep send's status and headers.
+  if (result.statusCode === 416 || result.statusCode === 412) {
+    return reply.code(result.statusCode).headers(withoutBodyHeaders(result.headers)).send({ success: false, message: answers.invalidRequest });
+  }
+  throw result.type === 'error' ? result.metadata.error : new AppError(404, answers.notFound);
 }
 
 /** send's error headers describe its HTML page; our body is JSON. */

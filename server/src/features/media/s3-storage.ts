@@ -1,5 +1,6 @@
 import { PassThrough, Readable, pipeline } from 'node:stream';
 import type { Config } from '../../config.ts';
+import { attachmentDisposition, DOWNLOAD_CACHE_CONTROL } from './download-headers.ts';
 import { isMediaKey, MEDIA_FOLDERS, StorageCannotList, withCheckedKeys, type MediaStorage } from './storage.ts';
 
 export type S3Settings = Extract<Config['storage'], { kind: 's3' }>;
@@ -124,7 +125,13 @@ export async function createS3Storage(settings: S3Settings): Promise<MediaStorag
       // expires. The binding is by the short expiry and by handing it only to that viewer.
       const seconds = Math.ceil((grant.expiresAt.getTime() - Date.now()) / 1000);
       const expiresIn = Math.min(MAX_URL_SECONDS, Math.max(1, seconds));
-      return await getSignedUrl(client, new GetObjectCommand({ Bucket, Key: grant.key }), { expiresIn });
+      // A file to save is answered as an attachment with its own name and type, kept out of shared caches.
+      const download = grant.download && {
+        ResponseContentDisposition: attachmentDisposition(grant.download.fileName),
+        ResponseContentType: grant.download.contentType,
+        ResponseCacheControl: DOWNLOAD_CACHE_CONTROL,
+      };
+      return await getSignedUrl(client, new GetObjectCommand({ Bucket, Key: grant.key, ...download }), { expiresIn });
     },
     async *listStored() {
       for (const folder of MEDIA_FOLDERS) {

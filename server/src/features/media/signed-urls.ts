@@ -17,6 +17,12 @@ export interface MediaGrant {
   key: string;
   viewerId: string;
   expiresAt: Date;
+  /**
+   * A file to save rather than show (a lecture's resource): the name and type it is served with.
+   * A presigned bucket URL carries them as response overrides; local storage's download route
+   * reads them from the file's row, so they are not part of the signature.
+   */
+  download?: { fileName: string; contentType: string };
 }
 
 const payload = ({ key, viewerId, expiresAt }: MediaGrant) => `${key}\n${viewerId}\n${Math.floor(expiresAt.getTime() / 1000)}`;

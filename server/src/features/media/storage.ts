@@ -63,8 +63,11 @@ export const PRIVATE_MEDIA_PREFIX = '/media/private/';
  * handed only to those shown the lecture.
  */
 export const PUBLIC_MEDIA_FOLDERS = ['avatars', 'thumbnails', 'posters'] as const;
-/** Folders of single files: the public ones, the private videos, and the private invoice and credit-note PDFs. */
-export const FILE_FOLDERS = [...PUBLIC_MEDIA_FOLDERS, 'videos', 'documents'] as const;
+/**
+ * Folders of single files: the public ones, the private videos, the private invoice and credit-note
+ * PDFs, and the private files attached to lectures.
+ */
+export const FILE_FOLDERS = [...PUBLIC_MEDIA_FOLDERS, 'videos', 'documents', 'resources'] as const;
 /** Every folder a key may be in; `hls` holds one private folder of playlists and segments per lecture. */
 export const MEDIA_FOLDERS = [...FILE_FOLDERS, 'hls'] as const;
 type FileFolder = (typeof FILE_FOLDERS)[number];
@@ -170,5 +173,15 @@ export async function saveLectureVideo(storage: MediaStorage, video: Readable, t
 export async function saveDocumentPdf(storage: MediaStorage, pdf: Buffer): Promise<string> {
   const key = newKey('documents', 'pdf');
   await storage.put(key, pdf, 'application/pdf');
+  return key;
+}
+
+/**
+ * Streams a file attached to a lecture into storage (private: reached through download links) and
+ * answers its key; the extension follows the type its content showed, never the uploaded name.
+ */
+export async function saveLectureResource(storage: MediaStorage, file: Readable, type: { ext: string; mime: string }): Promise<string> {
+  const key = newKey('resources', type.ext);
+  await storage.put(key, file, type.mime);
   return key;
 }

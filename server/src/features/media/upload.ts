@@ -15,8 +15,8 @@ interface FormOptions<T> {
   fileField: string;
   maxBytes: number;
   tooLargeMessage: string;
-  /** Consumes the file's stream as it arrives (into memory, or on to storage). */
-  receive: (file: Readable) => Promise<T>;
+  /** Consumes the file's stream as it arrives (into memory, or on to storage); `fileName` is the name the client sent, if any. */
+  receive: (file: Readable & { truncated?: boolean }, fileName: string) => Promise<T>;
   /** Undoes `receive` when the form as a whole fails. */
   discard?: (file: T) => Promise<void>;
 }
@@ -36,7 +36,7 @@ export async function readForm<T>(request: FastifyRequest, options: FormOptions<
       if (part.type === 'field') {
         if (typeof part.value === 'string') form.fields[part.fieldname] = part.value;
       } else if (part.fieldname === options.fileField && form.file === undefined) {
-        form.file = await options.receive(part.file).catch((error: unknown) => {
+        form.file = await options.receive(part.file, part.filename).catch((error: unknown) => {
           // A file stream that broke (the client went away mid-upload) is the client's doing;
           // anything else, such as storage failing, is ours and stays a 500.
           throw part.file.errored && !(error instanceof AppError) ? new AppError(400, answers.malformedForm) : error;
@@ -73,3 +73,15 @@ function toUploadError(error: unknown, tooLargeMessage: string): unknown {
 /** busboy's own complaints about the body: "Unexpected end of form", "Malformed part header", … */
 const isParserError = (error: unknown) =>
   error instanceof Error && /unexpected end of (form|multipart data)|malformed|boundary|part header/i.test(error.message);
+
+/** At least `size` bytes from the start of `stream` (fewer if it is shorter), leaving the rest unread: what content sniffing looks at. */
+export async function readHead(stream: Readable, size: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of stream.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    length += chunk.length;
+    if (length >= size) break;
+  }
+  return Buffer.concat(chunks);
+}

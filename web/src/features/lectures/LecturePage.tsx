@@ -16,6 +16,7 @@ import { VideoPlayer } from '../../lib/components/VideoPlayer';
 import { useGetLecturesQuery, useGetVideoStatusQuery } from './lectures.api';
 import { LectureAdminTools } from './LectureAdminTools';
 import { LectureList } from './LectureList';
+import { LectureResources } from './LectureResources';
 import { NextLecture } from './NextLecture';
 import { progressTexts } from '../progress';
 
@@ -248,6 +249,7 @@ export default function LecturePage() {
                   </div>
                 </div>
                 <p className="max-w-prose leading-7 whitespace-pre-line text-base-content/90 wrap-anywhere">{lecture.description}</p>
+                <LectureResources key={lecture._id} courseId={course._id} lecture={lecture} canEdit={isAdmin} />
               </>
             ) : (
               <p className="rounded-xl bg-base-200 p-8 text-center">This course has no lectures yet.</p>
