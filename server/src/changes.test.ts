@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answers } from '@lms/contract/answers';
 import { users } from './db/schema.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from './test/app.ts';
+import { publishCourseDirectly } from './test/courses.ts';
 import { multipart, pngImage, signUp, signUpAdmin } from './test/http.ts';
 
 /**
@@ -130,6 +131,7 @@ describe('what one instance changes, the other sees within a second', () => {
     const created = await a.app.inject({ method: 'POST', url: '/api/v1/courses', headers: { cookie: admin.cookie, ...form.headers }, payload: form.payload });
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json().course._id as string;
+    await publishCourseDirectly(a.app.ctx, id);
     const titleOn = async (t: TestApp) => {
       const page = (await t.app.inject({ url: '/api/v1/courses?limit=50' })).json();
       return page.courses.find((course: { _id: string }) => course._id === id)?.title as string | undefined;

@@ -5,6 +5,7 @@ import { messages } from '@lms/contract/messages';
 import { answers } from '@lms/contract/answers';
 import { payments, sandboxPayments, sandboxRefunds, subscriptions, users, webhookEvents } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
+import { publishCourseDirectly } from '../../test/courses.ts';
 import { rowCount } from '../../test/db.ts';
 import { mp4Video, multipart, pngImage, signUp, signUpAdmin } from '../../test/http.ts';
 import { deliverSandboxWebhook } from '../../test/payments.ts';
@@ -32,6 +33,7 @@ beforeAll(async () => {
     .course._id;
   const lecture = await multipart({ title: 'Lesson', description: 'The first one.', lectures: { bytes: mp4Video(), filename: 'l.mp4' } });
   await t.app.inject({ method: 'POST', url: `/api/v1/courses/${courseId}`, payload: lecture.payload, headers: { ...lecture.headers, cookie: admin } });
+  await publishCourseDirectly(t.app.ctx, courseId);
 });
 afterAll(() => t?.close());
 

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { answers } from '@lms/contract/answers';
 import { lifecycleMails, payments, users, webhookEvents } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
+import { publishCourseDirectly } from '../../test/courses.ts';
 import { rowCount } from '../../test/db.ts';
 import { mp4Video, multipart, pngImage, signUp, signUpAdmin } from '../../test/http.ts';
 import { apiCaller, CARDS, deliverSandboxWebhook, makePlan, payAndVerify, providerSubscription, sandboxTrigger, webhooksSettled } from '../../test/payments.ts';
@@ -30,6 +31,7 @@ beforeEach(async () => {
     .course._id;
   const lecture = await multipart({ title: 'Lesson', description: 'The first one.', lectures: { bytes: mp4Video(), filename: 'l.mp4' } });
   await t.app.inject({ method: 'POST', url: `/api/v1/courses/${courseId}`, payload: lecture.payload, headers: { ...lecture.headers, cookie: admin } });
+  await publishCourseDirectly(t.app.ctx, courseId);
 });
 afterEach(() => t?.close());
 
