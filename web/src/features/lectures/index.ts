@@ -1,2 +1,11 @@
 /** The lectures of the course watched last, for anyone who reads the `lecture` area. */
-export { selectLectures } from './lectures.api';
+export { selectLectures, useGetLecturesQuery } from './lectures.api';
+/** The admin's arrangement of a course's curriculum, for the course editor's curriculum. */
+export {
+  useAddSectionMutation,
+  useDeleteSectionMutation,
+  useEditLectureMutation,
+  useMoveLectureMutation,
+  useMoveSectionMutation,
+  useRenameSectionMutation,
+} from './curriculum.api';
