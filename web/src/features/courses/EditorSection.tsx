@@ -15,11 +15,12 @@ export const sectionDragId = (sectionId: string) => `section:${sectionId}`;
 
 /** A group's list of lectures, which lectures may be dragged into (even when it is empty). */
 function GroupList({ sectionId, lectureIds, children }: { sectionId: string | null; lectureIds: string[]; children: ReactNode }) {
+  const empty = sectionId === null ? texts.noLooseLectures : texts.emptySection;
   const { setNodeRef, isOver } = useDroppable({ id: groupDropId(sectionId), data: { type: 'group', sectionId } });
   return (
     <SortableContext items={lectureIds} strategy={verticalListSortingStrategy}>
       <ol ref={setNodeRef} className={`min-h-12 divide-y divide-base-content/10 ${isOver && lectureIds.length === 0 ? 'bg-primary/5' : ''}`}>
-        {lectureIds.length === 0 ? <li className="px-4 py-3 text-sm text-base-content/70">{texts.emptySection}</li> : children}
+        {lectureIds.length === 0 ? <li className="px-4 py-3 text-sm text-base-content/70">{empty}</li> : children}
       </ol>
     </SortableContext>
   );
@@ -138,7 +139,7 @@ export function EditorSection({
             </div>
           </form>
         ) : (
-          <div className="mt-1.5 flex flex-wrap items-center gap-1.5 pl-9">
+          <div className="mt-1.5 flex flex-wrap items-center gap-1 sm:pl-9">
             <StepButtons focusKey={`section:${section._id}`} name={section.title} canStep={canStep} onStep={onStep} />
             <button
               ref={renameButton}
