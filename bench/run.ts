@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only=api,video,hls,upload,scale,progress,billing,weight,start,lighthouse,abuse,cluster]`
+// `npm run bench [-- --quick] [-- --only=api,video,hls,upload,scale,progress,curriculum,billing,weight,start,lighthouse,abuse,cluster]`
 // Measures the product against reference servers started in the same run, prints one
 // markdown table per section, and writes them to bench/results/<date>.md. Not a test: see README.md.
 import fs from 'node:fs/promises';
@@ -18,6 +18,7 @@ import { measureHls } from './src/sections/hls.ts';
 import { measureLighthouse } from './src/sections/lighthouse.ts';
 import { measureBilling } from './src/sections/billing.ts';
 import { measureCluster } from './src/sections/cluster.ts';
+import { measureCurriculum } from './src/sections/curriculum.ts';
 import { measureProgress } from './src/sections/progress.ts';
 import { measureScale } from './src/sections/scale.ts';
 import { measureStart } from './src/sections/start.ts';
@@ -25,7 +26,7 @@ import { measureUpload } from './src/sections/upload.ts';
 import { measureVideo, type Lecture } from './src/sections/video.ts';
 import { measureWeight } from './src/sections/weight.ts';
 
-const SECTIONS = ['api', 'video', 'hls', 'upload', 'lighthouse', 'start', 'scale', 'progress', 'billing', 'weight', 'abuse', 'cluster'] as const;
+const SECTIONS = ['api', 'video', 'hls', 'upload', 'lighthouse', 'start', 'scale', 'progress', 'curriculum', 'billing', 'weight', 'abuse', 'cluster'] as const;
 type SectionName = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
@@ -133,6 +134,10 @@ try {
   if (wanted('progress')) {
     log('Learner progress');
     report(await measureProgress(bench));
+  }
+  if (wanted('curriculum')) {
+    log('Curriculum: reorders and the public page');
+    report(await measureCurriculum(bench));
   }
   if (wanted('billing')) {
     log('Billing');

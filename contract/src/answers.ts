@@ -89,6 +89,21 @@ export const answers = {
   lecturePreviewOn: 'The lecture is now a free preview',
   lecturePreviewOff: 'The lecture is no longer a free preview',
 
+  // Ours: course authoring: sections, order, lectures edited in place
+  lectureUpdated: 'Lecture updated successfully',
+  lectureChangeEmpty: 'Send a title, a description or whether the lecture is a free preview',
+  sectionAdded: 'Section added',
+  sectionRenamed: 'Section renamed',
+  sectionDeleted: 'Section deleted: its lectures moved to the end of the part before it',
+  sectionNotFound: 'Section not found',
+  sectionMoved: 'Section moved',
+  lectureMoved: 'Lecture moved',
+  placeMissing: 'Say where it goes: afterId (null for the first place), and for a lecture sectionId (null for no section)',
+  lectureNotInCourse: 'That lecture is not in this course',
+  sectionNotInCourse: 'That section is not in this course',
+  placeNotInSection: 'The lecture to place it after must be another lecture of that section',
+  placeNotSection: 'The section to place it after must be another section of this course',
+
   // Ours: storefront navigation, home page and checkout
   subscriptionPlan: 'Subscription plan',
 

@@ -13,6 +13,11 @@ import {
   LectureParamsSchema,
   LectureResponseSchema,
   LecturesResponseSchema,
+  MoveLectureSchema,
+  MoveSectionSchema,
+  SectionParamsSchema,
+  SectionResponseSchema,
+  SectionTitleSchema,
   UpdateLectureSchema,
 } from './lectures.ts';
 import {
@@ -159,7 +164,25 @@ const bindings = {
     delete: { schemas: { query: DeleteLectureQuerySchema, response: CourseWithLecturesResponseSchema }, summary: 'Delete a lecture and its video' },
     update: {
       schemas: { params: LectureParamsSchema, body: UpdateLectureSchema, response: LectureResponseSchema },
-      summary: 'Change a lecture: { preview: true } makes it a free preview anyone may watch, false makes it private again',
+      summary: 'Change a lecture: any of title, description and preview (true makes it a free preview anyone may watch, false makes it private again)',
+    },
+    move: {
+      schemas: { params: LectureParamsSchema, body: MoveLectureSchema, response: MessageSchema },
+      summary: 'Move a lecture: into the section sectionId (null: no section), after the lecture afterId of that section (null: first)',
+    },
+    addSection: {
+      schemas: { params: CourseIdParamsSchema, body: SectionTitleSchema, response: SectionResponseSchema },
+      summary: "Add a section (title) after the course's last",
+      status: 201,
+    },
+    renameSection: { schemas: { params: SectionParamsSchema, body: SectionTitleSchema, response: SectionResponseSchema }, summary: 'Rename a section' },
+    deleteSection: {
+      schemas: { params: SectionParamsSchema, response: MessageSchema },
+      summary: 'Delete a section: its lectures move, in order, to the end of the section before it (or of the lectures of no section)',
+    },
+    moveSection: {
+      schemas: { params: SectionParamsSchema, body: MoveSectionSchema, response: MessageSchema },
+      summary: 'Move a section after the section afterId (null: first)',
     },
     retryProcessing: {
       schemas: { params: LectureParamsSchema, response: LectureResponseSchema },

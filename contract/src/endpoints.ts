@@ -10,6 +10,11 @@ import type {
   LectureParamsSchema,
   LectureResponseSchema,
   LecturesResponseSchema,
+  MoveLectureSchema,
+  MoveSectionSchema,
+  SectionParamsSchema,
+  SectionResponseSchema,
+  SectionTitleSchema,
   UpdateLectureSchema,
 } from './lectures.ts';
 import type {
@@ -125,10 +130,29 @@ export const endpoints = {
     /** Multipart: title, description and the video as `lectures`. */
     add: admin<{ params: typeof CourseIdParamsSchema; body: Multipart; response: typeof CourseWithLecturesResponseSchema }>('POST', '/courses/:id'),
     delete: admin<{ query: typeof DeleteLectureQuerySchema; response: typeof CourseWithLecturesResponseSchema }>('DELETE', '/courses'),
-    /** Whether a lecture is a free preview. */
+    /** A lecture's title, description, and whether it is a free preview. */
     update: admin<{ params: typeof LectureParamsSchema; body: typeof UpdateLectureSchema; response: typeof LectureResponseSchema }>(
       'PATCH',
       '/courses/:courseId/lectures/:lectureId',
+    ),
+    /** Into a section (or none), after a lecture of it (or first). */
+    move: admin<{ params: typeof LectureParamsSchema; body: typeof MoveLectureSchema; response: typeof MessageSchema }>(
+      'PUT',
+      '/courses/:courseId/lectures/:lectureId/position',
+    ),
+    /** A course's sections: appended last; renamed; deleted (its lectures join the part before it); moved. */
+    addSection: admin<{ params: typeof CourseIdParamsSchema; body: typeof SectionTitleSchema; response: typeof SectionResponseSchema }>(
+      'POST',
+      '/courses/:id/sections',
+    ),
+    renameSection: admin<{ params: typeof SectionParamsSchema; body: typeof SectionTitleSchema; response: typeof SectionResponseSchema }>(
+      'PATCH',
+      '/courses/:courseId/sections/:sectionId',
+    ),
+    deleteSection: admin<{ params: typeof SectionParamsSchema; response: typeof MessageSchema }>('DELETE', '/courses/:courseId/sections/:sectionId'),
+    moveSection: admin<{ params: typeof SectionParamsSchema; body: typeof MoveSectionSchema; response: typeof MessageSchema }>(
+      'PUT',
+      '/courses/:courseId/sections/:sectionId/position',
     ),
     /** Process a lecture's video again after its processing failed. */
     retryProcessing: admin<{ params: typeof LectureParamsSchema; response: typeof LectureResponseSchema }>(

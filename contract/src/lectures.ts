@@ -17,9 +17,18 @@ export const AddLectureSchema = z
   .pipe(z.object({ title, description, preview: z.boolean().default(false) }));
 export type AddLecture = z.input<typeof AddLectureSchema>;
 
-/** Change a lecture (admin): for now whether it is a free preview. */
-export const UpdateLectureSchema = z.object({ preview: z.boolean({ error: answers.previewInvalid }) });
-export type UpdateLecture = z.infer<typeof UpdateLectureSchema>;
+/**
+ * Change a lecture in place (admin): any of its title, description and whether it is a free
+ * preview; a text that is sent may not be blank, and something must be sent.
+ */
+export const UpdateLectureSchema = z
+  .object({
+    title: mandatory().pipe(title).optional(),
+    description: mandatory().pipe(description).optional(),
+    preview: z.boolean({ error: answers.previewInvalid }).optional(),
+  })
+  .refine((change) => Object.values(change).some((value) => value !== undefined), answers.lectureChangeEmpty);
+export type UpdateLecture = z.input<typeof UpdateLectureSchema>;
 
 export const LectureParamsSchema = z.object({
   courseId: z.uuid(answers.invalidId),
@@ -30,6 +39,38 @@ export const DeleteLectureQuerySchema = z.object({
   courseId: z.uuid(answers.invalidId),
   lectureId: z.uuid(answers.invalidId),
 });
+
+/**
+ * A course's chapter: its lectures are listed under its title. Sections are ordered, and each
+ * lecture belongs to one section at most.
+ */
+export const SectionSchema = z.object({ _id: z.uuid(), title: z.string() });
+export type Section = z.infer<typeof SectionSchema>;
+
+/** Add or rename a section: its title, as a lecture's. */
+export const SectionTitleSchema = z.object({ title: mandatory().pipe(title) });
+export type SectionTitle = z.input<typeof SectionTitleSchema>;
+
+export const SectionParamsSchema = z.object({
+  courseId: z.uuid(answers.invalidId),
+  sectionId: z.uuid(answers.invalidId),
+});
+
+export const SectionResponseSchema = Reply.extend({ section: SectionSchema });
+
+/** An id of a place in a reorder: a uuid or null, never left out (null has a meaning: the first place, or no section). */
+const placeId = z.uuid({ error: (issue) => (issue.input === undefined ? answers.placeMissing : answers.invalidId) }).nullable();
+
+/** Move a section: after the section `afterId`, or first when null. */
+export const MoveSectionSchema = z.object({ afterId: placeId });
+export type MoveSection = z.infer<typeof MoveSectionSchema>;
+
+/**
+ * Move a lecture: into the section `sectionId` (null: among the lectures of no section), after
+ * the lecture `afterId` of that section, or first in it when null.
+ */
+export const MoveLectureSchema = z.object({ sectionId: placeId, afterId: placeId });
+export type MoveLecture = z.infer<typeof MoveLectureSchema>;
 
 /**
  * Where a lecture's video is in the processing pipeline (decision 0014): `waiting` for a worker
@@ -49,6 +90,8 @@ export type VideoProcessing = z.infer<typeof VideoProcessingSchema>;
 
 export const LectureSchema = z.object({
   _id: z.uuid(),
+  /** The section it is listed under (SectionSchema); null outside any section. */
+  sectionId: z.uuid().nullable(),
   title: z.string(),
   description: z.string(),
   /** A signed URL of the video, valid for a few hours and only for the viewer it was made for. */
@@ -68,7 +111,8 @@ export type Lecture = z.infer<typeof LectureSchema>;
 export const CourseWithLecturesResponseSchema = Reply.extend({
   course: CourseSchema.extend({ lectures: z.array(LectureSchema) }),
 });
-export const LecturesResponseSchema = Reply.extend({ course: CourseSchema, lectures: z.array(LectureSchema) });
+/** The course's lectures in the order the course shows them (lectures of no section first, then each section's in turn), and its sections in order. */
+export const LecturesResponseSchema = Reply.extend({ course: CourseSchema, sections: z.array(SectionSchema), lectures: z.array(LectureSchema) });
 
 /**
  * A lecture as the public curriculum shows it (GET /courses/:id/curriculum): never a video URL,
@@ -76,6 +120,7 @@ export const LecturesResponseSchema = Reply.extend({ course: CourseSchema, lectu
  */
 export const CurriculumLectureSchema = z.object({
   _id: z.uuid(),
+  sectionId: z.uuid().nullable(),
   title: z.string(),
   description: z.string(),
   /** Seconds; null until the video has been measured. */
@@ -94,7 +139,9 @@ export type CurriculumLecture = z.infer<typeof CurriculumLectureSchema>;
 export const CurriculumResponseSchema = Reply.extend({
   /** The course as the catalogue lists it. */
   course: CourseSchema,
-  /** In the order they were added, as the lecture page plays them. */
+  /** In order; empty for a course without sections, which lists its lectures alone. */
+  sections: z.array(SectionSchema),
+  /** In the order the lecture page plays them: lectures of no section first, then each section's in turn. */
   lectures: z.array(CurriculumLectureSchema),
   lectureCount: z.number().int(),
   /** Seconds: the sum of the durations known so far; null while none is known. */

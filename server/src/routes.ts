@@ -38,6 +38,7 @@ import { serveWebApp } from './web-app.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { contactRoutes } from './features/contact/contact.routes.ts';
 import { courseRoutes } from './features/courses/courses.routes.ts';
+import { curriculumRoutes } from './features/lectures/curriculum.routes.ts';
 import { lectureRoutes } from './features/lectures/lectures.routes.ts';
 import { progressRoutes } from './features/progress/progress.routes.ts';
 import { billingRoutes } from './features/billing/billing.routes.ts';
@@ -107,6 +108,7 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(userRoutes);
   await api.register(courseRoutes);
   await api.register(lectureRoutes);
+  await api.register(curriculumRoutes);
   await api.register(resourceRoutes);
   await api.register(videoRoutes);
   await api.register(contactRoutes);

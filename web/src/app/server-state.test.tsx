@@ -90,6 +90,7 @@ describe('the server-state cache', () => {
   it('drops the lectures a subscriber was given once the session ends, and shows the refusal instead', async () => {
     const lecture: Lecture = {
       _id: '20000000-0000-4000-8000-000000000001',
+      sectionId: null,
       title: 'Lesson 1',
       description: 'Part 1',
       secure_url: '/media/private/1.mp4?sig=x',

@@ -15,8 +15,8 @@ import {
   deleteLectureOfCourse,
   getCurriculum,
   retryLectureProcessing,
-  setLecturePreview,
   storeLectureVideo,
+  updateLecture,
 } from './lectures.service.ts';
 
 /** A course's lectures, and its public curriculum (under /courses, beside courses.routes.ts). */
@@ -58,9 +58,12 @@ export const lectureRoutes: FastifyPluginAsync = async (app) => {
 
   route(app, api.lectures.update, {
     handler: async (request) => {
-      const { preview } = request.body;
-      const lecture = await setLecturePreview(ctx, { ...request.params, preview, viewer: currentUser(request) });
-      return { success: true, message: preview ? answers.lecturePreviewOn : answers.lecturePreviewOff, lecture };
+      const change = request.body;
+      const lecture = await updateLecture(ctx, { ...request.params, change, viewer: currentUser(request) });
+      // A switch of the free preview alone says which way it went.
+      const previewOnly = change.title === undefined && change.description === undefined;
+      const message = !previewOnly ? answers.lectureUpdated : change.preview ? answers.lecturePreviewOn : answers.lecturePreviewOff;
+      return { success: true, message, lecture };
     },
   });
 

@@ -1,18 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import type { Course } from '@lms/contract/courses';
-import { AddLectureSchema, type Curriculum, type CurriculumLecture, type Lecture, type VideoProcessing } from '@lms/contract/lectures';
+import {
+  AddLectureSchema,
+  type Curriculum,
+  type CurriculumLecture,
+  type Lecture,
+  type Section,
+  type UpdateLectureSchema,
+  type VideoProcessing,
+} from '@lms/contract/lectures';
 import { messages } from '@lms/contract/messages';
 import { answers } from '@lms/contract/answers';
+import type { z } from 'zod';
 import type { Context } from '../../context.ts';
-import { courses, lectures } from '../../db/schema.ts';
+import { courseSections, courses, lectures } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { parseInput } from '../../validation.ts';
 import type { UserRow } from '../auth/sessions.ts';
 import type { CataloguePage } from '../courses/catalogue-cache.ts';
 import { findCourse, toCourseJson, type Audience, type CourseWithCount } from '../courses/courses.service.ts';
 import { rankAfter } from '../courses/ranks.ts';
+import { displayOrder, lectureSection, lockCourse, sectionsOf } from './curriculum-order.ts';
 import { LECTURE_MEDIA, lectureMediaKeys } from './lecture-media.ts';
 import { hlsMasterUrl } from '../media/hls-urls.ts';
 import { ANY_VIEWER } from '../media/signed-urls.ts';
@@ -46,8 +56,14 @@ const previewUrlExpiry = (ctx: Context) => new Date(Math.ceil((Date.now() + ctx.
 /** Touched by every lecture change: the course page changed, which the sitemap's `lastmod` reports. */
 const touchCourse = (courseId: string) => ({ set: { updatedAt: new Date() }, where: eq(courses.id, courseId) });
 
+/** The course's lectures in the order it shows them (curriculum-order.ts). */
 async function lectureRows(ctx: Context, courseId: string): Promise<LectureRow[]> {
-  return ctx.db.select().from(lectures).where(eq(lectures.courseId, courseId)).orderBy(asc(lectures.rank));
+  return ctx.db
+    .select(getTableColumns(lectures))
+    .from(lectures)
+    .leftJoin(courseSections, lectureSection)
+    .where(eq(lectures.courseId, courseId))
+    .orderBy(...displayOrder);
 }
 
 /** Where the lecture's video is in the pipeline, as the admin sees it. */
@@ -67,6 +83,7 @@ const posterUrlOf = (ctx: Context, lecture: LectureRow) => (lecture.posterKey ? 
 export async function toLectureJson(ctx: Context, lecture: LectureRow, viewer: UserRow, expiresAt = viewerUrlExpiry(ctx)): Promise<Lecture> {
   return {
     _id: lecture.id,
+    sectionId: lecture.sectionId,
     title: lecture.title,
     description: lecture.description,
     secure_url: await ctx.media.privateUrl({ key: lecture.videoKey, viewerId: viewer.id, expiresAt }),
@@ -78,7 +95,7 @@ export async function toLectureJson(ctx: Context, lecture: LectureRow, viewer: U
   };
 }
 
-/** The course's lectures in the order they were added, each with a video URL made for `viewer`. */
+/** The course's lectures in the order it shows them, each with a video URL made for `viewer`. */
 export async function listLectures(ctx: Context, courseId: string, viewer: UserRow): Promise<Lecture[]> {
   const rows = await lectureRows(ctx, courseId);
   const expiresAt = viewerUrlExpiry(ctx);
@@ -93,12 +110,13 @@ export async function listLectures(ctx: Context, courseId: string, viewer: UserR
 export async function getCurriculum(ctx: Context, courseId: string, audience: Audience = {}): Promise<Curriculum> {
   if (!UUID.test(courseId)) throw new AppError(404, messages.courseNotFound);
   const course = await findCourse(ctx, courseId, audience);
-  const rows = await lectureRows(ctx, course.id);
+  const [sections, rows] = await Promise.all([sectionsOf(ctx.db, course.id), lectureRows(ctx, course.id)]);
   const expiresAt = previewUrlExpiry(ctx);
   const curriculum = await Promise.all(
     rows.map(async (lecture): Promise<CurriculumLecture> => {
       const json: CurriculumLecture = {
         _id: lecture.id,
+        sectionId: lecture.sectionId,
         title: lecture.title,
         description: lecture.description,
         duration: lecture.durationSeconds,
@@ -120,6 +138,7 @@ export async function getCurriculum(ctx: Context, courseId: string, audience: Au
     success: true,
     message: answers.curriculumFetched,
     course: toCourseJson(ctx, { ...course, numbersOfLectures: rows.length }),
+    sections,
     lectures: curriculum,
     lectureCount: rows.length,
     totalDuration: known.length > 0 ? known.reduce((sum, seconds) => sum + seconds, 0) : null,
@@ -226,20 +245,23 @@ export async function createLecture(
   return lecture;
 }
 
-/** Makes a lecture of the course a free preview, or private again; answers it as `viewer` sees it. */
-export async function setLecturePreview(
+/**
+ * Changes a lecture of the course in place: any of its title, description and whether it is a
+ * free preview (anyone may watch it, or no longer); answers it as `viewer` sees it.
+ */
+export async function updateLecture(
   ctx: Context,
-  { courseId, lectureId, preview, viewer }: { courseId: string; lectureId: string; preview: boolean; viewer: UserRow },
+  { courseId, lectureId, change, viewer }: { courseId: string; lectureId: string; change: z.output<typeof UpdateLectureSchema>; viewer: UserRow },
 ): Promise<Lecture> {
   const lecture = await ctx.db.transaction(async (tx) => {
+    // A lecture of an unknown course is not found either.
+    await lockCourse(tx, courseId, answers.lectureNotFound);
     const [updated] = await tx
       .update(lectures)
-      .set({ isPreview: preview })
+      .set({ title: change.title, description: change.description, isPreview: change.preview })
       .where(and(eq(lectures.id, lectureId), eq(lectures.courseId, courseId)))
       .returning();
     if (!updated) throw new AppError(404, answers.lectureNotFound);
-    const touch = touchCourse(courseId);
-    await tx.update(courses).set(touch.set).where(touch.where);
     return updated;
   });
   return toLectureJson(ctx, lecture, viewer);
@@ -251,6 +273,9 @@ export async function setLecturePreview(
  */
 export async function deleteLecture(ctx: Context, courseId: string, lectureId: string): Promise<void> {
   const keys = await ctx.db.transaction(async (tx) => {
+    // The course first, as every write to its lectures locks it (curriculum-order.ts).
+    const touch = touchCourse(courseId);
+    await tx.update(courses).set(touch.set).where(touch.where);
     // Its attached files go with it (foreign key); their stored copies are removed below.
     const resourceKeys = await resourceKeysForDeletion(tx, and(eq(lectures.id, lectureId), eq(lectures.courseId, courseId)));
     const [row] = await tx
@@ -260,8 +285,6 @@ export async function deleteLecture(ctx: Context, courseId: string, lectureId: s
     if (!row) throw new AppError(404, answers.lectureNotFound);
     // Its progress went with it (foreign key); the learners' course figures follow.
     await recountCourseProgress(tx, courseId);
-    const touch = touchCourse(courseId);
-    await tx.update(courses).set(touch.set).where(touch.where);
     return [...lectureMediaKeys(row), ...resourceKeys];
   });
   await Promise.all(keys.map((key) => ctx.media.remove(key)));
@@ -271,11 +294,15 @@ export async function deleteLecture(ctx: Context, courseId: string, lectureId: s
 export const cachedCurriculum = (ctx: Context, courseId: string): Promise<CataloguePage> =>
   ctx.catalogue.page(`curriculum:${courseId}`, () => getCurriculum(ctx, courseId));
 
-/** A course and its lectures with video URLs for `viewer`: active subscribers and administrators only (404 before 403; drafts for administrators alone). */
-export async function courseLectures(ctx: Context, courseId: string, viewer: UserRow): Promise<{ course: Course; lectures: Lecture[] }> {
+/**
+ * A course, its sections and its lectures with video URLs for `viewer`: active subscribers and
+ * administrators only (404 before 403; drafts for administrators alone).
+ */
+export async function courseLectures(ctx: Context, courseId: string, viewer: UserRow): Promise<{ course: Course; sections: Section[]; lectures: Lecture[] }> {
   const course = await findCourse(ctx, courseId, { includeDrafts: viewer.role === 'ADMIN' });
   if (!canWatchLectures(viewer)) throw new AppError(403, answers.subscribeToWatch);
-  return { course: toCourseJson(ctx, course), lectures: await listLectures(ctx, course.id, viewer) };
+  const [sections, list] = await Promise.all([sectionsOf(ctx.db, course.id), listLectures(ctx, course.id, viewer)]);
+  return { course: toCourseJson(ctx, course), sections, lectures: list };
 }
 
 /** Adds the lecture (see addLecture) and answers the course with every lecture, as `viewer` sees them. */

@@ -101,7 +101,9 @@ describe('GET /api/v1/courses/:id/curriculum', () => {
     ]);
     for (const lecture of body.lectures)
       expect(Object.keys(lecture).sort()).toEqual(
-        lecture.preview ? ['_id', 'description', 'duration', 'preview', 'secure_url', 'title'] : ['_id', 'description', 'duration', 'preview', 'title'],
+        lecture.preview
+          ? ['_id', 'description', 'duration', 'preview', 'sectionId', 'secure_url', 'title']
+          : ['_id', 'description', 'duration', 'preview', 'sectionId', 'title'],
       );
     expect(body.lectures[0].secure_url).toMatch(new RegExp(`^/media/private/videos/[0-9a-f]{32}\\.mp4\\?viewer=${ANY_VIEWER}&expires=\\d+&signature=[\\w-]+$`));
     // Only the preview's video is named anywhere in the answer.
@@ -195,7 +197,14 @@ describe('free preview lectures', () => {
   it('never give a visitor or a learner a URL of a lecture that is not a preview, and its URLs refuse them', async () => {
     const body = (await curriculum(courseId, learner)).json();
     expect(body.lectures[0]).toMatchObject({ _id: previewId, preview: true, secure_url: previewUrl });
-    expect(body.lectures[1]).toEqual({ _id: privateId, title: 'Paid part', description: 'A part of the course.', duration: null, preview: false });
+    expect(body.lectures[1]).toEqual({
+      _id: privateId,
+      sectionId: null,
+      title: 'Paid part',
+      description: 'A part of the course.',
+      duration: null,
+      preview: false,
+    });
     expect((await t.app.inject({ url: `/api/v1/courses/${courseId}`, headers: { cookie: learner } })).statusCode).toBe(403);
     // The admin's own link, copied: bound to the admin.
     const copied = (await adminUrls(courseId))['Paid part']!;
@@ -347,11 +356,16 @@ describe('PATCH /api/v1/courses/:courseId/lectures/:lectureId', () => {
     expect(await previewFlag()).toBe(false);
   });
 
-  it('refuses a body without a boolean preview', async () => {
-    for (const payload of [{}, { preview: 'true' }, { preview: 1 }, { preview: null }, undefined]) {
+  it('refuses a preview that is not a boolean, and a body with nothing to change', async () => {
+    for (const payload of [{ preview: 'true' }, { preview: 1 }, { preview: null }]) {
       const response = await setPreview(courseId, lectureId, payload);
       expect(response.statusCode, JSON.stringify(payload)).toBe(400);
       expect(response.json()).toEqual({ success: false, message: answers.previewInvalid });
+    }
+    for (const payload of [{}, undefined]) {
+      const response = await setPreview(courseId, lectureId, payload);
+      expect(response.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(response.json()).toEqual({ success: false, message: answers.lectureChangeEmpty });
     }
     expect(await previewFlag()).toBe(false);
   });

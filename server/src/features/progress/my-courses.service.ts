@@ -1,9 +1,10 @@
 import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
 import type { LearnerCourse, ProgressSettings } from '@lms/contract/progress';
 import type { Context } from '../../context.ts';
-import { courseProgress, courses, lectureProgress, lectures } from '../../db/schema.ts';
+import { courseProgress, courseSections, courses, lectureProgress, lectures } from '../../db/schema.ts';
 import type { UserRow } from '../auth/sessions.ts';
 import { toCourseJson } from '../courses/courses.service.ts';
+import { displayOrder, lectureSection } from '../lectures/curriculum-order.ts';
 import { courseProgressJson, toLectureProgressJson } from './progress.service.ts';
 
 /** What a learner reads of their own progress: a course's lectures, and every course they started. */
@@ -52,8 +53,9 @@ export async function getMyProgress(ctx: Context, user: UserRow): Promise<{ cour
           ctx.db
             .select({ id: lectures.id, courseId: lectures.courseId, title: lectures.title, duration: lectures.durationSeconds })
             .from(lectures)
+            .leftJoin(courseSections, lectureSection)
             .where(inArray(lectures.courseId, courseIds))
-            .orderBy(asc(lectures.rank)),
+            .orderBy(...displayOrder),
           ctx.db
             .select({ lectureId: lectureProgress.lectureId, position: lectureProgress.positionSeconds, completedAt: lectureProgress.completedAt })
             .from(lectureProgress)

@@ -26,6 +26,7 @@ const course = (overrides: Partial<Course> = {}): Course => ({
 });
 const lecture = (n: number): Lecture => ({
   _id: `10000000-0000-4000-8000-00000000000${n}`,
+  sectionId: null,
   title: `Lesson ${n}`,
   description: `Part ${n}`,
   secure_url: `/media/private/${n}.mp4?sig=x`,

@@ -78,6 +78,7 @@ export default function CourseDescriptionPage() {
 
       <div className="min-w-0 space-y-10 lg:col-start-1 lg:row-start-2">
         <Curriculum
+          sections={curriculum?.sections}
           lectures={curriculum?.lectures}
           lectureCount={curriculum?.lectureCount}
           totalDuration={curriculum?.totalDuration}

@@ -1,8 +1,12 @@
-import type { CurriculumLecture } from '@lms/contract/lectures';
+import type { CurriculumLecture, Section } from '@lms/contract/lectures';
 import { messages } from '@lms/contract/messages';
 import { useId, type ReactNode } from 'react';
 import { clockDuration, isoDuration, spokenDuration } from '../../lib/format';
+import { groupBySection } from '../../lib/lecture-groups';
 import { PlayIcon, type PlayablePreview } from './PreviewDialog';
+
+/** Past this many sections, only the first is open at first: the list stays short enough to take in. */
+const SECTIONS_ALL_OPEN = 5;
 
 /** "3 lectures · 24s total length", or just the count while no length is known. */
 export function curriculumSummary(lectureCount: number, totalDuration: number | null) {
@@ -13,6 +17,8 @@ export function curriculumSummary(lectureCount: number, totalDuration: number | 
 export const isPlayable = (lecture: CurriculumLecture): lecture is PlayablePreview => lecture.preview && Boolean(lecture.secure_url);
 
 interface CurriculumProps {
+  /** The course's sections, in order; none for a course whose lectures are listed alone. */
+  sections?: readonly Section[];
   lectures: CurriculumLecture[] | undefined;
   lectureCount: number | undefined;
   totalDuration: number | null | undefined;
@@ -25,10 +31,16 @@ interface CurriculumProps {
 
 /**
  * What a buyer weighs before paying: every lecture's title and length, in the order they play,
- * with the free previews playable by anyone.
+ * with the free previews playable by anyone. A course with sections lists its lectures of no
+ * section first, then each section under its title, with how many lectures it has and how long
+ * they last; sections without lectures yet are left out.
  */
-export function Curriculum({ lectures, lectureCount, totalDuration, canWatch, onPlay, failure }: CurriculumProps) {
+export function Curriculum({ sections = [], lectures, lectureCount, totalDuration, canWatch, onPlay, failure }: CurriculumProps) {
   const headingId = useId();
+  const rows = (items: CurriculumLecture[]) =>
+    items.map((lecture) => <CurriculumRow key={lecture._id} lecture={lecture} canWatch={canWatch} onPlay={onPlay} />);
+  const groups = lectures && sections.length > 0 ? groupBySection(sections, lectures) : undefined;
+  const shownSections = groups?.slice(1).filter((group) => group.lectures.length > 0) ?? [];
   return (
     <section aria-labelledby={headingId} className="min-w-0">
       <h2 id={headingId} className="text-2xl font-bold">
@@ -53,42 +65,95 @@ export function Curriculum({ lectures, lectureCount, totalDuration, canWatch, on
         </ul>
       ) : lectures.length === 0 ? (
         <p className="mt-4 rounded-box bg-base-200 p-6 text-center">{messages.noLecturesYet}</p>
+      ) : !groups ? (
+        <ol className="mt-4 divide-y divide-base-content/10 rounded-box border border-base-content/15">{rows(lectures)}</ol>
       ) : (
-        <ol className="mt-4 divide-y divide-base-content/10 rounded-box border border-base-content/15">
-          {lectures.map((lecture) => (
-            <li key={lecture._id} className="flex items-center gap-3 px-4 py-3">
-              {isPlayable(lecture) ? (
-                <button
-                  type="button"
-                  className="flex min-w-0 flex-1 cursor-pointer items-center gap-3 text-left font-medium text-primary hover:underline"
-                  onClick={() => onPlay(lecture)}
-                >
-                  <PlayIcon />
-                  <span className="min-w-0 wrap-anywhere">
-                    <span className="sr-only">{messages.playPreview}: </span>
-                    {lecture.title}
-                  </span>
-                </button>
-              ) : (
-                <span className="flex min-w-0 flex-1 items-center gap-3">
-                  {canWatch ? <VideoIcon /> : <LockIcon />}
-                  <span className="min-w-0 wrap-anywhere">
-                    {lecture.title}
-                    {!canWatch && <span className="sr-only"> ({messages.forSubscribers})</span>}
-                  </span>
-                </span>
-              )}
-              {lecture.preview && <span className="badge badge-sm shrink-0 badge-soft badge-primary">{messages.previewBadge}</span>}
-              {lecture.duration !== null && (
-                <time dateTime={isoDuration(lecture.duration)} className="w-12 shrink-0 text-right text-sm tabular-nums text-base-content/70">
-                  {clockDuration(lecture.duration)}
-                </time>
-              )}
-            </li>
+        <div className="mt-4 space-y-3">
+          {groups[0]!.lectures.length > 0 && (
+            <ol className="divide-y divide-base-content/10 rounded-box border border-base-content/15">
+              {rows(groups[0]!.lectures.map((item) => item.lecture))}
+            </ol>
+          )}
+          {shownSections.map(({ section, lectures: items }, index) => (
+            <SectionPanel
+              key={section!._id}
+              title={section!.title}
+              lectures={items.map((item) => item.lecture)}
+              open={index === 0 || shownSections.length <= SECTIONS_ALL_OPEN}
+            >
+              {rows(items.map((item) => item.lecture))}
+            </SectionPanel>
           ))}
-        </ol>
+        </div>
       )}
     </section>
+  );
+}
+
+/** "5 lectures · 24m": a section's size, with its length once known. */
+function sectionSummary(lectures: CurriculumLecture[]) {
+  const known = lectures.map((lecture) => lecture.duration).filter((seconds) => seconds !== null);
+  const count = messages.lectureCount(lectures.length);
+  return known.length > 0 ? `${count} · ${spokenDuration(known.reduce((sum, seconds) => sum + seconds, 0))}` : count;
+}
+
+/** A section: its title and size, opening onto its lectures (a native disclosure, as the FAQ's). */
+function SectionPanel({ title, lectures, open, children }: { title: string; lectures: CurriculumLecture[]; open: boolean; children: ReactNode }) {
+  return (
+    <details open={open} className="group rounded-box border border-base-content/15">
+      <summary className="flex cursor-pointer list-none items-center gap-3 rounded-box bg-base-200 px-4 py-3 group-open:rounded-b-none [&::-webkit-details-marker]:hidden">
+        <svg
+          viewBox="0 0 24 24"
+          width="18"
+          height="18"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+          className="shrink-0 -rotate-90 transition-transform group-open:rotate-0"
+          aria-hidden="true"
+        >
+          <path d="M6 9l6 6 6-6" />
+        </svg>
+        <h3 className="min-w-0 flex-1 font-semibold wrap-anywhere">{title}</h3>
+        <span className="shrink-0 text-sm text-base-content/70">{sectionSummary(lectures)}</span>
+      </summary>
+      <ol className="divide-y divide-base-content/10 border-t border-base-content/15">{children}</ol>
+    </details>
+  );
+}
+
+/** One lecture: its title (a preview's plays), its preview badge and its length. */
+function CurriculumRow({ lecture, canWatch, onPlay }: { lecture: CurriculumLecture; canWatch: boolean; onPlay: (lecture: PlayablePreview) => void }) {
+  return (
+    <li className="flex items-center gap-3 px-4 py-3">
+      {isPlayable(lecture) ? (
+        <button
+          type="button"
+          className="flex min-w-0 flex-1 cursor-pointer items-center gap-3 text-left font-medium text-primary hover:underline"
+          onClick={() => onPlay(lecture)}
+        >
+          <PlayIcon />
+          <span className="min-w-0 wrap-anywhere">
+            <span className="sr-only">{messages.playPreview}: </span>
+            {lecture.title}
+          </span>
+        </button>
+      ) : (
+        <span className="flex min-w-0 flex-1 items-center gap-3">
+          {canWatch ? <VideoIcon /> : <LockIcon />}
+          <span className="min-w-0 wrap-anywhere">
+            {lecture.title}
+            {!canWatch && <span className="sr-only"> ({messages.forSubscribers})</span>}
+          </span>
+        </span>
+      )}
+      {lecture.preview && <span className="badge badge-sm shrink-0 badge-soft badge-primary">{messages.previewBadge}</span>}
+      {lecture.duration !== null && (
+        <time dateTime={isoDuration(lecture.duration)} className="w-12 shrink-0 text-right text-sm tabular-nums text-base-content/70">
+          {clockDuration(lecture.duration)}
+        </time>
+      )}
+    </li>
   );
 }
 

@@ -1,16 +1,20 @@
-import type { Lecture } from '@lms/contract/lectures';
+import type { Lecture, Section } from '@lms/contract/lectures';
 import type { CourseProgress, LectureProgress } from '@lms/contract/progress';
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { clockDuration, isoDuration } from '../../lib/format';
+import { groupBySection, type LectureGroup } from '../../lib/lecture-groups';
 import { CourseProgressBar } from '../progress';
 import { progressTexts } from '../progress';
 
 /**
  * The lecture list beside the player: each lecture's number, title and length; for a signed-in
  * learner a check on completed lectures and where they stopped in started ones, and the course's
- * progress above. `adminTools` adds the admin's controls under each lecture.
+ * progress above. `adminTools` adds the admin's controls under each lecture. A course with
+ * sections lists its lectures of no section first, then each section's under its title, with how
+ * many of them the learner has completed once they have started the course.
  */
 export function LectureList({
+  sections = [],
   lectures,
   current,
   onPick,
@@ -20,6 +24,8 @@ export function LectureList({
   adminTools,
   footer,
 }: {
+  /** The course's sections, in order; none for a course whose lectures are listed alone. */
+  sections?: readonly Section[];
   lectures: Lecture[];
   current: number;
   onPick: (index: number) => void;
@@ -32,6 +38,40 @@ export function LectureList({
   footer?: ReactNode;
 }) {
   const isAdmin = adminTools !== undefined;
+  const listClass = isAdmin ? 'divide-y divide-base-content/10' : 'space-y-1';
+  const completedIn = (group: LectureGroup<Lecture>) => group.lectures.filter(({ lecture }) => progressOf(lecture._id)?.completed).length;
+  const row = (item: Lecture, index: number) => {
+    const progress = progressOf(item._id);
+    const stoppedAt = progress && !progress.completed && progress.position >= 1 ? progress.position : null;
+    return (
+      <li key={item._id} className={isAdmin ? 'py-1' : undefined}>
+        <button
+          type="button"
+          className={`flex w-full cursor-pointer items-start gap-2 rounded-field px-3 py-2.5 text-left ${index === current ? 'bg-primary/10 font-semibold text-primary' : 'hover:bg-base-200'}`}
+          aria-current={index === current ? 'true' : undefined}
+          onClick={() => onPick(index)}
+        >
+          <span className="w-5 shrink-0 text-base-content/70 tabular-nums">{progress?.completed ? <CompletedMark /> : `${index + 1}.`}</span>{' '}
+          <span className="min-w-0 flex-1">
+            <span className="block wrap-anywhere">{item.title}</span>
+            {stoppedAt !== null && (
+              <span className="mt-1 flex items-center gap-2 text-xs font-normal text-base-content/70">
+                {item.duration ? <progress className="progress progress-primary h-1 w-16" value={stoppedAt} max={item.duration} aria-hidden="true" /> : null}
+                {progressTexts.watchedUntil(clockDuration(stoppedAt))}
+              </span>
+            )}
+          </span>
+          {item.duration !== null && ' '}
+          {item.duration !== null && (
+            <time dateTime={isoDuration(item.duration)} className="shrink-0 text-sm font-normal text-base-content/70 tabular-nums">
+              {clockDuration(item.duration)}
+            </time>
+          )}
+        </button>
+        {adminTools?.(item)}
+      </li>
+    );
+  };
   return (
     <aside aria-labelledby="lecture-list" className="min-w-0 self-start rounded-box border border-base-content/15 bg-base-100 p-3 sm:p-4">
       <div className="mb-3 flex flex-wrap items-center justify-between gap-2 px-1">
@@ -47,44 +87,46 @@ export function LectureList({
           label={progressTexts.courseProgress(course.completedLectures, course.lectureCount, course.percent)}
         />
       )}
-      <ol className={isAdmin ? 'divide-y divide-base-content/10' : 'space-y-1'}>
-        {lectures.map((item, index) => {
-          const progress = progressOf(item._id);
-          const stoppedAt = progress && !progress.completed && progress.position >= 1 ? progress.position : null;
-          return (
-            <li key={item._id} className={isAdmin ? 'py-1' : undefined}>
-              <button
-                type="button"
-                className={`flex w-full cursor-pointer items-start gap-2 rounded-field px-3 py-2.5 text-left ${index === current ? 'bg-primary/10 font-semibold text-primary' : 'hover:bg-base-200'}`}
-                aria-current={index === current ? 'true' : undefined}
-                onClick={() => onPick(index)}
-              >
-                <span className="w-5 shrink-0 text-base-content/70 tabular-nums">{progress?.completed ? <CompletedMark /> : `${index + 1}.`}</span>{' '}
-                <span className="min-w-0 flex-1">
-                  <span className="block wrap-anywhere">{item.title}</span>
-                  {stoppedAt !== null && (
-                    <span className="mt-1 flex items-center gap-2 text-xs font-normal text-base-content/70">
-                      {item.duration ? (
-                        <progress className="progress progress-primary h-1 w-16" value={stoppedAt} max={item.duration} aria-hidden="true" />
-                      ) : null}
-                      {progressTexts.watchedUntil(clockDuration(stoppedAt))}
-                    </span>
-                  )}
-                </span>
-                {item.duration !== null && ' '}
-                {item.duration !== null && (
-                  <time dateTime={isoDuration(item.duration)} className="shrink-0 text-sm font-normal text-base-content/70 tabular-nums">
-                    {clockDuration(item.duration)}
-                  </time>
-                )}
-              </button>
-              {adminTools?.(item)}
-            </li>
-          );
-        })}
-      </ol>
+      {sections.length === 0 ? (
+        <ol className={listClass}>{lectures.map(row)}</ol>
+      ) : (
+        groupBySection(sections, lectures).map((group) =>
+          group.section === null
+            ? group.lectures.length > 0 && (
+                <ol key="" className={`${listClass} mb-3`}>
+                  {group.lectures.map(({ lecture, index }) => row(lecture, index))}
+                </ol>
+              )
+            : group.lectures.length > 0 && (
+                <SectionOfList key={group.section._id} group={group} done={course ? completedIn(group) : null} className={listClass}>
+                  {group.lectures.map(({ lecture, index }) => row(lecture, index))}
+                </SectionOfList>
+              ),
+        )
+      )}
       {footer}
     </aside>
+  );
+}
+
+/** A section of the list: its title, how many of its lectures the learner completed (null: not counted), and its lectures. */
+function SectionOfList({ group, done, className, children }: { group: LectureGroup<Lecture>; done: number | null; className: string; children: ReactNode }) {
+  const headingId = useId();
+  const total = group.lectures.length;
+  return (
+    <section aria-labelledby={headingId} className="mb-3 last:mb-0">
+      <div className="flex items-baseline justify-between gap-3 border-b border-base-content/10 px-1 pt-1 pb-1.5">
+        <h3 id={headingId} className="min-w-0 text-sm font-semibold wrap-anywhere">
+          {group.section!.title}
+        </h3>
+        {done !== null && (
+          <span className={`shrink-0 text-xs tabular-nums ${done === total ? 'font-medium text-success' : 'text-base-content/70'}`}>
+            {progressTexts.sectionDone(done, total)}
+          </span>
+        )}
+      </div>
+      <ol className={`${className} mt-1`}>{children}</ol>
+    </section>
   );
 }
 

@@ -257,6 +257,7 @@ export default function LecturePage() {
           </div>
 
           <LectureList
+            sections={answer.currentData?.sections}
             lectures={lectures}
             current={current}
             onPick={play}

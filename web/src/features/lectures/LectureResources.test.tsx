@@ -14,6 +14,7 @@ const lecture: Lecture = {
   _id: '20000000-0000-4000-8000-000000000001',
   title: 'Ledgers',
   description: 'Where every entry goes.',
+  sectionId: null,
   secure_url: '/media/private/videos/1.mp4?sig=x',
   duration: null,
   preview: false,

@@ -1,6 +1,15 @@
 /** The lectures of the course watched last, for anyone who reads the `lecture` area. */
-export { selectLectures } from './lectures.api';
-/** The admin's course editor adds lectures and lists them through these. */
-export { addLecture, useGetLecturesQuery } from './lectures.api';
+export { selectLectures, useGetLecturesQuery } from './lectures.api';
+/** The admin's course editor adds lectures through this. */
+export { addLecture } from './lectures.api';
 /** A lecture's files with download links; an administrator attaches and removes them. */
 export { LectureResources } from './LectureResources';
+/** The admin's arrangement of a course's curriculum, for the course editor's curriculum. */
+export {
+  useAddSectionMutation,
+  useDeleteSectionMutation,
+  useEditLectureMutation,
+  useMoveLectureMutation,
+  useMoveSectionMutation,
+  useRenameSectionMutation,
+} from './curriculum.api';

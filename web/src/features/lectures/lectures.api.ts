@@ -6,7 +6,7 @@ import { latestAnswer, LIST, serverCall, serverState, type CacheDispatch, type C
 
 type CourseWithLectures = ResponseOf<typeof endpoints.lectures.add>['course'];
 
-const lectureApi = serverState.injectEndpoints({
+export const lectureApi = serverState.injectEndpoints({
   endpoints: (build) => ({
     /**
      * `GET /courses/:id`: the course's lectures with their video URLs, for a subscriber or

@@ -25,6 +25,7 @@ const course: Course = {
 };
 const lecture = (n: number): Lecture => ({
   _id: `20000000-0000-4000-8000-00000000000${n}`,
+  sectionId: null,
   title: `Lesson ${n}`,
   description: `Part ${n}`,
   secure_url: `/media/private/videos/${n}.mp4?sig=x`,

@@ -14,6 +14,8 @@ export const progressTexts = {
   markDone: 'Mark as completed',
   markNotDone: 'Completed · Undo',
   completedLecture: 'Completed',
+  /** Under a section's title in the player's list. */
+  sectionDone: (done: number, total: number) => `${done} of ${total} done`,
   watchedUntil: (clock: string) => `Stopped at ${clock}`,
   nextLectureIn: (seconds: number) => `Next lecture in ${seconds} s`,
   upNext: 'Up next',

@@ -1,0 +1,46 @@
+/**
+ * The words of the admin's curriculum editor. Not in the message catalogue (contract/src/messages.ts),
+ * which ships in every page's first chunk: these load with the admin's course editor alone.
+ */
+export const curriculumTexts = {
+  heading: 'Curriculum',
+  intro: 'Drag lectures and sections by their handle, or move them one step with their buttons. Learners see this order.',
+  loadFailed: 'The curriculum could not be loaded.',
+  retry: 'Try again',
+  noLectures: 'No lectures yet. Add the first one, then arrange them here.',
+  noSection: 'Not in a section',
+  noSectionHint: 'Listed first, before the sections.',
+  emptySection: 'No lectures in this section yet. Drag one here, or move one in with its buttons.',
+  noLooseLectures: 'Every lecture is in a section. Drag one here to list it before them.',
+  lectureCount: (count: number) => `${count} ${count === 1 ? 'lecture' : 'lectures'}`,
+  newSection: 'New section',
+  newSectionPlaceholder: 'e.g. Getting started',
+  addSection: 'Add section',
+  sectionTitle: 'Section title',
+  rename: 'Rename',
+  renameSection: (title: string) => `Rename: ${title}`,
+  deleteSection: 'Delete',
+  deleteSectionOf: (title: string) => `Delete: ${title}`,
+  confirmDeleteSection: (title: string, count: number, destination: string) =>
+    count === 0
+      ? `Delete the section "${title}"?`
+      : `Delete the section "${title}"? Its ${count === 1 ? 'lecture stays' : `${count} lectures stay`}, at the end of ${destination}.`,
+  lecturesOfNoSection: 'the lectures not in a section',
+  sectionNamed: (title: string) => `"${title}"`,
+  moveUp: 'Move up',
+  moveDown: 'Move down',
+  moveUpOf: (title: string) => `Move up: ${title}`,
+  moveDownOf: (title: string) => `Move down: ${title}`,
+  dragSection: (title: string) => `Drag the section ${title}`,
+  dragLecture: (title: string) => `Drag ${title}`,
+  edit: 'Edit',
+  editOf: (title: string) => `Edit: ${title}`,
+  editing: (title: string) => `Edit lecture ${title}`,
+  title: 'Title',
+  description: 'Description',
+  save: 'Save',
+  cancel: 'Cancel',
+  lectureMovedTo: (title: string, group: string, position: number, count: number) => `${title} moved to ${group}, position ${position} of ${count}.`,
+  sectionMovedTo: (title: string, position: number, count: number) => `Section ${title} moved to position ${position} of ${count}.`,
+  groupName: (title: string | null) => (title === null ? 'the lectures not in a section' : `section ${title}`),
+} as const;
