@@ -127,6 +127,11 @@ export const endpoints = {
       'POST',
       '/courses/:courseId/lectures/:lectureId/processing',
     ),
+    /** Multipart: the new video as `lectures`; the lecture keeps its id, place and learners' progress. */
+    replaceVideo: admin<{ params: typeof LectureParamsSchema; body: Multipart; response: typeof LectureResponseSchema }>(
+      'PUT',
+      '/courses/:courseId/lectures/:lectureId/video',
+    ),
   },
   video: {
     /** Whether this server can process videos, and if not, why. */
