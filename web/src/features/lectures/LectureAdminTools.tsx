@@ -3,8 +3,9 @@ import { messages } from '@lms/contract/messages';
 import { useEffect, useState } from 'react';
 import { useDeleteLectureMutation, useRetryProcessingMutation, useSetLecturePreviewMutation } from './lectures.api';
 import { ProcessingState } from './ProcessingState';
+import { ReplaceVideoButton } from './ReplaceVideoButton';
 
-/** Under each lecture of the list, for an admin: its processing state, the free-preview switch, and Delete. */
+/** Under each lecture of the list, for an admin: its processing state, the free-preview switch, Replace video, and Delete. */
 export function LectureAdminTools({ courseId, lecture, onDeleted }: { courseId: string; lecture: Lecture; onDeleted: () => void }) {
   const [deleteLecture] = useDeleteLectureMutation();
   const [setPreview] = useSetLecturePreviewMutation();
@@ -50,6 +51,7 @@ export function LectureAdminTools({ courseId, lecture, onDeleted }: { courseId: 
           {/* The switch's own words: a badge, as on the course page, when the lecture is a free preview. */}
           <span className={preview ? 'badge badge-sm badge-soft badge-primary' : 'text-base-content/70'}>{messages.freePreview}</span>
         </label>
+        <ReplaceVideoButton courseId={courseId} lecture={lecture} />
         <button
           type="button"
           className="btn btn-ghost btn-sm text-error"

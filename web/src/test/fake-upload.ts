@@ -1,0 +1,49 @@
+/** A stand-in for the browser's XMLHttpRequest, as api-client's uploads use it: the test decides progress and the answer. */
+type ProgressListener = (event: { lengthComputable: boolean; loaded: number; total: number }) => void;
+
+export class FakeUpload {
+  /** The upload the code under test opened last. */
+  static last: FakeUpload | undefined;
+  listeners: Record<string, (() => void)[]> = {};
+  progressListeners: ProgressListener[] = [];
+  upload = { addEventListener: (_type: string, fn: ProgressListener) => this.progressListeners.push(fn) };
+  status = 0;
+  response: unknown = null;
+  withCredentials = false;
+  responseType = '';
+  method = '';
+  url = '';
+  body?: FormData;
+  aborted = false;
+  constructor() {
+    FakeUpload.last = this;
+  }
+  open(method: string, url: string) {
+    this.method = method;
+    this.url = url;
+  }
+  addEventListener(type: string, fn: () => void) {
+    (this.listeners[type] ??= []).push(fn);
+  }
+  send(body: FormData) {
+    this.body = body;
+  }
+  abort() {
+    this.aborted = true;
+    this.listeners.abort?.forEach((fn) => fn());
+  }
+  progress(fraction: number) {
+    this.progressListeners.forEach((fn) => fn({ lengthComputable: true, loaded: fraction * 1000, total: 1000 }));
+  }
+  answer(status: number, response: unknown) {
+    this.status = status;
+    this.response = response;
+    this.listeners.load?.forEach((fn) => fn());
+  }
+}
+
+/** Uploads go to a FakeUpload from now on (FakeUpload.last is the latest). */
+export function fakeUploads() {
+  FakeUpload.last = undefined;
+  globalThis.XMLHttpRequest = FakeUpload as unknown as typeof XMLHttpRequest;
+}
