@@ -37,7 +37,12 @@ export function LectureAdminTools({ courseId, lecture, onDeleted }: { courseId: 
 
   return (
     <>
-      <ProcessingState processing={lecture.processing} title={lecture.title} onRetry={() => void retryProcessing(ids)} />
+      <div className="flex flex-wrap items-center gap-x-2 px-3">
+        <div className="min-w-0 flex-1">
+          <ProcessingState flush processing={lecture.processing} title={lecture.title} onRetry={() => void retryProcessing(ids)} />
+        </div>
+        <ReplaceVideoButton courseId={courseId} lecture={lecture} />
+      </div>
       <div className="flex flex-wrap items-center justify-between gap-2 px-3 pb-2">
         <label className="flex cursor-pointer items-center gap-2 text-sm">
           <input
@@ -51,7 +56,6 @@ export function LectureAdminTools({ courseId, lecture, onDeleted }: { courseId: 
           {/* The switch's own words: a badge, as on the course page, when the lecture is a free preview. */}
           <span className={preview ? 'badge badge-sm badge-soft badge-primary' : 'text-base-content/70'}>{messages.freePreview}</span>
         </label>
-        <ReplaceVideoButton courseId={courseId} lecture={lecture} />
         <button
           type="button"
           className="btn btn-ghost btn-sm text-error"

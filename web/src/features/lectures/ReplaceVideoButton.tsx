@@ -15,8 +15,9 @@ const POLL_MS = 3000;
  * (which Cancel stops), then shows where the new video is in the pipeline until it plays in the
  * current one's place. The lecture keeps its id, place and learners' progress (the server's rules).
  *
- * Made for a wrapping flex row of lecture tools: the button sits in the row, pushed to its end,
- * and the upload's or the new video's state takes a line of its own at the row's start.
+ * Made for a wrapping flex row (the lecture page puts it on the line of the video's state): the
+ * button sits at the row's end, and the upload's or the new video's state takes a line of its own
+ * below the row's other items.
  */
 export function ReplaceVideoButton({ courseId, lecture }: { courseId: string; lecture: Lecture }) {
   const dispatch = useAppDispatch();
@@ -92,21 +93,18 @@ export function ReplaceVideoButton({ courseId, lecture }: { courseId: string; le
   return (
     <>
       {(uploading || replacement) && (
-        <div className="order-first basis-full" role="group" aria-label={texts.newVideoOf(lecture.title)}>
+        <div className="order-last basis-full" role="group" aria-label={texts.newVideoOf(lecture.title)}>
           {uploading ? (
-            <div className="flex items-center gap-2 pb-1 text-xs">
-              <span className="shrink-0 tabular-nums" aria-live="polite">
-                {texts.uploading(percent)}
-              </span>
-              <progress
-                className="progress progress-primary h-1.5 min-w-12 flex-1"
-                value={percent}
-                max={100}
-                aria-label={texts.uploadProgressOf(lecture.title)}
-              />
-              <button type="button" className="btn btn-ghost btn-xs" onClick={() => upload.current?.abort()}>
-                {texts.cancelUpload}
-              </button>
+            <div className="pb-1 text-xs">
+              <div className="flex flex-wrap items-center justify-between gap-x-2">
+                <span className="tabular-nums" aria-live="polite">
+                  {texts.uploading(percent)}
+                </span>
+                <button type="button" className="btn btn-ghost btn-xs" onClick={() => upload.current?.abort()}>
+                  {texts.cancelUpload}
+                </button>
+              </div>
+              <progress className="progress progress-primary block h-1.5 w-full" value={percent} max={100} aria-label={texts.uploadProgressOf(lecture.title)} />
             </div>
           ) : (
             replacement && (
@@ -128,7 +126,7 @@ export function ReplaceVideoButton({ courseId, lecture }: { courseId: string; le
       )}
       <button
         type="button"
-        className="btn btn-ghost btn-sm ml-auto"
+        className="btn btn-ghost btn-xs ml-auto"
         disabled={uploading}
         onClick={() => picker.current?.click()}
         aria-label={texts.replaceVideoOf(lecture.title)}

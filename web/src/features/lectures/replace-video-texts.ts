@@ -4,7 +4,7 @@
  */
 export const replaceVideoTexts = {
   replaceVideo: 'Replace video',
-  replaceVideoOf: (title: string) => `Replace the video of “${title}”`,
+  replaceVideoOf: (title: string) => `Replace video of “${title}”`,
   chooseVideoFor: (title: string) => `Choose the new video for “${title}”`,
   confirm: (title: string, fileName: string) =>
     `Replace the video of “${title}” with “${fileName}”?\n\nThe lecture keeps its place and its learners’ progress. The current video is deleted once the new one plays.`,
