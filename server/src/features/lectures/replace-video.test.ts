@@ -103,7 +103,9 @@ describe('PUT /api/v1/courses/:courseId/lectures/:lectureId/video without video 
 
     const after = await listed(courseId);
     expect(after.map((item) => [item._id, item.title])).toEqual(before.map((item) => [item._id, item.title]));
-    expect(after.map((item) => item.secure_url)).toEqual([before[0]!.secure_url, lecture.secure_url, before[2]!.secure_url]);
+    // Signed URLs change with their expiry, by the second: the stored video each names is what counts.
+    const videoOf = (url: string) => new URL(url, 'http://x').pathname;
+    expect(after.map((item) => videoOf(item.secure_url))).toEqual([before[0]!, lecture, before[2]!].map((item) => videoOf(item.secure_url)));
     expect(after[0]!._id).toBe(first._id);
 
     // The old video, ladder and poster are gone from storage; the others' videos stay.
