@@ -121,6 +121,10 @@ export const answers = {
   videoProcessingOff: (why: string) =>
     `Video processing is off: ${why}. Lectures play as uploaded (MP4), without quality levels, posters or durations. Install ffmpeg, or set FFMPEG_PATH and FFPROBE_PATH, then restart the server.`,
 
+  // Ours: replacing a lecture's video
+  videoReplacementStarted: 'The new video is being processed; the current one plays until it is ready',
+  videoReplaced: 'The new video plays from now on',
+
   // (app/progress-texts.ts, features/stats/Engagement.tsx): this catalogue ships in every page's first chunk.
   progressSaved: 'Progress saved',
   progressFetched: 'Progress fetched',

@@ -188,6 +188,11 @@ const bindings = {
       schemas: { params: LectureParamsSchema, response: LectureResponseSchema },
       summary: "Process a lecture's video again after its processing failed (409 in any other state)",
     },
+    replaceVideo: {
+      schemas: { params: LectureParamsSchema, body: 'multipart', response: LectureResponseSchema },
+      summary:
+        "Replace a lecture's video (multipart: lectures, the new video file), keeping its id, place and learners' progress; the current video plays until the new one is processed",
+    },
   },
   resources: {
     list: {

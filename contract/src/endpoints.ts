@@ -159,6 +159,11 @@ export const endpoints = {
       'POST',
       '/courses/:courseId/lectures/:lectureId/processing',
     ),
+    /** Multipart: the new video as `lectures`; the lecture keeps its id, place and learners' progress. */
+    replaceVideo: admin<{ params: typeof LectureParamsSchema; body: Multipart; response: typeof LectureResponseSchema }>(
+      'PUT',
+      '/courses/:courseId/lectures/:lectureId/video',
+    ),
   },
   resources: {
     /** A lecture's files with download links: for those who may watch it; a free preview's for anyone logged in. */

@@ -105,6 +105,11 @@ export const LectureSchema = z.object({
   poster_url: z.string().nullable(),
   /** The HLS master playlist, signed like secure_url, once the ladder is ready; the player prefers it. */
   hls_url: z.string().nullable(),
+  /**
+   * A new video on its way to take this one's place: where it is in the pipeline. Null when none
+   * is. The fields above keep describing the video that plays now until the new one is ready.
+   */
+  replacement: VideoProcessingSchema.nullable(),
 });
 export type Lecture = z.infer<typeof LectureSchema>;
 

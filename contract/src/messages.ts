@@ -203,7 +203,7 @@ export const messages = {
   videoReady: 'Ready for streaming',
   videoFailed: 'Processing failed',
   videoRetry: 'Retry',
-  videoRetryFor: (title: string) => `Process “${title}” again`,
+  videoRetryFor: (title: string) => `Retry processing “${title}”`,
   videoProcessedWith: (ffmpeg: string) => `Videos are processed with ${ffmpeg}`,
   videoQuality: 'Quality',
   videoQualityAuto: 'Auto',

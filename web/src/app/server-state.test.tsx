@@ -99,6 +99,7 @@ describe('the server-state cache', () => {
       processing: { state: 'ready', percent: null, reason: null },
       poster_url: null,
       hls_url: null,
+      replacement: null,
     };
     let signedIn = true;
     stubApi({

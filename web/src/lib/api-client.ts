@@ -93,11 +93,11 @@ function fail(status: number, message: string | undefined, options: CallOptions)
 export function uploadWithProgress<T extends object>(
   path: string,
   form: FormData,
-  options: CallOptions & { onProgress: (fraction: number) => void },
+  options: CallOptions & { onProgress: (fraction: number) => void; method?: Method },
 ): Promise<T & { message?: string }> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', `${API_ROOT}${path}`);
+    xhr.open(options.method ?? 'POST', `${API_ROOT}${path}`);
     xhr.withCredentials = true;
     xhr.responseType = 'json';
     xhr.upload.addEventListener('progress', (event) => {

@@ -53,3 +53,8 @@ export class FakeUpload {
     this.listeners.load?.forEach((fn) => fn());
   }
 }
+
+/** Uploads go to a FakeUpload from now on (FakeUpload.last is the latest). */
+export function fakeUploads() {
+  FakeUpload.install();
+}

@@ -18,6 +18,7 @@ import {
   storeLectureVideo,
   updateLecture,
 } from './lectures.service.ts';
+import { checkLectureExists, replaceLectureVideo } from './replace-video.ts';
 
 /** A course's lectures, and its public curriculum (under /courses, beside courses.routes.ts). */
 export const lectureRoutes: FastifyPluginAsync = async (app) => {
@@ -73,6 +74,24 @@ export const lectureRoutes: FastifyPluginAsync = async (app) => {
       message: answers.videoRetryStarted,
       lecture: await retryLectureProcessing(ctx, { ...request.params, viewer: currentUser(request) }),
     }),
+  });
+
+  route(app, api.lectures.replaceVideo, {
+    handler: async (request) => {
+      const { courseId, lectureId } = request.params;
+      // An unknown lecture is refused before its new video is uploaded.
+      await checkLectureExists(ctx, courseId, lectureId);
+      const form = await readForm(request, {
+        fileField: 'lectures',
+        maxBytes: ctx.config.videoMaxBytes,
+        tooLargeMessage: answers.videoTooLarge,
+        receive: (file) => storeLectureVideo(ctx, file),
+        discard: (video) => ctx.media.remove(video.key),
+      });
+      if (!form.file) throw new AppError(400, messages.allFieldsMandatory);
+      const lecture = await replaceLectureVideo(ctx, { courseId, lectureId, video: form.file, viewer: currentUser(request) });
+      return { success: true, message: lecture.replacement ? answers.videoReplacementStarted : answers.videoReplaced, lecture };
+    },
   });
 
   route(app, api.lectures.delete, {

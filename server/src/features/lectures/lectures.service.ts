@@ -73,9 +73,20 @@ const processingOf = (lecture: LectureRow): VideoProcessing => ({
   reason: lecture.videoState === 'failed' ? lecture.processingError : null,
 });
 
-/** The master playlist's URL for `viewerId` once the ladder is ready; null before. */
+/**
+ * While a new video is on its way (features/lectures/replace-video.ts), the pipeline's columns
+ * follow its run, and the video playing now is the one whose ladder is ready.
+ */
+const processingAndReplacementOf = (lecture: LectureRow): Pick<Lecture, 'processing' | 'replacement'> =>
+  lecture.replacementVideoKey
+    ? { processing: { state: 'ready', percent: null, reason: null }, replacement: processingOf(lecture) }
+    : { processing: processingOf(lecture), replacement: null };
+
+/** The master playlist's URL for `viewerId` once the ladder is ready (it stays while a replacement is processed); null before. */
 const hlsUrlOf = (ctx: Context, lecture: LectureRow, viewerId: string, expiresAt: Date) =>
-  lecture.videoState === 'ready' && lecture.hlsKey ? hlsMasterUrl(ctx.config.sessionSecret, { key: lecture.hlsKey, viewerId, expiresAt }) : null;
+  (lecture.videoState === 'ready' || lecture.replacementVideoKey) && lecture.hlsKey
+    ? hlsMasterUrl(ctx.config.sessionSecret, { key: lecture.hlsKey, viewerId, expiresAt })
+    : null;
 
 const posterUrlOf = (ctx: Context, lecture: LectureRow) => (lecture.posterKey ? ctx.media.publicUrl(lecture.posterKey) : null);
 
@@ -89,7 +100,7 @@ export async function toLectureJson(ctx: Context, lecture: LectureRow, viewer: U
     secure_url: await ctx.media.privateUrl({ key: lecture.videoKey, viewerId: viewer.id, expiresAt }),
     duration: lecture.durationSeconds,
     preview: lecture.isPreview,
-    processing: processingOf(lecture),
+    ...processingAndReplacementOf(lecture),
     poster_url: posterUrlOf(ctx, lecture),
     hls_url: hlsUrlOf(ctx, lecture, viewer.id, expiresAt),
   };

@@ -290,3 +290,23 @@ export async function recountCourseProgress(tx: Tx | Db, courseId: string): Prom
     })
     .where(eq(courseProgress.courseId, courseId));
 }
+
+/**
+ * After a lecture's video was measured (a new one may be shorter): no learner's place or time
+ * watched lies past its end. Completion stays as it was: a learner who finished the lecture keeps
+ * it, and one whose place is now the end resumes from the start (decision 0015's margin).
+ */
+export async function clampProgressToDuration(tx: Tx | Db, lectureId: string, durationSeconds: number): Promise<void> {
+  await tx
+    .update(lectureProgress)
+    .set({
+      positionSeconds: sql`least(${lectureProgress.positionSeconds}, ${durationSeconds}::real)`,
+      watchedSeconds: sql`least(${lectureProgress.watchedSeconds}, ${durationSeconds}::real)`,
+    })
+    .where(
+      and(
+        eq(lectureProgress.lectureId, lectureId),
+        sql`(${lectureProgress.positionSeconds} > ${durationSeconds}::real or ${lectureProgress.watchedSeconds} > ${durationSeconds}::real)`,
+      ),
+    );
+}

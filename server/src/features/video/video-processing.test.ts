@@ -5,7 +5,6 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Lecture } from '@lms/contract/lectures';
 import { answers } from '@lms/contract/answers';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
@@ -13,11 +12,10 @@ import type { Database } from '../../db/client.ts';
 import { lectures } from '../../db/schema.ts';
 import { withSecrets } from '../../secrets.ts';
 import { createTestApp, openTestDatabase, TEST_ENV, type TestApp } from '../../test/app.ts';
-import { publishCourseDirectly } from '../../test/courses.ts';
 import { mediaFiles } from '../../test/db.ts';
-import { mp4Video, multipart, pngImage, signUp, signUpAdmin } from '../../test/http.ts';
+import { mp4Video, signUp, signUpAdmin } from '../../test/http.ts';
 import { startTestS3 } from '../../test/s3.ts';
-import { makeClip, testVideoTools } from '../../test/video.ts';
+import { ffmpegThat, lectureAsAdmin, makeClip, newCourse, runsOf, settled, testVideoTools, until, upload } from '../../test/video.ts';
 import { seedDemoCourses } from '../../cli/demo-courses.ts';
 import { mediaRoot, videoRunKeys } from '../media/storage.ts';
 import { describeFfmpeg, ffmpegWarning, type VideoTools } from './ffmpeg.ts';
@@ -37,61 +35,6 @@ afterAll(() => fs.rm(clipDir, { recursive: true, force: true }));
 
 /** Processing on, jobs picked up and retried within a second or two. */
 const PROCESSING_ON = { VIDEO_PROCESSING: 'on', VIDEO_STALL_SECONDS: '2' };
-
-async function newCourse(t: TestApp | { app: TestApp['app'] }, admin: string): Promise<string> {
-  const form = await multipart({
-    title: 'Pipeline course',
-    description: 'Lectures that go through the video pipeline.',
-    category: 'Video',
-    createdBy: 'Asha Verma',
-    thumbnail: { bytes: await pngImage(), filename: 'cover.png', type: 'image/png' },
-  });
-  const response = await t.app.inject({ method: 'POST', url: '/api/v1/courses', payload: form.payload, headers: { ...form.headers, cookie: admin } });
-  expect(response.statusCode, response.body).toBe(201);
-  await publishCourseDirectly(t.app.ctx, response.json().course._id);
-  return response.json().course._id;
-}
-
-async function upload(t: { app: TestApp['app'] }, admin: string, courseId: string, bytes: Buffer, title = 'Lesson'): Promise<Lecture> {
-  const form = await multipart({ title, description: 'A part of the course.', lectures: { bytes, filename: 'lesson.mp4', type: 'video/mp4' } });
-  const response = await t.app.inject({
-    method: 'POST',
-    url: `/api/v1/courses/${courseId}`,
-    payload: form.payload,
-    headers: { ...form.headers, cookie: admin },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json().course.lectures.find((lecture: Lecture) => lecture.title === title);
-}
-
-async function lectureAsAdmin(t: { app: TestApp['app'] }, admin: string, courseId: string, lectureId: string): Promise<Lecture> {
-  const response = await t.app.inject({ url: `/api/v1/courses/${courseId}`, headers: { cookie: admin } });
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json().lectures.find((lecture: Lecture) => lecture._id === lectureId);
-}
-
-/** Asks for the lecture until `done` says so (the job runs in the background), for up to a minute. */
-async function until(read: () => Promise<Lecture>, done: (lecture: Lecture) => boolean): Promise<Lecture> {
-  const seen: string[] = [];
-  for (let tries = 0; tries < 240; tries++) {
-    const lecture = await read();
-    seen.push(lecture.processing.state);
-    if (done(lecture)) return lecture;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`never reached the state; saw ${[...new Set(seen)].join(' → ')}`);
-}
-const settled = (lecture: Lecture) => lecture.processing.state === 'ready' || lecture.processing.state === 'failed';
-
-/** A script standing in for ffmpeg that runs the real one, except that it fails (or first waits) when asked to make HLS. */
-async function ffmpegThat(dir: string, onHls: string): Promise<string> {
-  const script = path.join(dir, `ffmpeg-${Math.random().toString(36).slice(2)}`);
-  await fs.writeFile(script, `#!/bin/sh\ncase " $* " in *" hls "*) echo x >> "${script}.runs"; ${onHls};; esac\nexec "${tools.ffmpeg}" "$@"\n`, {
-    mode: 0o755,
-  });
-  return script;
-}
-const runsOf = async (script: string) => (await fs.readFile(`${script}.runs`, 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
 
 describe('a lecture uploaded with processing on', () => {
   let t: TestApp;
@@ -234,7 +177,7 @@ describe('when no ffmpeg can run', () => {
 describe('faults', () => {
   it('retries a transcode that fails, then marks the lecture failed with ffmpeg’s words; no files are left', async () => {
     const t = await createTestApp({
-      env: { ...PROCESSING_ON, FFMPEG_PATH: await ffmpegThat(clipDir, 'echo "simulated encoder crash" >&2; exit 1'), FFPROBE_PATH: tools.ffprobe },
+      env: { ...PROCESSING_ON, FFMPEG_PATH: await ffmpegThat(tools, clipDir, 'echo "simulated encoder crash" >&2; exit 1'), FFPROBE_PATH: tools.ffprobe },
       jobRules: { 'video-processing': { retryLimit: 1, retryDelaySeconds: 1 } },
     });
     try {
@@ -257,7 +200,7 @@ describe('faults', () => {
   });
 
   it('deleting a lecture while its video is transcoded stops the run and leaves no files', async () => {
-    const t = await createTestApp({ env: { ...PROCESSING_ON, FFMPEG_PATH: await ffmpegThat(clipDir, 'sleep 4'), FFPROBE_PATH: tools.ffprobe } });
+    const t = await createTestApp({ env: { ...PROCESSING_ON, FFMPEG_PATH: await ffmpegThat(tools, clipDir, 'sleep 4'), FFPROBE_PATH: tools.ffprobe } });
     try {
       const admin = (await signUpAdmin(t.app)).cookie;
       const courseId = await newCourse(t, admin);

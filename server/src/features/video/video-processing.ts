@@ -11,9 +11,11 @@ import { lectures } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Jobs } from '../../jobs.ts';
 import { hlsFileKey, savePoster, videoRunKeys } from '../media/storage.ts';
+import { clampProgressToDuration } from '../progress/progress.service.ts';
 import { describeFfmpeg, ffmpegWarning, type VideoTools } from './ffmpeg.ts';
 import { ladderFor, transcodeToHls } from './hls-transcode.ts';
 import { grabFrame, probeVideo, UnreadableVideo, type ProbedVideo } from './probe.ts';
+import { swapInReplacement } from './replacement.ts';
 
 /**
  * The video pipeline (decision 0014): after an upload, a job on the queue probes the video (its
@@ -25,6 +27,8 @@ import { grabFrame, probeVideo, UnreadableVideo, type ProbedVideo } from './prob
  * with its progress every few seconds; one silent for longer than the stall limit died with its
  * process (kill -9, a lost machine), and `restartStalledVideos` hands the lecture to a new run.
  * A run that finds the lecture gone (deleted) or held by another run stops and removes what it made.
+ * A lecture with a replacement on its way (`replacementVideoKey`) is processed from that file,
+ * and swapped in when done (replacement.ts).
  */
 export type VideoProcessingJob = Jobs['video-processing'];
 
@@ -52,6 +56,7 @@ export async function processLectureVideo(
 ): Promise<void> {
   const lecture = await claim(ctx, job);
   if (!lecture) return;
+  const replacing = lecture.replacementVideoKey;
   const made: string[] = [];
   const workDir = path.join(workRoot(ctx.config.dataDir), `video-${job.run}`);
   const stop = new AbortController();
@@ -59,10 +64,12 @@ export async function processLectureVideo(
   signal?.addEventListener('abort', abort, { once: true });
   try {
     await fs.mkdir(workDir, { recursive: true, mode: 0o700 });
-    const source = await localCopy(ctx, lecture.videoKey, workDir);
+    const source = await localCopy(ctx, replacing ?? lecture.videoKey, workDir);
     const video = await probeVideo(tools, source, stop.signal);
-    // Durations show on the course page as soon as they are known (the catalogue hears the change).
-    await report(ctx, job, { durationSeconds: video.durationSeconds, videoWidth: video.width, videoHeight: video.height, processingPercent: 0 });
+    // Durations show on the course page as soon as they are known (the catalogue hears the change);
+    // a replacement's once it has taken the current video's place.
+    if (replacing) await report(ctx, job, { processingPercent: 0 });
+    else await recordMeasures(ctx, job, video);
 
     // Nothing is stored until the transcode is done: a process killed during it leaves only its work folder.
     const hlsKey = await transcodeAndStore(ctx, tools, { job, source, video, workDir, made, signal: stop.signal });
@@ -71,11 +78,9 @@ export async function processLectureVideo(
     // Everything is stored: the scratch folder goes before the lecture says ready, so ready means no disk left in use.
     await fs.rm(workDir, { recursive: true, force: true });
 
-    const [done] = await ctx.db
-      .update(lectures)
-      .set({ videoState: 'ready', processingPercent: 100, processingError: null, processingHeartbeatAt: null, posterKey: poster, hlsKey })
-      .where(and(eq(lectures.id, job.lectureId), eq(lectures.processingRun, job.run)))
-      .returning({ id: lectures.id });
+    const done = replacing
+      ? await swapInReplacement(ctx, { ...job, replacing }, { hlsKey, posterKey: poster, video })
+      : await markReady(ctx, job, { hlsKey, posterKey: poster });
     if (!done) throw new LostLecture();
     made.length = 0;
     log.info({ lectureId: job.lectureId, seconds: video.durationSeconds, height: video.height }, 'lecture video processed');
@@ -131,6 +136,34 @@ async function report(ctx: Context, job: VideoProcessingJob, changes: Partial<ty
     .where(and(eq(lectures.id, job.lectureId), eq(lectures.processingRun, job.run)))
     .returning({ id: lectures.id });
   if (!held) throw new LostLecture();
+}
+
+/** The video's length and size, and no learner's place past its end (the lecture may have had a longer video before). */
+async function recordMeasures(ctx: Context, job: VideoProcessingJob, video: ProbedVideo): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const [held] = await tx
+      .update(lectures)
+      .set({
+        durationSeconds: video.durationSeconds,
+        videoWidth: video.width,
+        videoHeight: video.height,
+        processingPercent: 0,
+        processingHeartbeatAt: new Date(),
+      })
+      .where(and(eq(lectures.id, job.lectureId), eq(lectures.processingRun, job.run)))
+      .returning({ id: lectures.id });
+    if (!held) throw new LostLecture();
+    await clampProgressToDuration(tx, job.lectureId, video.durationSeconds);
+  });
+}
+
+async function markReady(ctx: Context, job: VideoProcessingJob, made: { hlsKey: string; posterKey: string }): Promise<boolean> {
+  const [done] = await ctx.db
+    .update(lectures)
+    .set({ videoState: 'ready', processingPercent: 100, processingError: null, processingHeartbeatAt: null, ...made })
+    .where(and(eq(lectures.id, job.lectureId), eq(lectures.processingRun, job.run)))
+    .returning({ id: lectures.id });
+  return done !== undefined;
 }
 
 /** Lets the next try of this job claim the lecture at once. */

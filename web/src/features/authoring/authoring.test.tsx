@@ -35,6 +35,7 @@ const lecture = (n: number): Lecture => ({
   processing: { state: 'waiting', percent: null, reason: null },
   poster_url: null,
   hls_url: null,
+  replacement: null,
 });
 
 const COURSE = `GET /api/v1/courses?id=${ID}`;

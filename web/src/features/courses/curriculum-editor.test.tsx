@@ -33,6 +33,7 @@ const lecture = (n: number, sectionId: string | null): Lecture => ({
   processing: { state: 'ready', percent: null, reason: null },
   poster_url: null,
   hls_url: null,
+  replacement: null,
 });
 const listUrl = `GET /api/v1/courses/${course._id}`;
 /** Lesson 1 of no section; Lessons 2 and 3 in Basics; Lesson 4 in Advanced. */

@@ -3,8 +3,9 @@ import { messages } from '@lms/contract/messages';
 import { useEffect, useState } from 'react';
 import { useDeleteLectureMutation, useRetryProcessingMutation, useSetLecturePreviewMutation } from './lectures.api';
 import { ProcessingState } from './ProcessingState';
+import { ReplaceVideoButton } from './ReplaceVideoButton';
 
-/** Under each lecture of the list, for an admin: its processing state, the free-preview switch, and Delete. */
+/** Under each lecture of the list, for an admin: its processing state, the free-preview switch, Replace video, and Delete. */
 export function LectureAdminTools({ courseId, lecture, onDeleted }: { courseId: string; lecture: Lecture; onDeleted: () => void }) {
   const [deleteLecture] = useDeleteLectureMutation();
   const [setPreview] = useSetLecturePreviewMutation();
@@ -36,7 +37,12 @@ export function LectureAdminTools({ courseId, lecture, onDeleted }: { courseId: 
 
   return (
     <>
-      <ProcessingState processing={lecture.processing} title={lecture.title} onRetry={() => void retryProcessing(ids)} />
+      <div className="flex flex-wrap items-center gap-x-2 px-3">
+        <div className="min-w-0 flex-1">
+          <ProcessingState flush processing={lecture.processing} title={lecture.title} onRetry={() => void retryProcessing(ids)} />
+        </div>
+        <ReplaceVideoButton courseId={courseId} lecture={lecture} />
+      </div>
       <div className="flex flex-wrap items-center justify-between gap-2 px-3 pb-2">
         <label className="flex cursor-pointer items-center gap-2 text-sm">
           <input

@@ -21,6 +21,7 @@ const lecture: Lecture = {
   processing: { state: 'ready', percent: null, reason: null },
   poster_url: null,
   hls_url: null,
+  replacement: null,
 };
 const resourcesPath = `/api/v1/courses/${courseId}/lectures/${lecture._id}/resources`;
 const resource = (n: number, overrides: Partial<Resource> = {}): Resource => ({

@@ -101,6 +101,36 @@ export const lectureApi = serverState.injectEndpoints({
         if (answer) dispatch(lecturesChanged(courseId, answer.data.course));
       },
     }),
+    /**
+     * `PUT /courses/:courseId/lectures/:lectureId/video` (multipart: the new video as `lectures`),
+     * with upload progress as addLecture. The answer is the lecture, which may now have a
+     * replacement on its way, or a new video that plays at once.
+     */
+    replaceLectureVideo: build.mutation<
+      ResponseOf<typeof endpoints.lectures.replaceVideo>,
+      { courseId: string; lectureId: string; form: FormData; onProgress: (fraction: number) => void }
+    >({
+      async queryFn({ courseId, lectureId, form, onProgress }, { signal }) {
+        try {
+          const answer = await uploadWithProgress<ResponseOf<typeof endpoints.lectures.replaceVideo>>(
+            urlFor(endpoints.lectures.replaceVideo, { params: { courseId, lectureId }, body: form }),
+            form,
+            { method: endpoints.lectures.replaceVideo.method, fallback: messages.operationFailed, toastSuccess: true, onProgress, signal },
+          );
+          return { data: answer };
+        } catch (error) {
+          if (error instanceof ApiError) return { error: { status: error.status, message: error.message } };
+          if ((error as Error).name === 'AbortError') return { error: { status: 0, message: (error as Error).message } };
+          throw error;
+        }
+      },
+      async onQueryStarted({ courseId }, { dispatch, queryFulfilled }) {
+        const answer = await queryFulfilled.catch(() => undefined);
+        if (answer) dispatch(lectureReplaced(courseId, answer.data.lecture));
+      },
+      // A video that plays at once has no length yet: what shows lengths reads them again.
+      invalidatesTags: (_answer, error, { courseId }) => (error ? [] : lengthsOf(courseId)),
+    }),
     /** Admin: whether this server processes videos, and if not, why. */
     getVideoStatus: build.query<ResponseOf<typeof endpoints.video.status>, void>({
       query: () => serverCall(endpoints.video.status, {}, { fallback: messages.operationFailed, quiet: true }),
@@ -135,6 +165,29 @@ const lecturesChanged = (courseId: string, course: CourseWithLectures) => (dispa
     ]),
   );
 };
+
+/** What shows a course's lecture lengths: the course (its total), the catalogue, the curriculum. */
+const lengthsOf = (courseId: string) => [
+  { type: 'Course' as const, id: LIST },
+  { type: 'Course' as const, id: courseId },
+  { type: 'Curriculum' as const, id: courseId },
+];
+
+/**
+ * While a lecture's new video is processed, its list is read again every few seconds (whatever
+ * page shows it) until the new video plays; then what shows lengths is read again too.
+ */
+export const lectureListStale = (courseId: string) => serverState.util.invalidateTags([{ type: 'Lecture', id: courseId }]);
+export const lectureLengthsStale = (courseId: string) => serverState.util.invalidateTags(lengthsOf(courseId));
+
+/** Replaces a lecture's video; `signal` cancels the upload (the promise then rejects with an AbortError). */
+export const replaceLectureVideo =
+  (ids: { courseId: string; lectureId: string }, form: FormData, options: { onProgress: (fraction: number) => void; signal: AbortSignal }) =>
+  async (dispatch: CacheDispatch) => {
+    const request = dispatch(lectureApi.endpoints.replaceLectureVideo.initiate({ ...ids, form, onProgress: options.onProgress }));
+    options.signal.addEventListener('abort', () => request.abort());
+    return request.unwrap();
+  };
 
 /**
  * Adds a lecture with its video; `signal` cancels the upload (the promise then rejects with an AbortError).

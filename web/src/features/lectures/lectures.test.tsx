@@ -34,6 +34,7 @@ const lecture = (n: number): Lecture => ({
   processing: { state: 'ready', percent: null, reason: null },
   poster_url: null,
   hls_url: null,
+  replacement: null,
 });
 const admin: User = {
   _id: '10000000-0000-4000-8000-000000000000',

@@ -33,6 +33,7 @@ const lecture = (n: number, sectionId: string | null): Lecture => ({
   processing: { state: 'ready', percent: null, reason: null },
   poster_url: null,
   hls_url: null,
+  replacement: null,
 });
 const learner: User = sampleUser({ subscription: { status: 'active' } });
 /** In display order, as the server lists them: Lesson 1 of no section, then Ownership's two, then Traits' one. */
