@@ -2,8 +2,9 @@ import { Link, useSearchParams } from 'react-router';
 import { courseLink, paths } from '../../lib/paths';
 import { usePageTitle } from '../../lib/use-page-title';
 import { CourseForm, CourseStateBadge, useGetCourseQuery } from '../courses';
-import { useGetLecturesQuery } from '../lectures';
 import { BulkUpload } from './BulkUpload';
+import { CurriculumEditor } from './CurriculumEditor';
+import { EditorLectureTools } from './EditorLectureTools';
 import { PublishPanel } from './PublishPanel';
 
 export const editorTexts = {
@@ -14,8 +15,6 @@ export const editorTexts = {
   notFound: 'There is no such course. Choose one from the dashboard.',
   coursePage: 'View course page',
   player: 'Open lectures',
-  lectures: 'Lectures',
-  noLectures: 'No lectures yet: add the first below.',
   details: 'Course details',
 };
 
@@ -28,7 +27,6 @@ export default function CourseEditorPage() {
   const [search] = useSearchParams();
   const id = search.get('id') ?? '';
   const course = useGetCourseQuery(id, { skip: !id });
-  const lectures = useGetLecturesQuery(id, { skip: !course.currentData });
   usePageTitle(course.currentData ? `${editorTexts.title}: ${course.currentData.title}` : editorTexts.title);
 
   if (!id || (course.isSuccess && !course.currentData) || course.isError) {
@@ -47,7 +45,6 @@ export default function CourseEditorPage() {
         {editorTexts.loading}
       </p>
     );
-  const list = lectures.currentData?.lectures ?? [];
   return (
     <div className="mx-auto flex max-w-4xl flex-col gap-6 px-4 py-8">
       <header className="flex flex-col gap-3">
@@ -81,25 +78,12 @@ export default function CourseEditorPage() {
 
       <PublishPanel key={`${current._id}:${current.publishAt}`} course={current} lectureCount={current.numbersOfLectures} />
 
-      <section aria-labelledby="editor-lectures" className="card bg-base-100 shadow-sm ring-1 ring-base-content/10">
-        <div className="card-body gap-4 p-5">
-          <h2 id="editor-lectures" className="card-title text-lg">
-            {editorTexts.lectures}
-          </h2>
-          {list.length === 0 ? (
-            <p className="text-sm text-base-content/70">{editorTexts.noLectures}</p>
-          ) : (
-            <ol className="list-decimal pl-6 text-sm">
-              {list.map((lecture) => (
-                <li key={lecture._id} className="py-1 wrap-anywhere">
-                  {lecture.title}
-                </li>
-              ))}
-            </ol>
-          )}
+      <div className="card bg-base-100 shadow-sm ring-1 ring-base-content/10">
+        <div className="card-body gap-6 p-5">
+          <CurriculumEditor courseId={current._id} renderLectureActions={(lecture) => <EditorLectureTools courseId={current._id} lecture={lecture} />} />
           <BulkUpload courseId={current._id} />
         </div>
-      </section>
+      </div>
 
       <section aria-labelledby="editor-details" className="card bg-base-100 shadow-sm ring-1 ring-base-content/10">
         <div className="card-body gap-4 p-5">

@@ -13,3 +13,6 @@ export {
   useMoveSectionMutation,
   useRenameSectionMutation,
 } from './curriculum.api';
+/** The course editor's controls of each lecture: a new video, removal. */
+export { ReplaceVideoButton } from './ReplaceVideoButton';
+export { useDeleteLectureMutation } from './lectures.api';

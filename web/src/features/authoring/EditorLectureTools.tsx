@@ -1,0 +1,56 @@
+import type { Lecture } from '@lms/contract/lectures';
+import { messages } from '@lms/contract/messages';
+import { useId, useState } from 'react';
+import { LectureResources, ReplaceVideoButton, useDeleteLectureMutation } from '../lectures';
+
+export const toolTexts = {
+  files: 'Files',
+  filesOf: (title: string) => `Files of “${title}”`,
+  confirmDelete: (title: string) => `Delete the lecture "${title}"? Its video, its files and its learners' progress in it go with it.`,
+};
+
+/**
+ * What the course editor adds to each lecture's row: its files (attached and removed in a panel
+ * opened on demand, so a long curriculum does not ask for every lecture's files), a new video, and
+ * deleting it. Laid out for the row's wrapping flex line; the files' panel takes a line of its own.
+ */
+export function EditorLectureTools({ courseId, lecture }: { courseId: string; lecture: Lecture }) {
+  const panelId = useId();
+  const [filesOpen, setFilesOpen] = useState(false);
+  const [deleteLecture, deleting] = useDeleteLectureMutation();
+
+  function onDelete() {
+    if (!window.confirm(toolTexts.confirmDelete(lecture.title))) return;
+    void deleteLecture({ courseId, lectureId: lecture._id });
+  }
+
+  return (
+    <>
+      <button
+        type="button"
+        className={`btn btn-ghost btn-xs ${filesOpen ? 'btn-active' : ''}`}
+        aria-expanded={filesOpen}
+        aria-controls={panelId}
+        aria-label={toolTexts.filesOf(lecture.title)}
+        onClick={() => setFilesOpen((open) => !open)}
+      >
+        {toolTexts.files}
+      </button>
+      <button
+        type="button"
+        className="btn btn-ghost btn-xs text-error"
+        disabled={deleting.isLoading}
+        aria-label={`${messages.deleteLecture}: ${lecture.title}`}
+        onClick={onDelete}
+      >
+        {messages.deleteLecture}
+      </button>
+      <ReplaceVideoButton courseId={courseId} lecture={lecture} />
+      {filesOpen && (
+        <div id={panelId} className="mt-2 w-full basis-full rounded-field border border-base-300 p-3">
+          <LectureResources courseId={courseId} lecture={lecture} canEdit />
+        </div>
+      )}
+    </>
+  );
+}
