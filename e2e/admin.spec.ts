@@ -23,7 +23,7 @@ test('the admin creates a course, uploads a lecture watching its progress, delet
   await expect(page).toHaveURL(/\/course\/edit\?id=[0-9a-f-]{36}$/);
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
   await expect(page.getByRole('main').getByText('Draft', { exact: true })).toBeVisible();
-  await expect(page.getByText('No lectures yet: add the first below.')).toBeVisible();
+  await expect(page.getByText('No lectures yet. Add the first one, then arrange them here.')).toBeVisible();
   await page.goto('/courses');
   const card = page.getByRole('button', { name: title, exact: true });
   await expect(card).toBeVisible();
