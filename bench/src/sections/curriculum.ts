@@ -11,6 +11,9 @@ import { firstCourse, getJson, loginAsAdmin, startProduct, type Product } from '
 import { kb, ms, type Measurement, type SectionResult } from '../report.ts';
 import { describeRate, wrk, type WrkResult } from '../wrk.ts';
 
+/** What one move may write: the lecture moved, no section, its course's row (the lock that orders moves). */
+const MAX_ROWS_PER_MOVE = [1, 0, 1];
+const ROW_NOISE = 0.05;
 const HELLO_WORLD = path.join(path.dirname(fileURLToPath(import.meta.url)), '../hello-world.ts');
 /** The course the issue sizes: 500 lectures in 50 sections; and a small one, to show a reorder writes as much in both. */
 const LARGE = { sections: 50, perSection: 10 };
@@ -61,7 +64,8 @@ async function seedCourse(
         rank: (rank = rankAfter(rank)),
         title: `Lecture ${s + 1}.${l + 1}`,
         description: 'A lecture of the bench.',
-        videoKey: 'videos/bench.mp4',
+        // A key of the shape storage makes: the lecture list signs a URL for it (no file is read).
+        videoKey: `videos/${'be'.repeat(16)}.mp4`,
         videoType: 'video/mp4',
         videoBytes: 1,
         durationSeconds: 600,
@@ -175,15 +179,21 @@ async function measureReorders(bench: Bench, reference: WrkResult, label: string
       // As many moves in the small course: a move writes as much whatever the course's size.
       for (let i = 0; i < count; i++) await putMove(product, cookie, small.courseId, nextMove(small, random));
       const after = await counted();
-      const perMove = (from: Record<string, number>, to: Record<string, number>) =>
-        ['lectures', 'course_sections', 'courses'].map((table) => `${table} ${((to[table]! - from[table]!) / count).toFixed(2)}`).join(', ');
-      const [largeWrites, smallWrites] = [perMove(before, middle), perMove(middle, after)];
+      const tables = ['lectures', 'course_sections', 'courses'];
+      const perMove = (from: Record<string, number>, to: Record<string, number>) => tables.map((table) => (to[table]! - from[table]!) / count);
+      const text = (figures: number[]) => figures.map((figure, i) => `${tables[i]} ${figure.toFixed(2)}`).join(', ');
+      const [inLarge, inSmall] = [perMove(before, middle), perMove(middle, after)];
+      const [largeWrites, smallWrites] = [text(inLarge), text(inSmall)];
+      // At most the lecture moved and its course's row, whatever the size. Random moves that land
+      // where the lecture already is write nothing, and the server's statistics may count a
+      // warm-up write late: a few hundredths either way are noise, not rows.
+      const constant = inLarge.every((figure, i) => figure <= MAX_ROWS_PER_MOVE[i]! + ROW_NOISE && Math.abs(figure - inSmall[i]!) <= 0.2);
       rows.push(
         {
           what: `rows written per move, ${LARGE.sections * LARGE.perSection} lectures in ${LARGE.sections} sections, ${label}`,
           measured: largeWrites,
-          budget: `the same as with ${SMALL.sections * SMALL.perSection} lectures`,
-          met: largeWrites === smallWrites,
+          budget: `≤ 1 lecture and 1 course a move, as with ${SMALL.sections * SMALL.perSection} lectures`,
+          met: constant,
         },
         { what: `rows written per move, ${SMALL.sections * SMALL.perSection} lectures in ${SMALL.sections} sections, ${label}`, measured: smallWrites },
       );
@@ -206,7 +216,9 @@ async function measureReorders(bench: Bench, reference: WrkResult, label: string
 
     bench.log(`  wrk: the public curriculum of that course, ${label}`);
     const page = await fetch(`${product.url}/api/v1/courses/${large.courseId}/curriculum`, { headers: { 'accept-encoding': 'br' } });
-    const compressed = (await page.arrayBuffer()).byteLength;
+    // fetch hands over the body decompressed: what went over the wire is the header's length.
+    const compressed = Number(page.headers.get('content-length'));
+    await page.arrayBuffer();
     const plain = (await (await fetch(`${product.url}/api/v1/courses/${large.courseId}/curriculum`)).arrayBuffer()).byteLength;
     const curriculum = wrk(`${product.url}/api/v1/courses/${large.courseId}/curriculum`, bench.sizes.apiLoad, {
       headers: { 'accept-encoding': 'br, gzip' },
