@@ -15,7 +15,7 @@ import { describeRate, wrk, type WrkResult } from '../wrk.ts';
 const MAX_ROWS_PER_MOVE = [1, 0, 1];
 const ROW_NOISE = 0.05;
 const HELLO_WORLD = path.join(path.dirname(fileURLToPath(import.meta.url)), '../hello-world.ts');
-/** The course the issue sizes: 500 lectures in 50 sections; and a small one, to show a reorder writes as much in both. */
+/** A large course, 500 lectures in 50 sections; and a small one, to show a reorder writes as much in both. */
 const LARGE = { sections: 50, perSection: 10 };
 const SMALL = { sections: 2, perSection: 5 };
 /** A reorder is one request an admin waits for: its p99 at this size, one request at a time. */
