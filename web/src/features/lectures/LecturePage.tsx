@@ -249,7 +249,8 @@ export default function LecturePage() {
                   </div>
                 </div>
                 <p className="max-w-prose leading-7 whitespace-pre-line text-base-content/90 wrap-anywhere">{lecture.description}</p>
-                <LectureResources key={lecture._id} courseId={course._id} lecture={lecture} canEdit={isAdmin} />
+                {/* A key of its own: the player, its sibling, is keyed by the lecture's id, and two siblings with one key confuse React. */}
+                <LectureResources key={`files:${lecture._id}`} courseId={course._id} lecture={lecture} canEdit={isAdmin} />
               </>
             ) : (
               <p className="rounded-xl bg-base-200 p-8 text-center">This course has no lectures yet.</p>
