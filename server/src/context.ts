@@ -5,7 +5,7 @@ import type { CatalogueCache } from './features/courses/catalogue-cache.ts';
 import type { SessionCache } from './features/auth/session-cache.ts';
 import type { Changes } from './changes.ts';
 import type { HeldSaves } from './features/progress/held-saves.ts';
-import type { PreviewVideos } from './features/media/preview-videos.ts';
+import type { VideoTrust } from './features/media/video-trust.ts';
 import type { MediaStorage } from './features/media/storage.ts';
 import type { RazorpayClient } from './features/payments/razorpay-client.ts';
 import type { JobQueue } from './job-queue.ts';
@@ -43,7 +43,9 @@ export interface Context {
   /** Sessions in use and their users; whatever ends or changes one forgets it. */
   sessions: SessionCache;
   /** Videos recently found to be free previews; catalogue changes forget them. */
-  previewVideos: PreviewVideos;
+  previewVideos: VideoTrust;
+  /** Videos recently found to belong to a published course; catalogue changes forget them. */
+  publishedVideos: VideoTrust;
   /** Progress saves held back from sessions over their rate, the latest of each kept (features/progress). */
   heldSaves: HeldSaves;
   /** The ffmpeg this instance processes videos with, or why it cannot (features/video). */

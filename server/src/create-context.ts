@@ -6,7 +6,7 @@ import { AppError } from './errors.ts';
 import { createPasswordHasher } from './features/auth/password.ts';
 import { createSessionCache } from './features/auth/session-cache.ts';
 import { createCatalogueCache } from './features/courses/catalogue-cache.ts';
-import { createPreviewVideos } from './features/media/preview-videos.ts';
+import { createVideoTrust } from './features/media/video-trust.ts';
 import { createStorage } from './features/media/storage-factory.ts';
 import { createRazorpayClient, inProcessFetch } from './features/payments/razorpay-client.ts';
 import { createHeldSaves } from './features/progress/held-saves.ts';
@@ -51,7 +51,8 @@ export async function createContext(
   // This instance's copies, which hear every change to what they copy (changes.ts).
   const catalogue = createCatalogueCache();
   const sessions = createSessionCache();
-  const previewVideos = createPreviewVideos();
+  const previewVideos = createVideoTrust();
+  const publishedVideos = createVideoTrust();
   const changes = await followChanges(database, {
     apply(change) {
       if (change.kind === 'user') return sessions.forgetUser(change.userId);
@@ -59,6 +60,7 @@ export async function createContext(
       if (change.kind === 'anything') sessions.forgetAll();
       catalogue.invalidate();
       previewVideos.forgetAll();
+      publishedVideos.forgetAll();
     },
     onListening(listening) {
       sessions.setTrusted(listening);
@@ -85,6 +87,7 @@ export async function createContext(
     catalogue,
     sessions,
     previewVideos,
+    publishedVideos,
     // A held save the rules refuse (its lecture deleted, a position past the end) is dropped quietly.
     heldSaves: createHeldSaves({
       onError: (error) => void (error instanceof AppError || app.log.error({ err: error }, 'a held progress save failed')),

@@ -166,6 +166,27 @@ describe('a new course is a draft', () => {
   });
 });
 
+describe('video links of a course made a draft again', () => {
+  it('stop for a subscriber at once, and play again once it is published; an administrator’s keep playing', async () => {
+    const course = await createDraft('Links That Stop');
+    await addLecture(course._id);
+    await publish(course._id);
+    const urlFor = async (cookie: string) =>
+      (await t.app.inject({ url: `/api/v1/courses/${course._id}`, headers: { cookie } })).json().lectures[0].secure_url as string;
+    const subscribersUrl = await urlFor(subscriber.cookie);
+    const adminsUrl = await urlFor(admin);
+    const play = (url: string, cookie: string) => t.app.inject({ url, headers: { cookie, range: 'bytes=0-99' } }).then((r) => r.statusCode);
+    expect(await play(subscribersUrl, subscriber.cookie)).toBe(206);
+
+    await unpublish(course._id);
+    expect(await play(subscribersUrl, subscriber.cookie)).toBe(403);
+    expect(await play(adminsUrl, admin)).toBe(206);
+
+    await publish(course._id);
+    expect(await play(subscribersUrl, subscriber.cookie)).toBe(206);
+  });
+});
+
 describe('publishing', () => {
   it('refuses a course with no lecture, and changes nothing', async () => {
     const course = await createDraft('Empty Shelves');

@@ -156,14 +156,14 @@ export async function getCurriculum(ctx: Context, courseId: string, audience: Au
   };
 }
 
-/** Whether the video at `key` (the upload, or the HLS folder `hls/<hex>`) belongs to a lecture that is a free preview now, of a published course. */
-export async function isPreviewVideo(ctx: Context, key: string): Promise<boolean> {
+/** Whether the video at `key` (the upload, or the HLS folder `hls/<hex>`) belongs to a lecture of a published course; with `preview`, one that is a free preview now. */
+export async function isPublishedVideo(ctx: Context, key: string, { preview = false } = {}): Promise<boolean> {
   const column = isHlsFolderKey(key) ? lectures.hlsKey : lectures.videoKey;
   const [found] = await ctx.db
     .select({ one: sql`1` })
     .from(lectures)
     .innerJoin(courses, eq(courses.id, lectures.courseId))
-    .where(and(eq(column, key), eq(lectures.isPreview, true), eq(courses.status, 'published')))
+    .where(and(eq(column, key), eq(courses.status, 'published'), preview ? eq(lectures.isPreview, true) : undefined))
     .limit(1);
   return found !== undefined;
 }

@@ -4,7 +4,7 @@ import { AppError } from '../../errors.ts';
 import { loadUser } from '../auth/guards.ts';
 import { ANY_VIEWER } from '../media/signed-urls.ts';
 import { canWatchLectures } from '../users/users.service.ts';
-import { isPreviewVideo } from './lectures.service.ts';
+import { isPublishedVideo } from './lectures.service.ts';
 
 /**
  * The second half of every private media check, after the link's signature and expiry: may this
@@ -12,8 +12,10 @@ import { isPreviewVideo } from './lectures.service.ts';
  * Who may watch is the lectures' rule, so the media routes are handed this check (routes.ts).
  *
  * - ANY_VIEWER (a free preview): anyone, logged in or not, while the lecture is still a preview.
- * - Otherwise the link is bound to the viewer: the request's session must be theirs, and they must
- *   still be allowed to watch. A copied link is useless to anyone else, and stops when access ends.
+ * - Otherwise the link is bound to the viewer: the request's session must be theirs, they must
+ *   still be allowed to watch, and the course must still be published (administrators watch drafts
+ *   too). A copied link is useless to anyone else, and stops when access ends or the course is
+ *   made a draft again.
  *
  * Every refusal is a 403: it is the link that is no good for this request.
  */
@@ -21,7 +23,7 @@ export async function checkViewer(request: FastifyRequest, key: string, viewerId
   const { ctx } = request.server;
   if (viewerId === ANY_VIEWER) {
     if (ctx.previewVideos.isTrusted(key)) return;
-    if (!(await isPreviewVideo(ctx, key))) throw new AppError(403, answers.videoLinkInvalid);
+    if (!(await isPublishedVideo(ctx, key, { preview: true }))) throw new AppError(403, answers.videoLinkInvalid);
     ctx.previewVideos.remember(key);
     return;
   }
@@ -29,4 +31,7 @@ export async function checkViewer(request: FastifyRequest, key: string, viewerId
   const user = await loadUser(request);
   if (!user || user.id !== viewerId) throw new AppError(403, answers.videoLinkInvalid);
   if (!canWatchLectures(user)) throw new AppError(403, answers.notAllowed);
+  if (user.role === 'ADMIN' || ctx.publishedVideos.isTrusted(key)) return;
+  if (!(await isPublishedVideo(ctx, key))) throw new AppError(403, answers.videoLinkInvalid);
+  ctx.publishedVideos.remember(key);
 }

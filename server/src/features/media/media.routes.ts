@@ -55,7 +55,7 @@ const VideoBytes = z.custom<Readable>();
  * A URL works only for the viewer it was made for, while they are logged in and
  * still allowed to watch, and until it expires. A free preview's URL is made for
  * ANY_VIEWER and works for anyone while its lecture is still a preview, until it
- * expires (preview-videos.ts). Every refusal is a 403, because
+ * expires (video-trust.ts). Every refusal is a 403, because
  * it is the link that is no good for this request. The S3 back end hands out
  * presigned bucket URLs instead, so nothing is registered for it.
  */
