@@ -206,8 +206,9 @@ describe('a course page sent by the server', () => {
     expect(titleOf(response.body)).toBe(answers.siteName);
     expect(metaOf(response.body, 'robots')).toBe('noindex');
     expect(response.body).not.toContain('Unreleased Secrets');
+    // Written straight to the database: the cached head is dropped once the change is heard.
     await publishCourseDirectly(site.app.ctx, draft._id);
-    expect(titleOf((await page(`/course/description?id=${draft._id}`)).body)).toBe('Unreleased Secrets · LMS');
+    await expect.poll(async () => titleOf((await page(`/course/description?id=${draft._id}`)).body)).toBe('Unreleased Secrets · LMS');
   });
 
   it('gives an unknown or malformed course the default head, kept out of search results', async () => {
