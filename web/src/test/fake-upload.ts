@@ -53,8 +53,3 @@ export class FakeUpload {
     this.listeners.load?.forEach((fn) => fn());
   }
 }
-
-/** Uploads go to a FakeUpload from now on (FakeUpload.last is the latest). */
-export function fakeUploads() {
-  FakeUpload.install();
-}

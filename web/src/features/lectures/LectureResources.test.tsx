@@ -71,8 +71,7 @@ describe('a lecture’s files, for a learner', () => {
 
 describe('a lecture’s files, for an administrator', () => {
   beforeEach(() => {
-    FakeUpload.last = undefined;
-    globalThis.XMLHttpRequest = FakeUpload as unknown as typeof XMLHttpRequest;
+    FakeUpload.install();
   });
 
   const pdf = (bytes = 64) => new File([new Uint8Array(bytes)], 'Workbook.pdf', { type: 'application/pdf' });

@@ -6,7 +6,7 @@ import { answers } from '@lms/contract/answers';
 import type { Course } from '@lms/contract/courses';
 import type { Lecture, VideoProcessing } from '@lms/contract/lectures';
 import { messages } from '@lms/contract/messages';
-import { FakeUpload, fakeUploads } from '../../test/fake-upload';
+import { FakeUpload } from '../../test/fake-upload';
 import { findToast, renderPage, stubApi } from '../../test/render';
 import { useGetLecturesQuery } from './lectures.api';
 import { replaceVideoTexts as texts } from './replace-video-texts';
@@ -66,7 +66,7 @@ const pickVideo = async (user: ReturnType<typeof userEvent.setup>, file = video(
 
 describe('ReplaceVideoButton', () => {
   beforeEach(() => {
-    fakeUploads();
+    FakeUpload.install();
     window.confirm = vi.fn(() => true);
   });
   afterEach(() => toast.remove());

@@ -10,6 +10,7 @@ import { findPlayer, renderPage, storeLogin, stubApi } from '../../test/render';
 import AddLecturePage from './AddLecturePage';
 import LecturePage from './LecturePage';
 import { progressTexts } from '../progress';
+import { FakeUpload } from '../../test/fake-upload';
 
 const course: Course = {
   _id: '00000000-0000-4000-8000-000000000001',
@@ -225,55 +226,12 @@ describe('/course/lecture', () => {
   });
 });
 
-/** A stand-in for the browser's XMLHttpRequest: the test decides progress and the answer. */
-type ProgressListener = (event: { lengthComputable: boolean; loaded: number; total: number }) => void;
-
-class FakeUpload {
-  static last: FakeUpload;
-  listeners: Record<string, (() => void)[]> = {};
-  progressListeners: ProgressListener[] = [];
-  upload = { addEventListener: (_type: string, fn: ProgressListener) => this.progressListeners.push(fn) };
-  status = 0;
-  response: unknown = null;
-  withCredentials = false;
-  responseType = '';
-  method = '';
-  url = '';
-  body?: FormData;
-  aborted = false;
-  constructor() {
-    FakeUpload.last = this;
-  }
-  open(method: string, url: string) {
-    this.method = method;
-    this.url = url;
-  }
-  addEventListener(type: string, fn: () => void) {
-    (this.listeners[type] ??= []).push(fn);
-  }
-  send(body: FormData) {
-    this.body = body;
-  }
-  abort() {
-    this.aborted = true;
-    this.listeners.abort?.forEach((fn) => fn());
-  }
-  progress(fraction: number) {
-    this.progressListeners.forEach((fn) => fn({ lengthComputable: true, loaded: fraction * 1000, total: 1000 }));
-  }
-  answer(status: number, response: unknown) {
-    this.status = status;
-    this.response = response;
-    this.listeners.load?.forEach((fn) => fn());
-  }
-}
-
 describe('/course/addlecture', () => {
   const mp4 = () => new File([new Uint8Array(64)], 'intro.mp4', { type: 'video/mp4' });
   beforeEach(() => {
     URL.createObjectURL = () => 'blob:video';
     URL.revokeObjectURL = () => undefined;
-    globalThis.XMLHttpRequest = FakeUpload as unknown as typeof XMLHttpRequest;
+    FakeUpload.install();
   });
   afterEach(() => toast.remove());
 
@@ -287,7 +245,7 @@ describe('/course/addlecture', () => {
   it("answers 'All fields are mandatory' for a missing title, description or video, naming it, uploading nothing", async () => {
     for (const missing of ['Title', 'Description', 'Video']) {
       const view = await openForm();
-      FakeUpload.last = undefined as unknown as FakeUpload;
+      FakeUpload.last = undefined;
       if (missing !== 'Title') await view.user.type(await screen.findByLabelText('Title'), 'Intro');
       if (missing !== 'Description') await view.user.type(await screen.findByLabelText('Description'), 'Start here');
       if (missing !== 'Video') await view.user.upload(await screen.findByLabelText('Video'), mp4());
@@ -307,7 +265,7 @@ describe('/course/addlecture', () => {
     expect(screen.getByLabelText('Preview of the chosen video')).toHaveAttribute('src', 'blob:video');
     await view.user.click(screen.getByRole('button', { name: 'Add new lecture' }));
 
-    const upload = FakeUpload.last;
+    const upload = FakeUpload.last!;
     expect(upload.method).toBe('POST');
     expect(upload.url).toBe(`/api/v1/courses/${course._id}`);
     expect([...upload.body!.keys()].sort()).toEqual(['description', 'lectures', 'preview', 'title']);
@@ -325,9 +283,9 @@ describe('/course/addlecture', () => {
     await view.user.type(screen.getByLabelText('Description'), 'Start here');
     await view.user.upload(screen.getByLabelText('Video'), mp4());
     await view.user.click(screen.getByRole('button', { name: 'Add new lecture' }));
-    act(() => FakeUpload.last.progress(0.1));
+    act(() => FakeUpload.last!.progress(0.1));
     await view.user.click(await screen.findByRole('button', { name: 'Cancel upload' }));
-    expect(FakeUpload.last.aborted).toBe(true);
+    expect(FakeUpload.last!.aborted).toBe(true);
     expect(await screen.findByText('Upload cancelled')).toBeInTheDocument();
     expect(view.router.state.location.pathname).toBe('/course/addlecture');
   });
@@ -338,7 +296,7 @@ describe('/course/addlecture', () => {
     await view.user.type(screen.getByLabelText('Description'), 'Start here');
     await view.user.upload(screen.getByLabelText('Video'), mp4());
     await view.user.click(screen.getByRole('button', { name: 'Add new lecture' }));
-    act(() => FakeUpload.last.answer(500, null));
+    act(() => FakeUpload.last!.answer(500, null));
     expect(await screen.findByText(messages.failedAddLectures)).toBeInTheDocument();
   });
 
@@ -352,8 +310,8 @@ describe('/course/addlecture', () => {
     expect(preview).not.toBeChecked();
     await view.user.click(preview);
     await view.user.click(screen.getByRole('button', { name: 'Add new lecture' }));
-    expect(FakeUpload.last.body!.get('preview')).toBe('true');
-    act(() => FakeUpload.last.answer(201, { success: true, message: 'Lecture added successfully', course: { ...course, lectures: [] } }));
+    expect(FakeUpload.last!.body!.get('preview')).toBe('true');
+    act(() => FakeUpload.last!.answer(201, { success: true, message: 'Lecture added successfully', course: { ...course, lectures: [] } }));
     await vi.waitFor(() => expect(view.router.state.location.pathname).toBe('/course/lecture'));
   });
 
@@ -364,7 +322,7 @@ describe('/course/addlecture', () => {
     await view.user.type(screen.getByLabelText('Description'), 'Start here');
     await view.user.upload(screen.getByLabelText('Video'), mp4());
     await view.user.click(screen.getByRole('button', { name: 'Add new lecture' }));
-    act(() => FakeUpload.last.progress(0.3));
+    act(() => FakeUpload.last!.progress(0.3));
 
     // Closing or reloading the tab: the browser asks.
     expect(listeners).toHaveBeenCalledWith('beforeunload', expect.any(Function));
@@ -379,13 +337,13 @@ describe('/course/addlecture', () => {
     await view.user.click(within(question).getByRole('button', { name: messages.stayHere }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(view.router.state.location.pathname).toBe('/course/addlecture');
-    expect(FakeUpload.last.aborted).toBe(false);
+    expect(FakeUpload.last!.aborted).toBe(false);
     expect(screen.getByText('Uploading… 30%')).toBeInTheDocument();
 
     await act(() => view.router.navigate('/courses'));
     await view.user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: messages.leaveAndCancel }));
     await vi.waitFor(() => expect(view.router.state.location.pathname).toBe('/courses'));
-    expect(FakeUpload.last.aborted).toBe(true);
+    expect(FakeUpload.last!.aborted).toBe(true);
 
     // Nothing uploads any more: leaving is free, and the tab closes without a question.
     const later = new Event('beforeunload', { cancelable: true });
