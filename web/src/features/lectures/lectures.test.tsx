@@ -390,6 +390,10 @@ describe('/course/lecture: the video pipeline, as the admin sees it', () => {
         },
       }),
       'GET /api/v1/video/status': statusAnswer(true),
+      // The open lecture's files load beside it; a failure there would be a second alert.
+      [`GET /api/v1/courses/${course._id}/lectures/${lecture(1)._id}/resources`]: {
+        body: { success: true, message: 'Lecture files', resources: [], maxBytes: 1024, maxFiles: 20 },
+      },
       [`POST /api/v1/courses/${course._id}/lectures/${failed._id}/processing`]: () => {
         retried = true;
         return { body: { success: true, message: answers.videoRetryStarted, lecture: withState(2, { state: 'waiting', percent: null, reason: null }) } };
