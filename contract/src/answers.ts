@@ -223,6 +223,33 @@ export const answers = {
   // Ours: operating the server: /readyz, for load balancers
   serverDraining: 'This server is shutting down',
   serverNotReady: 'This server cannot reach its database or media storage',
+
+  // Ours: the seller's site settings
+  siteFetched: 'Site',
+  settingsFetched: 'Site settings',
+  settingsSaved: 'Settings saved',
+  settingInvalid: (label: string) => `${label} must be text`,
+  settingRequired: (label: string) => `${label} is required`,
+  settingTooLong: (label: string, max: number) => `${label} must be at most ${max} characters`,
+  settingNotPlain: (label: string) => `${label} must be one line of plain text`,
+  colourInvalid: 'Colours must be written as #rrggbb',
+  contrastTooLow: (theme: 'light' | 'dark', pair: 'content' | 'background', ratio: string) =>
+    pair === 'content'
+      ? `In the ${theme} theme, text on the brand colour reads at ${ratio}; it needs at least 4.5:1`
+      : `In the ${theme} theme, the brand colour on the page reads at ${ratio}; it needs at least 4.5:1`,
+  tooManyEntries: (what: string, max: number) => `At most ${max} ${what}`,
+  linkInvalid: 'Links must be web addresses starting with https://',
+  contactEmailInvalid: 'Contact email must be an email address',
+  phoneInvalid: 'Phone must be digits, with an optional + and spaces',
+  stateCodeInvalid: 'State must be a GST state code, e.g. 29',
+  settingFromEnvironment: (field: string) => `${field} is set by the server's environment, which wins over the dashboard`,
+  logoSaved: 'Logo saved',
+  logoRemoved: 'Logo removed',
+  logoMissing: 'Choose a logo: SVG, PNG or WebP',
+  logoNotImage: 'The logo must be an SVG, PNG or WebP picture',
+  logoTooLarge: (limit: string) => `The logo must be at most ${limit}`,
+  legalPageFetched: 'Page',
+  legalPageSaved: 'Page saved',
 } as const;
 
 export type AnswerKey = keyof typeof answers;

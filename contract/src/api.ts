@@ -58,6 +58,14 @@ import {
   SaveProgressSchema,
 } from './progress.ts';
 import { ResourceParamsSchema, ResourceResponseSchema, ResourcesResponseSchema } from './resources.ts';
+import {
+  LegalPageParamsSchema,
+  LegalPageResponseSchema,
+  LegalPageUpdateSchema,
+  SettingsResponseSchema,
+  SettingsUpdateSchema,
+  SiteResponseSchema,
+} from './settings.ts';
 import { PaymentRecordsQuerySchema, PaymentRecordsResponseSchema, RevenueExportQuerySchema, RevenueResponseSchema, UserStatsResponseSchema } from './stats.ts';
 import {
   ChangePasswordSchema,
@@ -324,6 +332,32 @@ const bindings = {
       summary: 'Send a message to the team (JSON: name, email, message); stored, then mailed',
     },
     list: { schemas: { query: ContactMessagesQuerySchema, response: ContactMessagesResponseSchema }, summary: 'The contact inbox, newest first: page, limit' },
+  },
+  site: {
+    get: {
+      schemas: { response: SiteResponseSchema },
+      summary: "The seller's name, logo, colours, home page texts and contact details, as every page carries them",
+    },
+  },
+  settings: {
+    get: { schemas: { response: SettingsResponseSchema }, summary: "The site's settings, and which of the seller's details the server's environment sets" },
+    update: {
+      schemas: { body: SettingsUpdateSchema, response: SettingsResponseSchema },
+      summary: 'Change any of the settings (each field replaced whole; brand colours are checked for AA contrast in both themes)',
+    },
+    setLogo: {
+      schemas: { body: 'multipart', response: SettingsResponseSchema },
+      summary: 'Upload the logo (multipart: logo; SVG, PNG or WebP, judged by its content); the favicon and app icons are made from it',
+    },
+    removeLogo: { schemas: { response: SettingsResponseSchema }, summary: "Remove the logo: the site's name shows instead, and the product's icons" },
+  },
+  legalPages: {
+    get: { schemas: { params: LegalPageParamsSchema, response: LegalPageResponseSchema }, summary: 'A legal page (terms, privacy, refund-policy) as Markdown' },
+    update: {
+      schemas: { params: LegalPageParamsSchema, body: LegalPageUpdateSchema, response: LegalPageResponseSchema },
+      summary: "Replace a legal page's Markdown",
+    },
+    reset: { schemas: { params: LegalPageParamsSchema, response: LegalPageResponseSchema }, summary: 'Put a legal page back to its starting template' },
   },
 } satisfies Bindings;
 

@@ -56,6 +56,14 @@ import type {
 } from './progress.ts';
 import type { ResourceParamsSchema, ResourceResponseSchema, ResourcesResponseSchema } from './resources.ts';
 import type {
+  LegalPageParamsSchema,
+  LegalPageResponseSchema,
+  LegalPageUpdateSchema,
+  SettingsResponseSchema,
+  SettingsUpdateSchema,
+  SiteResponseSchema,
+} from './settings.ts';
+import type {
   PaymentRecordsQuerySchema,
   PaymentRecordsResponseSchema,
   RevenueExportQuerySchema,
@@ -260,5 +268,26 @@ export const endpoints = {
     send: anyone<{ body: typeof ContactSchema; response: typeof MessageSchema }>('POST', '/contact'),
     /** Admin: the inbox, newest first, a page at a time. */
     list: admin<{ query: typeof ContactMessagesQuerySchema; response: typeof ContactMessagesResponseSchema }>('GET', '/contact'),
+  },
+  site: {
+    /** What the storefront shows of the seller; every page already carries it in its HTML. */
+    get: anyone<{ response: typeof SiteResponseSchema }>('GET', '/site'),
+  },
+  settings: {
+    get: admin<{ response: typeof SettingsResponseSchema }>('GET', '/settings'),
+    /** Any of the fields, each replaced whole; the others stay as they are. */
+    update: admin<{ body: typeof SettingsUpdateSchema; response: typeof SettingsResponseSchema }>('PATCH', '/settings'),
+    /** Multipart: the logo as `logo`. */
+    setLogo: admin<{ body: Multipart; response: typeof SettingsResponseSchema }>('PUT', '/settings/logo'),
+    removeLogo: admin<{ response: typeof SettingsResponseSchema }>('DELETE', '/settings/logo'),
+  },
+  legalPages: {
+    get: anyone<{ params: typeof LegalPageParamsSchema; response: typeof LegalPageResponseSchema }>('GET', '/pages/:page'),
+    update: admin<{ params: typeof LegalPageParamsSchema; body: typeof LegalPageUpdateSchema; response: typeof LegalPageResponseSchema }>(
+      'PUT',
+      '/pages/:page',
+    ),
+    /** Back to the starting template. */
+    reset: admin<{ params: typeof LegalPageParamsSchema; response: typeof LegalPageResponseSchema }>('DELETE', '/pages/:page'),
   },
 } as const;

@@ -13,6 +13,8 @@ export type Change =
   | { kind: 'catalogue' }
   /** A user's row changed (profile, role, password, subscription) or was deleted. */
   | { kind: 'user'; userId: string }
+  /** The site's settings changed (name, logo, colours, texts, legal pages). */
+  | { kind: 'settings' }
   /** A session ended (logout, a password change, housekeeping). */
   | { kind: 'session'; tokenHash: string }
   /** Messages may have been missed: anything may have changed. */
@@ -81,6 +83,7 @@ export async function followChanges(database: Database, handlers: ChangeHandlers
 /** A payload as the triggers write it; anything else is ignored. */
 function parseChange(payload: string): Change | undefined {
   if (payload === 'catalogue') return { kind: 'catalogue' };
+  if (payload === 'settings') return { kind: 'settings' };
   const colon = payload.indexOf(':');
   const [kind, value] = [payload.slice(0, colon), payload.slice(colon + 1)];
   if (kind === 'user') return { kind: 'user', userId: value };

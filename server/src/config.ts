@@ -18,6 +18,9 @@ const commaList = z
   );
 
 /** Every environment variable the server reads, with its default: with none set, the server runs as a newcomer's `npm start`. */
+/** Karnataka: the seller's state when neither the environment nor the dashboard names one. */
+const DEFAULT_SELLER_STATE = '29';
+
 const EnvSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -81,7 +84,7 @@ const EnvSchema = z
     /** One line, as it goes on the document: street, city, PIN. */
     SELLER_ADDRESS: z.string().trim().min(5).max(300).optional(),
     /** The seller's GST state code (e.g. 29 for Karnataka): the place of supply when the buyer's is unknown. */
-    SELLER_STATE: z.string().refine(isStateCode, 'must be a GST state code, e.g. 29').default('29'),
+    SELLER_STATE: z.string().refine(isStateCode, 'must be a GST state code, e.g. 29').optional(),
     /** Registered for GST: documents are Tax Invoices with CGST + SGST or IGST. Without it, Receipts with no tax. */
     SELLER_GSTIN: z.string().trim().toUpperCase().refine(isValidGstin, 'must be a valid 15-character GSTIN (shape and check character)').optional(),
     /** SAC 999293, "Commercial training and coaching services", where GST classifies online courses. */
@@ -110,7 +113,7 @@ const EnvSchema = z
     if (env.NODE_ENV === 'production' && !env.PAYMENTS_MODE) {
       problems.addIssue({ code: 'custom', path: ['PAYMENTS_MODE'], message: 'required when NODE_ENV=production: razorpay, or sandbox for a test deployment' });
     }
-    if (env.SELLER_GSTIN && env.SELLER_GSTIN.slice(0, 2) !== env.SELLER_STATE) {
+    if (env.SELLER_GSTIN && env.SELLER_GSTIN.slice(0, 2) !== (env.SELLER_STATE ?? DEFAULT_SELLER_STATE)) {
       problems.addIssue({ code: 'custom', path: ['SELLER_STATE'], message: `must be ${env.SELLER_GSTIN.slice(0, 2)}, the state of SELLER_GSTIN` });
     }
     if (env.METRICS_PORT && env.METRICS_PORT === env.PORT) {
@@ -205,15 +208,25 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       pricesAddTax: Boolean(env.SELLER_GSTIN) && env.PRICES_INCLUDE_TAX === 'no',
       refundWindowDays: env.REFUND_WINDOW_DAYS,
     },
-    /** Who issues the invoices and receipts, and the tax on them (features/billing). */
+    /**
+     * Who issues the invoices and receipts, and the tax on them (features/billing), as the environment
+     * sets it: the dashboard's settings fill in what it leaves out (features/settings, sellerOf).
+     */
     seller: {
       name: env.SELLER_NAME ?? 'LMS Learning',
       address: env.SELLER_ADDRESS ?? 'Bengaluru 560001, Karnataka, India',
-      stateCode: env.SELLER_STATE as StateCode,
+      stateCode: (env.SELLER_STATE ?? DEFAULT_SELLER_STATE) as StateCode,
       gstin: env.SELLER_GSTIN ?? null,
       sac: env.SELLER_SAC,
       /** Percent; charged only by a seller with a GSTIN. */
       gstRate: env.GST_RATE,
+      /** What the environment sets, which the dashboard cannot change. */
+      fromEnvironment: {
+        legalName: env.SELLER_NAME !== undefined,
+        address: env.SELLER_ADDRESS !== undefined,
+        gstin: env.SELLER_GSTIN !== undefined,
+        stateCode: env.SELLER_STATE !== undefined,
+      },
     },
     /** Where contact messages are mailed; by default to every administrator. */
     contactEmail: env.CONTACT_EMAIL,

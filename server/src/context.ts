@@ -13,6 +13,7 @@ import type { Jobs } from './jobs.ts';
 import type { Mailer } from './mail.ts';
 import type { VideoToolsStatus } from './features/video/ffmpeg.ts';
 import type { RateLimits } from './rate-limit.ts';
+import type { SettingsCache } from './features/settings/site-settings.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -40,6 +41,8 @@ export interface Context {
   changes: Changes;
   /** Serialized catalogue pages; course and lecture changes empty it. */
   catalogue: CatalogueCache;
+  /** The site's settings (name, logo, colours, texts, seller, legal pages); any change to them drops the copy. */
+  settings: SettingsCache;
   /** Sessions in use and their users; whatever ends or changes one forgets it. */
   sessions: SessionCache;
   /** Videos recently found to be free previews; catalogue changes forget them. */

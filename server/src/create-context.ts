@@ -6,6 +6,7 @@ import { AppError } from './errors.ts';
 import { createPasswordHasher } from './features/auth/password.ts';
 import { createSessionCache } from './features/auth/session-cache.ts';
 import { createCatalogueCache } from './features/courses/catalogue-cache.ts';
+import { createSettingsCache, loadSettings } from './features/settings/site-settings.ts';
 import { createVideoTrust } from './features/media/video-trust.ts';
 import { createStorage } from './features/media/storage-factory.ts';
 import { createRazorpayClient, inProcessFetch } from './features/payments/razorpay-client.ts';
@@ -50,6 +51,7 @@ export async function createContext(
     }));
   // This instance's copies, which hear every change to what they copy (changes.ts).
   const catalogue = createCatalogueCache();
+  const settings = createSettingsCache(() => loadSettings(ctx));
   const sessions = createSessionCache();
   const previewVideos = createVideoTrust();
   const publishedVideos = createVideoTrust();
@@ -58,6 +60,8 @@ export async function createContext(
       if (change.kind === 'user') return sessions.forgetUser(change.userId);
       if (change.kind === 'session') return sessions.forgetSession(change.tokenHash);
       if (change.kind === 'anything') sessions.forgetAll();
+      // Pages kept in the catalogue cache carry the site's name in their head.
+      if (change.kind === 'settings' || change.kind === 'anything') settings.forget();
       catalogue.invalidate();
       previewVideos.forgetAll();
       publishedVideos.forgetAll();
@@ -85,6 +89,7 @@ export async function createContext(
         : { baseUrl: config.payments.baseUrl }),
     }),
     catalogue,
+    settings,
     sessions,
     previewVideos,
     publishedVideos,

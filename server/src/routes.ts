@@ -37,6 +37,7 @@ import { mountMetrics } from './metrics.ts';
 import { serveWebApp } from './web-app.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { contactRoutes } from './features/contact/contact.routes.ts';
+import { settingsRoutes } from './features/settings/settings.routes.ts';
 import { courseRoutes } from './features/courses/courses.routes.ts';
 import { curriculumRoutes } from './features/lectures/curriculum.routes.ts';
 import { lectureRoutes } from './features/lectures/lectures.routes.ts';
@@ -112,6 +113,7 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(resourceRoutes);
   await api.register(videoRoutes);
   await api.register(contactRoutes);
+  await api.register(settingsRoutes);
   await api.register(statsRoutes);
   await api.register(paymentRoutes);
   await api.register(planRoutes);

@@ -689,6 +689,18 @@ export const contactMessages = pgTable(
   (table) => [index().on(table.createdAt.desc().nullsFirst())],
 );
 
+/**
+ * The seller's site settings, one row a field (`name`, `social.facebook`, `brand`, `page:terms`):
+ * two administrators saving different fields at once both keep theirs, and a field is always one
+ * write's value, never a mix. A field with no row has its default (site-settings.ts).
+ */
+export const siteSettings = pgTable('site_settings', {
+  key: text().primaryKey(),
+  value: jsonb().notNull(),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  updatedBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+});
+
 // ── The offline payment sandbox: the provider's own records, as Razorpay would keep them ──
 
 export const sandboxPlans = pgTable('sandbox_plans', {

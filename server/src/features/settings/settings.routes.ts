@@ -1,0 +1,53 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { api } from '@lms/contract/api';
+import { answers } from '@lms/contract/answers';
+import { route } from '../../route.ts';
+import { currentUser } from '../auth/guards.ts';
+import { removeLogo, setLogo } from './logo.ts';
+import { readLegalPage, readSettings, resetLegalPage, saveLegalPage, updateSettings } from './settings.service.ts';
+import { siteOf } from './site-settings.ts';
+
+/** The seller's site: what every page shows of it, the administrator's settings, the logo and the legal pages. */
+export const settingsRoutes: FastifyPluginAsync = async (app) => {
+  const { ctx } = app;
+
+  route(app, api.site.get, {
+    handler: async () => ({ success: true, message: answers.siteFetched, site: await siteOf(ctx) }),
+  });
+
+  route(app, api.settings.get, {
+    handler: async () => ({ success: true, message: answers.settingsFetched, settings: await readSettings(ctx) }),
+  });
+
+  route(app, api.settings.update, {
+    handler: async (request) => ({
+      success: true,
+      message: answers.settingsSaved,
+      settings: await updateSettings(ctx, request.body, currentUser(request).id),
+    }),
+  });
+
+  route(app, api.settings.setLogo, {
+    handler: async (request) => ({ success: true, message: answers.logoSaved, settings: await setLogo(ctx, request) }),
+  });
+
+  route(app, api.settings.removeLogo, {
+    handler: async (request) => ({ success: true, message: answers.logoRemoved, settings: await removeLogo(ctx, currentUser(request).id) }),
+  });
+
+  route(app, api.legalPages.get, {
+    handler: async (request) => ({ success: true, message: answers.legalPageFetched, page: await readLegalPage(ctx, request.params.page) }),
+  });
+
+  route(app, api.legalPages.update, {
+    handler: async (request) => ({
+      success: true,
+      message: answers.legalPageSaved,
+      page: await saveLegalPage(ctx, request.params.page, request.body.markdown, currentUser(request).id),
+    }),
+  });
+
+  route(app, api.legalPages.reset, {
+    handler: async (request) => ({ success: true, message: answers.legalPageSaved, page: await resetLegalPage(ctx, request.params.page) }),
+  });
+};
