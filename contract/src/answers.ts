@@ -1,3 +1,5 @@
+import { PRODUCT_NAME } from './site.ts';
+
 /**
  * The server's answers (the `message` of its replies: confirmations and refusals), beside the web
  * app's own words in messages.ts: one catalogue in two files. The web app shows these as the server
@@ -82,7 +84,7 @@ export const answers = {
   messageTooLong: 'Message should be at most 5000 characters',
 
   // Ours: storefront: public curriculum, free previews, link previews
-  siteName: 'LMS',
+  siteName: PRODUCT_NAME,
   siteDescription: 'Video courses you can learn from at your own pace: one monthly bundle unlocks every course.',
   curriculumFetched: 'Course curriculum',
   previewInvalid: 'Preview must be true or false',

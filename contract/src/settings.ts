@@ -193,20 +193,3 @@ export const LegalPageUpdateSchema = z.object({
     .min(1, answers.settingRequired('Page text'))
     .max(LEGAL_PAGE_MAX, answers.settingTooLong('Page text', LEGAL_PAGE_MAX)),
 });
-
-/** A fresh site: the product's own name and colours, no logo, no testimonials, no social links. */
-export const DEFAULT_SITE: Site = {
-  name: answers.siteName,
-  shortName: answers.siteName,
-  logo: null,
-  brand: null,
-  hero: { headline: null, text: null },
-  testimonials: [],
-  faq: null,
-  social: { facebook: '', instagram: '', twitter: '', linkedin: '', youtube: '' },
-  contact: { email: '', phone: '', address: '' },
-  legalName: answers.siteName,
-};
-
-/** The id of the JSON script every page carries the site in (`<script type="application/json" id="…">`). */
-export const SITE_SCRIPT_ID = 'lms-site';

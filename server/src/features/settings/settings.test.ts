@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answers } from '@lms/contract/answers';
-import { DEFAULT_SITE } from '@lms/contract/settings';
+import { DEFAULT_SITE } from '@lms/contract/site';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { signUp, signUpAdmin } from '../../test/http.ts';
 

@@ -1,7 +1,6 @@
 import { inArray, sql } from 'drizzle-orm';
 import type { StateCode } from '@lms/contract/billing';
 import {
-  DEFAULT_SITE,
   LEGAL_PAGES,
   SettingsUpdateSchema,
   SOCIAL_NETWORKS,
@@ -11,6 +10,7 @@ import {
   type CheckedSettingsUpdate,
   type Site,
 } from '@lms/contract/settings';
+import { DEFAULT_SITE } from '@lms/contract/site';
 import type { Context } from '../../context.ts';
 import { siteSettings } from '../../db/schema.ts';
 import { legalTemplate } from './legal-templates.ts';
