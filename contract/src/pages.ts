@@ -21,6 +21,13 @@ export const pagePaths = {
   plans: '/admin/plans',
   coupons: '/admin/coupons',
   contact: '/contact',
+  /** Ours: the seller's legal pages, written in the dashboard (LEGAL_PAGES in settings.ts). */
+  terms: '/terms',
+  privacy: '/privacy',
+  refundPolicy: '/refund-policy',
+  /** Ours: the site's settings, and the short setup the first administrator is led through. */
+  settings: '/admin/settings',
+  setup: '/admin/setup',
   profile: '/user/profile',
   editProfile: '/user/editprofile',
   changePassword: '/changepassword',
