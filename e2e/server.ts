@@ -82,7 +82,13 @@ export interface RunningServer {
  * and seeds the demo courses. Resolves once it answers /healthz, serves the web app and, unless
  * `videoProcessing` is false (VIDEO_PROCESSING=off), has processed the demo lectures' videos.
  */
-export async function startServer({ preferredPort = 0, echoErrors = true, timeoutMs = 5 * 60_000, videoProcessing = true } = {}): Promise<RunningServer> {
+export async function startServer({
+  preferredPort = 0,
+  echoErrors = true,
+  timeoutMs = 5 * 60_000,
+  videoProcessing = true,
+  demoContent = true,
+} = {}): Promise<RunningServer> {
   const port = await freePort(preferredPort);
   const baseUrl = `http://127.0.0.1:${port}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lms-e2e-'));
@@ -100,6 +106,7 @@ export async function startServer({ preferredPort = 0, echoErrors = true, timeou
       DATA_DIR: dataDir,
       ...JOURNEY_ENV,
       ...(!videoProcessing && { VIDEO_PROCESSING: 'off' }),
+      ...(!demoContent && { DEMO_CONTENT: 'off' }),
     },
   });
   server.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));

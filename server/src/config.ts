@@ -42,6 +42,8 @@ const EnvSchema = z
     VIDEO_URL_HOURS: z.coerce.number().positive().default(6),
     /** The video pipeline (decision 0014): off leaves every upload playing as it was uploaded. */
     VIDEO_PROCESSING: z.enum(['on', 'off']).default('on'),
+    /** on: the first start of an empty site adds demo courses (and the demo testimonials); off: a site starts empty. */
+    DEMO_CONTENT: z.enum(['on', 'off']).default('on'),
     FFMPEG_PATH: z.string().min(1).optional(),
     FFPROBE_PATH: z.string().min(1).optional(),
     /** Videos one instance processes at once; each transcode keeps every core busy. */
@@ -228,6 +230,8 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
         stateCode: env.SELLER_STATE !== undefined,
       },
     },
+    /** Whether the first start of an empty site adds the demo courses. */
+    demoContent: env.DEMO_CONTENT === 'on',
     /** Where contact messages are mailed; by default to every administrator. */
     contactEmail: env.CONTACT_EMAIL,
     logLevel: env.LOG_LEVEL,

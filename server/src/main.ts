@@ -33,7 +33,7 @@ try {
     }
   }
   // Before the initial admin: it seeds only while the database has no accounts and no courses.
-  await seedDemoCourses(app.ctx, (line) => app.log.info(line));
+  if (config.demoContent) await seedDemoCourses(app.ctx, (line) => app.log.info(line));
   // Plain console output, not a log record: the one-time credentials must be readable at a glance.
   // The password itself only on a terminal; a journal or a piped log would keep it.
   await ensureInitialAdmin(app.ctx, (message) => console.log(message), { interactive: process.stdout.isTTY === true });
