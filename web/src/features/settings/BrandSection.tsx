@@ -98,7 +98,7 @@ function ThemePanel({ theme, pair, onChange }: { theme: ThemeName; pair: BrandPa
     <fieldset className="flex min-w-0 flex-col gap-3 rounded-box border border-base-300 p-3 sm:p-4">
       <legend className="px-1 font-semibold">{texts.themeName[theme]}</legend>
       <Preview theme={theme} pair={readable ? pair : undefined} />
-      <div className="grid grid-cols-2 gap-3">
+      <div className="grid gap-3 sm:grid-cols-2">
         <ColourField label={texts.primary} value={pair.primary} onChange={(primary) => onChange({ ...pair, primary })} />
         <ColourField label={texts.content} value={pair.content} onChange={(content) => onChange({ ...pair, content })} />
       </div>

@@ -4,7 +4,7 @@ import { useId, useRef, useState, type TextareaHTMLAttributes } from 'react';
 import { FormField } from '../../lib/components/FormField';
 import { LimitedField } from '../../lib/components/LimitedField';
 import { ListEditor, rowsOf, type Row } from './ListEditor';
-import { SettingsCard, useSaveSection, type SectionProps } from './SettingsCard';
+import { COUNTED_LABELS, SettingsCard, useSaveSection, type SectionProps } from './SettingsCard';
 import { settingsTexts as texts } from './settings-texts';
 
 /** The home page's headline and intro text; empty keeps the product's own words. */
@@ -22,7 +22,7 @@ export function HeroSection({ settings, onSaved, saveLabel }: SectionProps) {
       saveLabel={saveLabel}
       onSubmit={() => void save({ hero: { headline: valueOf('headline'), text: valueOf('heroText') } })}
     >
-      <div ref={fields} className="flex flex-col gap-4">
+      <div ref={fields} className={`flex flex-col gap-4 ${COUNTED_LABELS}`}>
         <LimitedField
           label={texts.headline}
           name="headline"

@@ -45,6 +45,12 @@ export function useSaveSection(onSaved?: () => void) {
   return { save, busy: isLoading };
 }
 
+/**
+ * Around a LimitedField: its label as the other fields' labels look (a bold legend), so a card that
+ * mixes counted and plain fields reads as one form.
+ */
+export const COUNTED_LABELS = '[&_label.label]:text-sm [&_label.label]:font-semibold [&_label.label]:text-base-content';
+
 interface CardProps {
   /** The anchor the page's section list links to. */
   id?: string;

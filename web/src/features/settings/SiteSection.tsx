@@ -2,7 +2,7 @@ import { answers } from '@lms/contract/answers';
 import { SHORT_NAME_MAX, SITE_NAME_MAX } from '@lms/contract/settings';
 import { useRef } from 'react';
 import { LimitedField } from '../../lib/components/LimitedField';
-import { SettingsCard, useSaveSection, type SectionProps } from './SettingsCard';
+import { COUNTED_LABELS, SettingsCard, useSaveSection, type SectionProps } from './SettingsCard';
 import { settingsTexts as texts } from './settings-texts';
 
 /** The site's name and the short name a phone's home screen shows. */
@@ -19,7 +19,7 @@ export function SiteSection({ settings, onSaved, saveLabel }: SectionProps) {
       saveLabel={saveLabel}
       onSubmit={() => void save({ name: valueOf('name'), shortName: valueOf('shortName') })}
     >
-      <div ref={form} className="grid gap-4 sm:grid-cols-[2fr_1fr]">
+      <div ref={form} className={`grid gap-4 sm:grid-cols-[2fr_1fr] ${COUNTED_LABELS}`}>
         <LimitedField
           label={texts.name}
           name="name"
