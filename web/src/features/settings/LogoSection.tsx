@@ -78,7 +78,13 @@ export function LogoSection({ settings, onSaved }: Omit<SectionProps, 'saveLabel
           </div>
         )}
         <div className="flex flex-wrap gap-2">
-          <button type="button" className="btn btn-primary" disabled={uploading} onClick={() => picker.current?.click()}>
+          <button
+            type="button"
+            // The card's one main action while there is no logo; a quiet one once there is.
+            className={logo ? 'btn btn-outline' : 'btn btn-primary'}
+            disabled={uploading}
+            onClick={() => picker.current?.click()}
+          >
             {logo ? texts.replaceLogo : texts.chooseLogo}
           </button>
           {logo && (
