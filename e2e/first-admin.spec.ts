@@ -51,8 +51,20 @@ test("the initial administrator must choose a password before anything else, the
     await page.getByLabel('Password you signed in with').fill(password);
     await page.getByLabel('New password').fill('Own#pass2026');
     await page.getByRole('button', { name: 'Save and continue' }).click();
+    // Then the site's short setup: the name saved, the rest skipped, Finish on the dashboard.
+    await expect(page).toHaveURL(/\/admin\/setup$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Set up your site' })).toBeVisible();
+    await page.getByLabel('Site name').fill('Asha Music Academy');
+    await page.getByRole('button', { name: 'Save and continue' }).click();
+    await expect(page.getByRole('heading', { level: 2, name: 'Logo' })).toBeVisible();
+    await page.getByRole('button', { name: 'Skip', exact: true }).click();
+    await expect(page.getByRole('heading', { level: 2, name: 'Brand colour' })).toBeVisible();
+    await page.getByRole('button', { name: 'Skip', exact: true }).click();
+    await expect(page.getByRole('heading', { level: 2, name: 'Contact details' })).toBeVisible();
+    await page.getByRole('button', { name: 'Skip and finish' }).click();
     await expect(page).toHaveURL(/\/admin\/dashboard$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
+    await expect(page).toHaveTitle(/· Asha Music Academy$/);
     await expect(page.getByText('Registered Users').first()).toBeVisible();
     expect(fs.existsSync(initialAdminFile(server.dataDir))).toBe(false);
 

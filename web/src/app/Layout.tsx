@@ -21,6 +21,8 @@ function menuItems(isAdmin: boolean) {
       ? [
           { to: paths.dashboard, label: 'Admin Dashboard' },
           { to: paths.createCourse, label: 'Create Course' },
+          // Ours, beside the spec's admin items.
+          { to: paths.settings, label: 'Site settings' },
         ]
       : []),
     { to: paths.courses, label: 'All Courses' },

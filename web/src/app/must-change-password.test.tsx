@@ -7,6 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { messages } from '@lms/contract/messages';
 import { answers } from '@lms/contract/answers';
 import type { User } from '@lms/contract/users';
+import { DEFAULT_SITE } from '@lms/contract/site';
 import { findToast, sampleUser, storeLogin, stubApi } from '../test/render';
 import { routes } from './router';
 import { createStore } from './store';
@@ -75,7 +76,7 @@ describe('a user who must choose a new password (the initial administrator)', ()
     expect(screen.queryByText(messages.choosePasswordFirst)).not.toBeInTheDocument();
   });
 
-  it('chooses a password, is reloaded by `me` and reaches the admin dashboard', async () => {
+  it('chooses a password, is reloaded by `me` and goes on to set up the site', async () => {
     let changed = false;
     const calls = stubApi({
       'GET /api/v1/user/me': () => me(changed ? admin : lockedAdmin),
@@ -87,14 +88,27 @@ describe('a user who must choose a new password (the initial administrator)', ()
       'GET /api/v1/admin/status/users': { body: { success: true, message: '', allUsersCount: 0, subscribedUsersCount: 0 } },
       'GET /api/v1/payments?count=100': { body: { success: true, message: '', allPayments: [], finalMonths: {}, monthlySalesRecord: Array(12).fill(0) } },
       'GET /api/v1/contact': { body: { success: true, message: '', messages: [] } },
+      'GET /api/v1/settings': {
+        body: {
+          success: true,
+          message: '',
+          settings: {
+            site: DEFAULT_SITE,
+            seller: { legalName: '', gstin: '', stateCode: '29' },
+            fromEnvironment: { legalName: false, gstin: false, stateCode: false },
+            templates: [],
+          },
+        },
+      },
     });
     const { router, store, user } = renderApp('/admin/dashboard', lockedAdmin);
     await user.type(await screen.findByLabelText(messages.choosePasswordCurrent), 'Handed#over12');
     await user.type(screen.getByLabelText('New password'), 'Mine#2026x');
     await user.click(screen.getByRole('button', { name: messages.choosePasswordSubmit }));
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/dashboard'));
-    expect(await screen.findByRole('heading', { level: 1, name: messages.adminDashboard })).toBeInTheDocument();
+    // The first administrator's short setup (features/settings), each step skippable, before the dashboard.
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/setup'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Set up your site' })).toBeInTheDocument();
     expect(store.getState().auth.data?.mustChangePassword).toBeUndefined();
     const change = calls.find((call) => call.url === '/api/v1/user/change-password')!;
     expect(JSON.parse(change.init.body as string)).toEqual({ oldPassword: 'Handed#over12', newPassword: 'Mine#2026x' });

@@ -16,7 +16,7 @@ import { changePassword, logout, refreshUser } from './auth.api';
 /**
  * The change-password page, linked from the profile. A user whose password was handed to
  * them (the initial administrator) is kept here until they choose their own (see Layout); then the
- * user is reloaded and an administrator goes to the dashboard, anyone else home.
+ * user is reloaded and an administrator goes on to the site's short setup, anyone else home.
  */
 export default function ChangePasswordPage() {
   const dispatch = useAppDispatch();
@@ -51,7 +51,8 @@ export default function ChangePasswordPage() {
     }
     // The server no longer holds this user back: learn it from `me`, or, should that fail, take its word.
     const fresh = await dispatch(refreshUser((stored) => ({ ...stored, mustChangePassword: false })));
-    void navigate(fresh?.role === 'ADMIN' ? paths.dashboard : paths.home, { replace: true });
+    // The first administrator goes on to set up the site (its name, logo, colour, contact), each step skippable.
+    void navigate(fresh?.role === 'ADMIN' ? paths.setup : paths.home, { replace: true });
   }
 
   async function onLogout() {

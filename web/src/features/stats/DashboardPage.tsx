@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import { messages } from '@lms/contract/messages';
+import { Link } from 'react-router';
+import { paths } from '../../lib/paths';
 import { useGetCoursesQuery } from '../courses';
 import { useGetPaymentRecordsQuery } from './stats.api';
 import { usePageTitle } from '../../lib/use-page-title';
@@ -25,6 +27,7 @@ const texts = {
   subscribedUsersHint: 'With access now, free trials included',
   subscriptionCountHint: 'Months and years paid, less refunds',
   totalRevenueHint: 'Paid, less refunds',
+  siteSettings: 'Site settings',
 };
 
 const countFormat = new Intl.NumberFormat('en-IN');
@@ -71,7 +74,26 @@ export default function DashboardPage() {
 
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-10 px-4 py-8">
-      <h1 className="text-3xl font-bold">{messages.adminDashboard}</h1>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-3xl font-bold">{messages.adminDashboard}</h1>
+        <Link to={paths.settings} className="btn btn-ghost btn-sm">
+          <svg
+            viewBox="0 0 24 24"
+            width="16"
+            height="16"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+            aria-hidden="true"
+          >
+            <circle cx="12" cy="12" r="3" />
+            <path d="M12 2v3M12 19v3M4.9 4.9l2.1 2.1M17 17l2.1 2.1M2 12h3M19 12h3M4.9 19.1 7 17M17 7l2.1-2.1" />
+          </svg>
+          {texts.siteSettings}
+        </Link>
+      </div>
 
       <section aria-label={texts.statistics} className="grid gap-6 lg:grid-cols-2">
         <div className="flex min-w-0 flex-col gap-4 rounded-box border border-base-300 bg-base-100 p-4 shadow-sm">
