@@ -42,11 +42,16 @@ interface Words {
 
 function factsAsWords({ site, seller, config }: TemplateFacts): Words {
   const email = site.contact.email || null;
-  const address = site.contact.address ? site.contact.address.split(/\s*\n\s*/).filter(Boolean).join(', ') : seller.address;
   return {
     site: plain(site.name),
     seller: plain(seller.name),
-    address: plain(address),
+    address: plain(
+      seller.address
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean)
+        .join(', '),
+    ),
     reach: `${email ? `by mail to ${plain(email)} or ` : ''}through the [contact page](${pagePaths.contact})`,
     email: email && plain(email),
     registered: Boolean(seller.gstin),

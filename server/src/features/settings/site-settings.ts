@@ -74,6 +74,13 @@ export const sellerOf = async (ctx: Context): Promise<Seller> => (await ctx.sett
 type FieldKey = string;
 const pageKey = (page: LegalPage) => `page:${page}`;
 
+const addressOf = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join('\n');
+
 /** Reads every row and builds the snapshot; a row that no longer parses counts as unset. */
 export async function loadSettings(ctx: Context): Promise<SiteSnapshot> {
   const rows = await ctx.db.select({ key: siteSettings.key, value: siteSettings.value }).from(siteSettings);
@@ -97,7 +104,8 @@ export async function loadSettings(ctx: Context): Promise<SiteSnapshot> {
   const gstin = env.gstin ? config.seller.gstin : sellerSettings.gstin || null;
   const seller: Seller = {
     name: env.legalName ? config.seller.name : sellerSettings.legalName || (stored.has('name') ? name : config.seller.name),
-    address: env.address ? config.seller.address : contact.address.replace(/\s*\n\s*/g, ', ') || config.seller.address,
+    // The contact address's lines, as the invoice's PDF prints them: one under the other.
+    address: env.address ? config.seller.address : addressOf(contact.address) || config.seller.address,
     // A GSTIN names its state in its first two digits.
     stateCode: (gstin?.slice(0, 2) ?? (env.stateCode ? config.seller.stateCode : sellerSettings.stateCode || config.seller.stateCode)) as StateCode,
     gstin,
