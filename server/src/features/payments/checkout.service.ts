@@ -258,9 +258,7 @@ export async function verifyPayment(ctx: Context, user: UserRow, input: VerifyPa
   const { plan } = await planOfSubscription(ctx.db, subscription);
   // The seller as the settings name them now: the invoice keeps what it was issued with.
   const seller = await sellerOf(ctx);
-  const paid = await ctx.db.transaction((tx) =>
-    recordPayment(tx, seller, subscription, payment, periodAfter(fromUnix(payment.created_at), intervalOf(plan))),
-  );
+  const paid = await ctx.db.transaction((tx) => recordPayment(tx, seller, subscription, payment, periodAfter(fromUnix(payment.created_at), intervalOf(plan))));
   await queueDocumentPdfs(ctx, [paid.invoice]);
   await queuePlanChange(ctx, subscription.id, paid.planChange);
 }

@@ -90,10 +90,8 @@ function gstPosition(w: Words): string {
     : `${w.seller} is not registered for GST, so no GST is charged; every payment comes with a receipt, and a refund with a credit note.`;
 }
 
-const provider = (w: Words) =>
-  w.sandbox
-    ? 'our payment provider (this site currently takes no real payments: its checkout is a sandbox for testing, and nothing is charged)'
-    : 'our payment provider, Razorpay';
+/** Who takes the payments, named so that a comma may follow. */
+const provider = (w: Words) => (w.sandbox ? 'the site’s test checkout (it takes no real payments: nothing is charged)' : 'Razorpay, our payment provider');
 
 function terms(w: Words): string[] {
   return [
@@ -136,7 +134,7 @@ function privacy(w: Words): string[] {
     '- **Your account**: your name, email address and password (stored only as a one-way hash, never in a form we can read), and your role on the site.\n' +
       '- **Your profile picture**, if you upload one.\n' +
       '- **Billing details** you give for invoices: a business name, GSTIN, state and address.\n' +
-      `- **Payments**: the amount, date and status of each payment and refund, the invoices and credit notes issued, and the payment provider’s reference numbers. Your card or bank details are entered at ${provider(w)} and never reach us.\n` +
+      `- **Payments**: the amount, date and status of each payment and refund, the invoices and credit notes issued, and the payment provider’s reference numbers. Your card or bank details are entered at ${provider(w)}, and never reach us.\n` +
       '- **Your progress**: which lectures you have watched and where you stopped, so you can continue where you left off.\n' +
       '- **Sessions**: while you are signed in, a record of the session that ends when you sign out or it expires.\n' +
       '- **Messages** you send through the contact page: your name, email address and message.',

@@ -82,7 +82,11 @@ describe('legal pages', () => {
   it('the refund policy states the window the server applies, whatever it is configured to', async () => {
     const { site, seller } = await t.app.ctx.settings.current();
     const refundPolicy = (refundWindowDays: number) =>
-      legalTemplate('refund-policy', { site, seller: { ...seller, name: 'Asha *Learning*' }, config: { ...t.config, payments: { ...t.config.payments, refundWindowDays } } });
+      legalTemplate('refund-policy', {
+        site,
+        seller: { ...seller, name: 'Asha *Learning*' },
+        config: { ...t.config, payments: { ...t.config.payments, refundWindowDays } },
+      });
     expect(refundPolicy(7)).toContain('within **7 days of your last payment**');
     expect(refundPolicy(7)).not.toContain('14 days');
     expect(refundPolicy(30)).toContain('within **30 days of your last payment**');
@@ -135,7 +139,11 @@ describe('settings validation', () => {
     ['a short name too long', { shortName: 'x'.repeat(13) }, answers.settingTooLong('Short name', 12)],
     ['a headline too long', { hero: { headline: 'x'.repeat(121), text: '' } }, answers.settingTooLong('Headline', 120)],
     ['an intro too long', { hero: { headline: '', text: 'x'.repeat(401) } }, answers.settingTooLong('Intro text', 400)],
-    ['too many testimonials', { testimonials: Array.from({ length: 13 }, () => ({ quote: 'Good.', name: 'A', role: '' })) }, answers.tooManyEntries('testimonials', 12)],
+    [
+      'too many testimonials',
+      { testimonials: Array.from({ length: 13 }, () => ({ quote: 'Good.', name: 'A', role: '' })) },
+      answers.tooManyEntries('testimonials', 12),
+    ],
     ['a testimonial without a quote', { testimonials: [{ quote: '', name: 'A', role: '' }] }, answers.settingRequired('Quote')],
     ['a question too long', { faq: [{ question: 'x'.repeat(201), answer: 'Yes.' }] }, answers.settingTooLong('Question', 200)],
     ['a bad contact email', contact({ email: 'not-an-email' }), answers.contactEmailInvalid],
