@@ -165,6 +165,9 @@ export function updateRows(update: CheckedSettingsUpdate): [FieldKey, unknown][]
   return rows;
 }
 
+/** The advisory lock settings writes take, apart from the migrations' (db/client.ts). */
+const SETTINGS_WRITE_LOCK = 7412;
+
 /**
  * Writes `rows` in one statement: each field is one write's value, and fields another administrator
  * saved meanwhile stay theirs. Answers once this instance has heard the change.
@@ -175,6 +178,9 @@ export async function writeSettings(ctx: Context, rows: [FieldKey, unknown][], b
   const cleared = rows.filter(([, value]) => value === null).map(([key]) => key);
   const set = rows.filter(([, value]) => value !== null);
   await ctx.db.transaction(async (tx) => {
+    // One write at a time: a field of several rows (the social links) is cleared and set by two
+    // statements, and two saves interleaving them would keep half of each. Saves are rare.
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${SETTINGS_WRITE_LOCK})`);
     if (cleared.length > 0) await tx.delete(siteSettings).where(inArray(siteSettings.key, cleared));
     if (set.length === 0) return;
     await tx
