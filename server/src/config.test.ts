@@ -33,11 +33,32 @@ describe('loadConfig', () => {
       gstin: null,
       sac: '999293',
       gstRate: 18,
+      fromEnvironment: { legalName: true, address: true, gstin: false, stateCode: true },
+    });
+    // Whatever the environment leaves out, the dashboard's settings may fill in (features/settings).
+    expect(loadConfig({}).seller).toMatchObject({
+      name: 'LMS Learning',
+      stateCode: '29',
+      gstin: null,
+      fromEnvironment: { legalName: false, address: false, gstin: false, stateCode: false },
+    });
+    // A GSTIN alone names its state.
+    expect(loadConfig({ SELLER_GSTIN: '27AAPFU0939F1ZV' }).seller).toMatchObject({
+      gstin: '27AAPFU0939F1ZV',
+      stateCode: '27',
+      fromEnvironment: { gstin: true, stateCode: false },
     });
     expect(() => loadConfig({ SELLER_GSTIN: '27AAPFU0939F1ZW', SELLER_STATE: '27' })).toThrow(/SELLER_GSTIN: must be a valid 15-character GSTIN/);
     expect(() => loadConfig({ SELLER_GSTIN: '27AAPFU0939F1ZV', SELLER_STATE: '29' })).toThrow(/SELLER_STATE: must be 27, the state of SELLER_GSTIN/);
     expect(() => loadConfig({ SELLER_STATE: '99' })).toThrow(/SELLER_STATE: must be a GST state code/);
     expect(loadConfig({ SELLER_GSTIN: '27aapfu0939f1zv', SELLER_STATE: '27' }).seller.gstin).toBe('27AAPFU0939F1ZV');
+  });
+
+  it('adds the demo courses to an empty site unless DEMO_CONTENT=off', () => {
+    expect(loadConfig({}).demoContent).toBe(true);
+    expect(loadConfig({ DEMO_CONTENT: 'on' }).demoContent).toBe(true);
+    expect(loadConfig({ DEMO_CONTENT: 'off' }).demoContent).toBe(false);
+    expect(() => loadConfig({ DEMO_CONTENT: 'no' })).toThrow(/DEMO_CONTENT/);
   });
 
   it('charges the price as it is, or with GST added when a registered seller says prices exclude it', () => {

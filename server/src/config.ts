@@ -115,7 +115,8 @@ const EnvSchema = z
     if (env.NODE_ENV === 'production' && !env.PAYMENTS_MODE) {
       problems.addIssue({ code: 'custom', path: ['PAYMENTS_MODE'], message: 'required when NODE_ENV=production: razorpay, or sandbox for a test deployment' });
     }
-    if (env.SELLER_GSTIN && env.SELLER_GSTIN.slice(0, 2) !== (env.SELLER_STATE ?? DEFAULT_SELLER_STATE)) {
+    // Left out, SELLER_STATE is the GSTIN's own state.
+    if (env.SELLER_GSTIN && env.SELLER_STATE && env.SELLER_GSTIN.slice(0, 2) !== env.SELLER_STATE) {
       problems.addIssue({ code: 'custom', path: ['SELLER_STATE'], message: `must be ${env.SELLER_GSTIN.slice(0, 2)}, the state of SELLER_GSTIN` });
     }
     if (env.METRICS_PORT && env.METRICS_PORT === env.PORT) {
@@ -217,7 +218,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     seller: {
       name: env.SELLER_NAME ?? 'LMS Learning',
       address: env.SELLER_ADDRESS ?? 'Bengaluru 560001, Karnataka, India',
-      stateCode: (env.SELLER_STATE ?? DEFAULT_SELLER_STATE) as StateCode,
+      stateCode: (env.SELLER_STATE ?? env.SELLER_GSTIN?.slice(0, 2) ?? DEFAULT_SELLER_STATE) as StateCode,
       gstin: env.SELLER_GSTIN ?? null,
       sac: env.SELLER_SAC,
       /** Percent; charged only by a seller with a GSTIN. */

@@ -76,7 +76,7 @@ export async function createContext(
     db: database.db,
     changes,
     jobs: await startJobQueue<Jobs>(database, { log: app.log, rules: QUEUE_RULES, ...options.jobs }),
-    mailer: createMailer(config),
+    mailer: createMailer(config, async () => (await settings.current()).site.name),
     media: await createStorage(config),
     passwords: createPasswordHasher(config.passwordCost),
     limits: await createRateLimits(config, options.rateLimitPrefix),

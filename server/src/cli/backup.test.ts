@@ -137,6 +137,9 @@ describe.skipIf(testDatabaseKind === 'postgres')('npm run backup and npm run res
       });
       expect(added.status, added.text).toBe(201);
       expect((await api('POST', `/api/v1/courses/${courseId}/publish`, { cookie: admin, json: {} })).status).toBe(200);
+      // The site's settings: a name, and a legal page of the seller's own.
+      expect((await api('PATCH', '/api/v1/settings', { cookie: admin, json: { name: 'Ledger School' } })).status).toBe(200);
+      expect((await api('PUT', '/api/v1/pages/terms', { cookie: admin, json: { markdown: '# Our terms' } })).status).toBe(200);
 
       // The learner pays in the sandbox's Checkout, as the checkout page does.
       const subscribed = await api('POST', '/api/v1/payments/subscribe', { cookie: learner });
@@ -208,6 +211,9 @@ describe.skipIf(testDatabaseKind === 'postgres')('npm run backup and npm run res
       const relogin = await again('POST', '/api/v1/user/login', { json: { email: LEARNER.email, password: LEARNER.password } });
       expect(relogin.status, relogin.text).toBe(200);
       expect((await again('GET', '/api/v1/user/me', { cookie: learner })).status).toBe(200);
+      // The site's settings came back with the rest.
+      expect(((await again('GET', '/api/v1/site')).body.site as { name: string }).name).toBe('Ledger School');
+      expect((await again('GET', '/api/v1/pages/terms')).body.page).toMatchObject({ markdown: '# Our terms', template: false });
       const courses = (await again('GET', '/api/v1/courses')).body.courses as { _id: string; title: string; thumbnail: { secure_url: string } }[];
       expect(courses.map((course) => course.title)).toEqual(['Bookkeeping for Small Shops']);
       expect((await fetch(`${second.origin}${courses[0]!.thumbnail.secure_url}`)).status).toBe(200);

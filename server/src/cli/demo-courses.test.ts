@@ -8,7 +8,7 @@ import { listCourses } from '../features/courses/courses.service.ts';
 import { createTestApp, type TestApp } from '../test/app.ts';
 import { mediaFiles, rowCount } from '../test/db.ts';
 import { signUp } from '../test/http.ts';
-import { DEMO_COURSES, DEMO_VIDEO, seedDemoCourses, type DemoCourse } from './demo-courses.ts';
+import { DEMO_COURSES, DEMO_TESTIMONIALS, DEMO_VIDEO, seedDemoCourses, type DemoCourse } from './demo-courses.ts';
 
 let t: TestApp;
 let logged: string[];
@@ -21,6 +21,8 @@ const card = (
   numbersOfLectures: number,
 ) => ({ title, description, category, createdBy, numbersOfLectures });
 const demoLectureCount = DEMO_COURSES.reduce((sum, course) => sum + course.lectures.length, 0);
+
+const testimonials = async () => (await t.app.inject({ url: '/api/v1/site' })).json().site.testimonials;
 
 async function catalogue() {
   return (await listCourses(t.app.ctx, { page: 1, limit: 100 })).courses;
@@ -79,6 +81,8 @@ describe('seedDemoCourses', () => {
       }
     }
     expect((await storedFiles()).videos).toHaveLength(demoLectureCount);
+    // The home page's testimonials come with the demo catalogue.
+    expect(await testimonials()).toEqual(DEMO_TESTIMONIALS);
   });
 
   it('does nothing on the next start: no second catalogue, nothing logged', async () => {
@@ -102,6 +106,8 @@ describe('seedDemoCourses', () => {
     expect(await rowCount(t.database, courses)).toBe(0);
     expect(await storedFiles()).toEqual({ thumbnails: [], videos: [] });
     expect(logged).toEqual([]);
+    // A seller's own site (no demo courses) has no testimonials until the seller writes some.
+    expect(await testimonials()).toEqual([]);
   });
 
   it('does nothing when the catalogue already has a course, even with no accounts', async () => {

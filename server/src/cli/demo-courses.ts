@@ -1,11 +1,13 @@
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import type { Testimonial } from '@lms/contract/settings';
 import type { Context } from '../context.ts';
 import { courses, users } from '../db/schema.ts';
 import { createCourse, deleteCourse } from '../features/courses/courses.service.ts';
 import { publishCourse } from '../features/courses/publishing.service.ts';
 import { createLecture, storeLectureVideo } from '../features/lectures/lectures.service.ts';
+import { writeSettings } from '../features/settings/site-settings.ts';
 import { paths } from '../paths.ts';
 
 /** The one shipped lecture video (see server/assets/demo/README.md); every demo lecture plays it. */
@@ -78,6 +80,29 @@ export const DEMO_COURSES: readonly DemoCourse[] = [
  * Instances starting together against one empty PostgreSQL could each seed; the worst outcome is a
  * duplicate demo catalogue, which an admin can delete.
  */
+/**
+ * What learners say on the home page of a demo site: made-up learners, with no photos of real people.
+ * They come with the demo courses and only with them; a seller's own site starts with none.
+ */
+export const DEMO_TESTIMONIALS: readonly Testimonial[] = [
+  {
+    quote:
+      'I had tried free videos for months and kept losing the thread. Here the lectures are short and in order, and I finally finished a course, then started the next one.',
+    name: 'Kavya Reddy',
+    role: 'Final-year engineering student, Hyderabad',
+  },
+  {
+    quote: 'One price for everything changed how I learn. I opened a design course out of curiosity, and what I picked up there is now part of my job.',
+    name: 'Arjun Malhotra',
+    role: 'Product manager, Pune',
+  },
+  {
+    quote: 'I watch a lecture on the train most mornings. When exams came I cancelled from my profile, and a month later I was back where I had stopped.',
+    name: 'Sneha Kulkarni',
+    role: 'Chartered accountancy student, Mumbai',
+  },
+];
+
 export async function seedDemoCourses(ctx: Context, log: (line: string) => void): Promise<boolean> {
   if (!(await isEmpty(ctx))) return false;
   const created: string[] = [];
@@ -95,6 +120,7 @@ export async function seedDemoCourses(ctx: Context, log: (line: string) => void)
       }
       await publishCourse(ctx, course.id, {});
     }
+    await writeSettings(ctx, [['testimonials', DEMO_TESTIMONIALS]], null);
   } catch (error) {
     // Leaves the database empty again, so the next start tries afresh instead of keeping half a catalogue.
     for (const id of created) await deleteCourse(ctx, id).catch(() => undefined);

@@ -7,6 +7,7 @@ import { passwordResets, signInLinks, users } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { forgetInitialAdminPassword } from '../../cli/initial-admin.ts';
 import { consume, loginKey, minutesToWait, waitBeforeNext } from '../../rate-limit.ts';
+import { siteOf } from '../settings/site-settings.ts';
 import { claimSingleUseLink, mailSingleUseLink } from './mailed-links.ts';
 import { createSession, revokeAllSessions, revokeSession, type UserRow } from './sessions.ts';
 
@@ -58,17 +59,18 @@ export async function logOut(ctx: Context, token: string | undefined): Promise<v
 export async function mailSignInLink(ctx: Context, input: { userId: string }): Promise<void> {
   const [user] = await ctx.db.select().from(users).where(eq(users.id, input.userId));
   if (!user) return;
+  const { name: siteName } = await siteOf(ctx);
   await mailSingleUseLink(ctx, signInLinks, {
     user,
     page: 'sign-in',
     minutes: SIGN_IN_LINK_MINUTES,
     compose: (link) => ({
-      subject: 'Your LMS sign-in link',
+      subject: `Your ${siteName} sign-in link`,
       text:
-        `Hello ${user.fullName},\n\nYour LMS password was just entered correctly in a browser that has not signed in to ` +
+        `Hello ${user.fullName},\n\nYour ${siteName} password was just entered correctly in a browser that has not signed in to ` +
         'your account before, while sign-ins to it were paused after many wrong passwords.\n' +
         `If it was you, open this link within ${SIGN_IN_LINK_MINUTES} minutes to sign in; it works once:\n\n${link}\n\n` +
-        'If it was not you, someone knows your password: sign in and change it.\n',
+        `If it was not you, someone knows your password: sign in and change it.\n\n— ${siteName}\n`,
     }),
   });
 }
@@ -129,16 +131,17 @@ export async function requestPasswordReset(ctx: Context, input: { email: string 
 export async function mailPasswordReset(ctx: Context, input: { email: string }): Promise<void> {
   const [user] = await ctx.db.select().from(users).where(eq(users.email, input.email));
   if (!user) return;
+  const { name: siteName } = await siteOf(ctx);
   await mailSingleUseLink(ctx, passwordResets, {
     user,
     page: 'reset-password',
     minutes: RESET_LINK_MINUTES,
     compose: (link) => ({
-      subject: 'Reset your LMS password',
+      subject: `Reset your ${siteName} password`,
       text:
-        `Hello ${user.fullName},\n\nSomeone asked to reset the password of your LMS account.\n` +
+        `Hello ${user.fullName},\n\nSomeone asked to reset the password of your ${siteName} account.\n` +
         `To choose a new password, open this link within ${RESET_LINK_MINUTES} minutes:\n\n${link}\n\n` +
-        'If it was not you, ignore this mail; your password stays as it is.\n',
+        `If it was not you, ignore this mail; your password stays as it is.\n\n— ${siteName}\n`,
     }),
   });
 }

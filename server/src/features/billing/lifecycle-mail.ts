@@ -3,6 +3,7 @@ import type { Context } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { billingDocuments, lifecycleMails, plans, subscriptions, users } from '../../db/schema.ts';
 import type { Mail } from '../../mail.ts';
+import { siteOf } from '../settings/site-settings.ts';
 import { formatIndiaDate, rupees } from './format.ts';
 
 /**
@@ -118,9 +119,11 @@ export async function sendLifecycleMail(ctx: Context, { id }: { id: string }): P
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
-/** One mail in plain text and HTML from the same paragraphs; a link is a paragraph of its own. */
-function letter(to: string, subject: string, name: string, paragraphs: (string | { link: string; label: string })[]): Mail {
-  const text = [`Hello ${name},`, ...paragraphs.map((part) => (typeof part === 'string' ? part : `${part.label}: ${part.link}`)), '— LMS'].join('\n\n');
+/** One mail in plain text and HTML from the same paragraphs; a link is a paragraph of its own. Signed with the site's name. */
+type Paragraph = string | { link: string; label: string };
+
+function signedLetter(to: string, subject: string, name: string, paragraphs: Paragraph[], siteName: string): Mail {
+  const text = [`Hello ${name},`, ...paragraphs.map((part) => (typeof part === 'string' ? part : `${part.label}: ${part.link}`)), `— ${siteName}`].join('\n\n');
   const body = paragraphs
     .map((part) =>
       typeof part === 'string'
@@ -131,7 +134,7 @@ function letter(to: string, subject: string, name: string, paragraphs: (string |
   const html =
     `<!doctype html><html><body style="margin:0;padding:24px;background:#f4f4f5;font-family:Arial,sans-serif;color:#18181b;line-height:1.5">` +
     `<div style="max-width:560px;margin:0 auto;background:#fff;border-radius:12px;padding:24px">` +
-    `<p style="margin:0 0 16px">Hello ${escapeHtml(name)},</p>${body}<p style="margin:0;color:#52525b">— LMS</p></div></body></html>`;
+    `<p style="margin:0 0 16px">Hello ${escapeHtml(name)},</p>${body}<p style="margin:0;color:#52525b">— ${escapeHtml(siteName)}</p></div></body></html>`;
   return { to, subject, text, html };
 }
 
@@ -146,6 +149,9 @@ async function documentFor(ctx: Context, documentId: string) {
 
 async function compose(ctx: Context, kind: LifecycleKind, data: Data, user: { name: string; email: string }): Promise<Mail> {
   const site = ctx.config.publicUrl;
+  // The site's name as the settings have it when the mail is sent, not when its event was recorded.
+  const { name: siteName } = await siteOf(ctx);
+  const letter = (to: string, subject: string, name: string, paragraphs: Paragraph[]) => signedLetter(to, subject, name, paragraphs, siteName);
   const profile = { link: `${site}/user/profile`, label: 'Your billing history' };
   const date = (iso: unknown) => formatIndiaDate(new Date(String(iso)));
   switch (kind) {

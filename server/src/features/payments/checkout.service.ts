@@ -10,6 +10,7 @@ import type { Context } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { coupons, subscriptions, trialCards, users } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import { sellerOf } from '../settings/site-settings.ts';
 import { AppError } from '../../errors.ts';
 import type { UserRow } from '../auth/sessions.ts';
 import { queueDocumentPdfs } from '../billing/billing.service.ts';
@@ -255,9 +256,9 @@ export async function verifyPayment(ctx: Context, user: UserRow, input: VerifyPa
   });
   if (!isCaptured(payment)) throw new AppError(400, answers.paymentNotCaptured);
   const { plan } = await planOfSubscription(ctx.db, subscription);
-  const paid = await ctx.db.transaction((tx) =>
-    recordPayment(tx, ctx.config.seller, subscription, payment, periodAfter(fromUnix(payment.created_at), intervalOf(plan))),
-  );
+  // The seller as the settings name them now: the invoice keeps what it was issued with.
+  const seller = await sellerOf(ctx);
+  const paid = await ctx.db.transaction((tx) => recordPayment(tx, seller, subscription, payment, periodAfter(fromUnix(payment.created_at), intervalOf(plan))));
   await queueDocumentPdfs(ctx, [paid.invoice]);
   await queuePlanChange(ctx, subscription.id, paid.planChange);
 }

@@ -9,6 +9,7 @@ import { AppError } from '../../errors.ts';
 import { queueDocumentPdfs } from '../billing/billing.service.ts';
 import { queueLifecycleMails, recordLifecycleMail } from '../billing/lifecycle-mail.ts';
 import { intervalOf, planOfSubscription } from '../plans/plans.service.ts';
+import { sellerOf } from '../settings/site-settings.ts';
 import { hasActiveSubscription } from '../users/users.service.ts';
 import { queuePlanChange, recordPayment } from './charges.service.ts';
 import { applyProviderState, type SubscriptionRow } from './subscription-state.service.ts';
@@ -71,6 +72,8 @@ export async function handleWebhook(
     charge = undefined;
   }
 
+  // The seller as the settings name them now: an invoice keeps what it was issued with.
+  const seller = await sellerOf(ctx);
   const { invoice, mail, planChange, ...outcome } = await ctx.db.transaction(async (tx) => {
     const [fresh] = await tx.insert(webhookEvents).values({ eventId, event: body.event }).onConflictDoNothing().returning();
     if (!fresh) return { duplicate: true, invoice: null, planChange: false, mail: null };
@@ -79,7 +82,7 @@ export async function handleWebhook(
     if (charge && isCaptured(charge)) {
       const { plan } = await planOfSubscription(tx, subscription);
       const periodEnd = truth.current_end ? fromUnix(truth.current_end) : periodAfter(fromUnix(charge.created_at), intervalOf(plan));
-      paid = await recordPayment(tx, ctx.config.seller, subscription, charge, periodEnd);
+      paid = await recordPayment(tx, seller, subscription, charge, periodEnd);
     }
     await applyProviderState(tx, subscription, truth);
     return { duplicate: false, invoice: paid.invoice, planChange: paid.planChange, mail: await recordStateMail(tx, subscription, truth) };

@@ -26,7 +26,12 @@ export interface PricedPlan {
 /** The spec's bundle card's title: the default plan's one name, on the storefront, the admin's pages and the invoices. */
 export const DEFAULT_PLAN_NAME = messages.bundleTitle;
 
-/** What a charge takes for a price as the seller enters it: GST added when prices exclude it. */
+/**
+ * What a charge takes for a price as the seller enters it: GST added when prices exclude it. Only
+ * the environment's GSTIN decides this (config.payments.pricesAddTax), never the dashboard's: a
+ * GSTIN saved in the settings makes the documents tax invoices, with prices read as including GST,
+ * but does not change what any plan charges.
+ */
 export const chargeFor = (config: RuntimeConfig, listPricePaise: number) =>
   config.payments.pricesAddTax ? Math.round(listPricePaise * (1 + config.seller.gstRate / 100)) : listPricePaise;
 

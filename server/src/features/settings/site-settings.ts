@@ -74,6 +74,13 @@ export const sellerOf = async (ctx: Context): Promise<Seller> => (await ctx.sett
 type FieldKey = string;
 const pageKey = (page: LegalPage) => `page:${page}`;
 
+const addressOf = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join('\n');
+
 /** Reads every row and builds the snapshot; a row that no longer parses counts as unset. */
 export async function loadSettings(ctx: Context): Promise<SiteSnapshot> {
   const rows = await ctx.db.select({ key: siteSettings.key, value: siteSettings.value }).from(siteSettings);
@@ -97,7 +104,8 @@ export async function loadSettings(ctx: Context): Promise<SiteSnapshot> {
   const gstin = env.gstin ? config.seller.gstin : sellerSettings.gstin || null;
   const seller: Seller = {
     name: env.legalName ? config.seller.name : sellerSettings.legalName || (stored.has('name') ? name : config.seller.name),
-    address: env.address ? config.seller.address : contact.address.replace(/\s*\n\s*/g, ', ') || config.seller.address,
+    // The contact address's lines, as the invoice's PDF prints them: one under the other.
+    address: env.address ? config.seller.address : addressOf(contact.address) || config.seller.address,
     // A GSTIN names its state in its first two digits.
     stateCode: (gstin?.slice(0, 2) ?? (env.stateCode ? config.seller.stateCode : sellerSettings.stateCode || config.seller.stateCode)) as StateCode,
     gstin,
@@ -157,6 +165,9 @@ export function updateRows(update: CheckedSettingsUpdate): [FieldKey, unknown][]
   return rows;
 }
 
+/** The advisory lock settings writes take, apart from the migrations' (db/client.ts). */
+const SETTINGS_WRITE_LOCK = 7412;
+
 /**
  * Writes `rows` in one statement: each field is one write's value, and fields another administrator
  * saved meanwhile stay theirs. Answers once this instance has heard the change.
@@ -167,6 +178,9 @@ export async function writeSettings(ctx: Context, rows: [FieldKey, unknown][], b
   const cleared = rows.filter(([, value]) => value === null).map(([key]) => key);
   const set = rows.filter(([, value]) => value !== null);
   await ctx.db.transaction(async (tx) => {
+    // One write at a time: a field of several rows (the social links) is cleared and set by two
+    // statements, and two saves interleaving them would keep half of each. Saves are rare.
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${SETTINGS_WRITE_LOCK})`);
     if (cleared.length > 0) await tx.delete(siteSettings).where(inArray(siteSettings.key, cleared));
     if (set.length === 0) return;
     await tx

@@ -10,7 +10,15 @@ import { escapeMarkup, summarize, type PageHead } from './page-head.ts';
 /** The web app's course page, reached by a shareable URL with the course's id. */
 export const COURSE_PAGE_PATH = pagePaths.courseDescription;
 /** The pages anyone may open, besides each course's page. */
-export const PUBLIC_PAGES = [pagePaths.home, pagePaths.about, pagePaths.courses, pagePaths.contact] as const;
+export const PUBLIC_PAGES = [
+  pagePaths.home,
+  pagePaths.about,
+  pagePaths.courses,
+  pagePaths.contact,
+  pagePaths.terms,
+  pagePaths.privacy,
+  pagePaths.refundPolicy,
+] as const;
 /** The sitemap protocol's limit per file; past it /sitemap.xml becomes an index of /sitemap-N.xml. */
 export const SITEMAP_MAX_URLS = 50_000;
 /** Where crawlers need not go: personal and admin pages, checkout, the API. */
