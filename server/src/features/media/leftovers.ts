@@ -2,7 +2,6 @@ import { eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Context } from '../../context.ts';
 import { billingDocuments, courses, lectureResources, lectures, siteSettings, users } from '../../db/schema.ts';
-import type { StoredLogo } from '../settings/site-settings.ts';
 import { isHlsFolderKey, ownerKeyOf, StorageCannotList } from './storage.ts';
 
 /**
