@@ -64,7 +64,13 @@ describe('the logo', () => {
       expect(await sharp(icon.rawPayload).metadata(), String(size)).toMatchObject({ format: 'png', width: size, height: size });
     }
     // The wide logo fills the icon's width, centred; above and below it, the corner is transparent, or white for iOS.
-    const corner = async (size: 180 | 192) => (await sharp((await fetchMedia(logo.icons[size])).rawPayload).ensureAlpha().raw().toBuffer()).subarray(0, 4);
+    const corner = async (size: 180 | 192) =>
+      (
+        await sharp((await fetchMedia(logo.icons[size])).rawPayload)
+          .ensureAlpha()
+          .raw()
+          .toBuffer()
+      ).subarray(0, 4);
     expect([...(await corner(192))][3]).toBe(0);
     expect([...(await corner(180))]).toEqual([255, 255, 255, 255]);
     expect(await logoFiles()).toEqual(fileNames(logo));
