@@ -35,10 +35,10 @@ const fileNames = (logo: StoredLogo) => [logo.key, ...ICON_SIZES.map((size) => l
 /** A stored file as a browser gets it. */
 const fetchMedia = (key: string) => t.app.inject({ url: t.app.ctx.media.publicUrl(key) });
 
-const wideLogo = (format: 'png' | 'webp') =>
-  sharp({ create: { width: 300, height: 100, channels: 4, background: { r: 200, g: 30, b: 30, alpha: 1 } } })
-    [format]()
-    .toBuffer();
+const wideLogo = (format: 'png' | 'webp') => {
+  const red = sharp({ create: { width: 300, height: 100, channels: 4, background: { r: 200, g: 30, b: 30, alpha: 1 } } });
+  return (format === 'png' ? red.png() : red.webp()).toBuffer();
+};
 const hostileSvg = Buffer.from(
   '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" onload="alert(1)">' +
     '<script>alert(document.cookie)</script><a href="javascript:alert(2)"><circle cx="12" cy="12" r="10" fill="teal"/></a></svg>',
