@@ -3,6 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answers } from '@lms/contract/answers';
+import { LOGO_UPLOADS_PER_WINDOW } from '../../rate-limit.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { multipart, pngImage, signUp, signUpAdmin, type Upload } from '../../test/http.ts';
 import { mediaRoot } from '../media/storage.ts';
@@ -159,6 +160,17 @@ describe('the logo', () => {
     expect((await putLogo(png, '')).statusCode).toBe(401);
     expect(await storedLogo()).toEqual(before);
     expect(await logoFiles()).toEqual(fileNames(before!));
+  });
+
+  it('an administrator sending logo after logo is told to wait', async () => {
+    const busy = (await signUpAdmin(t.app)).cookie;
+    // Refused requests count as well: each one is a body to read.
+    for (let i = 0; i < LOGO_UPLOADS_PER_WINDOW; i++) expect((await putLogo(undefined, busy)).statusCode).toBe(400);
+    const response = await putLogo({ bytes: await pngImage(), filename: 'logo.png', type: 'image/png' }, busy);
+    expect(response.statusCode).toBe(429);
+    expect(response.json()).toEqual({ success: false, message: answers.tooManyRequests });
+    // Another administrator is not held up.
+    expect((await putLogo(undefined)).statusCode).toBe(400);
   });
 
   it('removing it leaves no logo and no files; the site shows none', async () => {
