@@ -5,11 +5,13 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answers } from '@lms/contract/answers';
+import type { Site } from '@lms/contract/settings';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { users } from './db/schema.ts';
 import { hlsMasterUrl } from './features/media/hls-urls.ts';
-import { headTags } from './features/storefront/page-head.ts';
+import { siteOf } from './features/settings/site-settings.ts';
+import { headTags, siteTags } from './features/storefront/page-head.ts';
 import { defaultHead } from './features/storefront/storefront.service.ts';
 import { withSecrets } from './secrets.ts';
 import { createTestApp, openTestDatabase, TEST_ENV, type TestApp } from './test/app.ts';
@@ -288,6 +290,8 @@ describe('the built web app', () => {
   let dataDir: string;
   let database: Awaited<ReturnType<typeof openTestDatabase>>;
   let app: Awaited<ReturnType<typeof buildApp>>;
+  /** A fresh site: the product's name, and the seller the environment names. */
+  let site: Site;
 
   beforeAll(async () => {
     webRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'lms-web-'));
@@ -306,6 +310,7 @@ describe('the built web app', () => {
     const config = withSecrets(loadConfig({ ...TEST_ENV, DATA_DIR: dataDir }));
     database = await openTestDatabase();
     app = await buildApp(config, { database, webRoot });
+    site = await siteOf(app.ctx);
   });
   afterAll(async () => {
     await app?.close();
@@ -354,11 +359,14 @@ describe('the built web app', () => {
 
   /**
    * The page as served: the picture limit the forms check against (IMAGE_MAX_BYTES, 5 MB by default), then the
-   * default title, description and link preview tags (storefront/page-head.ts) end its head.
+   * default title, description and link preview tags, and a fresh site's settings (storefront/page-head.ts) end its head.
    */
   const withDefaultHead = (html: string) =>
-    html.replace('</head>', `  <meta name="lms-image-max-bytes" content="5242880" />\n${headTags(defaultHead())}  </head>`);
-  const pageWithRibbon = withDefaultHead(page.replace('<body>', `<body>\n    <div class="test-mode-ribbon" role="note">${answers.testModeRibbon}</div>`));
+    html.replace(
+      '</head>',
+      `  <meta name="lms-image-max-bytes" content="5242880" />\n${headTags(defaultHead(site))}${siteTags({ site, icons: null })}  </head>`,
+    );
+  const pageWithRibbon = () => withDefaultHead(page.replace('<body>', `<body>\n    <div class="test-mode-ribbon" role="note">${answers.testModeRibbon}</div>`));
 
   it('does not serve the .br and .gz files at URLs of their own', async () => {
     for (const url of ['/assets/app-abc123.js.br', '/assets/app-abc123.js.gz', '/index.html.br']) {
@@ -372,17 +380,17 @@ describe('the built web app', () => {
     expect(compressed.headers['content-encoding']).toBe('br');
     expect(compressed.headers['content-type']).toMatch(/^text\/html/);
     expect(compressed.headers['cache-control']).toBe('no-cache');
-    expect(zlib.brotliDecompressSync(compressed.rawPayload).toString()).toBe(pageWithRibbon);
+    expect(zlib.brotliDecompressSync(compressed.rawPayload).toString()).toBe(pageWithRibbon());
 
     const gzipped = await app.inject({ url: '/', headers: { 'accept-encoding': 'gzip, deflate' } });
     expect(gzipped.headers['content-encoding']).toBe('gzip');
-    expect(zlib.gunzipSync(gzipped.rawPayload).toString()).toBe(pageWithRibbon);
+    expect(zlib.gunzipSync(gzipped.rawPayload).toString()).toBe(pageWithRibbon());
 
     const raw = await app.inject({ url: '/user/profile' });
     expect(raw.statusCode).toBe(200);
     expect(raw.headers['content-encoding']).toBeUndefined();
     expect(raw.headers['cache-control']).toBe('no-cache');
-    expect(raw.body).toBe(pageWithRibbon);
+    expect(raw.body).toBe(pageWithRibbon());
   });
 
   it.each([
@@ -412,7 +420,7 @@ describe('the built web app', () => {
       expect(compressed.statusCode).toBe(404);
       expect(compressed.headers['content-type']).toMatch(/^text\/html/);
       expect(compressed.headers['cache-control']).toBe('no-cache');
-      expect(zlib.brotliDecompressSync(compressed.rawPayload).toString()).toBe(pageWithRibbon);
+      expect(zlib.brotliDecompressSync(compressed.rawPayload).toString()).toBe(pageWithRibbon());
       const head = await app.inject({ url, method: 'HEAD' });
       expect(head.statusCode).toBe(404);
     },

@@ -21,6 +21,8 @@ export const CHECKOUTS_PER_WINDOW = 40;
 export const COUPON_FAILURES_PER_WINDOW = 10;
 /** Files one administrator may attach to lectures in 15 minutes: a course's handouts at once, not a flood. */
 export const RESOURCE_UPLOADS_PER_WINDOW = 100;
+/** Logos one administrator may upload in 15 minutes: a few tries at the right file, not a flood of re-encodes. */
+export const LOGO_UPLOADS_PER_WINDOW = 20;
 
 export interface RateLimits {
   /** Every login attempt from one address. */
@@ -61,6 +63,8 @@ export interface RateLimits {
   couponFailuresPerAccount: RateLimiterAbstract;
   /** Files one account attaches to lectures (each up to RESOURCE_MAX_BYTES stored, every byte checked). */
   resourceUploadsPerAccount: RateLimiterAbstract;
+  /** Logos one account uploads (each decoded, re-encoded and made into four icons). */
+  logoUploadsPerAccount: RateLimiterAbstract;
   close(): Promise<void>;
 }
 
@@ -98,6 +102,7 @@ export async function createRateLimits(
     checkoutsPerAccount: limiter('checkout-account', CHECKOUTS_PER_WINDOW),
     couponFailuresPerAccount: limiter('coupon-failure-account', COUPON_FAILURES_PER_WINDOW),
     resourceUploadsPerAccount: limiter('resource-upload-account', RESOURCE_UPLOADS_PER_WINDOW),
+    logoUploadsPerAccount: limiter('logo-upload-account', LOGO_UPLOADS_PER_WINDOW),
     close: async () => void (await redis?.quit()),
   };
 }

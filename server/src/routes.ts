@@ -11,9 +11,9 @@
  *   /media/private/videos/…           lecture videos through signed links: local storage only
  *   /media/private/resources/…        lectures' files to download through signed links: local storage only
  *   /media/hls/…                      lectures' HLS ladders, the grant in the path
- *   /media/{avatars,thumbnails,posters}/…   public media files from DATA_DIR/media
+ *   /media/{avatars,thumbnails,posters,logos}/…   public media files from DATA_DIR/media
  *   /assets/… and the build's other files   the web app's files, when web/dist has a build
- *   /robots.txt, /sitemap.xml, /sitemap-N.xml, /course/description?id=   the storefront's pages
+ *   /robots.txt, /sitemap.xml, /sitemap-N.xml, /manifest.webmanifest, /course/description?id=   the storefront's pages
  *   anything else                     fallback: a page of the web app (404 where it has none) or a JSON 404
  */
 import fs from 'node:fs';
@@ -91,7 +91,7 @@ export async function mountRoutes(app: FastifyInstance, { database, webRoot }: {
     webRoot,
     testMode: config.payments.mode === 'sandbox',
     imageMaxBytes: config.imageMaxBytes,
-    defaultHead: defaultHead(),
+    defaultHead,
   });
   // After the web app's files.
   await app.register(storefrontRoutes, { webApp });

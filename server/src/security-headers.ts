@@ -29,6 +29,9 @@ export async function securityHeaders(config: Pick<RuntimeConfig, 'publicUrl' | 
         // Razorpay's Checkout runs its own script and frames; the sandbox's is ours.
         scriptSrc: ["'self'", ...razorpay.scripts],
         frameSrc: razorpay.frames.length > 0 ? razorpay.frames : ["'none'"],
+        // Inline styles stay allowed (scripts never are): the brand's colours are a <style> each page
+        // carries and the settings page repaints in place, toasts (goober) write a <style> of their own,
+        // and React sets style attributes. A hash would switch 'unsafe-inline' off for all of them.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', ...media],
         mediaSrc: ["'self'", 'blob:', ...media],

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import { negotiate } from '@fastify/accept-negotiator';
@@ -7,33 +8,59 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { answers } from '@lms/contract/answers';
 import { IMAGE_MAX_BYTES_META } from '@lms/contract/media';
 import { isPagePath } from '@lms/contract/pages';
-import { headTags, splitAtHead, type PageHead } from './features/storefront/page-head.ts';
+import { DEFAULT_SITE } from '@lms/contract/site';
+import type { MediaStorage } from './features/media/storage.ts';
+import { ICON_SIZES, type IconSize, type SiteSnapshot } from './features/settings/site-settings.ts';
+import { headTags, siteTags, splitAtHead, withoutIconLinks, type PageHead, type PageSite } from './features/storefront/page-head.ts';
 
 /** The built web app's one page, as every page path gets it. */
 export interface WebAppPage {
-  /** The page with the default head (the site's name and description), from memory. */
-  send(request: FastifyRequest, reply: FastifyReply): FastifyReply;
+  /** The page with the default head (the site's name and description), rendered once per change of the settings. */
+  send(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
   /**
    * The page at a path no route of the server took: with 200 where the app has a page
    * (contract/src/pages.ts), and with 404 anywhere else, where the app shows its 404 page.
    */
-  sendAt(path: string, request: FastifyRequest, reply: FastifyReply): FastifyReply;
-  /** The page with `head` instead (a course page): a string to cache, built without touching the disk. */
-  render(head: PageHead): string;
+  sendAt(path: string, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
+  /** The page with `head` instead (a course page), carrying `site`: a string to cache, built without touching the disk. */
+  render(head: PageHead, site: PageSite): string;
 }
+
+/** What a page carries of the settings `snapshot`: the public site, and the URLs of the logo's icons. */
+export function pageSiteOf(media: Pick<MediaStorage, 'publicUrl'>, snapshot: Pick<SiteSnapshot, 'site' | 'logo'>): PageSite {
+  const { logo } = snapshot;
+  const icons = logo && (Object.fromEntries(ICON_SIZES.map((size) => [size, media.publicUrl(logo.icons[size])])) as Record<IconSize, string>);
+  return { site: snapshot.site, icons };
+}
+
+/** The page's bytes as they are, and compressed once for the browsers that accept it. */
+interface EncodedPage {
+  html: Buffer;
+  br: Buffer;
+  gzip: Buffer;
+}
+const brotliCompress = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
 
 /**
  * Serves the built web app (web/dist): its hashed assets from disk, and its page from memory. The
- * page is index.html with what this server knows at start written into it: in sandbox mode, the
+ * page is index.html with what this server knows written into it: in sandbox mode, the
  * "Test mode" ribbon (payments are imitated, and every page must say so), present from the first
  * paint on every page, without a request of its own; the largest picture it takes, which the forms
- * check a picked file against; and the head tags of `defaultHead` (title, description, link
- * preview), which pages with a head of their own (storefront.routes.ts) replace. Answers undefined
- * when there is no build.
+ * check a picked file against; the head tags of `defaultHead` (title, description, link preview),
+ * which pages with a head of their own (storefront.routes.ts) replace; and the site's settings
+ * (page-head.ts `siteTags`). The page follows the settings: it is rendered and compressed again
+ * the first time it is asked for after any instance saved them, and kept until the next change.
+ * Answers undefined when there is no build.
  */
 export async function serveWebApp(
   app: FastifyInstance,
-  { webRoot, testMode, imageMaxBytes, defaultHead }: { webRoot: string; testMode: boolean; imageMaxBytes: number; defaultHead: PageHead },
+  {
+    webRoot,
+    testMode,
+    imageMaxBytes,
+    defaultHead,
+  }: { webRoot: string; testMode: boolean; imageMaxBytes: number; defaultHead: (site: PageSite['site']) => PageHead },
 ): Promise<WebAppPage | undefined> {
   const indexFile = path.join(webRoot, 'index.html');
   if (!fs.existsSync(indexFile)) return undefined;
@@ -52,21 +79,47 @@ export async function serveWebApp(
     },
   });
 
+  const { ctx } = app;
   const template = splitAtHead(renderPage(fs.readFileSync(indexFile, 'utf8'), { testMode, imageMaxBytes }));
-  const render = (head: PageHead) => `${template.before}${headTags(head)}  ${template.after}`;
-  const html = Buffer.from(render(defaultHead));
-  // Compressed once, at the best settings: the page is small and sent on every first visit.
-  const encoded = {
-    br: zlib.brotliCompressSync(html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY } }),
-    gzip: zlib.gzipSync(html, { level: zlib.constants.Z_BEST_COMPRESSION }),
+  // With a logo, its icons take the place of the build's own.
+  const templateWithoutIcons = { ...template, before: withoutIconLinks(template.before) };
+  const render = (head: PageHead, site: PageSite) => {
+    const { before, after } = site.icons ? templateWithoutIcons : template;
+    return `${before}${headTags(head)}${siteTags(site)}  ${after}`;
   };
+  const build = async (snapshot: Pick<SiteSnapshot, 'site' | 'logo'>): Promise<EncodedPage> => {
+    const html = Buffer.from(render(defaultHead(snapshot.site), pageSiteOf(ctx.media, snapshot)));
+    // At the best settings: the page is small, sent on every first visit, and compressed once per change of the settings.
+    const [br, gzipped] = await Promise.all([
+      brotliCompress(html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY } }),
+      gzip(html, { level: zlib.constants.Z_BEST_COMPRESSION }),
+    ]);
+    return { html, br, gzip: gzipped };
+  };
+  // The last render, and the settings it was made from: a save on any instance makes a new snapshot.
+  let last: { snapshot: SiteSnapshot; page: Promise<EncodedPage> } | undefined;
+  let freshSite: Promise<EncodedPage> | undefined;
+  const current = async (): Promise<EncodedPage> => {
+    let snapshot: SiteSnapshot;
+    try {
+      snapshot = await ctx.settings.current();
+    } catch (error) {
+      // The app still loads while the settings cannot be read (the database is away): as last rendered, else as a fresh site.
+      app.log.warn({ err: error }, 'could not read the site settings: the page is sent as last rendered');
+      return last?.page ?? (freshSite ??= build({ site: DEFAULT_SITE, logo: null }));
+    }
+    if (last?.snapshot !== snapshot) last = { snapshot, page: build(snapshot) };
+    return last.page;
+  };
+
   const page: WebAppPage = {
-    send(request, reply) {
+    async send(request, reply) {
+      const encoded = await current();
       const accepted = request.headers['accept-encoding'];
       const encoding = accepted ? negotiate(accepted, ['br', 'gzip']) : null;
       reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-cache').header('vary', 'accept-encoding');
       if (encoding === 'br' || encoding === 'gzip') return reply.header('content-encoding', encoding).send(encoded[encoding]);
-      return reply.send(html);
+      return reply.send(encoded.html);
     },
     sendAt(path, request, reply) {
       return page.send(request, reply.code(isPagePath(path) ? 200 : 404));

@@ -11,7 +11,8 @@ import { createTestApp, type TestApp } from '../../test/app.ts';
 import { multipart, pngImage, signUp, signUpAdmin } from '../../test/http.ts';
 import { startTestS3 } from '../../test/s3.ts';
 import { MEDIA_KEY_COLUMNS, sweepMediaLeftovers, type SweepOptions } from './leftovers.ts';
-import { hlsFileKey, mediaRoot, newHlsFolderKey, saveLectureVideo, savePoster, saveThumbnail } from './storage.ts';
+import { ICON_SIZES, type StoredLogo } from '../settings/site-settings.ts';
+import { hlsFileKey, mediaRoot, newHlsFolderKey, saveLectureVideo, saveLogoPicture, savePoster, saveThumbnail } from './storage.ts';
 
 /** What the sweep logged, line by line. */
 function recordingLog() {
@@ -176,6 +177,30 @@ describe.each(['local', 's3'] as const)('media leftovers with %s storage', (kind
     expect(await media.stat(orphan.posterKey)).toBeUndefined();
     expect(await media.stat(kept.posterKey)).toBeDefined();
     if (kind === 'local') await expect(fs.access(path.join(mediaRoot(t.dataDir), orphan.hlsKey))).rejects.toThrow();
+  });
+
+  it('keeps the logo the settings name and its icons, however old; removes an old logo file nothing names', async () => {
+    const media = t.app.ctx.media;
+    const admin = await signUpAdmin(t.app);
+    const form = await multipart({ logo: { bytes: await pngImage(), filename: 'logo.png', type: 'image/png' } });
+    const put = await t.app.inject({ method: 'PUT', url: '/api/v1/settings/logo', payload: form.payload, headers: { ...form.headers, cookie: admin.cookie } });
+    expect(put.statusCode, put.body).toBe(200);
+    const logo = (await t.app.ctx.settings.current()).logo as StoredLogo;
+    const inUse = [logo.key, ...ICON_SIZES.map((size) => logo.icons[size])];
+    // A logo whose request failed before its row was written.
+    const orphan = await saveLogoPicture(media, await pngImage(), { ext: 'png', mime: 'image/png' });
+
+    await sleep(AGEING_MS);
+    const { lines, log } = recordingLog();
+    await sweepMediaLeftovers(t.app.ctx, { olderThanMs: OLDER_THAN_MS, log, batchSize: 2 });
+
+    const removedKeys = lines.flatMap((line) => (line.fields.keys as string[] | undefined) ?? []);
+    expect(removedKeys).toContain(orphan);
+    expect(await media.stat(orphan)).toBeUndefined();
+    for (const key of inUse) {
+      expect(removedKeys, key).not.toContain(key);
+      expect(await media.stat(key), key).toBeDefined();
+    }
   });
 });
 

@@ -1,13 +1,14 @@
-import { inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Context } from '../../context.ts';
-import { billingDocuments, courses, lectureResources, lectures, users } from '../../db/schema.ts';
+import { billingDocuments, courses, lectureResources, lectures, siteSettings, users } from '../../db/schema.ts';
 import { isHlsFolderKey, ownerKeyOf, StorageCannotList } from './storage.ts';
 
 /**
  * Every column that holds a media key. A file no row names here is deleted by the sweep once
  * it is old enough, so a new column that keeps a key must be added (leftovers.test.ts checks
- * the schema for columns named `…Key`).
+ * the schema for columns named `…Key`). The site's logo is the one exception: its keys are inside
+ * the `logo` row of the site settings (`referencedAmong` reads them there).
  */
 export const MEDIA_KEY_COLUMNS = [
   users.avatarKey,
@@ -98,7 +99,18 @@ async function referencedAmong(ctx: Pick<Context, 'db'>, keys: string[]): Promis
     const rows = await ctx.db.select({ key: column }).from(column.table).where(inArray(column, keys));
     for (const { key } of rows) if (key) referenced.add(key);
   }
+  // The site's logo and its icons are named by a settings row's JSON, not by a column.
+  const [logo] = await ctx.db.select({ value: siteSettings.value }).from(siteSettings).where(eq(siteSettings.key, 'logo'));
+  const wanted = new Set(keys);
+  for (const key of logoFileKeys(logo?.value)) if (wanted.has(key)) referenced.add(key);
   return referenced;
+}
+
+/** The files a stored logo row names: the logo and each icon. */
+export function logoFileKeys(value: unknown): string[] {
+  const logo = value as { key?: unknown; icons?: Record<string, unknown> } | undefined;
+  if (!logo || typeof logo.key !== 'string') return [];
+  return [logo.key, ...Object.values(logo.icons ?? {}).filter((key): key is string => typeof key === 'string')];
 }
 
 /** Removes each item, going on past one that fails (the next sweep tries it again); answers the keys removed. */

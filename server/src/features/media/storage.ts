@@ -60,9 +60,9 @@ export const PRIVATE_MEDIA_PREFIX = '/media/private/';
 /**
  * Folders of public media, served with long cache headers; keys are never reused, so a URL never changes.
  * Posters (a frame of a lecture, cut by the video pipeline) are public like thumbnails: random keys,
- * handed only to those shown the lecture.
+ * handed only to those shown the lecture. `logos` holds the site's logo and the icons made from it.
  */
-export const PUBLIC_MEDIA_FOLDERS = ['avatars', 'thumbnails', 'posters'] as const;
+export const PUBLIC_MEDIA_FOLDERS = ['avatars', 'thumbnails', 'posters', 'logos'] as const;
 /**
  * Folders of single files: the public ones, the private videos, the private invoice and credit-note
  * PDFs, and the private files attached to lectures.
@@ -142,6 +142,16 @@ export async function saveAvatar(storage: MediaStorage, webp: Buffer): Promise<s
 export async function saveThumbnail(storage: MediaStorage, webp: Buffer): Promise<string> {
   const key = newKey('thumbnails', 'webp');
   await storage.put(key, webp, 'image/webp');
+  return key;
+}
+
+/**
+ * Stores one picture of the site's logo (the logo as re-encoded, or an icon made from it; public)
+ * and answers its key. Only ever bytes sharp wrote: nothing uploaded is served as it came.
+ */
+export async function saveLogoPicture(storage: MediaStorage, bytes: Buffer, type: { ext: 'png' | 'webp'; mime: 'image/png' | 'image/webp' }): Promise<string> {
+  const key = newKey('logos', type.ext);
+  await storage.put(key, bytes, type.mime);
   return key;
 }
 

@@ -55,7 +55,11 @@ export const CYCLES: Record<PlanInterval, number> = { monthly: 120, yearly: 10 }
  * be edited, so each amount is its own plan, whichever of our plans or coupons needs it). Two first
  * buyers at once may both create one; the first stored is used by everybody.
  */
-export async function providerPlanFor(ctx: Pick<Context, 'db' | 'config' | 'razorpay'>, interval: PlanInterval, amountPaise: number): Promise<string> {
+export async function providerPlanFor(
+  ctx: Pick<Context, 'db' | 'config' | 'razorpay' | 'settings'>,
+  interval: PlanInterval,
+  amountPaise: number,
+): Promise<string> {
   const { planId: configured, pricePaise } = ctx.config.payments;
   if (configured && interval === 'monthly' && amountPaise === pricePaise) return configured;
   const known = () =>
@@ -65,11 +69,13 @@ export async function providerPlanFor(ctx: Pick<Context, 'db' | 'config' | 'razo
       .where(and(eq(paymentPlans.period, interval), eq(paymentPlans.amountPaise, amountPaise)));
   const [stored] = await known();
   if (stored) return stored.providerPlanId;
+  // The provider shows the plan's name to the buyer (its hosted page, its mails): the site's own name.
+  const { site } = await ctx.settings.current();
   const made = await atProvider(() =>
     ctx.razorpay.createPlan({
       period: interval,
       interval: 1,
-      item: { name: `LMS ${interval} bundle, INR ${(amountPaise / 100).toFixed(2)}`, amount: amountPaise, currency: 'INR' },
+      item: { name: `${site.name} ${interval} bundle, INR ${(amountPaise / 100).toFixed(2)}`, amount: amountPaise, currency: 'INR' },
     }),
   );
   await ctx.db.insert(paymentPlans).values({ period: interval, amountPaise, providerPlanId: made.id }).onConflictDoNothing();

@@ -1,4 +1,5 @@
 import type { Context } from '../../context.ts';
+import { siteOf } from '../settings/site-settings.ts';
 import { SandboxError } from './errors.ts';
 import { loadSubscription } from './store.ts';
 
@@ -20,6 +21,8 @@ export async function hostedPaymentPage(ctx: Context, id: string): Promise<strin
   });
   if (!found) return undefined;
   const { subscription, plan } = found;
+  // The merchant, as Razorpay's page names the business a buyer pays.
+  const merchant = (await siteOf(ctx)).name;
   const price = `${plan.currency} ${(plan.amount / 100).toFixed(2)}`;
   const unit = CYCLE_UNITS[plan.period] ?? plan.period;
   const every = plan.interval === 1 ? unit : `${plan.interval} ${unit}s`;
@@ -28,11 +31,12 @@ export async function hostedPaymentPage(ctx: Context, id: string): Promise<strin
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Sandbox payment</title>
+<title>${escapeHtml(merchant)} · Sandbox payment</title>
 </head>
 <body style="font:16px/1.5 system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem;color:#0f172a">
 <main>
-<h1>Sandbox payment</h1>
+<h1>${escapeHtml(merchant)}</h1>
+<p><strong>Sandbox payment</strong></p>
 <p>This page stands in for Razorpay's hosted payment page in offline development.</p>
 <p>Subscription <code>${escapeHtml(subscription.id)}</code> to <strong>${escapeHtml(plan.itemName)}</strong>,
 ${escapeHtml(price)} every ${escapeHtml(every)}.
@@ -40,7 +44,7 @@ Status: <strong>${escapeHtml(subscription.status)}</strong>.</p>
 <button type="button" id="sandbox-pay">Pay with a test card</button>
 <p id="sandbox-status" role="status"></p>
 </main>
-<script src="/sandbox/checkout.js" data-subscription-id="${escapeHtml(subscription.id)}" data-key="${escapeHtml(ctx.config.payments.keyId)}"></script>
+<script src="/sandbox/checkout.js" data-subscription-id="${escapeHtml(subscription.id)}" data-key="${escapeHtml(ctx.config.payments.keyId)}" data-name="${escapeHtml(merchant)}"></script>
 </body>
 </html>
 `;

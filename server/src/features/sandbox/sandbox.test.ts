@@ -12,6 +12,7 @@ import { parseFormBody } from './inputs.ts';
 import { subscriptionPaymentSignature } from './signing.ts';
 import { SANDBOX_WEBHOOK_TARGET } from './webhooks.service.ts';
 import { addMonths } from '../payments/provider.ts';
+import { writeSettings } from '../settings/site-settings.ts';
 import { hmacHex } from '../payments/signatures.ts';
 
 interface Delivery {
@@ -1138,6 +1139,22 @@ describe('/sandbox/pay/:id, the short_url', () => {
     expect(response.body).toContain('INR 99.00 every month');
     expect(response.body).not.toMatch(/<script>|\son[a-z]+=/);
     expect((await t.app.inject({ url: '/sandbox/pay/sub_00000000000000' })).statusCode).toBe(404);
+  });
+
+  it('names the merchant as the site calls itself, as Razorpay’s page names the business', async () => {
+    const subscription = await newSubscription();
+    const open = async () => (await t.app.inject({ url: new URL(subscription.short_url).pathname })).body;
+    expect(await open()).toContain('<h1>LMS</h1>');
+    await writeSettings(t.app.ctx, [['name', 'Acme & Sons']], null);
+    try {
+      const page = await open();
+      expect(page).toContain('<title>Acme &amp; Sons · Sandbox payment</title>');
+      expect(page).toContain('<h1>Acme &amp; Sons</h1>');
+      // The Checkout it opens shows the same name.
+      expect(page).toContain('data-name="Acme &amp; Sons"');
+    } finally {
+      await writeSettings(t.app.ctx, [['name', null]], null);
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { api } from '@lms/contract/api';
 import { answers } from '@lms/contract/answers';
+import { byAccount, rateLimited } from '../../rate-limit.ts';
 import { route } from '../../route.ts';
 import { currentUser } from '../auth/guards.ts';
 import { removeLogo, setLogo } from './logo.ts';
@@ -28,6 +29,8 @@ export const settingsRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, api.settings.setLogo, {
+    // Each upload is decoded, drawn again and made into four icons.
+    rateLimit: rateLimited({ limiter: 'logoUploadsPerAccount', key: byAccount }),
     handler: async (request) => ({ success: true, message: answers.logoSaved, settings: await setLogo(ctx, request) }),
   });
 

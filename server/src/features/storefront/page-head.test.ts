@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeMarkup, headTags, splitAtHead, summarize } from './page-head.ts';
+import { escapeMarkup, headTags, jsonForScript, splitAtHead, summarize, withoutIconLinks } from './page-head.ts';
 
 describe('summarize', () => {
   it('keeps a short text as it is, on one line', () => {
@@ -89,5 +89,28 @@ describe('splitAtHead', () => {
 
   it('refuses a page without </head>', () => {
     expect(() => splitAtHead('<html><body></body></html>')).toThrow(/<\/head>/);
+  });
+});
+
+describe('jsonForScript', () => {
+  it('reads back as the same value, with nothing in it that could end or change a <script>', () => {
+    const value = { quote: '</script><script>alert(1)</script> <!-- x --> </SCRIPT \u2028\u2029 & "q"', list: ['<', '>'] };
+    const json = jsonForScript(value);
+    expect(json).not.toMatch(/[<\u2028\u2029]/);
+    expect(JSON.parse(json)).toEqual(value);
+  });
+});
+
+describe('withoutIconLinks', () => {
+  it('takes out the build’s icons and nothing else', () => {
+    const head = [
+      '<head>',
+      '    <link rel="icon" href="/favicon.ico" sizes="32x32" />',
+      '    <link rel="icon" href="/favicon.svg" type="image/svg+xml" />',
+      '    <link rel="apple-touch-icon" href="/apple-touch-icon.png" />',
+      '    <link rel="stylesheet" href="/assets/app.css">',
+      '',
+    ].join('\n');
+    expect(withoutIconLinks(head)).toBe('<head>\n    <link rel="stylesheet" href="/assets/app.css">\n');
   });
 });

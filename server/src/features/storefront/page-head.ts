@@ -1,3 +1,7 @@
+import type { Site } from '@lms/contract/settings';
+import { BRAND_STYLE_ID, brandCss, SITE_SCRIPT_ID } from '@lms/contract/site';
+import type { IconSize } from '../settings/site-settings.ts';
+
 /**
  * What the server writes into a page's <head> so that link previews (Slack, WhatsApp,
  * Facebook, X) and search engines see a page's title, description and picture without
@@ -75,16 +79,63 @@ export function headTags(head: PageHead): string {
   return tags.map((tag) => `    ${tag}\n`).join('');
 }
 
-/** The tags headTags writes, as a page built by Vite may already carry them: taken out before ours go in. */
+/** What every page carries of the site, whatever its own head: the public settings, the brand, the logo's icons. */
+export interface PageSite {
+  site: Site;
+  /** The URLs of the logo's icons by size; null without a logo, when the build's own icons stay. */
+  icons: Record<IconSize, string> | null;
+}
+
+/**
+ * JSON to put inside a <script>: `<` escaped, so no value (a testimonial holding `</script>`, or
+ * `<!--`) can end the element or change how the HTML parser reads it; U+2028 and U+2029 too, which
+ * older JavaScript engines read as line ends.
+ */
+export const jsonForScript = (value: unknown) =>
+  JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+
+/**
+ * The tags of the site, one a line: the public settings as JSON (web/src/lib/site.ts reads them
+ * before the first render), the brand's colours, the logo's icons, the web app manifest, and the
+ * colour browsers paint their own bars in. Written after the build's stylesheet, so the brand wins.
+ */
+export function siteTags({ site, icons }: PageSite): string {
+  const tags = [`<script type="application/json" id="${SITE_SCRIPT_ID}">${jsonForScript(site)}</script>`];
+  // The brand's colours are checked hex values; `<` escaped all the same, so no value can end the element.
+  const css = brandCss(site.brand).replace(/</g, '\\3c ');
+  if (css) tags.push(`<style id="${BRAND_STYLE_ID}">${css}</style>`);
+  if (icons) {
+    tags.push(`<link rel="icon" href="${escapeMarkup(icons[32])}" sizes="32x32" type="image/png" />`);
+    tags.push(`<link rel="apple-touch-icon" href="${escapeMarkup(icons[180])}" />`);
+  }
+  tags.push('<link rel="manifest" href="/manifest.webmanifest" />');
+  if (site.brand) {
+    tags.push(`<meta name="theme-color" media="(prefers-color-scheme: light)" content="${escapeMarkup(site.brand.light.primary)}" />`);
+    tags.push(`<meta name="theme-color" media="(prefers-color-scheme: dark)" content="${escapeMarkup(site.brand.dark.primary)}" />`);
+  }
+  return tags.map((tag) => `    ${tag}\n`).join('');
+}
+
+/** The tags headTags and siteTags write, as a page built by Vite may already carry them: taken out before ours go in. */
 const OWN_TAGS = [
   /[ \t]*<title>[\s\S]*?<\/title>[ \t]*\n?/gi,
-  /[ \t]*<meta\s+(?:name|property)="(?:description|robots|og:[^"]*|twitter:[^"]*)"[^>]*>[ \t]*\n?/gi,
-  /[ \t]*<link\s+rel="canonical"[^>]*>[ \t]*\n?/gi,
+  /[ \t]*<meta\s+(?:name|property)="(?:description|robots|theme-color|og:[^"]*|twitter:[^"]*)"[^>]*>[ \t]*\n?/gi,
+  /[ \t]*<link\s+rel="(?:canonical|manifest)"[^>]*>[ \t]*\n?/gi,
 ];
+
+/** The build's own icons (web/public), which the logo's replace. */
+const ICON_LINKS = /[ \t]*<link\s+rel="(?:icon|shortcut icon|apple-touch-icon)"[^>]*>[ \t]*\n?/gi;
+
+/** The start of the page (`before`, from splitAtHead) without the build's own icons. */
+export const withoutIconLinks = (before: string) => before.replace(ICON_LINKS, '');
 
 /**
  * index.html split where the head tags go (just before </head>), without the tags of its own
- * that headTags replaces. `before + headTags(head) + '  ' + after` is the page, </head> indented as Vite writes it.
+ * that headTags and siteTags replace. `before + headTags(head) + siteTags(site) + '  ' + after` is
+ * the page, </head> indented as Vite writes it.
  */
 export function splitAtHead(indexHtml: string): { before: string; after: string } {
   const page = OWN_TAGS.reduce((html, tag) => html.replace(tag, ''), indexHtml);

@@ -1,16 +1,19 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { WebAppPage } from '../../web-app.ts';
+import { pageSiteOf, type WebAppPage } from '../../web-app.ts';
 import { sendCataloguePage } from '../courses/catalogue-cache.ts';
 import { buildSitemap, COURSE_PAGE_PATH, coursePageHead, robotsTxt } from './storefront.service.ts';
+import { webManifest } from './web-manifest.ts';
 
 const XML = 'application/xml; charset=utf-8';
 /** Crawlers may keep robots.txt and the sitemap a while; a course added meanwhile waits at most this long. */
 const CRAWLER_CACHE = 'public, max-age=3600';
+/** Browsers read the manifest again now and then; a renamed site or a new logo reaches them within minutes. */
+const MANIFEST_CACHE = 'public, max-age=300';
 
 /**
- * At the site's root, beside the web app: what search engines and link previews read.
- * robots.txt and the sitemap work with or without a web build; a course page's own
+ * At the site's root, beside the web app: what search engines, link previews and phones read.
+ * robots.txt, the sitemap and the manifest work with or without a web build; a course page's own
  * head needs the build (`webApp`), since it is the app's page with that head written in.
  */
 export const storefrontRoutes: FastifyPluginAsyncZod<{ webApp?: WebAppPage }> = async (app, { webApp }) => {
@@ -35,6 +38,11 @@ export const storefrontRoutes: FastifyPluginAsyncZod<{ webApp?: WebAppPage }> = 
     return sendCataloguePage(request, reply, cached, XML);
   });
 
+  app.get('/manifest.webmanifest', { schema: { hide: true } }, async (_request, reply) => {
+    const manifest = webManifest(pageSiteOf(ctx.media, await ctx.settings.current()));
+    return reply.type('application/manifest+json; charset=utf-8').header('cache-control', MANIFEST_CACHE).send(JSON.stringify(manifest));
+  });
+
   if (!webApp) return;
   // The app's page as every page path gets it, with the course's title, description and
   // thumbnail in its head: link previews and search engines read it without running the app.
@@ -44,7 +52,11 @@ export const storefrontRoutes: FastifyPluginAsyncZod<{ webApp?: WebAppPage }> = 
     if (typeof id !== 'string') return webApp.send(request, reply);
     // Every malformed id shares one cache entry (the page of a course not found).
     const key = /^[0-9a-f-]{36}$/i.test(id) ? id.toLowerCase() : 'malformed';
-    const cached = await ctx.catalogue.page(`course-page:${key}`, async () => webApp.render(await coursePageHead(ctx, key)));
+    // Every change of the settings empties the catalogue cache, so a cached page carries the site as it is.
+    const cached = await ctx.catalogue.page(`course-page:${key}`, async () => {
+      const snapshot = await ctx.settings.current();
+      return webApp.render(await coursePageHead(ctx, key, snapshot.site), pageSiteOf(ctx.media, snapshot));
+    });
     reply.header('cache-control', 'no-cache');
     return sendCataloguePage(request, reply, cached, 'text/html; charset=utf-8');
   });

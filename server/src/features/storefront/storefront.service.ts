@@ -1,6 +1,7 @@
 import { asc, count, eq } from 'drizzle-orm';
 import { answers } from '@lms/contract/answers';
 import { pagePaths } from '@lms/contract/pages';
+import type { Site } from '@lms/contract/settings';
 import type { Context } from '../../context.ts';
 import { courses } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -27,8 +28,8 @@ const PRIVATE_PATHS = ['/admin/', '/user/', '/checkout', '/api/'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The head of every page that has none of its own: the site's name and description. */
-export function defaultHead(): PageHead {
-  return { title: answers.siteName, description: answers.siteDescription, siteName: answers.siteName };
+export function defaultHead(site: Pick<Site, 'name'>): PageHead {
+  return { title: site.name, description: answers.siteDescription, siteName: site.name };
 }
 
 export const coursePageUrl = (ctx: Context, courseId: string) => `${ctx.config.publicUrl}${COURSE_PAGE_PATH}?id=${courseId}`;
@@ -40,13 +41,13 @@ const absolute = (ctx: Context, url: string) => new URL(url, `${ctx.config.publi
  * The head of a course's page: its title, description, canonical URL and thumbnail. A page
  * for a course that does not exist (or a malformed id) gets the default head, kept out of search results.
  */
-export async function coursePageHead(ctx: Context, courseId: string): Promise<PageHead> {
+export async function coursePageHead(ctx: Context, courseId: string, site: Pick<Site, 'name'>): Promise<PageHead> {
   const course = UUID.test(courseId) ? await findCourse(ctx, courseId).catch(notFoundAs(undefined)) : undefined;
-  if (!course) return { ...defaultHead(), noindex: true };
+  if (!course) return { ...defaultHead(site), noindex: true };
   return {
-    title: `${course.title} · ${answers.siteName}`,
+    title: `${course.title} · ${site.name}`,
     description: summarize(course.description),
-    siteName: answers.siteName,
+    siteName: site.name,
     url: coursePageUrl(ctx, course.id),
     image: { url: absolute(ctx, ctx.media.publicUrl(course.thumbnailKey)), ...THUMBNAIL_SIZE, alt: course.title },
     // The cover is the course page's largest paint (Lighthouse); the app shows it at the same URL.

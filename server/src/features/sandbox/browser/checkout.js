@@ -521,7 +521,7 @@
       new Razorpay({
         key: script.getAttribute('data-key') || 'sandbox',
         subscription_id: pageSubscription,
-        name: 'Sandbox payment',
+        name: script.getAttribute('data-name') || 'Sandbox payment',
         description: 'Subscription ' + pageSubscription,
         handler: (response) => {
           status.textContent = 'Paid: ' + response.razorpay_payment_id + '.';
