@@ -71,7 +71,11 @@ export function Faq({ price, refundWindowDays }: { price: number | undefined; re
   ];
   // The seller's own questions, when written, in place of the product's.
   const questions = faq
-    ? faq.map((entry, index) => ({ id: String(index + 1), question: entry.question, answer: <p className="whitespace-pre-line break-words">{entry.answer}</p> }))
+    ? faq.map((entry, index) => ({
+        id: String(index + 1),
+        question: entry.question,
+        answer: <p className="whitespace-pre-line break-words">{entry.answer}</p>,
+      }))
     : builtIn;
   if (questions.length === 0) return null;
 

@@ -15,7 +15,9 @@ const components: Components = {
   blockquote: ({ node: _node, ...props }) => <blockquote className="my-4 border-l-4 border-base-300 pl-4 text-base-content/80" {...props} />,
   hr: ({ node: _node, ...props }) => <hr className="my-8 border-base-300" {...props} />,
   code: ({ node: _node, ...props }) => <code className="rounded bg-base-200 px-1 py-0.5 text-[0.9em]" {...props} />,
-  pre: ({ node: _node, ...props }) => <pre className="my-4 overflow-x-auto rounded-box bg-base-200 p-4 text-sm [&>code]:bg-transparent [&>code]:p-0" {...props} />,
+  pre: ({ node: _node, ...props }) => (
+    <pre className="my-4 overflow-x-auto rounded-box bg-base-200 p-4 text-sm [&>code]:bg-transparent [&>code]:p-0" {...props} />
+  ),
   table: ({ node: _node, ...props }) => (
     <div className="my-4 overflow-x-auto">
       <table className="table" {...props} />

@@ -7,7 +7,8 @@ export const legalTexts = {
   loading: 'Loading the page',
   failed: 'This page could not be loaded just now.',
   template: 'Template — review before going live',
-  templateHint: 'This is the starting text, written from your settings. Read it, change what does not fit your business, and save it. Visitors do not see this note.',
+  templateHint:
+    'This is the starting text, written from your settings. Read it, change what does not fit your business, and save it. Visitors do not see this note.',
   edit: 'Edit page',
   editing: (title: string) => `Editing: ${title}`,
   text: 'Page text (Markdown)',

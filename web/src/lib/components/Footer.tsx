@@ -3,6 +3,7 @@ import type { SocialNetwork } from '@lms/contract/settings';
 import { Link } from 'react-router';
 import { paths } from '../paths';
 import { useSite } from '../site';
+import { telHref } from '../tel-href';
 
 // Simple brand marks as inline SVG: no icon library in the bundle every page loads.
 const socials: { network: SocialNetwork; name: string; path: string; fillRule?: 'evenodd' }[] = [
@@ -43,9 +44,6 @@ const legalLinks = [
   { to: paths.refundPolicy, label: messages.refundPolicyTitle },
   { to: paths.contact, label: 'Contact us' },
 ];
-
-/** A phone number as a tel: address: digits and a leading plus only. */
-const telHref = (phone: string) => `tel:${phone.replace(/(?!^\+)[^0-9]/g, '')}`;
 
 /**
  * The legal pages and the seller's contact details; then the spec's copyright line, in the site's
@@ -98,7 +96,14 @@ export function Footer() {
         <nav aria-label="Social media" className="flex gap-4">
           {shown.map((social) =>
             anySocial ? (
-              <a key={social.network} href={site.social[social.network]} target="_blank" rel="noopener noreferrer" className="link-hover" aria-label={social.name}>
+              <a
+                key={social.network}
+                href={site.social[social.network]}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="link-hover"
+                aria-label={social.name}
+              >
                 <SocialIcon path={social.path} fillRule={social.fillRule} />
               </a>
             ) : (
