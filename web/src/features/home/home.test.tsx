@@ -188,6 +188,9 @@ describe('home page', () => {
     const question = await screen.findByText('Do you teach beginners?');
     expect(question.closest('details')).toHaveTextContent('Yes, from the very first lesson.');
     expect(screen.queryByText('Can I cancel any time?')).not.toBeInTheDocument();
+    // The seller's questions may not answer refunds: the bundle's text points to the refund policy instead.
+    expect(screen.getByRole('link', { name: 'refund policy' })).toHaveAttribute('href', '/refund-policy');
+    expect(screen.queryByRole('link', { name: 'questions below' })).not.toBeInTheDocument();
     first.unmount();
 
     setSite({ ...DEFAULT_SITE, faq: [] });

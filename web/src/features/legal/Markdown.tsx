@@ -11,7 +11,8 @@ const components: Components = {
   p: ({ node: _node, ...props }) => <p className="my-3" {...props} />,
   ul: ({ node: _node, ...props }) => <ul className="my-3 list-disc space-y-1 pl-6" {...props} />,
   ol: ({ node: _node, ...props }) => <ol className="my-3 list-decimal space-y-1 pl-6" {...props} />,
-  a: ({ node: _node, ...props }) => <a className="link link-primary break-words" {...props} />,
+  // A link whose address the URL check emptied (javascript: and the like) is its text alone, not a link to this page.
+  a: ({ node: _node, href, ...props }) => (href ? <a href={href} className="link link-primary break-words" {...props} /> : <span {...props} />),
   blockquote: ({ node: _node, ...props }) => <blockquote className="my-4 border-l-4 border-base-300 pl-4 text-base-content/80" {...props} />,
   hr: ({ node: _node, ...props }) => <hr className="my-8 border-base-300" {...props} />,
   code: ({ node: _node, ...props }) => <code className="rounded bg-base-200 px-1 py-0.5 text-[0.9em]" {...props} />,

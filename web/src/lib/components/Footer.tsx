@@ -62,7 +62,7 @@ export function Footer() {
           <ul className="flex flex-wrap gap-x-5 gap-y-2">
             {legalLinks.map((link) => (
               <li key={link.to}>
-                <Link to={link.to} className="link link-hover">
+                <Link to={link.to} className="link link-hover inline-block py-0.5">
                   {link.label}
                 </Link>
               </li>
@@ -75,12 +75,12 @@ export function Footer() {
             {(email || phone) && (
               <span className="flex flex-wrap gap-x-4 gap-y-1 sm:justify-end">
                 {email && (
-                  <a href={`mailto:${email}`} className="link link-hover break-all">
+                  <a href={`mailto:${email}`} className="link link-hover inline-block py-0.5 break-all">
                     {email}
                   </a>
                 )}
                 {phone && (
-                  <a href={telHref(phone)} className="link link-hover whitespace-nowrap">
+                  <a href={telHref(phone)} className="link link-hover inline-block py-0.5 whitespace-nowrap">
                     {phone}
                   </a>
                 )}
