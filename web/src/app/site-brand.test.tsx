@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -41,7 +41,8 @@ describe("the seller's name and logo around every page", () => {
     await renderApp('/about');
     expect(brandLink()).toHaveAccessibleName('LMS');
     expect(brandLink().querySelector('img')).toHaveAttribute('src', '/favicon.svg');
-    expect(document.title).toBe('About us · LMS');
+    // The title is set in an effect, after the page's first paint.
+    await waitFor(() => expect(document.title).toBe('About us · LMS'));
     const footer = screen.getByRole('contentinfo');
     expect(footer).toHaveTextContent(`Copyright ${new Date().getFullYear()} | All right reserved LMS`);
     expect(socialLinks().map((link) => link.getAttribute('aria-label'))).toEqual(['Facebook', 'Instagram', 'Twitter', 'LinkedIn']);
@@ -62,7 +63,7 @@ describe("the seller's name and logo around every page", () => {
     expect(logo).toHaveAttribute('src', '/media/site/logo-1.png');
     expect(logo).toHaveAttribute('width', '256');
     expect(logo).toHaveAttribute('height', '256');
-    expect(document.title).toBe('About us · Tabla Gurukul');
+    await waitFor(() => expect(document.title).toBe('About us · Tabla Gurukul'));
     expect(screen.getByRole('contentinfo')).toHaveTextContent(`Copyright ${new Date().getFullYear()} | All right reserved Tabla Gurukul`);
   });
 
