@@ -38,6 +38,12 @@ export const messages = {
 
   // The spec's screens and error catalogue
   footerRights: 'All right reserved LMS',
+  /** The spec's footer line for a site the seller named: the spec's own words for a fresh site. */
+  footerRightsOf: (name: string) => `All right reserved ${name}`,
+  /** Ours: the seller's legal pages, linked from the footer and the checkout. */
+  termsTitle: 'Terms of service',
+  privacyTitle: 'Privacy policy',
+  refundPolicyTitle: 'Refund policy',
   exploreCourses: 'Explore Courses',
   paymentFailed: 'Payment failed',
   tryAgainLater: 'Please try again later',

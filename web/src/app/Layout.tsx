@@ -4,6 +4,7 @@ import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react
 import { Footer } from '../lib/components/Footer';
 import { NEXT_PARAM, withNext } from '../lib/with-next';
 import { paths } from '../lib/paths';
+import { useSite } from '../lib/site';
 import { useAppDispatch, useAppSelector } from './store';
 
 // Only for a signed-in user on a desktop: not in every visitor's first download, which has a budget of 110 KB.
@@ -99,9 +100,8 @@ export function Layout() {
                 <path d="M4 6h16M4 12h16M4 18h16" />
               </svg>
             </label>
-            <Link to={mustChangePassword ? paths.changePassword : paths.home} className="btn btn-ghost gap-2 px-2 text-xl">
-              <img src="/favicon.svg" width={28} height={28} alt="" />
-              LMS
+            <Link to={mustChangePassword ? paths.changePassword : paths.home} className="btn btn-ghost min-w-0 gap-2 px-2 text-xl">
+              <Brand />
             </Link>
           </div>
           {/* The desktop bar: the side menu's items in a row (a Main navigation of its own would repeat the landmark's name). */}
@@ -187,5 +187,31 @@ export function Layout() {
         </nav>
       </div>
     </div>
+  );
+}
+
+/**
+ * The site's mark in the bar: a wide logo (a wordmark, twice as wide as high or more) alone, named by
+ * its text alternative; a squarer logo with the site's name beside it; no logo, the product's icon and
+ * the site's name, as a fresh site has always shown.
+ */
+function Brand() {
+  const { name, logo } = useSite();
+  const wordmark = logo !== null && logo.width >= 2 * logo.height;
+  return (
+    <>
+      {logo ? (
+        <img
+          src={logo.url}
+          width={logo.width}
+          height={logo.height}
+          alt={wordmark ? name : ''}
+          className={`h-8 w-auto shrink-0 object-contain ${wordmark ? 'max-w-48' : 'max-w-12'}`}
+        />
+      ) : (
+        <img src="/favicon.svg" width={28} height={28} alt="" />
+      )}
+      {!wordmark && <span className="truncate">{name}</span>}
+    </>
   );
 }

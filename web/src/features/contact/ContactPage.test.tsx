@@ -1,7 +1,9 @@
-import { screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
 import { answers } from '@lms/contract/answers';
+import { DEFAULT_SITE } from '@lms/contract/site';
+import { setSite } from '../../lib/site';
 import { findToast, renderPage, stubApi } from '../../test/render';
 import ContactPage from './ContactPage';
 
@@ -14,7 +16,25 @@ async function fillAndSend(user: ReturnType<typeof renderPage>['user'], fields: 
   await user.click(screen.getByRole('button', { name: 'Submit' }));
 }
 
+afterEach(() => setSite(DEFAULT_SITE));
+
 describe('contact page', () => {
+  it("shows the seller's email, phone and address beside the form, and nothing of the kind on a fresh site", () => {
+    const first = renderPage(<ContactPage />, { path: '/contact' });
+    expect(screen.queryByRole('heading', { name: 'Other ways to reach us' })).not.toBeInTheDocument();
+    first.unmount();
+
+    setSite({ ...DEFAULT_SITE, contact: { email: 'hello@tabla.in', phone: '+91 98765 43210', address: '12 MG Road\nPune 411001' } });
+    renderPage(<ContactPage />, { path: '/contact' });
+    const details = screen.getByRole('region', { name: 'Other ways to reach us' });
+    expect(within(details).getByRole('link', { name: 'hello@tabla.in' })).toHaveAttribute('href', 'mailto:hello@tabla.in');
+    expect(within(details).getByRole('link', { name: '+91 98765 43210' })).toHaveAttribute('href', 'tel:+919876543210');
+    expect(details).toHaveTextContent('12 MG Road Pune 411001');
+    // The spec's form is still there, as it was.
+    expect(screen.getByRole('heading', { level: 1, name: 'Contact Form' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Submit' })).toBeInTheDocument();
+  });
+
   it('names the browser tab', () => {
     renderPage(<ContactPage />, { path: '/contact' });
     expect(document.title).toBe('Contact us · LMS');

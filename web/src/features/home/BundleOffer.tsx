@@ -3,6 +3,7 @@ import { useId } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../lib/paths';
 import { rupees } from '../../lib/format';
+import { useSite } from '../../lib/site';
 import { RefundRule } from '../../lib/components/RefundRule';
 import { Tick } from '../../lib/components/Tick';
 
@@ -24,6 +25,7 @@ export function BundleOffer({
 }) {
   const headingId = useId();
   const titleId = useId();
+  const { faq } = useSite();
   return (
     <section aria-labelledby={headingId} className="bg-base-200">
       <div className="mx-auto grid w-full max-w-6xl items-center gap-10 px-4 py-12 sm:py-16 lg:grid-cols-2">
@@ -36,10 +38,17 @@ export function BundleOffer({
             from your profile whenever you like.
           </p>
           <p className="mt-3 max-w-prose text-base-content/80">
+            {/* The product's own questions answer it; the seller's own may not, their refund policy does. */}
             How refunds work is in the{' '}
-            <a href="#faq" className="link link-primary">
-              questions below
-            </a>
+            {faq === null ? (
+              <a href="#faq" className="link link-primary">
+                questions below
+              </a>
+            ) : (
+              <Link to={paths.refundPolicy} className="link link-primary">
+                refund policy
+              </Link>
+            )}
             .
           </p>
         </div>

@@ -2,14 +2,16 @@ import { useEffect, useId, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { paths } from '../../lib/paths';
 import { rupees } from '../../lib/format';
+import { useSite } from '../../lib/site';
 
 /**
- * Questions a buyer asks before paying, answered plainly; the refund rule is the one the server
- * applies (its refund window and price, once they are known). Each question has its address
- * (`/#faq-refund`, which the cards' "How refunds work" link to): opened there, it is open and in view.
+ * Questions a buyer asks before paying, answered plainly: the seller's own where written, else the
+ * product's, whose refund rule is the one the server applies (its refund window and price, once they
+ * are known). Each question has its address (`/#faq-refund`): opened there, it is open and in view.
  */
 export function Faq({ price, refundWindowDays }: { price: number | undefined; refundWindowDays: number | undefined }) {
   const headingId = useId();
+  const { faq } = useSite();
   const { hash } = useLocation();
   useEffect(() => {
     const item = hash.startsWith('#faq-') ? document.getElementById(hash.slice(1)) : null;
@@ -22,7 +24,7 @@ export function Faq({ price, refundWindowDays }: { price: number | undefined; re
     refundWindowDays !== undefined
       ? `within ${refundWindowDays} ${refundWindowDays === 1 ? 'day' : 'days'} of a payment`
       : 'within the refund window after a payment';
-  const questions: { id: string; question: string; answer: ReactNode }[] = [
+  const builtIn: { id: string; question: string; answer: ReactNode }[] = [
     {
       id: 'included',
       question: 'What do I get for my subscription?',
@@ -67,6 +69,15 @@ export function Faq({ price, refundWindowDays }: { price: number | undefined; re
       answer: <p>Yes: the lectures play in any modern browser, on a phone, a tablet or a computer. No app to install.</p>,
     },
   ];
+  // The seller's own questions, when written, in place of the product's.
+  const questions = faq
+    ? faq.map((entry, index) => ({
+        id: String(index + 1),
+        question: entry.question,
+        answer: <p className="whitespace-pre-line break-words">{entry.answer}</p>,
+      }))
+    : builtIn;
+  if (questions.length === 0) return null;
 
   return (
     <section id="faq" aria-labelledby={headingId} className="mx-auto w-full max-w-3xl scroll-mt-4 px-4 py-12 sm:py-16">

@@ -2,26 +2,32 @@ import { messages } from '@lms/contract/messages';
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../lib/paths';
+import { useSite } from '../../lib/site';
 import { usePageTitle } from '../../lib/use-page-title';
 import { NewestCoursesFrame } from './NewestCoursesFrame';
 
 // Below the hero, with the data it shows: loaded after the first paint (`/` has a budget of 110 KB of JavaScript).
 const HomeSections = lazy(() => import('./HomeSections'));
 
-/** Headline, intro text, 'Explore Courses' (to /courses) and 'Contact Us'; then the storefront below. */
+/** Headline and intro text (the seller's, else the product's own), 'Explore Courses' (to /courses) and 'Contact Us'; then the storefront below. */
 export default function HomePage() {
   usePageTitle(messages.homeTitle);
+  const { hero } = useSite();
   return (
     <>
       <section className="bg-gradient-to-b from-primary/5 to-base-100">
         <div className="mx-auto grid w-full max-w-6xl items-center gap-8 px-4 pb-2 pt-10 sm:py-14 lg:grid-cols-[1.1fr_1fr] lg:gap-12 lg:py-16">
           <div className="flex flex-col items-center gap-6 text-center lg:items-start lg:text-left">
-            <h1 className="text-4xl font-bold leading-tight sm:text-5xl">
-              Find out the best <span className="text-primary">online courses</span>
+            <h1 className="text-4xl font-bold leading-tight break-words sm:text-5xl">
+              {hero.headline ?? (
+                <>
+                  Find out the best <span className="text-primary">online courses</span>
+                </>
+              )}
             </h1>
-            <p className="max-w-2xl text-lg">
-              We have a large library of courses taught by highly skilled and qualified faculty, at a very affordable cost: one monthly bundle opens every
-              course.
+            <p className="max-w-2xl text-lg whitespace-pre-line break-words">
+              {hero.text ??
+                'We have a large library of courses taught by highly skilled and qualified faculty, at a very affordable cost: one monthly bundle opens every course.'}
             </p>
             <div className="flex flex-wrap justify-center gap-3 sm:gap-4">
               <Link to={paths.courses} className="btn btn-primary sm:btn-lg">

@@ -1,8 +1,10 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Course } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
 import { answers } from '@lms/contract/answers';
+import { DEFAULT_SITE } from '@lms/contract/site';
+import { setSite } from '../../lib/site';
 import { renderPage, sampleUser, storeLogin, stubApi } from '../../test/render';
 import HomePage from './HomePage';
 
@@ -24,6 +26,8 @@ const NEWEST = 'GET /api/v1/courses?page=1&limit=3';
 const PLAN = 'GET /api/v1/payments/plan';
 
 const bundleCard = () => screen.getByRole('article', { name: 'Subscription Bundle' });
+
+afterEach(() => setSite(DEFAULT_SITE));
 
 describe('home page', () => {
   it("keeps the spec's headline, intro and buttons, with a picture of fixed size and its own title", async () => {
@@ -71,7 +75,7 @@ describe('home page', () => {
     // Beside the spec's promise, the rule with the server's window, and the way to the whole of it.
     const policy = within(bundleCard()).getByRole('link', { name: messages.refundPolicy });
     expect(policy.closest('li')).toHaveTextContent(`${messages.bundleRefundable}${messages.refundRule(14)} ${messages.refundPolicy}`);
-    expect(policy).toHaveAttribute('href', '/#faq-refund');
+    expect(policy).toHaveAttribute('href', '/refund-policy');
     expect(within(bundleCard()).getByRole('link', { name: messages.subscribe })).toHaveAttribute('href', '/checkout');
   });
 
@@ -98,7 +102,7 @@ describe('home page', () => {
     expect(screen.getByText(/for ₹149 a month/)).toBeInTheDocument();
   });
 
-  it('opens the refund question and brings it into view when the address points at it, as the cards\' "How refunds work" do', async () => {
+  it('opens the refund question and brings it into view when the address points at it', async () => {
     stubApi({ [NEWEST]: newest([course(1)]), [PLAN]: plan });
     // jsdom lays nothing out, and has no scrollIntoView: record who asks for it.
     const scrolled: Element[] = [];
@@ -132,14 +136,66 @@ describe('home page', () => {
     expect(await screen.findByRole('link', { name: messages.createFirstCourse })).toHaveAttribute('href', '/course/create');
   });
 
-  it('three testimonials with names, roles and initials, and three steps', async () => {
+  it('shows no testimonials on a fresh site, and three steps', async () => {
+    stubApi({ [NEWEST]: newest([course(1)]), [PLAN]: plan });
+    renderPage(<HomePage />);
+    const steps = (await screen.findByRole('heading', { name: 'How it works' })).closest('section')!;
+    expect(within(steps).getAllByRole('listitem')).toHaveLength(3);
+    await screen.findByText('Can I cancel any time?');
+    expect(screen.queryByRole('heading', { name: 'What learners say' })).not.toBeInTheDocument();
+  });
+
+  it("shows the seller's testimonials with names, roles and initials", async () => {
+    setSite({
+      ...DEFAULT_SITE,
+      testimonials: [
+        { quote: 'Short lectures, in order: I finished my first course.', name: 'Kavya Reddy', role: 'Engineering student, Hyderabad' },
+        { quote: 'One price for everything.', name: 'Arjun Malhotra', role: '' },
+      ],
+    });
     stubApi({ [NEWEST]: newest([course(1)]), [PLAN]: plan });
     renderPage(<HomePage />);
     const says = (await screen.findByRole('heading', { name: 'What learners say' })).closest('section')!;
-    expect(within(says).getAllByRole('listitem')).toHaveLength(3);
+    expect(within(says).getAllByRole('listitem')).toHaveLength(2);
+    expect(within(says).getByText('Short lectures, in order: I finished my first course.')).toBeInTheDocument();
     expect(within(says).getByText('Kavya Reddy')).toBeInTheDocument();
+    expect(within(says).getByText('Engineering student, Hyderabad')).toBeInTheDocument();
     expect(within(says).getByText('KR')).toBeInTheDocument();
-    const steps = screen.getByRole('heading', { name: 'How it works' }).closest('section')!;
-    expect(within(steps).getAllByRole('listitem')).toHaveLength(3);
+    expect(within(says).getByText('AM')).toBeInTheDocument();
+  });
+
+  it("shows the seller's headline and intro text in place of the product's", async () => {
+    setSite({
+      ...DEFAULT_SITE,
+      name: 'Tabla Gurukul',
+      hero: { headline: 'Learn tabla from the masters', text: 'Live-recorded lessons.\nFrom the first bol.' },
+    });
+    stubApi({ [NEWEST]: newest([]), [PLAN]: plan });
+    renderPage(<HomePage />);
+    expect(screen.getByRole('heading', { level: 1, name: 'Learn tabla from the masters' })).toBeInTheDocument();
+    expect(screen.getByText(/Live-recorded lessons\.\s+From the first bol\./)).toBeInTheDocument();
+    expect(screen.queryByText(/We have a large library of courses/)).not.toBeInTheDocument();
+    expect(document.title).toBe(`${messages.homeTitle} · Tabla Gurukul`);
+    // The buttons stay the spec's.
+    expect(screen.getByRole('link', { name: messages.exploreCourses })).toHaveAttribute('href', '/courses');
+    await screen.findByText(messages.noCoursesYet);
+  });
+
+  it("shows the seller's questions in place of the product's, and none when the seller removed them all", async () => {
+    setSite({ ...DEFAULT_SITE, faq: [{ question: 'Do you teach beginners?', answer: 'Yes, from the very first lesson.' }] });
+    stubApi({ [NEWEST]: newest([course(1)]), [PLAN]: plan });
+    const first = renderPage(<HomePage />);
+    const question = await screen.findByText('Do you teach beginners?');
+    expect(question.closest('details')).toHaveTextContent('Yes, from the very first lesson.');
+    expect(screen.queryByText('Can I cancel any time?')).not.toBeInTheDocument();
+    // The seller's questions may not answer refunds: the bundle's text points to the refund policy instead.
+    expect(screen.getByRole('link', { name: 'refund policy' })).toHaveAttribute('href', '/refund-policy');
+    expect(screen.queryByRole('link', { name: 'questions below' })).not.toBeInTheDocument();
+    first.unmount();
+
+    setSite({ ...DEFAULT_SITE, faq: [] });
+    renderPage(<HomePage />);
+    await screen.findByRole('heading', { name: 'How it works' });
+    expect(screen.queryByRole('heading', { name: 'Questions, answered' })).not.toBeInTheDocument();
   });
 });

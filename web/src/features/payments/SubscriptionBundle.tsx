@@ -3,9 +3,10 @@ import type { Plan } from '@lms/contract/plans';
 import { useEffect, useId, useState } from 'react';
 import toast from 'react-hot-toast';
 import { useSelector } from 'react-redux';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { Notice } from '../../lib/components/Notice';
 import { formatDate } from '../../lib/format';
+import { paths } from '../../lib/paths';
 import { useAppDispatch } from '../../lib/store-hooks';
 import { useAuth } from '../auth';
 import { CHECKOUT_PARAMS, couponFromPath, returnPath } from './checkout-path';
@@ -132,6 +133,17 @@ export function SubscriptionBundle({ onPaying }: { onPaying: () => void }) {
         {working && <span className="loading loading-spinner" aria-hidden="true" />}
         {resumeDate ? messages.resumeSubscription : trialChosen ? checkoutTexts.startTrial : 'Buy now'}
       </button>
+      <p className="text-center text-xs text-base-content/70">
+        {checkoutTexts.agreeBefore}
+        <Link to={paths.terms} className="link">
+          {messages.termsTitle}
+        </Link>
+        {checkoutTexts.agreeBetween}
+        <Link to={paths.refundPolicy} className="link">
+          {messages.refundPolicyTitle}
+        </Link>
+        .
+      </p>
     </CheckoutSummary>
   );
 

@@ -32,6 +32,9 @@ export const checkoutTexts = {
   /** Checkout's line under the site's name: the plan by the name its card shows, and its period. */
   checkoutDescription: (planTitle: string, interval: PlanInterval) => `${planTitle} · ${checkoutTexts.duration(interval)}`,
   startTrial: 'Start free trial',
+  /** Under the pay button, around the links to the terms and the refund policy. */
+  agreeBefore: 'By subscribing you agree to the ',
+  agreeBetween: ' and the ',
 
   haveCoupon: 'Have a coupon?',
   couponCode: 'Coupon code',

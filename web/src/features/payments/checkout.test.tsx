@@ -220,9 +220,15 @@ describe('/checkout', () => {
     // Beside the spec's promise, the rule the server applies, with its window, and the way to the whole policy.
     const rule = within(card).getByRole('link', { name: messages.refundPolicy }).closest('li')!;
     expect(rule).toHaveTextContent(`${messages.bundleRefundable}${messages.refundRule(14)} ${messages.refundPolicy}`);
-    expect(within(rule).getByRole('link', { name: messages.refundPolicy })).toHaveAttribute('href', '/#faq-refund');
+    expect(within(rule).getByRole('link', { name: messages.refundPolicy })).toHaveAttribute('href', '/refund-policy');
     // Alone on sale, the bundle is no choice to make.
     expect(screen.queryByRole('radio')).not.toBeInTheDocument();
+    // Beside the pay button, what buying agrees to, with the way to both pages.
+    const agreement = screen.getByText(
+      (_text, element) => element?.tagName === 'P' && element.textContent === 'By subscribing you agree to the Terms of service and the Refund policy.',
+    );
+    expect(within(agreement).getByRole('link', { name: 'Terms of service' })).toHaveAttribute('href', '/terms');
+    expect(within(agreement).getByRole('link', { name: 'Refund policy' })).toHaveAttribute('href', '/refund-policy');
   });
 
   it('still shows the bundle at the price the key call gave when the plans cannot be read', async () => {
