@@ -6,6 +6,8 @@
  * counts against the JavaScript budget of `/`, bench/src/sections/weight.ts); answers.ts does not.
  * Changing a text is a one-line edit. Texts we added are marked as ours.
  */
+import { PRODUCT_NAME } from './site.ts';
+
 export const messages = {
   // The spec's validation texts
   fillAllDetails: 'Please fill all the details',
@@ -39,7 +41,7 @@ export const messages = {
   // The spec's screens and error catalogue
   footerRights: 'All right reserved LMS',
   /** The spec's footer line for a site the seller named: the spec's own words for a fresh site. */
-  footerRightsOf: (name: string) => `All right reserved ${name}`,
+  footerRightsOf: (name: string) => (name === PRODUCT_NAME ? messages.footerRights : `All right reserved ${name}`),
   /** Ours: the seller's legal pages, linked from the footer and the checkout. */
   termsTitle: 'Terms of service',
   privacyTitle: 'Privacy policy',

@@ -103,7 +103,7 @@ export const ContactDetailsSchema = z.object({
 export type ContactDetails = z.infer<typeof ContactDetailsSchema>;
 
 export const LogoSchema = z.object({
-  /** The logo as uploaded (SVG, PNG or WebP), for the header. */
+  /** The logo as redrawn from the upload (PNG, or WebP from WebP; an SVG is drawn as a PNG), for the header. */
   url: z.string(),
   width: z.number().int(),
   height: z.number().int(),
@@ -176,7 +176,8 @@ export type Settings = z.infer<typeof SettingsSchema>;
 export const SiteResponseSchema = Reply.extend({ site: SiteSchema });
 export const SettingsResponseSchema = Reply.extend({ settings: SettingsSchema });
 
-export const LegalPageParamsSchema = z.object({ page: z.enum(LEGAL_PAGES, answers.notFound) });
+/** Any name: one that is not a legal page is a page not found (404), not a bad request. */
+export const LegalPageParamsSchema = z.object({ page: z.string().max(40) });
 export const LegalPageSchema = z.object({
   page: z.enum(LEGAL_PAGES),
   /** Markdown: shown without raw HTML or script links. */

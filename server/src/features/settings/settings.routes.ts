@@ -1,6 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { api } from '@lms/contract/api';
 import { answers } from '@lms/contract/answers';
+import { LEGAL_PAGES, type LegalPage } from '@lms/contract/settings';
+import { AppError } from '../../errors.ts';
 import { byAccount, rateLimited } from '../../rate-limit.ts';
 import { route } from '../../route.ts';
 import { currentUser } from '../auth/guards.ts';
@@ -39,18 +41,24 @@ export const settingsRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, api.legalPages.get, {
-    handler: async (request) => ({ success: true, message: answers.legalPageFetched, page: await readLegalPage(ctx, request.params.page) }),
+    handler: async (request) => ({ success: true, message: answers.legalPageFetched, page: await readLegalPage(ctx, legalPageOf(request.params.page)) }),
   });
 
   route(app, api.legalPages.update, {
     handler: async (request) => ({
       success: true,
       message: answers.legalPageSaved,
-      page: await saveLegalPage(ctx, request.params.page, request.body.markdown, currentUser(request).id),
+      page: await saveLegalPage(ctx, legalPageOf(request.params.page), request.body.markdown, currentUser(request).id),
     }),
   });
 
   route(app, api.legalPages.reset, {
-    handler: async (request) => ({ success: true, message: answers.legalPageSaved, page: await resetLegalPage(ctx, request.params.page) }),
+    handler: async (request) => ({ success: true, message: answers.legalPageSaved, page: await resetLegalPage(ctx, legalPageOf(request.params.page)) }),
   });
 };
+
+/** The legal page a path names; any other name is a page that does not exist. */
+function legalPageOf(name: string): LegalPage {
+  if ((LEGAL_PAGES as readonly string[]).includes(name)) return name as LegalPage;
+  throw new AppError(404, answers.notFound);
+}

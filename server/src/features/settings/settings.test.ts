@@ -112,10 +112,10 @@ describe('legal pages', () => {
   });
 
   it('refuses an unknown page, an empty text, and anyone but an administrator', async () => {
-    // A path parameter the contract refuses is a 400, as for every route; its words say what happened.
+    // A page that does not exist, as any page not found.
     expect((await page('cookies')).json()).toEqual({ success: false, message: answers.notFound });
-    expect((await page('cookies')).statusCode).toBe(400);
-    expect((await page('cookies', 'PUT', admin, { markdown: 'x' })).json().message).toBe(answers.notFound);
+    expect((await page('cookies')).statusCode).toBe(404);
+    expect((await page('cookies', 'PUT', admin, { markdown: 'x' })).statusCode).toBe(404);
     expect((await page('terms', 'PUT', admin, { markdown: '   ' })).json()).toMatchObject({ success: false, message: answers.settingRequired('Page text') });
     expect((await page('terms', 'PUT', learner, { markdown: '# Mine' })).statusCode).toBe(403);
     expect((await page('terms', 'DELETE', learner)).statusCode).toBe(403);

@@ -146,7 +146,8 @@ export function settingsView(ctx: Context, snapshot: SiteSnapshot): Settings {
     seller: {
       legalName: env.legalName ? ctx.config.seller.name : snapshot.sellerSettings.legalName,
       gstin: env.gstin ? (ctx.config.seller.gstin ?? '') : snapshot.sellerSettings.gstin,
-      stateCode: env.stateCode || env.gstin ? snapshot.seller.stateCode : snapshot.sellerSettings.stateCode,
+      // A fresh site shows the state invoices use until one is chosen, so the form always sends one.
+      stateCode: env.stateCode || env.gstin ? snapshot.seller.stateCode : snapshot.sellerSettings.stateCode || snapshot.seller.stateCode,
     },
     fromEnvironment: { legalName: env.legalName, gstin: env.gstin, stateCode: env.stateCode || env.gstin },
     templates: LEGAL_PAGES.filter((page) => snapshot.pages[page].template),

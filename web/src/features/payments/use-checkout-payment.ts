@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import { useNavigate } from 'react-router';
 import { paths } from '../../lib/paths';
+import { getSite } from '../../lib/site';
 import { isServerError } from '../../lib/server-state';
 import { useAppDispatch } from '../../lib/store-hooks';
 import { useAuth } from '../auth';
@@ -100,14 +101,15 @@ export function useCheckoutPayment({
       const checkout = new Razorpay({
         key,
         subscription_id: subscriptionId,
-        name: 'LMS',
+        // The seller as the widget names the merchant, in the brand's colour.
+        name: getSite().name,
         description: checkoutTexts.checkoutDescription(
           paidFor && !paidFor.plan.default ? paidFor.plan.name : BUNDLE_TITLE,
           paidFor?.plan.interval ?? 'monthly',
         ),
         handler: (response) => void onPaid(response, paidFor),
         prefill: { name: user?.fullName, email: user?.email },
-        theme: { color: THEME_COLOR },
+        theme: { color: getSite().brand?.light.primary ?? THEME_COLOR },
         modal: {
           ondismiss: () => {
             openCheckout.current = null;
