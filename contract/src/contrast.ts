@@ -51,9 +51,27 @@ export function contrastProblems(theme: ThemeName, { primary, content }: BrandPa
   const problems: ContrastProblem[] = [];
   const onButton = contrastRatio(primary, content);
   if (onButton < AA_CONTRAST) problems.push({ theme, pair: 'content', ratio: onButton });
-  const onPage = contrastRatio(primary, THEME_BACKGROUNDS[theme]);
+  const onPage = pageContrast(theme, primary);
   if (onPage < AA_CONTRAST) problems.push({ theme, pair: 'background', ratio: onPage });
   return problems;
+}
+
+/** How much of the primary the app lays under its own text as a tint (`bg-primary/10`: the current page's link). */
+export const PRIMARY_TINT = 0.1;
+
+/**
+ * The primary as text on the theme's page: the lower of its contrast on the plain background and on
+ * the background tinted with the primary itself, where the app marks the current page.
+ */
+export function pageContrast(theme: ThemeName, primary: string): number {
+  const background = THEME_BACKGROUNDS[theme];
+  return Math.min(contrastRatio(primary, background), contrastRatio(primary, blend(background, primary, PRIMARY_TINT)));
+}
+
+/** `over` laid at `alpha` on `under`, as a browser composites a translucent colour (in sRGB). */
+function blend(under: string, over: string, alpha: number): string {
+  const parts = [1, 3, 5].map((at) => parseInt(under.slice(at, at + 2), 16) * (1 - alpha) + parseInt(over.slice(at, at + 2), 16) * alpha);
+  return `#${parts.map(toHex).join('')}`;
 }
 
 /** Black or white, whichever reads better on `primary`. */

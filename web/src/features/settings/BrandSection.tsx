@@ -3,10 +3,10 @@ import {
   AA_CONTRAST,
   contrastProblems,
   contrastRatio,
+  pageContrast,
   HEX_COLOUR,
   ratioText,
   suggestPair,
-  THEME_BACKGROUNDS,
   type BrandPair,
   type ThemeName,
 } from '@lms/contract/contrast';
@@ -91,7 +91,7 @@ function ThemePanel({ theme, pair, onChange }: { theme: ThemeName; pair: BrandPa
   const ratios = readable
     ? [
         { label: texts.ratioOnButton, ratio: contrastRatio(pair.primary, pair.content) },
-        { label: texts.ratioOnPage, ratio: contrastRatio(pair.primary, THEME_BACKGROUNDS[theme]) },
+        { label: texts.ratioOnPage, ratio: pageContrast(theme, pair.primary) },
       ]
     : [];
   return (
