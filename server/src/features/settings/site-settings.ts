@@ -170,7 +170,7 @@ export function updateRows(update: CheckedSettingsUpdate): [FieldKey, unknown][]
 const SETTINGS_WRITE_LOCK = 7412;
 
 /**
- * Writes `rows` in one statement: each field is one write's value, and fields another administrator
+ * Writes `rows` in one transaction: each field is one write's value, and fields another administrator
  * saved meanwhile stay theirs. Answers once this instance has heard the change.
  */
 export async function writeSettings(ctx: Context, rows: [FieldKey, unknown][], by: string | null): Promise<void> {
