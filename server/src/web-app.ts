@@ -108,7 +108,14 @@ export async function serveWebApp(
       app.log.warn({ err: error }, 'could not read the site settings: the page is sent as last rendered');
       return last?.page ?? (freshSite ??= build({ site: DEFAULT_SITE, logo: null }));
     }
-    if (last?.snapshot !== snapshot) last = { snapshot, page: build(snapshot) };
+    if (last?.snapshot !== snapshot) {
+      const page = build(snapshot);
+      last = { snapshot, page };
+      // A render that failed is not kept: the next request renders again.
+      page.catch(() => {
+        if (last?.page === page) last = undefined;
+      });
+    }
     return last.page;
   };
 

@@ -10,6 +10,7 @@ import {
   type CheckedSettingsUpdate,
   type Site,
 } from '@lms/contract/settings';
+import { addressLines } from '@lms/contract/plain-text';
 import { DEFAULT_SITE } from '@lms/contract/site';
 import type { Context } from '../../context.ts';
 import { siteSettings } from '../../db/schema.ts';
@@ -74,13 +75,6 @@ export const sellerOf = async (ctx: Context): Promise<Seller> => (await ctx.sett
 type FieldKey = string;
 const pageKey = (page: LegalPage) => `page:${page}`;
 
-const addressOf = (text: string) =>
-  text
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean)
-    .join('\n');
-
 /** Reads every row and builds the snapshot; a row that no longer parses counts as unset. */
 export async function loadSettings(ctx: Context): Promise<SiteSnapshot> {
   const rows = await ctx.db.select({ key: siteSettings.key, value: siteSettings.value }).from(siteSettings);
@@ -105,7 +99,7 @@ export async function loadSettings(ctx: Context): Promise<SiteSnapshot> {
   const seller: Seller = {
     name: env.legalName ? config.seller.name : sellerSettings.legalName || (stored.has('name') ? name : config.seller.name),
     // The contact address's lines, as the invoice's PDF prints them: one under the other.
-    address: env.address ? config.seller.address : addressOf(contact.address) || config.seller.address,
+    address: env.address ? config.seller.address : addressLines(contact.address).join('\n') || config.seller.address,
     // A GSTIN names its state in its first two digits.
     stateCode: (gstin?.slice(0, 2) ?? (env.stateCode ? config.seller.stateCode : sellerSettings.stateCode || config.seller.stateCode)) as StateCode,
     gstin,
