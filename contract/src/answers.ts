@@ -252,6 +252,32 @@ export const answers = {
   logoTooLarge: (limit: string) => `The logo must be at most ${limit}`,
   legalPageFetched: 'Page',
   legalPageSaved: 'Page saved',
+  settingRange: (label: string, min: number, max: number) => `${label} must be a whole number from ${min} to ${max}`,
+
+  // Ours: content protection (streams at once, sessions, watermark codes, suspension)
+  playbackStarted: 'Playback started',
+  playbackRenewed: 'Playback renewed',
+  playbackStopped: 'Playback stopped',
+  streamsFetched: 'Streams',
+  streamLimit: (limit: number) =>
+    `Your account is already playing on ${limit} ${limit === 1 ? 'device' : 'devices'}, the most it may at once. Stop playback on one of them to watch here.`,
+  /** A heartbeat for a lease that was stopped from another device, or by signing out. */
+  playbackEnded: 'Playback was stopped on this device',
+  /** A heartbeat after the lease lapsed (the connection was lost for over a minute). */
+  playbackLapsed: 'Playback paused after the connection was lost',
+  /** Segments asked for by a session that holds no lease: the player starts one first. */
+  playbackNotStarted: 'Start playback from the lecture page',
+  tooManyPlaybackStarts: 'Too many playback starts, please wait a minute',
+  sessionsFetched: 'Signed-in devices',
+  sessionSignedOut: 'Signed out on that device',
+  otherSessionsSignedOut: (count: number) => `Signed out on ${count} other ${count === 1 ? 'device' : 'devices'}`,
+  accountSessionsEnded: (count: number) => `Ended ${count} ${count === 1 ? 'session' : 'sessions'}`,
+  accountSuspended: 'This account is suspended. Please contact us.',
+  suspensionSaved: (suspended: boolean) => (suspended ? 'Account suspended: its sessions were ended' : 'Account restored'),
+  cannotSuspendSelf: 'You cannot suspend your own account',
+  traceCodeShort: 'Enter at least 4 characters of the code, as seen on the video',
+  traceFound: (count: number) => `${count} ${count === 1 ? 'playback' : 'playbacks'} found`,
+  sharingRiskFetched: 'Sharing risk',
 } as const;
 
 export type AnswerKey = keyof typeof answers;

@@ -57,6 +57,23 @@ import {
   SaveProgressResponseSchema,
   SaveProgressSchema,
 } from './progress.ts';
+import {
+  AccountParamsSchema,
+  AccountResponseSchema,
+  HeartbeatResponseSchema,
+  PlaybackParamsSchema,
+  PlaybackResponseSchema,
+  SessionParamsSchema,
+  SessionsEndedResponseSchema,
+  SessionsResponseSchema,
+  SharingRiskResponseSchema,
+  StartPlaybackSchema,
+  StreamLimitSchema,
+  StreamsResponseSchema,
+  SuspensionSchema,
+  TraceQuerySchema,
+  TraceResponseSchema,
+} from './protection.ts';
 import { ResourceParamsSchema, ResourceResponseSchema, ResourcesResponseSchema } from './resources.ts';
 import {
   LegalPageParamsSchema,
@@ -350,6 +367,40 @@ const bindings = {
       summary: 'Upload the logo (multipart: logo; SVG, PNG or WebP, judged by its content); the favicon and app icons are made from it',
     },
     removeLogo: { schemas: { response: SettingsResponseSchema }, summary: "Remove the logo: the site's name shows instead, and the product's icons" },
+  },
+  playback: {
+    start: {
+      schemas: { body: StartPlaybackSchema, response: PlaybackResponseSchema },
+      summary: 'A lease to play a lecture on this device, and its watermark; 409 when the account already plays on as many devices as it may, naming them',
+      status: 201,
+      alsoAnswers: { 409: StreamLimitSchema },
+    },
+    heartbeat: {
+      schemas: { params: PlaybackParamsSchema, response: HeartbeatResponseSchema },
+      summary: 'Renew a playback lease (every 30 s); 410 once it was stopped or lapsed, 403 for a lease not yours',
+    },
+    stop: { schemas: { params: PlaybackParamsSchema, response: MessageSchema }, summary: "Stop one of your account's playbacks, here or on another device" },
+    streams: { schemas: { response: StreamsResponseSchema }, summary: "Your account's devices playing now, and how many may play at once" },
+  },
+  sessions: {
+    list: { schemas: { response: SessionsResponseSchema }, summary: 'Your signed-in sessions: browser, system, address block, first and last seen' },
+    signOut: { schemas: { params: SessionParamsSchema, response: MessageSchema }, summary: 'Sign out one of your sessions' },
+    signOutOthers: { schemas: { response: SessionsEndedResponseSchema }, summary: 'Sign out every session but this one' },
+  },
+  protection: {
+    trace: {
+      schemas: { query: TraceQuerySchema, response: TraceResponseSchema },
+      summary: 'The playbacks whose watermark code contains the one given: account, lecture, time, address block (admin)',
+    },
+    sharingRisk: {
+      schemas: { response: SharingRiskResponseSchema },
+      summary: 'Accounts seen from many address blocks, or refused many streams, in the last 24 hours (admin)',
+    },
+    endSessions: { schemas: { params: AccountParamsSchema, response: SessionsEndedResponseSchema }, summary: 'End every session of an account (admin)' },
+    suspend: {
+      schemas: { params: AccountParamsSchema, body: SuspensionSchema, response: AccountResponseSchema },
+      summary: 'Suspend an account, ending its sessions, or restore it (admin)',
+    },
   },
   legalPages: {
     get: { schemas: { params: LegalPageParamsSchema, response: LegalPageResponseSchema }, summary: 'A legal page (terms, privacy, refund-policy) as Markdown' },

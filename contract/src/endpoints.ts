@@ -54,6 +54,22 @@ import type {
   SaveProgressResponseSchema,
   SaveProgressSchema,
 } from './progress.ts';
+import type {
+  AccountParamsSchema,
+  AccountResponseSchema,
+  HeartbeatResponseSchema,
+  PlaybackParamsSchema,
+  PlaybackResponseSchema,
+  SessionParamsSchema,
+  SessionsEndedResponseSchema,
+  SessionsResponseSchema,
+  SharingRiskResponseSchema,
+  StartPlaybackSchema,
+  StreamsResponseSchema,
+  SuspensionSchema,
+  TraceQuerySchema,
+  TraceResponseSchema,
+} from './protection.ts';
 import type { ResourceParamsSchema, ResourceResponseSchema, ResourcesResponseSchema } from './resources.ts';
 import type {
   LegalPageParamsSchema,
@@ -280,6 +296,37 @@ export const endpoints = {
     /** Multipart: the logo as `logo`. */
     setLogo: admin<{ body: Multipart; response: typeof SettingsResponseSchema }>('PUT', '/settings/logo'),
     removeLogo: admin<{ response: typeof SettingsResponseSchema }>('DELETE', '/settings/logo'),
+  },
+  /** Streams at once: a lease a playing device renews, and the watermark's code (decision 0031). */
+  playback: {
+    /** A lease to play the lecture on this device, with the watermark it carries; 409 names the devices already playing. */
+    start: user<{ body: typeof StartPlaybackSchema; response: typeof PlaybackResponseSchema }>('POST', '/playback'),
+    /** Renews the lease; 410 once it was stopped or lapsed. POST, so a closing page's can go with navigator.sendBeacon. */
+    heartbeat: user<{ params: typeof PlaybackParamsSchema; response: typeof HeartbeatResponseSchema }>('POST', '/playback/:id/heartbeat'),
+    /** Ends a lease of the account's: this device's, or another's ("Stop playback there"). */
+    stop: user<{ params: typeof PlaybackParamsSchema; response: typeof MessageSchema }>('DELETE', '/playback/:id'),
+    /** The account's devices playing now, and how many it may. */
+    streams: user<{ response: typeof StreamsResponseSchema }>('GET', '/playback'),
+  },
+  /** The signed-in user's sessions: every browser signed in to the account. */
+  sessions: {
+    list: user<{ response: typeof SessionsResponseSchema }>('GET', '/user/sessions'),
+    signOut: user<{ params: typeof SessionParamsSchema; response: typeof MessageSchema }>('DELETE', '/user/sessions/:id'),
+    /** Every session but this one. */
+    signOutOthers: user<{ response: typeof SessionsEndedResponseSchema }>('POST', '/user/sessions/sign-out-others'),
+  },
+  /** What an administrator does about shared accounts and leaked clips. */
+  protection: {
+    /** The playbacks whose watermark code contains `code`: account, lecture, time and address block. */
+    trace: admin<{ query: typeof TraceQuerySchema; response: typeof TraceResponseSchema }>('GET', '/admin/trace'),
+    /** Accounts seen from many address blocks, or refused many streams, in the last 24 hours. */
+    sharingRisk: admin<{ response: typeof SharingRiskResponseSchema }>('GET', '/admin/sharing-risk'),
+    endSessions: admin<{ params: typeof AccountParamsSchema; response: typeof SessionsEndedResponseSchema }>('DELETE', '/admin/users/:id/sessions'),
+    /** Suspends an account (its sessions end, it cannot log in) or restores it. */
+    suspend: admin<{ params: typeof AccountParamsSchema; body: typeof SuspensionSchema; response: typeof AccountResponseSchema }>(
+      'PUT',
+      '/admin/users/:id/suspension',
+    ),
   },
   legalPages: {
     get: anyone<{ params: typeof LegalPageParamsSchema; response: typeof LegalPageResponseSchema }>('GET', '/pages/:page'),

@@ -4,6 +4,7 @@ import { isStateCode, isValidGstin } from './billing.ts';
 import { contrastProblems, HEX_COLOUR, ratioText, type ThemeName } from './contrast.ts';
 import { ReplySchema as Reply } from './envelope.ts';
 import { isPlainLine } from './plain-text.ts';
+import { ProtectionSettingsSchema, ProtectionViewSchema } from './protection.ts';
 import { emailPattern } from './users.ts';
 
 // The seller's own site: its name, logo, colours, home page texts, contact details and legal pages,
@@ -155,6 +156,7 @@ export const SettingsUpdateSchema = z
     social: SocialSchema,
     contact: ContactDetailsSchema,
     seller: SellerSchema,
+    protection: ProtectionSettingsSchema,
   })
   .partial()
   .strict();
@@ -170,6 +172,8 @@ export const SettingsSchema = z.object({
   fromEnvironment: z.object({ legalName: z.boolean(), gstin: z.boolean(), stateCode: z.boolean() }),
   /** Legal pages still showing the starting template, which the seller should review. */
   templates: z.array(z.enum(LEGAL_PAGES)),
+  /** Streams at once, signed-in devices, the watermark, the sharing-risk thresholds. */
+  protection: ProtectionViewSchema,
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

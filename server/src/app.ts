@@ -54,6 +54,7 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
   await ensureDefaultPlan(ctx);
   await startWorkers(ctx, { log: app.log });
   app.decorateRequest('user', null);
+  app.decorateRequest('session', null);
   app.addHook('onClose', close);
 
   handleErrors(app);

@@ -17,6 +17,8 @@ export type Change =
   | { kind: 'settings' }
   /** A session ended (logout, a password change, housekeeping). */
   | { kind: 'session'; tokenHash: string }
+  /** A playback's lease was stopped (from another device, by signing out): the session's leases are to be read again. */
+  | { kind: 'playback'; sessionId: string }
   /** Messages may have been missed: anything may have changed. */
   | { kind: 'anything' };
 
@@ -88,5 +90,6 @@ function parseChange(payload: string): Change | undefined {
   const [kind, value] = [payload.slice(0, colon), payload.slice(colon + 1)];
   if (kind === 'user') return { kind: 'user', userId: value };
   if (kind === 'session') return { kind: 'session', tokenHash: value };
+  if (kind === 'playback') return { kind: 'playback', sessionId: value };
   return undefined;
 }

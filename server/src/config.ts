@@ -80,6 +80,10 @@ const EnvSchema = z
     /** Rupees; stored and charged in paise. */
     SUBSCRIPTION_PRICE: z.coerce.number().positive().multipleOf(0.01).default(99),
     REFUND_WINDOW_DAYS: z.coerce.number().int().min(0).default(14),
+    /** Devices an account may play on at once; set here, it wins over the dashboard's setting. */
+    MAX_STREAMS: z.coerce.number().int().min(1).max(10).optional(),
+    /** Signed-in devices an account may keep (0: no limit); set here, it wins over the dashboard's setting. */
+    MAX_DEVICES: z.coerce.number().int().min(0).max(20).optional(),
     CONTACT_EMAIL: z.email().optional(),
     /** The seller on invoices and receipts (decision 0016): required with real payments (PAYMENTS_MODE=razorpay). */
     SELLER_NAME: z.string().trim().min(2).max(100).optional(),
@@ -231,6 +235,8 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
         stateCode: env.SELLER_STATE !== undefined,
       },
     },
+    /** Content protection's limits as the environment sets them, which win over the dashboard's (features/protection). */
+    protection: { maxStreams: env.MAX_STREAMS, maxDevices: env.MAX_DEVICES },
     /** Whether the first start of an empty site adds the demo courses. */
     demoContent: env.DEMO_CONTENT === 'on',
     /** Where contact messages are mailed; by default to every administrator. */

@@ -59,6 +59,7 @@ export async function createContext(
     apply(change) {
       if (change.kind === 'user') return sessions.forgetUser(change.userId);
       if (change.kind === 'session') return sessions.forgetSession(change.tokenHash);
+      if (change.kind === 'playback') return;
       if (change.kind === 'anything') sessions.forgetAll();
       // Pages kept in the catalogue cache carry the site's name in their head.
       if (change.kind === 'settings' || change.kind === 'anything') settings.forget();

@@ -59,6 +59,8 @@ export const users = pgTable(
     trialUsedAt: timestamp({ withTimezone: true }),
     /** While in a free trial: its end, when the first payment is taken. Cleared by that payment. */
     trialEndsAt: timestamp({ withTimezone: true }),
+    /** Set by an administrator (features/protection): the account cannot log in, and its sessions were ended. */
+    suspendedAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: createdAt(),
   },
@@ -76,13 +78,65 @@ export const sessions = pgTable(
   'sessions',
   {
     tokenHash: text().primaryKey(),
+    /** What the account's list of devices names the session by: never the token's hash. */
+    id: uuid().notNull().unique().defaultRandom(),
     userId: uuid()
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
     createdAt: createdAt(),
+    /** The browser's User-Agent as it signed in, cut to 300 characters: "Chrome on Windows" in the list of devices. */
+    userAgent: text(),
+    /** The address block (IPv4 /24, IPv6 /48) last seen: an approximate place without a lookup service. */
+    addressBlock: text(),
+    /** Written at most every few minutes (features/auth/sessions.ts), not on every request. */
+    lastSeenAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index().on(table.userId)],
+);
+
+/**
+ * A playback: one device playing lectures, holding a lease (renewed by the player's heartbeat
+ * until `endsAt`) and a watermark code shown over the video. The row stays after the lease ends:
+ * it is how a code seen in a leaked clip is traced back to an account (features/protection).
+ */
+export const playbacks = pgTable(
+  'playbacks',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    /** Eight characters of Crockford's base 32 (WATERMARK_ALPHABET), unique. */
+    code: text().notNull().unique(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** sessions.id: kept after the session ends, to say which sign-in it was. */
+    sessionId: uuid().notNull(),
+    lectureId: uuid().references(() => lectures.id, { onDelete: 'set null' }),
+    addressBlock: text().notNull(),
+    /** "Chrome on Windows": the device as the refusal and the trace name it. */
+    device: text().notNull(),
+    startedAt: createdAt(),
+    lastBeatAt: createdAt(),
+    /** The lease lapses here unless a heartbeat moves it on. */
+    endsAt: timestamp({ withTimezone: true }).notNull(),
+    /** Stopped (from this device or another, by signing out, by suspension): the lease is over whatever endsAt says. */
+    stoppedAt: timestamp({ withTimezone: true }),
+  },
+  (table) => [index().on(table.userId, table.endsAt), index().on(table.sessionId), index().on(table.startedAt)],
+);
+
+/** A playback refused for the account's limit of streams at once: counted for the sharing-risk list. */
+export const streamRefusals = pgTable(
+  'stream_refusals',
+  {
+    id: bigint({ mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    addressBlock: text().notNull(),
+    at: createdAt(),
+  },
+  (table) => [index().on(table.userId, table.at), index().on(table.at)],
 );
 
 /** The columns of a link mailed to open an account: a random token, stored hashed, single use, short-lived. */

@@ -3,12 +3,15 @@ import { messages } from '@lms/contract/messages';
 import { answers } from '@lms/contract/answers';
 import type { Role } from '@lms/contract/users';
 import { AppError } from '../../errors.ts';
-import { findSessionUser, SESSION_COOKIE, type UserRow } from './sessions.ts';
+import type { SignedInSession } from './session-cache.ts';
+import { findSession, SESSION_COOKIE, type UserRow } from './sessions.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The logged-in user, once `loadUser` or a guard has run; null when logged out. */
     user: UserRow | null;
+    /** The session the request's cookie names, once `loadUser` has run; null when logged out. */
+    session: SignedInSession | null;
   }
 }
 
@@ -16,7 +19,8 @@ declare module 'fastify' {
 export async function loadUser(request: FastifyRequest): Promise<UserRow | null> {
   if (request.user) return request.user;
   const token = request.cookies[SESSION_COOKIE];
-  request.user = token ? ((await findSessionUser(request.server.ctx, token)) ?? null) : null;
+  request.session = token ? ((await findSession(request.server.ctx, token)) ?? null) : null;
+  request.user = request.session?.user ?? null;
   return request.user;
 }
 

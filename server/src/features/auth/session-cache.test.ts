@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createSessionCache, SESSION_TRUST_MS } from './session-cache.ts';
 import type { UserRow } from './sessions.ts';
 
-const user = (id: string) => ({ id, fullName: `User ${id}`, role: 'USER' }) as UserRow;
+const user = (id: string) => ({ id: `session of ${id}`, user: { id, fullName: `User ${id}`, role: 'USER' } as UserRow });
 const farFuture = new Date(Date.now() + 365 * 24 * 3600 * 1000);
 
 function cacheAt(start = 1_000_000) {
@@ -18,13 +18,13 @@ describe('the session cache', () => {
     cache.beginRead()('long', user('u1'), farFuture);
     cache.beginRead()('short', user('u2'), new Date(clock.now + 1000));
     clock.now += 999;
-    expect(cache.userOf('short')?.id).toBe('u2');
+    expect(cache.sessionOf('short')?.user.id).toBe('u2');
     clock.now += 1;
-    expect(cache.userOf('short')).toBeUndefined();
+    expect(cache.sessionOf('short')).toBeUndefined();
     clock.now += SESSION_TRUST_MS - 1001;
-    expect(cache.userOf('long')?.id).toBe('u1');
+    expect(cache.sessionOf('long')?.user.id).toBe('u1');
     clock.now += 1;
-    expect(cache.userOf('long')).toBeUndefined();
+    expect(cache.sessionOf('long')).toBeUndefined();
     expect(cache.stats).toEqual({ hits: 2, misses: 2 });
   });
 
@@ -33,9 +33,9 @@ describe('the session cache', () => {
     const keep = cache.beginRead();
     cache.forgetUser('someone else entirely');
     keep('token', user('u1'), farFuture);
-    expect(cache.userOf('token')).toBeUndefined();
+    expect(cache.sessionOf('token')).toBeUndefined();
     cache.beginRead()('token', user('u1'), farFuture);
-    expect(cache.userOf('token')?.id).toBe('u1');
+    expect(cache.sessionOf('token')?.user.id).toBe('u1');
   });
 
   it('forgets every session of a user, or one session, and nothing else', () => {
@@ -47,26 +47,26 @@ describe('the session cache', () => {
     ] as const)
       cache.beginRead()(token, user(id), farFuture);
     cache.forgetUser('a');
-    expect([cache.userOf('a1'), cache.userOf('a2'), cache.userOf('b1')?.id]).toEqual([undefined, undefined, 'b']);
+    expect([cache.sessionOf('a1'), cache.sessionOf('a2'), cache.sessionOf('b1')?.user.id]).toEqual([undefined, undefined, 'b']);
     cache.forgetSession('b1');
-    expect(cache.userOf('b1')).toBeUndefined();
+    expect(cache.sessionOf('b1')).toBeUndefined();
   });
 
   it('keeps nothing while changes cannot be heard, and drops what it had when they stop', () => {
     const { cache } = cacheAt();
     cache.beginRead()('kept', user('u1'), farFuture);
     cache.setTrusted(false);
-    expect(cache.userOf('kept')).toBeUndefined();
+    expect(cache.sessionOf('kept')).toBeUndefined();
     cache.beginRead()('kept', user('u1'), farFuture);
-    expect(cache.userOf('kept')).toBeUndefined();
+    expect(cache.sessionOf('kept')).toBeUndefined();
     cache.setTrusted(true);
     cache.beginRead()('kept', user('u1'), farFuture);
-    expect(cache.userOf('kept')?.id).toBe('u1');
+    expect(cache.sessionOf('kept')?.user.id).toBe('u1');
   });
 
   it('hands out rows nobody can change for the requests after', () => {
     const { cache } = cacheAt();
     cache.beginRead()('token', user('u1'), farFuture);
-    expect(() => Object.assign(cache.userOf('token')!, { role: 'ADMIN' })).toThrow(TypeError);
+    expect(() => Object.assign(cache.sessionOf('token')!.user, { role: 'ADMIN' })).toThrow(TypeError);
   });
 });

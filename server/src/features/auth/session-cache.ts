@@ -4,6 +4,12 @@ import type { users } from '../../db/schema.ts';
 /** A user as sessions.ts reads it; spelled here, not imported, as the Context names this cache and sessions.ts names the Context. */
 type UserRow = typeof users.$inferSelect;
 
+/** A signed-in session as a request sees it: its user, and its id (sessions.id, which the list of devices and the leases name). */
+export interface SignedInSession {
+  id: string;
+  user: UserRow;
+}
+
 /**
  * Every signed-in request starts by finding its session's user: a database round trip that
  * cost more than the rest of `GET /user/me` (bench/README.md). Sessions in use are kept here,
@@ -19,13 +25,13 @@ export const SESSION_TRUST_MS = 30_000;
 const MAX_SESSIONS = 50_000;
 
 export interface SessionCache {
-  /** The user of the session whose token hashes to `tokenHash`, if it is kept. */
-  userOf(tokenHash: string): UserRow | undefined;
+  /** The session whose token hashes to `tokenHash`, with its user, if it is kept. */
+  sessionOf(tokenHash: string): SignedInSession | undefined;
   /**
    * To call before reading a session from the database; its answer keeps the result, unless a
    * change was heard since (the result may predate it).
    */
-  beginRead(): (tokenHash: string, user: UserRow, sessionExpiresAt: Date) => void;
+  beginRead(): (tokenHash: string, session: SignedInSession, sessionExpiresAt: Date) => void;
   forgetSession(tokenHash: string): void;
   forgetUser(userId: string): void;
   forgetAll(): void;
@@ -35,7 +41,7 @@ export interface SessionCache {
 }
 
 export function createSessionCache({ trustMs = SESSION_TRUST_MS, now = Date.now } = {}): SessionCache {
-  const sessions = new Map<string, { user: UserRow; until: number }>();
+  const sessions = new Map<string, { session: SignedInSession; until: number }>();
   const sessionsOfUser = new Map<string, Set<string>>();
   const stats: CacheStats = { hits: 0, misses: 0 };
   // Bumped by every change heard: a read that began before one must not keep its result.
@@ -46,9 +52,10 @@ export function createSessionCache({ trustMs = SESSION_TRUST_MS, now = Date.now 
     const entry = sessions.get(tokenHash);
     if (!entry) return;
     sessions.delete(tokenHash);
-    const ofUser = sessionsOfUser.get(entry.user.id);
+    const userId = entry.session.user.id;
+    const ofUser = sessionsOfUser.get(userId);
     ofUser?.delete(tokenHash);
-    if (ofUser?.size === 0) sessionsOfUser.delete(entry.user.id);
+    if (ofUser?.size === 0) sessionsOfUser.delete(userId);
   };
   const forgetAll = () => {
     generation++;
@@ -58,11 +65,11 @@ export function createSessionCache({ trustMs = SESSION_TRUST_MS, now = Date.now 
 
   return {
     stats,
-    userOf(tokenHash) {
+    sessionOf(tokenHash) {
       const entry = sessions.get(tokenHash);
       if (entry && entry.until > now()) {
         stats.hits++;
-        return entry.user;
+        return entry.session;
       }
       if (entry) forgetSession(tokenHash);
       stats.misses++;
@@ -70,13 +77,15 @@ export function createSessionCache({ trustMs = SESSION_TRUST_MS, now = Date.now 
     },
     beginRead() {
       const startedAt = generation;
-      return (tokenHash, user, sessionExpiresAt) => {
+      return (tokenHash, session, sessionExpiresAt) => {
         if (!trusted || generation !== startedAt) return;
         if (sessions.size >= MAX_SESSIONS) forgetAll();
         // Frozen: a handler that changed the row it was given would change every later request's.
-        sessions.set(tokenHash, { user: Object.freeze(user), until: Math.min(now() + trustMs, sessionExpiresAt.getTime()) });
-        let ofUser = sessionsOfUser.get(user.id);
-        if (!ofUser) sessionsOfUser.set(user.id, (ofUser = new Set()));
+        const kept = Object.freeze({ id: session.id, user: Object.freeze(session.user) });
+        sessions.set(tokenHash, { session: kept, until: Math.min(now() + trustMs, sessionExpiresAt.getTime()) });
+        const userId = session.user.id;
+        let ofUser = sessionsOfUser.get(userId);
+        if (!ofUser) sessionsOfUser.set(userId, (ofUser = new Set()));
         ofUser.add(tokenHash);
       };
     },

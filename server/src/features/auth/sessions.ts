@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema.ts';
+import type { SignedInSession } from './session-cache.ts';
 
 export const SESSION_COOKIE = 'lms_session';
 
@@ -22,19 +23,21 @@ export async function createSession(ctx: Context, userId: string): Promise<{ tok
   return { token, expiresAt };
 }
 
-/** The session's user, from this instance's cache (session-cache.ts) when it is there. */
-export async function findSessionUser(ctx: Context, token: string): Promise<UserRow | undefined> {
+/** The session and its user, from this instance's cache (session-cache.ts) when it is there. */
+export async function findSession(ctx: Context, token: string): Promise<SignedInSession | undefined> {
   const tokenHash = hashToken(token);
-  const cached = ctx.sessions.userOf(tokenHash);
+  const cached = ctx.sessions.sessionOf(tokenHash);
   if (cached) return cached;
   const keep = ctx.sessions.beginRead();
   const [row] = await ctx.db
-    .select({ user: users, expiresAt: sessions.expiresAt })
+    .select({ user: users, id: sessions.id, expiresAt: sessions.expiresAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, new Date())));
-  if (row) keep(tokenHash, row.user, row.expiresAt);
-  return row?.user;
+  if (!row) return undefined;
+  const session = { id: row.id, user: row.user };
+  keep(tokenHash, session, row.expiresAt);
+  return session;
 }
 
 /** Ends the session; every instance's cache hears it from the database (changes.ts). */

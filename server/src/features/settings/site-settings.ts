@@ -11,6 +11,7 @@ import {
   type Site,
 } from '@lms/contract/settings';
 import { addressLines } from '@lms/contract/plain-text';
+import { DEFAULT_PROTECTION, type ProtectionSettings } from '@lms/contract/protection';
 import { DEFAULT_SITE } from '@lms/contract/site';
 import type { Context } from '../../context.ts';
 import { siteSettings } from '../../db/schema.ts';
@@ -40,6 +41,8 @@ export interface SiteSnapshot {
   pages: Record<LegalPage, LegalPageText>;
   /** The dashboard's own seller fields, shown on the settings page beside the environment's. */
   sellerSettings: { legalName: string; gstin: string; stateCode: string };
+  /** Content protection as it applies: the environment's limits, else the dashboard's, else the defaults. */
+  protection: ProtectionSettings;
 }
 
 /** Each instance's copy of the settings; any change to them, from any instance, drops it. */
@@ -70,6 +73,7 @@ export function createSettingsCache(load: () => Promise<SiteSnapshot>): Settings
 
 export const siteOf = async (ctx: Context): Promise<Site> => (await ctx.settings.current()).site;
 export const sellerOf = async (ctx: Context): Promise<Seller> => (await ctx.settings.current()).seller;
+export const protectionOf = async (ctx: Context): Promise<ProtectionSettings> => (await ctx.settings.current()).protection;
 
 /** The rows' keys: one per field, and one per line of the grouped fields. */
 type FieldKey = string;
@@ -129,7 +133,11 @@ export async function loadSettings(ctx: Context): Promise<SiteSnapshot> {
       ];
     }),
   ) as Record<LegalPage, LegalPageText>;
-  return { site, seller, logo, pages, sellerSettings };
+  const protection = { ...field('protection', fields.protection, DEFAULT_PROTECTION) };
+  const envProtection = config.protection;
+  if (envProtection.maxStreams !== undefined) protection.maxStreams = envProtection.maxStreams;
+  if (envProtection.maxDevices !== undefined) protection.maxDevices = envProtection.maxDevices;
+  return { site, seller, logo, pages, sellerSettings, protection };
 }
 
 /** The settings page's view: the site, the seller's fields, and which the environment holds. */
@@ -145,6 +153,13 @@ export function settingsView(ctx: Context, snapshot: SiteSnapshot): Settings {
     },
     fromEnvironment: { legalName: env.legalName, gstin: env.gstin, stateCode: env.stateCode || env.gstin },
     templates: LEGAL_PAGES.filter((page) => snapshot.pages[page].template),
+    protection: {
+      ...snapshot.protection,
+      fromEnvironment: {
+        maxStreams: ctx.config.protection.maxStreams !== undefined,
+        maxDevices: ctx.config.protection.maxDevices !== undefined,
+      },
+    },
   };
 }
 

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { answers } from '@lms/contract/answers';
+import { DEFAULT_PROTECTION } from '@lms/contract/protection';
 import type { Settings, SettingsUpdate } from '@lms/contract/settings';
 import { DEFAULT_SITE } from '@lms/contract/site';
 import { FakeUpload } from '../../test/fake-upload';
@@ -23,6 +24,7 @@ const saved: Settings = {
   seller: { legalName: 'Asha Learning Pvt Ltd', gstin: '', stateCode: '29' },
   fromEnvironment: { legalName: false, gstin: false, stateCode: false },
   templates: ['privacy', 'refund-policy'],
+  protection: { ...DEFAULT_PROTECTION, fromEnvironment: { maxStreams: false, maxDevices: false } },
 };
 
 /** The server's answer to a change: the settings with the change applied, as it saves each field whole. */

@@ -5,6 +5,7 @@ import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { answers } from '@lms/contract/answers';
+import { DEFAULT_PROTECTION } from '@lms/contract/protection';
 import { messages } from '@lms/contract/messages';
 import type { Settings, SettingsUpdate } from '@lms/contract/settings';
 import { DEFAULT_SITE } from '@lms/contract/site';
@@ -26,6 +27,7 @@ const fresh: Settings = {
   seller: { legalName: '', gstin: '', stateCode: '29' },
   fromEnvironment: { legalName: false, gstin: false, stateCode: false },
   templates: ['terms', 'privacy', 'refund-policy'],
+  protection: { ...DEFAULT_PROTECTION, fromEnvironment: { maxStreams: false, maxDevices: false } },
 };
 const dashboardCalls = {
   'GET /api/v1/courses?limit=100': { body: { success: true, message: '', courses: [] } },
