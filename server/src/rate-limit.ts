@@ -23,6 +23,8 @@ export const COUPON_FAILURES_PER_WINDOW = 10;
 export const RESOURCE_UPLOADS_PER_WINDOW = 100;
 /** Logos one administrator may upload in 15 minutes: a few tries at the right file, not a flood of re-encodes. */
 export const LOGO_UPLOADS_PER_WINDOW = 20;
+/** Leak traces one administrator may run in a minute: each reads the playbacks' codes; plenty for reading a clip by hand. */
+export const TRACES_PER_MINUTE = 30;
 
 export interface RateLimits {
   /** Every login attempt from one address. */
@@ -65,6 +67,8 @@ export interface RateLimits {
   resourceUploadsPerAccount: RateLimiterAbstract;
   /** Logos one account uploads (each decoded, re-encoded and made into four icons). */
   logoUploadsPerAccount: RateLimiterAbstract;
+  /** Leak traces one administrator runs, a minute at a time: each looks for the code inside every playback's. */
+  tracesPerAccount: RateLimiterAbstract;
   close(): Promise<void>;
 }
 
@@ -103,6 +107,7 @@ export async function createRateLimits(
     couponFailuresPerAccount: limiter('coupon-failure-account', COUPON_FAILURES_PER_WINDOW),
     resourceUploadsPerAccount: limiter('resource-upload-account', RESOURCE_UPLOADS_PER_WINDOW),
     logoUploadsPerAccount: limiter('logo-upload-account', LOGO_UPLOADS_PER_WINDOW),
+    tracesPerAccount: limiter('trace-account', TRACES_PER_MINUTE, 60),
     close: async () => void (await redis?.quit()),
   };
 }
