@@ -24,6 +24,7 @@ function menuItems(isAdmin: boolean) {
           { to: paths.createCourse, label: 'Create Course' },
           // Ours, beside the spec's admin items.
           { to: paths.settings, label: 'Site settings' },
+          { to: paths.trace, label: 'Leak trace' },
         ]
       : []),
     { to: paths.courses, label: 'All Courses' },
