@@ -142,6 +142,7 @@ function WatermarkPreview({ opacity, size }: { opacity: number; size: WatermarkS
         <span
           className="absolute top-[14%] left-[8%] font-mono leading-tight font-semibold text-white [text-shadow:0_0_2px_#000]"
           style={{ opacity: opacity / 100, fontSize: `${PREVIEW_SCALE[size]}cqw` }}
+          data-size={size}
         >
           {texts.previewEmail}
           <br />
