@@ -114,7 +114,7 @@ export function Layout() {
                     <NavLink
                       to={item.to}
                       end={item.end}
-                      className={({ isActive }) => `btn btn-ghost font-medium ${isActive ? 'bg-primary/10 text-primary' : ''}`}
+                      className={({ isActive }) => `btn btn-ghost px-2.5 font-medium whitespace-nowrap xl:px-4 ${isActive ? 'bg-primary/10 text-primary' : ''}`}
                     >
                       {item.label}
                     </NavLink>
