@@ -49,7 +49,8 @@ export function AccountActions({ account, describedBy }: { account: AccountSumma
       {account._id !== me && (
         <button
           type="button"
-          className={`btn btn-sm ${account.suspended ? 'btn-outline' : 'btn-error btn-outline'}`}
+          // Neutral, not red: red outline text fails contrast on the grey rows of the dashboard.
+          className="btn btn-outline btn-sm"
           disabled={busy}
           aria-busy={suspending.isLoading}
           aria-describedby={describedBy}
