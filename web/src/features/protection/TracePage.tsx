@@ -75,6 +75,8 @@ export default function TracePage() {
       </header>
 
       <form
+        role="search"
+        aria-label={texts.traceTitle}
         noValidate
         onSubmit={onSubmit}
         className="flex flex-col gap-2 rounded-box border border-base-300 bg-base-100 p-4 shadow-sm sm:flex-row sm:items-end sm:gap-3"
