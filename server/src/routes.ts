@@ -43,6 +43,7 @@ import { curriculumRoutes } from './features/lectures/curriculum.routes.ts';
 import { lectureRoutes } from './features/lectures/lectures.routes.ts';
 import { progressRoutes } from './features/progress/progress.routes.ts';
 import { playbackRoutes } from './features/protection/playback.routes.ts';
+import { traceRoutes } from './features/protection/trace.routes.ts';
 import { billingRoutes } from './features/billing/billing.routes.ts';
 import { paymentRoutes } from './features/payments/payments.routes.ts';
 import { planRoutes } from './features/plans/plans.routes.ts';
@@ -121,4 +122,5 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(progressRoutes);
   await api.register(playbackRoutes);
   await api.register(billingRoutes);
+  await api.register(traceRoutes);
 }
