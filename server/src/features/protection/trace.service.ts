@@ -121,7 +121,8 @@ export async function sharingRisk(ctx: Context): Promise<SharingRiskList> {
     select u.id as user_id, u.full_name, u.email, u.role, u.suspended_at is not null as suspended,
            ${activeSessionsOf(sql`u.id`)} as active_sessions,
            k.address_blocks, k.refusals, (extract(epoch from k.last_seen_at) * 1000)::float8 as last_seen_ms
-    from risky k join users u on u.id = k.user_id
+    -- Administrators are not limited, and sign in from wherever they work: only learners' accounts are shared.
+    from risky k join users u on u.id = k.user_id and u.role = 'USER'
     order by greatest(k.address_blocks::float8 / ${riskAddressBlocks}, k.refusals::float8 / ${riskRefusals}) desc,
              k.address_blocks desc, k.refusals desc, u.id
     limit ${SHARING_RISK_LIMIT}`);

@@ -260,6 +260,13 @@ describe('GET /api/v1/admin/sharing-risk', () => {
     ]);
   });
 
+  it('leaves administrators out: they are not limited, and work from many places', async () => {
+    const K = DEFAULT_PROTECTION.riskAddressBlocks;
+    const roaming = await seenFrom(K + 3);
+    await t.database.db.update(users).set({ role: 'ADMIN' }).where(eq(users.id, roaming.id));
+    expect(await listed(roaming.id)).toEqual([]);
+  });
+
   it('lists an account refused more streams than the threshold, from one place', async () => {
     const M = DEFAULT_PROTECTION.riskRefusals;
     const atThreshold = await insertUser();

@@ -324,6 +324,19 @@ describe('content protection', () => {
       // The dashboard's own fields are saved; the environment's limits stay.
       expect(saved.json().settings.protection).toMatchObject({ maxStreams: 3, maxDevices: 4, watermarkOpacity: 50 });
       expect(await protectionOf(limited.app.ctx)).toMatchObject({ maxStreams: 3, maxDevices: 4, watermarkOpacity: 50 });
+      // What the dashboard had underneath is kept, for when the environment stops setting them.
+      expect((await limited.app.ctx.settings.current()).protectionSettings).toMatchObject({ maxStreams: 2, maxDevices: 0, watermarkOpacity: 50 });
+    });
+
+    it('goes back to the defaults on null, the environment still winning', async () => {
+      const reset = await limited.app.inject({ method: 'PATCH', url: '/api/v1/settings', payload: { protection: null }, headers: { cookie: owner } });
+      expect(reset.statusCode, reset.body).toBe(200);
+      expect(reset.json().settings.protection).toEqual({
+        ...DEFAULT_PROTECTION,
+        maxStreams: 3,
+        maxDevices: 4,
+        fromEnvironment: { maxStreams: true, maxDevices: true },
+      });
     });
   });
 });
