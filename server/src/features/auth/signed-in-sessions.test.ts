@@ -140,6 +140,21 @@ describe('DELETE /api/v1/user/sessions/:id', () => {
     expect((await signOut(account.cookie, othersId)).statusCode).toBe(404);
     expect((await me(other.cookie)).statusCode).toBe(200);
   });
+  it('logs the signed-out browser out on every instance, not only the one that ended it', async () => {
+    const second = await createTestApp({ database: t.database });
+    try {
+      const account = await signUp(t.app);
+      const phone = await signIn(t, account, { userAgent: SAFARI_IPHONE });
+      // The other instance has the session in its cache.
+      expect((await me(phone, second)).statusCode).toBe(200);
+      expect((await me(phone, second)).statusCode).toBe(200);
+      expect((await signOut(account.cookie, await currentId(phone))).statusCode).toBe(200);
+      expect((await me(phone, second)).statusCode).toBe(401);
+      expect((await me(account.cookie, second)).statusCode).toBe(200);
+    } finally {
+      await second.close();
+    }
+  });
 });
 
 describe('POST /api/v1/user/sessions/sign-out-others', () => {
