@@ -38,6 +38,7 @@ import { serveWebApp } from './web-app.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { contactRoutes } from './features/contact/contact.routes.ts';
 import { settingsRoutes } from './features/settings/settings.routes.ts';
+import { signedInSessionRoutes } from './features/auth/signed-in-sessions.routes.ts';
 import { courseRoutes } from './features/courses/courses.routes.ts';
 import { curriculumRoutes } from './features/lectures/curriculum.routes.ts';
 import { lectureRoutes } from './features/lectures/lectures.routes.ts';
@@ -109,6 +110,7 @@ export async function mountRoutes(app: FastifyInstance, { database, webRoot }: {
 export async function apiRoutes(api: FastifyInstance) {
   await api.register(authRoutes);
   await api.register(userRoutes);
+  await api.register(signedInSessionRoutes);
   await api.register(courseRoutes);
   await api.register(lectureRoutes);
   await api.register(curriculumRoutes);
