@@ -110,8 +110,10 @@ function createOverlay(watermark: PlayerWatermark): HTMLDivElement {
   return host;
 }
 
-function applyPlace(host: HTMLElement, watermark: PlayerWatermark, place: Place) {
+/** Puts the overlay at `place`; gives back its style attribute as set, to tell our changes from anyone else's. */
+function applyPlace(host: HTMLElement, watermark: PlayerWatermark, place: Place): string {
   for (const [name, value] of hostStyles(watermark, place)) host.style.setProperty(name, value, 'important');
+  return host.getAttribute('style') ?? '';
 }
 
 /** A transform that leaves it whole: none, the one set, or a plain move (no scale, turn or skew). */
@@ -123,10 +125,18 @@ function plainMove(transform: string, declared: string): boolean {
   return a === 1 && b === 0 && c === 0 && d === 1;
 }
 
-/** Why the overlay cannot be seen as it should, or null when it can. */
-export function overlayProblem(host: HTMLElement, frame: HTMLElement, watermark: PlayerWatermark, video: HTMLVideoElement | null): string | null {
+/** Why the overlay cannot be seen as it should, or null when it can. `applied`: its style attribute as the player last set it. */
+export function overlayProblem(
+  host: HTMLElement,
+  frame: HTMLElement,
+  watermark: PlayerWatermark,
+  video: HTMLVideoElement | null,
+  applied: string,
+): string | null {
   if (!host.isConnected || host.parentElement !== frame) return 'removed';
   if (host.shadowRoot?.textContent !== watermark.text + watermark.code) return 'changed';
+  // Edited in place (the developer tools): whatever the edit, it is not ours.
+  if (host.getAttribute('style') !== applied) return 'style';
   const style = getComputedStyle(host);
   if (style.display === 'none') return 'display';
   if (style.visibility !== 'visible' && style.visibility !== '') return 'visibility';
@@ -168,12 +178,13 @@ export function useWatermark(
     if (!box || text === undefined || code === undefined || opacity === undefined || size === undefined) return;
     const mark: PlayerWatermark = { text, code, opacity, size };
     let host = createOverlay(mark);
+    let applied = '';
     let moveTimer: ReturnType<typeof setTimeout> | undefined;
     let tampered = false;
 
     const place = () => {
       const own = host.getBoundingClientRect();
-      applyPlace(host, mark, placeOutOfCentre(box.getBoundingClientRect(), own));
+      applied = applyPlace(host, mark, placeOutOfCentre(box.getBoundingClientRect(), own));
     };
     const move = () => {
       place();
@@ -191,7 +202,7 @@ export function useWatermark(
       watch.disconnect();
       host.remove();
       host = createOverlay(mark);
-      applyPlace(host, mark, placeOutOfCentre(box.getBoundingClientRect(), { width: 0, height: 0 }));
+      applied = applyPlace(host, mark, placeOutOfCentre(box.getBoundingClientRect(), { width: 0, height: 0 }));
       box.append(host);
       place();
       watch.takeRecords();
@@ -199,7 +210,7 @@ export function useWatermark(
     };
     const check = (): boolean => {
       // Our own moves are seen by the observer too: they pass.
-      const problem = overlayProblem(host, box, mark, video.current);
+      const problem = overlayProblem(host, box, mark, video.current, applied);
       if (!problem) return true;
       tampered = true;
       setHidden(true);
