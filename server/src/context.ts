@@ -14,6 +14,7 @@ import type { Mailer } from './mail.ts';
 import type { VideoToolsStatus } from './features/video/ffmpeg.ts';
 import type { RateLimits } from './rate-limit.ts';
 import type { SettingsCache } from './features/settings/site-settings.ts';
+import type { LeaseCache } from './features/protection/lease-cache.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -45,10 +46,10 @@ export interface Context {
   settings: SettingsCache;
   /** Sessions in use and their users; whatever ends or changes one forgets it. */
   sessions: SessionCache;
-  /** Videos recently found to be free previews; catalogue changes forget them. */
-  previewVideos: VideoTrust;
-  /** Videos recently found to belong to a published course; catalogue changes forget them. */
+  /** Videos recently found to belong to a published course (a preview? its ladder ready?); catalogue changes forget them. */
   publishedVideos: VideoTrust;
+  /** Sessions recently found holding a playback lease; a lease stopped anywhere forgets its session. */
+  leases: LeaseCache;
   /** Progress saves held back from sessions over their rate, the latest of each kept (features/progress). */
   heldSaves: HeldSaves;
   /** The ffmpeg this instance processes videos with, or why it cannot (features/video). */

@@ -8,6 +8,7 @@ import { createSessionCache } from './features/auth/session-cache.ts';
 import { createCatalogueCache } from './features/courses/catalogue-cache.ts';
 import { createSettingsCache, loadSettings } from './features/settings/site-settings.ts';
 import { createVideoTrust } from './features/media/video-trust.ts';
+import { createLeaseCache } from './features/protection/lease-cache.ts';
 import { createStorage } from './features/media/storage-factory.ts';
 import { createRazorpayClient, inProcessFetch } from './features/payments/razorpay-client.ts';
 import { createHeldSaves } from './features/progress/held-saves.ts';
@@ -53,22 +54,25 @@ export async function createContext(
   const catalogue = createCatalogueCache();
   const settings = createSettingsCache(() => loadSettings(ctx));
   const sessions = createSessionCache();
-  const previewVideos = createVideoTrust();
   const publishedVideos = createVideoTrust();
+  const leases = createLeaseCache();
   const changes = await followChanges(database, {
     apply(change) {
       if (change.kind === 'user') return sessions.forgetUser(change.userId);
       if (change.kind === 'session') return sessions.forgetSession(change.tokenHash);
-      if (change.kind === 'playback') return;
-      if (change.kind === 'anything') sessions.forgetAll();
+      if (change.kind === 'playback') return leases.forgetSession(change.sessionId);
+      if (change.kind === 'anything') {
+        sessions.forgetAll();
+        leases.forgetAll();
+      }
       // Pages kept in the catalogue cache carry the site's name in their head.
       if (change.kind === 'settings' || change.kind === 'anything') settings.forget();
       catalogue.invalidate();
-      previewVideos.forgetAll();
       publishedVideos.forgetAll();
     },
     onListening(listening) {
       sessions.setTrusted(listening);
+      leases.setTrusted(listening);
       if (!listening) app.log.warn('not hearing changes from the database: sessions are looked up on every request until it is back');
     },
   });
@@ -92,8 +96,8 @@ export async function createContext(
     catalogue,
     settings,
     sessions,
-    previewVideos,
     publishedVideos,
+    leases,
     // A held save the rules refuse (its lecture deleted, a position past the end) is dropped quietly.
     heldSaves: createHeldSaves({
       onError: (error) => void (error instanceof AppError || app.log.error({ err: error }, 'a held progress save failed')),

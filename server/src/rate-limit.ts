@@ -23,6 +23,8 @@ export const COUPON_FAILURES_PER_WINDOW = 10;
 export const RESOURCE_UPLOADS_PER_WINDOW = 100;
 /** Logos one administrator may upload in 15 minutes: a few tries at the right file, not a flood of re-encodes. */
 export const LOGO_UPLOADS_PER_WINDOW = 20;
+/** Playbacks one account may start in a minute: a lecture picked every two seconds, a few tabs, retries after a refusal. */
+export const PLAYBACK_STARTS_PER_MINUTE = 30;
 
 export interface RateLimits {
   /** Every login attempt from one address. */
@@ -65,6 +67,8 @@ export interface RateLimits {
   resourceUploadsPerAccount: RateLimiterAbstract;
   /** Logos one account uploads (each decoded, re-encoded and made into four icons). */
   logoUploadsPerAccount: RateLimiterAbstract;
+  /** Playbacks one account starts, a minute at a time: each writes a row, and a refused one two. */
+  playbackStartsPerAccount: RateLimiterAbstract;
   close(): Promise<void>;
 }
 
@@ -103,6 +107,7 @@ export async function createRateLimits(
     couponFailuresPerAccount: limiter('coupon-failure-account', COUPON_FAILURES_PER_WINDOW),
     resourceUploadsPerAccount: limiter('resource-upload-account', RESOURCE_UPLOADS_PER_WINDOW),
     logoUploadsPerAccount: limiter('logo-upload-account', LOGO_UPLOADS_PER_WINDOW),
+    playbackStartsPerAccount: limiter('playback-start-account', PLAYBACK_STARTS_PER_MINUTE, 60),
     close: async () => void (await redis?.quit()),
   };
 }

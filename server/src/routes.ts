@@ -42,6 +42,7 @@ import { courseRoutes } from './features/courses/courses.routes.ts';
 import { curriculumRoutes } from './features/lectures/curriculum.routes.ts';
 import { lectureRoutes } from './features/lectures/lectures.routes.ts';
 import { progressRoutes } from './features/progress/progress.routes.ts';
+import { playbackRoutes } from './features/protection/playback.routes.ts';
 import { billingRoutes } from './features/billing/billing.routes.ts';
 import { paymentRoutes } from './features/payments/payments.routes.ts';
 import { planRoutes } from './features/plans/plans.routes.ts';
@@ -118,5 +119,6 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(paymentRoutes);
   await api.register(planRoutes);
   await api.register(progressRoutes);
+  await api.register(playbackRoutes);
   await api.register(billingRoutes);
 }

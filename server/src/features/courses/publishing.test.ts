@@ -176,6 +176,9 @@ describe('video links of a course made a draft again', () => {
     const subscribersUrl = await urlFor(subscriber.cookie);
     const adminsUrl = await urlFor(admin);
     const play = (url: string, cookie: string) => t.app.inject({ url, headers: { cookie, range: 'bytes=0-99' } }).then((r) => r.statusCode);
+    const lectureId = (await t.app.inject({ url: `/api/v1/courses/${course._id}`, headers: { cookie: subscriber.cookie } })).json().lectures[0]._id;
+    const lease = await t.app.inject({ method: 'POST', url: '/api/v1/playback', payload: { lectureId }, headers: { cookie: subscriber.cookie } });
+    expect(lease.statusCode).toBe(201);
     expect(await play(subscribersUrl, subscriber.cookie)).toBe(206);
 
     await unpublish(course._id);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { and, desc, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, isNull } from 'drizzle-orm';
 import type { Course } from '@lms/contract/courses';
 import {
   AddLectureSchema,
@@ -32,6 +32,7 @@ import { recountCourseProgress } from '../progress/progress.service.ts';
 import { resourceKeysForDeletion } from '../resources/resources.service.ts';
 import { canWatchLectures } from '../users/users.service.ts';
 import { queueVideoProcessing, retryVideoProcessing } from '../video/video-processing.ts';
+import type { PublishedVideo } from '../media/video-trust.ts';
 
 export type LectureRow = typeof lectures.$inferSelect;
 /** A video already in storage, not yet attached to a lecture. */
@@ -84,25 +85,32 @@ const processingAndReplacementOf = (lecture: LectureRow): Pick<Lecture, 'process
 
 /** The master playlist's URL for `viewerId` once the ladder is ready (it stays while a replacement is processed); null before. */
 const hlsUrlOf = (ctx: Context, lecture: LectureRow, viewerId: string, expiresAt: Date) =>
-  (lecture.videoState === 'ready' || lecture.replacementVideoKey) && lecture.hlsKey
-    ? hlsMasterUrl(ctx.config.sessionSecret, { key: lecture.hlsKey, viewerId, expiresAt })
-    : null;
+  hasReadyLadder(lecture) ? hlsMasterUrl(ctx.config.sessionSecret, { key: lecture.hlsKey!, viewerId, expiresAt }) : null;
+
+/** Whether the lecture's ladder plays: processed, or kept playing while a replacement is processed. */
+const hasReadyLadder = (lecture: Pick<LectureRow, 'videoState' | 'hlsKey' | 'replacementVideoKey'>) =>
+  (lecture.videoState === 'ready' || lecture.replacementVideoKey !== null) && lecture.hlsKey !== null;
 
 const posterUrlOf = (ctx: Context, lecture: LectureRow) => (lecture.posterKey ? ctx.media.publicUrl(lecture.posterKey) : null);
 
-/** A lecture as the spec's lecture list shows it, with video URLs for `viewer`. */
+/**
+ * A lecture as the spec's lecture list shows it, with video URLs for `viewer`. Once the ladder is
+ * ready, a learner is given the ladder only: `secure_url` is its playlist too, and the upload
+ * answers them 403 (features/lectures/viewer-access.ts). Administrators keep the original.
+ */
 export async function toLectureJson(ctx: Context, lecture: LectureRow, viewer: UserRow, expiresAt = viewerUrlExpiry(ctx)): Promise<Lecture> {
+  const hls = hlsUrlOf(ctx, lecture, viewer.id, expiresAt);
   return {
     _id: lecture.id,
     sectionId: lecture.sectionId,
     title: lecture.title,
     description: lecture.description,
-    secure_url: await ctx.media.privateUrl({ key: lecture.videoKey, viewerId: viewer.id, expiresAt }),
+    secure_url: hls && viewer.role !== 'ADMIN' ? hls : await ctx.media.privateUrl({ key: lecture.videoKey, viewerId: viewer.id, expiresAt }),
     duration: lecture.durationSeconds,
     preview: lecture.isPreview,
     ...processingAndReplacementOf(lecture),
     poster_url: posterUrlOf(ctx, lecture),
-    hls_url: hlsUrlOf(ctx, lecture, viewer.id, expiresAt),
+    hls_url: hls,
   };
 }
 
@@ -138,7 +146,8 @@ export async function getCurriculum(ctx: Context, courseId: string, audience: Au
       const poster = posterUrlOf(ctx, lecture);
       return {
         ...json,
-        secure_url: await ctx.media.privateUrl({ key: lecture.videoKey, viewerId: ANY_VIEWER, expiresAt }),
+        // As for learners, a preview's upload is not given out once its ladder plays.
+        secure_url: hls ?? (await ctx.media.privateUrl({ key: lecture.videoKey, viewerId: ANY_VIEWER, expiresAt })),
         ...(hls && { hls_url: hls }),
         ...(poster && { poster_url: poster }),
       };
@@ -156,16 +165,16 @@ export async function getCurriculum(ctx: Context, courseId: string, audience: Au
   };
 }
 
-/** Whether the video at `key` (the upload, or the HLS folder `hls/<hex>`) belongs to a lecture of a published course; with `preview`, one that is a free preview now. */
-export async function isPublishedVideo(ctx: Context, key: string, { preview = false } = {}): Promise<boolean> {
+/** The video at `key` (the upload, or the HLS folder `hls/<hex>`), if it belongs to a lecture of a published course. */
+export async function findPublishedVideo(ctx: Context, key: string): Promise<PublishedVideo | undefined> {
   const column = isHlsFolderKey(key) ? lectures.hlsKey : lectures.videoKey;
   const [found] = await ctx.db
-    .select({ one: sql`1` })
+    .select({ preview: lectures.isPreview, videoState: lectures.videoState, hlsKey: lectures.hlsKey, replacementVideoKey: lectures.replacementVideoKey })
     .from(lectures)
     .innerJoin(courses, eq(courses.id, lectures.courseId))
-    .where(and(eq(column, key), eq(courses.status, 'published'), preview ? eq(lectures.isPreview, true) : undefined))
+    .where(and(eq(column, key), eq(courses.status, 'published')))
     .limit(1);
-  return found !== undefined;
+  return found && { preview: found.preview, ladderReady: hasReadyLadder(found) };
 }
 
 /**

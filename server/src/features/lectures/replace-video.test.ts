@@ -154,8 +154,13 @@ describe('PUT /api/v1/courses/:courseId/lectures/:lectureId/video without video 
       })
       .where(eq(lectures.id, added._id));
 
+    const lease = await t.app.inject({ method: 'POST', url: '/api/v1/playback', payload: { lectureId: added._id }, headers: { cookie: subscriber } });
+    expect(lease.statusCode).toBe(201);
     for (const cookie of [admin, subscriber]) {
       const [lecture] = await listed(courseId, cookie);
+      // The ladder plays for learners: their secure_url is the playlist too; the administrator keeps the original.
+      if (cookie === subscriber) expect(lecture!.secure_url).toBe(lecture!.hls_url);
+      else expect(lecture!.secure_url).not.toBe(lecture!.hls_url);
       expect(lecture).toMatchObject({
         duration: 95,
         processing: { state: 'ready', percent: null, reason: null },

@@ -11,6 +11,8 @@ import { mediaRoot } from './storage.ts';
 
 const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
 const SEGMENT_TYPE = 'video/mp2t';
+/** How long a segment's bucket URL lives (S3): a segment is fetched the moment it is redirected. */
+export const SEGMENT_URL_SECONDS = 60;
 /** A rendition playlist of a 10-hour lecture in 6 s segments is ~150 KB; anything far bigger is not ours. */
 const PLAYLIST_MAX_BYTES = 1024 * 1024;
 
@@ -23,9 +25,10 @@ const Bytes = z.custom<Readable | string>();
  *
  * Local disk: playlists and segments are sent from disk unchanged (their relative URIs keep the
  * grant in the path), with Range and conditional requests, cacheable by the browser only.
- * S3: a playlist is read from the bucket and each segment line replaced by a presigned URL (the
- * rendition playlists stay relative, so they come back here); a segment asked for here is
- * redirected to its presigned URL.
+ * S3: a playlist is read from the bucket and sent as it is; each segment asked for here is
+ * redirected to a presigned URL that lives SEGMENT_URL_SECONDS. One more hop a segment (every
+ * ~6 s of video) buys what a presigned playlist cannot: a signed-out or stopped device's stream
+ * ends within a minute, as it does at once on local disk.
  */
 export const hlsRoutes: FastifyPluginAsyncZod<MediaRouteOptions> = async (app, { checkViewer = refuseEveryViewer }) => {
   const { ctx } = app;
@@ -51,22 +54,21 @@ export const hlsRoutes: FastifyPluginAsyncZod<MediaRouteOptions> = async (app, {
 
       if (ctx.config.storage.kind === 's3') {
         if (!isPlaylist) {
-          const url = await ctx.media.privateUrl({ key: fileKey, viewerId: grant.viewerId, expiresAt: grant.expiresAt });
+          // A bucket URL cannot be withdrawn: it lives a minute, so a device signed out or
+          // stopped from elsewhere fetches no more than a minute's segments through it.
+          const expiresAt = new Date(Math.min(grant.expiresAt.getTime(), Date.now() + SEGMENT_URL_SECONDS * 1000));
+          const url = await ctx.media.privateUrl({ key: fileKey, viewerId: grant.viewerId, expiresAt });
           return reply.code(302).header('cache-control', 'private, no-store').header('location', url).send('');
         }
         const stat = await ctx.media.stat(fileKey);
         if (!stat || stat.bytes > PLAYLIST_MAX_BYTES) throw new AppError(404, answers.notFound);
-        const text = await readText(ctx.media.read(fileKey));
-        const folder = grant.key;
-        const lines = await Promise.all(
-          text.split('\n').map(async (line) => {
-            const uri = line.trim();
-            // Only a bare segment name of this folder becomes a presigned URL; tags and playlists stay.
-            if (uri.startsWith('#') || !uri.endsWith('.ts') || uri.includes('/')) return line;
-            return ctx.media.privateUrl({ key: `${folder}/${uri}`, viewerId: grant.viewerId, expiresAt: grant.expiresAt });
-          }),
-        );
-        return reply.code(200).header('content-type', PLAYLIST_TYPE).header('cache-control', 'private, no-store').send(lines.join('\n'));
+        // Sent as stored: its segment names stay relative, so every segment comes back here and
+        // passes the viewer's checks (session, lease) before it is redirected to the bucket.
+        return reply
+          .code(200)
+          .header('content-type', PLAYLIST_TYPE)
+          .header('cache-control', 'private, no-store')
+          .send(await readText(ctx.media.read(fileKey)));
       }
 
       const result = await send(request.raw, fileKey, {
