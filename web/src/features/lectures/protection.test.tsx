@@ -6,7 +6,7 @@ import type { Stream } from '@lms/contract/protection';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderPage, sampleUser, storeLogin, stubApi } from '../../test/render';
 import { leaseAnswers, samplePlayback } from '../../test/playback';
-import { protectionTexts } from '../protection';
+import { playbackTexts } from '../protection';
 import LecturePage from './LecturePage';
 
 const course: Course = {
@@ -124,11 +124,11 @@ describe('/course/lecture under a playback lease', () => {
       [`GET /api/v1/courses/${course._id}`]: lecturesAnswer(),
     });
     const { user } = await openLectures();
-    const panel = await screen.findByRole('region', { name: protectionTexts.refusedTitle });
+    const panel = await screen.findByRole('region', { name: playbackTexts.refusedTitle });
     expect(screen.queryByLabelText('Lecture 1: Lesson 1')).not.toBeInTheDocument();
     expect(within(panel).getByRole('alert')).toHaveTextContent(answers.streamLimit(2));
     // Focus goes to the refusal, so it is read at once.
-    expect(within(panel).getByRole('heading', { name: protectionTexts.refusedTitle })).toHaveFocus();
+    expect(within(panel).getByRole('heading', { name: playbackTexts.refusedTitle })).toHaveFocus();
     const [first, second] = within(panel).getAllByRole('listitem');
     expect(first).toHaveTextContent('Chrome on Windows');
     expect(first).toHaveTextContent('203.0.113.0/24 · last seen 2 min ago');
@@ -136,14 +136,14 @@ describe('/course/lecture under a playback lease', () => {
     expect(second).toHaveTextContent('Safari on iPhone');
     expect(second).toHaveTextContent('Local network · last seen just now');
 
-    await user.click(within(first!).getByRole('button', { name: `${protectionTexts.stopThere} (Chrome on Windows, 203.0.113.0/24)` }));
+    await user.click(within(first!).getByRole('button', { name: `${playbackTexts.stopThere} (Chrome on Windows, 203.0.113.0/24)` }));
     const video = await player();
     const sent = calls.filter((call) => call.url.startsWith('/api/v1/playback')).map((call) => `${call.init.method} ${call.url}`);
     expect(sent).toEqual(['POST /api/v1/playback', `DELETE /api/v1/playback/${streams[0]!.id}`, 'POST /api/v1/playback']);
     await waitFor(() => expect(video).toHaveAttribute('src', lecture(1).secure_url));
     // The viewer asked to watch: it plays.
     await vi.waitFor(() => expect(HTMLMediaElement.prototype.play).toHaveBeenCalled());
-    expect(screen.queryByRole('region', { name: protectionTexts.refusedTitle })).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: playbackTexts.refusedTitle })).not.toBeInTheDocument();
   });
 
   it('pauses with the server’s words when the lease was stopped elsewhere, and "Play here" starts again', async () => {
@@ -166,7 +166,7 @@ describe('/course/lecture under a playback lease', () => {
     const alert = await screen.findByText(answers.playbackEnded, {}, { timeout: 4000 });
     expect(alert).toHaveAttribute('role', 'alert');
     expect(HTMLMediaElement.prototype.pause).toHaveBeenCalled();
-    const playHere = screen.getByRole('button', { name: protectionTexts.playHere });
+    const playHere = screen.getByRole('button', { name: playbackTexts.playHere });
     expect(playHere).toHaveFocus();
     // The video's own play is refused while the lease is gone.
     vi.mocked(HTMLMediaElement.prototype.pause).mockClear();
@@ -192,7 +192,7 @@ describe('/course/lecture under a playback lease', () => {
     await player();
     await vi.waitFor(() => expect(calls.filter((call) => call.url === '/api/v1/playback').length).toBeGreaterThanOrEqual(2), { timeout: 4000 });
     expect(screen.queryByText(answers.playbackLapsed)).not.toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: protectionTexts.playHere })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: playbackTexts.playHere })).not.toBeInTheDocument();
   });
 
   it('keeps renewing through a heartbeat that got no answer', async () => {
@@ -210,7 +210,7 @@ describe('/course/lecture under a playback lease', () => {
     await player();
     // The first heartbeat fails on the network; the next comes after the retry delay (5 s).
     await vi.waitFor(() => expect(beats).toBe(2), { timeout: 8000 });
-    expect(screen.queryByRole('button', { name: protectionTexts.playHere })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: playbackTexts.playHere })).not.toBeInTheDocument();
   }, 12_000);
 
   it('stops the lease when another lecture is picked and when the page is left', async () => {

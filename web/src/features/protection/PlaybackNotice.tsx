@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { protectionTexts } from './protection-texts';
+import { playbackTexts } from './playback-texts';
 
 const Spinner = () => <span className="loading loading-spinner loading-xs" aria-hidden="true" />;
 
@@ -18,7 +18,7 @@ export function PlaybackStopped({ message, busy, onPlayHere }: { message: string
       </p>
       <button ref={button} type="button" className="btn btn-primary btn-sm sm:btn-md" disabled={busy} onClick={onPlayHere}>
         {busy && <Spinner />}
-        {protectionTexts.playHere}
+        {playbackTexts.playHere}
       </button>
     </div>
   );
@@ -33,7 +33,7 @@ export function PlaybackFailed({ message, busy, onRetry }: { message: string; bu
       </p>
       <button type="button" className="btn btn-primary btn-sm" disabled={busy} onClick={onRetry}>
         {busy && <Spinner />}
-        {protectionTexts.tryAgain}
+        {playbackTexts.tryAgain}
       </button>
     </div>
   );

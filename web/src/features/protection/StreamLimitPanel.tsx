@@ -1,6 +1,6 @@
 import type { StreamLimit } from '@lms/contract/protection';
 import { useEffect, useId, useRef } from 'react';
-import { protectionTexts } from './protection-texts';
+import { playbackTexts } from './playback-texts';
 
 /**
  * In place of the video when the account already plays on as many devices as it may: the server's
@@ -30,7 +30,7 @@ export function StreamLimitPanel({
     >
       <div className="space-y-1">
         <h2 id={titleId} ref={heading} tabIndex={-1} className="text-lg font-semibold outline-none sm:text-xl">
-          {protectionTexts.refusedTitle}
+          {playbackTexts.refusedTitle}
         </h2>
         <p role="alert" className="max-w-prose text-base-content/90">
           {refusal.message}
@@ -38,26 +38,26 @@ export function StreamLimitPanel({
       </div>
       <ul className="space-y-2">
         {refusal.streams.map((stream) => {
-          const device = stream.thisSession ? `${stream.device} (${protectionTexts.thisBrowser})` : stream.device;
+          const device = stream.thisSession ? `${stream.device} (${playbackTexts.thisBrowser})` : stream.device;
           const seconds = Math.max(0, (now - Date.parse(stream.lastSeenAt)) / 1000);
           return (
             <li key={stream.id} className="flex flex-col gap-3 rounded-box bg-base-100 p-3 sm:flex-row sm:items-center sm:justify-between">
               <div className="min-w-0 text-sm">
                 <p className="font-semibold wrap-anywhere">{device}</p>
                 <p className="text-base-content/80 wrap-anywhere">
-                  {stream.place} · {protectionTexts.lastSeen(protectionTexts.ago(seconds))}
+                  {stream.place} · {playbackTexts.lastSeen(playbackTexts.ago(seconds))}
                 </p>
-                <p className="text-base-content/80 wrap-anywhere">{protectionTexts.watching(stream.lectureTitle)}</p>
+                <p className="text-base-content/80 wrap-anywhere">{playbackTexts.watching(stream.lectureTitle)}</p>
               </div>
               <button
                 type="button"
                 className="btn btn-sm btn-outline shrink-0"
-                aria-label={`${protectionTexts.stopThere} (${device}, ${stream.place})`}
+                aria-label={`${playbackTexts.stopThere} (${device}, ${stream.place})`}
                 disabled={busy !== null}
                 onClick={() => onStopThere(stream.id)}
               >
                 {busy === stream.id && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
-                {protectionTexts.stopThere}
+                {playbackTexts.stopThere}
               </button>
             </li>
           );

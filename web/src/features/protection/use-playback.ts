@@ -4,8 +4,8 @@ import { useCallback, useEffect, useRef, useState, type RefObject } from 'react'
 import type { PlayerWatermark } from '../../lib/components/watermark';
 import { messageOf, type ServerError } from '../../lib/server-state';
 import { useAppDispatch } from '../../lib/store-hooks';
-import { playbackCalls, stopOnLeave, streamLimitOf } from './protection.api';
-import { protectionTexts } from './protection-texts';
+import { playbackCalls, stopOnLeave, streamLimitOf } from './playback.api';
+import { playbackTexts } from './playback-texts';
 
 /** After a heartbeat that got no answer (the network, the server restarting): try again this soon, until the lease lapses. */
 const RETRY_SECONDS = 5;
@@ -101,7 +101,7 @@ export function usePlayback(lectureId: string | undefined, enabled: boolean, vid
         lease = null;
         const refusal = streamLimitOf(error);
         halt(true);
-        setState(refusal ? { kind: 'refused', refusal } : { kind: 'failed', message: messageOf(error as ServerError, protectionTexts.startFailed) });
+        setState(refusal ? { kind: 'refused', refusal } : { kind: 'failed', message: messageOf(error as ServerError, playbackTexts.startFailed) });
       }
     }
 

@@ -2,7 +2,7 @@
  * The words of playback leases on the lecture page. Not in the message catalogue
  * (contract/src/messages.ts), which ships in every page's first chunk: these load with the lecture page.
  */
-export const protectionTexts = {
+export const playbackTexts = {
   starting: 'Starting playback…',
   startFailed: 'Playback could not start. Check your connection and try again.',
   tryAgain: 'Try again',

@@ -10,7 +10,7 @@ import { serverCall, serverState, type CacheDispatch, type ServerError } from '.
  * start past the account's limit (409, naming the devices playing). Every call is quiet: the player
  * says what went wrong in place, never in a toast.
  */
-const protectionApi = serverState.enhanceEndpoints({ addTagTypes: ['Streams'] }).injectEndpoints({
+const playbackApi = serverState.enhanceEndpoints({ addTagTypes: ['Streams'] }).injectEndpoints({
   endpoints: (build) => ({
     startPlayback: build.mutation<ResponseOf<typeof endpoints.playback.start>, string>({
       query: (lectureId) => serverCall(endpoints.playback.start, { body: { lectureId } }, { fallback: messages.operationFailed, quiet: true }),
@@ -31,8 +31,8 @@ const protectionApi = serverState.enhanceEndpoints({ addTagTypes: ['Streams'] })
   }),
 });
 
-export const { useGetStreamsQuery } = protectionApi;
-const { startPlayback, renewPlayback, stopPlayback } = protectionApi.endpoints;
+export const { useGetStreamsQuery } = playbackApi;
+const { startPlayback, renewPlayback, stopPlayback } = playbackApi.endpoints;
 
 /** Calls the hook makes from timers and handlers: untracked (a heartbeat every half minute would pile up in the store). */
 export const playbackCalls = (dispatch: CacheDispatch) => ({
