@@ -197,3 +197,22 @@ describe('placeOutOfCentre', () => {
     }
   });
 });
+
+describe('VideoPlayer: full screen', () => {
+  it('hands full screen from the bare video (a browser control) to the frame, so the watermark goes with it', async () => {
+    const requested: Element[] = [];
+    HTMLElement.prototype.requestFullscreen = vi.fn(function (this: HTMLElement) {
+      requested.push(this);
+      return Promise.resolve();
+    });
+    render(<VideoPlayer src="/a.mp4" label="Lecture 1" />);
+    const video = screen.getByLabelText('Lecture 1');
+    Object.defineProperty(document, 'fullscreenElement', { value: video, configurable: true });
+    try {
+      act(() => void document.dispatchEvent(new Event('fullscreenchange')));
+      await vi.waitFor(() => expect(requested).toEqual([video.parentElement]));
+    } finally {
+      Object.defineProperty(document, 'fullscreenElement', { value: null, configurable: true });
+    }
+  });
+});
