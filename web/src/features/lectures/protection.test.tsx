@@ -213,21 +213,50 @@ describe('/course/lecture under a playback lease', () => {
     expect(screen.queryByRole('button', { name: playbackTexts.playHere })).not.toBeInTheDocument();
   }, 12_000);
 
-  it('stops the lease when another lecture is picked and when the page is left', async () => {
-    const calls = stubApi({ ...leaseAnswers(), [`GET /api/v1/courses/${course._id}`]: lecturesAnswer() });
+  it('stops the lease when another lecture is picked (whose player waits for its own) and when the page is left; a free preview needs none', async () => {
+    const calls = stubApi({ ...leaseAnswers(), [`GET /api/v1/courses/${course._id}`]: lecturesAnswer([lecture(1), lecture(2), lecture(3, true)]) });
+    let starts = 0;
+    let answerSecond: (() => void) | undefined;
+    const stubbed = globalThis.fetch;
+    globalThis.fetch = (async (url: string, init: RequestInit = {}) => {
+      if (url === '/api/v1/playback' && ++starts === 2) await new Promise<void>((resolve) => (answerSecond = resolve));
+      return stubbed(url, init);
+    }) as typeof fetch;
+    // Every source a video is given, even for a moment.
+    const sources: string[] = [];
+    const src = Object.getOwnPropertyDescriptor(HTMLMediaElement.prototype, 'src')!;
+    vi.spyOn(HTMLMediaElement.prototype, 'src', 'set').mockImplementation(function (this: HTMLMediaElement, value: string) {
+      sources.push(value);
+      src.set!.call(this, value);
+    });
     const { user, unmount } = await openLectures();
     await player();
     await user.click(screen.getByRole('button', { name: /Lesson 2/ }));
+    await waitFor(() => expect(answerSecond).toBeDefined());
+    // Lesson 1's lease is not Lesson 2's: no player, and no source, until its own comes.
+    expect(screen.queryByLabelText('Lecture 2: Lesson 2')).not.toBeInTheDocument();
+    expect(sources).toEqual([lecture(1).secure_url]);
+    answerSecond!();
     await player(2);
     const stops = () => calls.filter((call) => `${call.init.method} ${call.url}` === stop);
     await waitFor(() => expect(stops()).toHaveLength(1));
     expect(stops()[0]!.init).toMatchObject({ keepalive: true, credentials: 'include' });
     await waitFor(() => expect(calls.filter((call) => call.url === '/api/v1/playback')).toHaveLength(2));
 
-    fireEvent(window, new Event('pagehide'));
+    // A free preview plays at once, with no lease; Lesson 2's is stopped.
+    await user.click(screen.getByRole('button', { name: /Lesson 3/ }));
+    const preview = await player(3);
+    await waitFor(() => expect(preview).toHaveAttribute('src', lecture(3).secure_url));
     await waitFor(() => expect(stops()).toHaveLength(2));
+    expect(calls.filter((call) => call.url === '/api/v1/playback')).toHaveLength(2);
+
+    await user.click(screen.getByRole('button', { name: /Lesson 1/ }));
+    await player(1);
+    await waitFor(() => expect(calls.filter((call) => call.url === '/api/v1/playback')).toHaveLength(3));
+    fireEvent(window, new Event('pagehide'));
+    await waitFor(() => expect(stops()).toHaveLength(3));
     unmount();
     // Already stopped as the page went: not stopped twice.
-    expect(stops()).toHaveLength(2);
+    expect(stops()).toHaveLength(3);
   });
 });

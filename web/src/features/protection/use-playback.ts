@@ -22,6 +22,15 @@ export type PlaybackState =
   /** A start failed for another reason (too many starts, no connection). */
   | { kind: 'failed'; message: string };
 
+/** The lease of one lecture, as the hook holds it. */
+interface Held {
+  lectureId: string;
+  state: PlaybackState;
+  restarts: number;
+  playOnRestart: boolean;
+  resumeAt: number | undefined;
+}
+
 export interface PlaybackControls {
   state: PlaybackState;
   /** Counts the leases that replaced a broken one: the player attaches its source again (segments need the new lease). */
@@ -47,27 +56,27 @@ export interface PlaybackControls {
  */
 export function usePlayback(lectureId: string | undefined, enabled: boolean, video: RefObject<HTMLVideoElement | null>): PlaybackControls {
   const dispatch = useAppDispatch();
-  const [state, setState] = useState<PlaybackState>({ kind: 'off' });
-  const [restarts, setRestarts] = useState(0);
-  const [playOnRestart, setPlayOnRestart] = useState(false);
-  const [resumeAt, setResumeAt] = useState<number | undefined>();
+  const [held, setHeld] = useState<Held | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   /** The current lecture's session of leases: its `start` is what the buttons call. */
   const session = useRef<{ start: (why: 'first' | 'restart' | 'asked') => Promise<void> } | null>(null);
 
   useEffect(() => {
     if (!enabled || !lectureId) {
-      setState({ kind: 'off' });
+      setHeld(null);
       return;
     }
     const calls = playbackCalls(dispatch);
     let gone = false;
     let lease: Playback | null = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    setState({ kind: 'starting' });
-    setRestarts(0);
-    setPlayOnRestart(false);
-    setResumeAt(undefined);
+    setHeld({ lectureId, state: { kind: 'starting' }, restarts: 0, playOnRestart: false, resumeAt: undefined });
+    const update = (change: Partial<Held> | ((before: Held) => Partial<Held>)) =>
+      setHeld((before) => {
+        if (!before || before.lectureId !== lectureId) return before;
+        return { ...before, ...(typeof change === 'function' ? change(before) : change) };
+      });
+    const setState = (state: PlaybackState) => update({ state });
 
     /**
      * The video stops where it is (the pause saves the learner's place). `leaving`: the player gives
@@ -76,7 +85,7 @@ export function usePlayback(lectureId: string | undefined, enabled: boolean, vid
     const halt = (leaving: boolean) => {
       const element = video.current;
       if (!element) return;
-      if (leaving) setResumeAt(element.currentTime);
+      if (leaving) update({ resumeAt: element.currentTime });
       element.pause();
     };
     const beat = (seconds: number) => {
@@ -90,11 +99,10 @@ export function usePlayback(lectureId: string | undefined, enabled: boolean, vid
         const { playback } = await calls.start(lectureId!);
         if (gone) return stopOnLeave(playback.id);
         lease = playback;
-        setState({ kind: 'playing', playback });
-        if (why !== 'first') {
-          setPlayOnRestart(why === 'asked' || wasPlaying);
-          setRestarts((count) => count + 1);
-        }
+        update((before) => ({
+          state: { kind: 'playing', playback },
+          ...(why !== 'first' && { playOnRestart: why === 'asked' || wasPlaying, restarts: before.restarts + 1 }),
+        }));
         beat(playback.heartbeatSeconds);
       } catch (error) {
         if (gone) return;
@@ -173,7 +181,10 @@ export function usePlayback(lectureId: string | undefined, enabled: boolean, vid
     [dispatch],
   );
 
-  return { state, restarts, playOnRestart, resumeAt, busy, playHere, stopThere };
+  // Until the effect has caught up with a new lecture, the last one's lease is not this one's: the player waits.
+  const mine = enabled && lectureId && held?.lectureId === lectureId ? held : null;
+  const state: PlaybackState = !enabled || !lectureId ? { kind: 'off' } : (mine?.state ?? { kind: 'starting' });
+  return { state, restarts: mine?.restarts ?? 0, playOnRestart: mine?.playOnRestart ?? false, resumeAt: mine?.resumeAt, busy, playHere, stopThere };
 }
 
 /** The player's overlay for a playback: the masked email, and the code in the groups a person reads out. */
