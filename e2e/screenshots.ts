@@ -163,6 +163,8 @@ const SHOTS: Shot[] = [
   },
   { name: 'dashboard', roles: ['admin'], url: () => '/admin/dashboard' },
   { name: 'create-course', roles: ['admin'], url: () => '/course/create' },
+  // The leak trace with a code nobody was shown: the form and the empty answer.
+  { name: 'trace', roles: ['admin'], url: () => '/admin/trace?code=ZZZZ' },
   { name: 'add-lecture', roles: ['admin'], url: ({ course }) => `/course/addlecture?id=${course}` },
   { name: '404', roles: ['visitor'], url: () => '/no-such-page' },
   { name: 'denied', roles: ['learner'], url: () => '/denied' },

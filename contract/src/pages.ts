@@ -20,6 +20,8 @@ export const pagePaths = {
   /** Ours: the plans sold and the coupons given, reached from the dashboard. */
   plans: '/admin/plans',
   coupons: '/admin/coupons',
+  /** Ours: a watermark code seen in a leaked clip, traced to the account that played it. */
+  trace: '/admin/trace',
   contact: '/contact',
   /** Ours: the seller's legal pages, written in the dashboard (LEGAL_PAGES in settings.ts). */
   terms: '/terms',

@@ -26,10 +26,11 @@ export const codeForDisplay = (code: string) => `${code.slice(0, 4)}-${code.slic
 export const WATERMARK_SIZES = ['small', 'medium', 'large'] as const;
 export type WatermarkSize = (typeof WATERMARK_SIZES)[number];
 
+// Every refusal names the range: an empty box, a fraction and a number out of range all get the same answer.
 const whole = (label: string, min: number, max: number) =>
   z
-    .number({ error: answers.settingInvalid(label) })
-    .int(answers.settingInvalid(label))
+    .number({ error: answers.settingRange(label, min, max) })
+    .int(answers.settingRange(label, min, max))
     .min(min, answers.settingRange(label, min, max))
     .max(max, answers.settingRange(label, min, max));
 

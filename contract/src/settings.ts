@@ -156,7 +156,8 @@ export const SettingsUpdateSchema = z
     social: SocialSchema,
     contact: ContactDetailsSchema,
     seller: SellerSchema,
-    protection: ProtectionSettingsSchema,
+    /** Null: back to the defaults. */
+    protection: ProtectionSettingsSchema.nullable(),
   })
   .partial()
   .strict();

@@ -25,6 +25,8 @@ export const RESOURCE_UPLOADS_PER_WINDOW = 100;
 export const LOGO_UPLOADS_PER_WINDOW = 20;
 /** Playbacks one account may start in a minute: a lecture picked every two seconds, a few tabs, retries after a refusal. */
 export const PLAYBACK_STARTS_PER_MINUTE = 30;
+/** Leak traces one administrator may run in a minute: each reads the playbacks' codes; plenty for reading a clip by hand. */
+export const TRACES_PER_MINUTE = 30;
 
 export interface RateLimits {
   /** Every login attempt from one address. */
@@ -69,6 +71,8 @@ export interface RateLimits {
   logoUploadsPerAccount: RateLimiterAbstract;
   /** Playbacks one account starts, a minute at a time: each writes a row, and a refused one two. */
   playbackStartsPerAccount: RateLimiterAbstract;
+  /** Leak traces one administrator runs, a minute at a time: each looks for the code inside every playback's. */
+  tracesPerAccount: RateLimiterAbstract;
   close(): Promise<void>;
 }
 
@@ -108,6 +112,7 @@ export async function createRateLimits(
     resourceUploadsPerAccount: limiter('resource-upload-account', RESOURCE_UPLOADS_PER_WINDOW),
     logoUploadsPerAccount: limiter('logo-upload-account', LOGO_UPLOADS_PER_WINDOW),
     playbackStartsPerAccount: limiter('playback-start-account', PLAYBACK_STARTS_PER_MINUTE, 60),
+    tracesPerAccount: limiter('trace-account', TRACES_PER_MINUTE, 60),
     close: async () => void (await redis?.quit()),
   };
 }

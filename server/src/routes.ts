@@ -38,11 +38,13 @@ import { serveWebApp } from './web-app.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { contactRoutes } from './features/contact/contact.routes.ts';
 import { settingsRoutes } from './features/settings/settings.routes.ts';
+import { signedInSessionRoutes } from './features/auth/signed-in-sessions.routes.ts';
 import { courseRoutes } from './features/courses/courses.routes.ts';
 import { curriculumRoutes } from './features/lectures/curriculum.routes.ts';
 import { lectureRoutes } from './features/lectures/lectures.routes.ts';
 import { progressRoutes } from './features/progress/progress.routes.ts';
 import { playbackRoutes } from './features/protection/playback.routes.ts';
+import { traceRoutes } from './features/protection/trace.routes.ts';
 import { billingRoutes } from './features/billing/billing.routes.ts';
 import { paymentRoutes } from './features/payments/payments.routes.ts';
 import { planRoutes } from './features/plans/plans.routes.ts';
@@ -108,6 +110,7 @@ export async function mountRoutes(app: FastifyInstance, { database, webRoot }: {
 export async function apiRoutes(api: FastifyInstance) {
   await api.register(authRoutes);
   await api.register(userRoutes);
+  await api.register(signedInSessionRoutes);
   await api.register(courseRoutes);
   await api.register(lectureRoutes);
   await api.register(curriculumRoutes);
@@ -121,4 +124,5 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(progressRoutes);
   await api.register(playbackRoutes);
   await api.register(billingRoutes);
+  await api.register(traceRoutes);
 }

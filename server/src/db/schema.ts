@@ -89,7 +89,7 @@ export const sessions = pgTable(
     userAgent: text(),
     /** The address block (IPv4 /24, IPv6 /48) last seen: an approximate place without a lookup service. */
     addressBlock: text(),
-    /** Written at most every few minutes (features/auth/sessions.ts), not on every request. */
+    /** Written at most every few minutes (features/auth/last-sight.ts), not on every request. */
     lastSeenAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index().on(table.userId)],

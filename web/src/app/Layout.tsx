@@ -24,6 +24,7 @@ function menuItems(isAdmin: boolean) {
           { to: paths.createCourse, label: 'Create Course' },
           // Ours, beside the spec's admin items.
           { to: paths.settings, label: 'Site settings' },
+          { to: paths.trace, label: 'Leak trace' },
         ]
       : []),
     { to: paths.courses, label: 'All Courses' },
@@ -113,7 +114,7 @@ export function Layout() {
                     <NavLink
                       to={item.to}
                       end={item.end}
-                      className={({ isActive }) => `btn btn-ghost font-medium ${isActive ? 'bg-primary/10 text-primary' : ''}`}
+                      className={({ isActive }) => `btn btn-ghost px-2.5 font-medium whitespace-nowrap xl:px-4 ${isActive ? 'bg-primary/10 text-primary' : ''}`}
                     >
                       {item.label}
                     </NavLink>

@@ -69,7 +69,16 @@ describe('the plans and coupons pages', () => {
     expect(within(menu).queryByRole('link', { name: title })).not.toBeInTheDocument();
   });
 
-  it.each(['/admin/plans', '/admin/coupons'])('%s sends a learner to the denied page and a visitor to log in', async (path) => {
+  it('/admin/trace opens the leak trace for the admin, from the menu', async () => {
+    stubApi({ 'GET /api/v1/user/me': me(admin) });
+    renderAt('/admin/trace', admin);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Leak trace' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Code')).toBeInTheDocument();
+    const menu = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(menu).getByRole('link', { name: 'Leak trace' })).toHaveAttribute('href', '/admin/trace');
+  });
+
+  it.each(['/admin/plans', '/admin/coupons', '/admin/trace'])('%s sends a learner to the denied page and a visitor to log in', async (path) => {
     stubApi({ 'GET /api/v1/user/me': me(sampleUser()) });
     const learner = renderAt(path, sampleUser());
     expect(await screen.findByRole('heading', { level: 1, name: messages.accessDenied })).toBeInTheDocument();

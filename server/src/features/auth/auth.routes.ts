@@ -9,7 +9,7 @@ import { toUserJson } from '../users/users.service.ts';
 import { changePassword, logIn, logOut, requestPasswordReset, resetPassword, signInWithLink } from './auth.service.ts';
 import { currentUser } from './guards.ts';
 import { isKnownDevice, rememberDevice } from './known-devices.ts';
-import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from './sessions.ts';
+import { clearSessionCookie, clientOf, SESSION_COOKIE, setSessionCookie } from './sessions.ts';
 
 const tooManyLoginAttempts = (wait: number) => answers.tooManyLoginAttempts(minutesToWait(wait));
 
@@ -29,7 +29,7 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
     handler: async (request, reply) => {
       const { user, session } = await logIn(ctx, {
         ...request.body,
-        ip: request.ip,
+        client: clientOf(request),
         isKnownDevice: (account) => isKnownDevice(request, secret, account),
       });
       setSessionCookie(request, reply, session);
@@ -42,7 +42,7 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
     // Each is a look-up, and a good one a new session.
     rateLimit: rateLimited({ limiter: 'signInTokenPerIp', key: byAddress }),
     handler: async (request, reply) => {
-      const { user, session } = await signInWithLink(ctx, { token: request.params.token });
+      const { user, session } = await signInWithLink(ctx, { token: request.params.token, client: clientOf(request) });
       setSessionCookie(request, reply, session);
       rememberDevice(request, reply, secret, user);
       return { success: true, message: answers.loggedIn, user: toUserJson(ctx, user) };
@@ -64,7 +64,7 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
     // Each checks the old password with a hash.
     rateLimit: rateLimited({ limiter: 'passwordChangePerUser', key: byAccount }),
     handler: async (request, reply) => {
-      const { user, session } = await changePassword(ctx, currentUser(request), request.body);
+      const { user, session } = await changePassword(ctx, currentUser(request), request.body, clientOf(request));
       setSessionCookie(request, reply, session);
       // The new password forgot every browser (known-devices.ts); this one stays known.
       rememberDevice(request, reply, secret, user);

@@ -9,7 +9,7 @@ import { forgetInitialAdminPassword } from '../../cli/initial-admin.ts';
 import { consume, loginKey, minutesToWait, waitBeforeNext } from '../../rate-limit.ts';
 import { siteOf } from '../settings/site-settings.ts';
 import { claimSingleUseLink, mailSingleUseLink } from './mailed-links.ts';
-import { createSession, revokeAllSessions, revokeSession, type UserRow } from './sessions.ts';
+import { createSession, revokeAllSessions, revokeSession, type SignInClient, type UserRow } from './sessions.ts';
 
 const RESET_LINK_MINUTES = 15;
 const SIGN_IN_LINK_MINUTES = 15;
@@ -30,16 +30,18 @@ type Session = { token: string; expiresAt: Date };
  */
 export async function logIn(
   ctx: Context,
-  input: { email: string; password: string; ip: string; isKnownDevice: (user: UserRow) => boolean },
+  input: { email: string; password: string; client: SignInClient; isKnownDevice: (user: UserRow) => boolean },
 ): Promise<{ user: UserRow; session: Session }> {
   const { loginFailuresPerEmailAndIp, loginFailuresPerEmail } = ctx.limits;
-  const fromHere = loginKey(input.email, input.ip);
+  const fromHere = loginKey(input.email, input.client.ip);
   const [user] = await ctx.db.select().from(users).where(eq(users.email, input.email));
   const valid = user ? await ctx.passwords.verify(input.password, user.passwordHash) : await ctx.passwords.verifyNothing(input.password);
   const pausedFor = await waitBeforeNext(loginFailuresPerEmail, input.email);
   if (pausedFor && !(user && input.isKnownDevice(user))) {
     await consume(loginFailuresPerEmailAndIp, fromHere);
-    if (user && valid && (await consume(ctx.limits.signInLinksPerAccount, user.id))) await ctx.jobs.send('sign-in-link', { userId: user.id });
+    // A suspended account would be refused the link's sign-in: none is mailed.
+    if (user && valid && !user.suspendedAt && (await consume(ctx.limits.signInLinksPerAccount, user.id)))
+      await ctx.jobs.send('sign-in-link', { userId: user.id });
     throw new AppError(429, answers.loginPaused(minutesToWait(pausedFor)));
   }
   if (!user || !valid) {
@@ -47,7 +49,8 @@ export async function logIn(
     throw new AppError(401, answers.wrongCredentials);
   }
   await loginFailuresPerEmailAndIp.delete(fromHere);
-  return { user, session: await createSession(ctx, user.id) };
+  // Only the right password learns of a suspension (createSession refuses it, 403): a wrong one got the answer above.
+  return { user, session: await createSession(ctx, user.id, input.client) };
 }
 
 /** Ends the session of this cookie, if there is one. */
@@ -76,11 +79,11 @@ export async function mailSignInLink(ctx: Context, input: { userId: string }): P
 }
 
 /** Signs in with a mailed one-time link: it works once, within its minutes. */
-export async function signInWithLink(ctx: Context, input: { token: string }): Promise<{ user: UserRow; session: Session }> {
+export async function signInWithLink(ctx: Context, input: { token: string; client: SignInClient }): Promise<{ user: UserRow; session: Session }> {
   const userId = await claimSingleUseLink(ctx, signInLinks, input.token);
   const [user] = userId ? await ctx.db.select().from(users).where(eq(users.id, userId)) : [];
   if (!user) throw new AppError(400, messages.signInLinkInvalid);
-  return { user, session: await createSession(ctx, user.id) };
+  return { user, session: await createSession(ctx, user.id, input.client) };
 }
 
 /** Changes the password and ends every session of the user; the caller gets a fresh one. */
@@ -88,6 +91,7 @@ export async function changePassword(
   ctx: Context,
   user: UserRow,
   input: { oldPassword: string; newPassword: string },
+  client: SignInClient,
 ): Promise<{ user: UserRow; session: Session }> {
   if (!(await ctx.passwords.verify(input.oldPassword, user.passwordHash))) {
     throw new AppError(400, answers.oldPasswordWrong);
@@ -95,7 +99,7 @@ export async function changePassword(
   const passwordHash = await ctx.passwords.hash(input.newPassword);
   await ctx.db.transaction((tx) => setPassword(tx, user.id, passwordHash));
   if (user.mustChangePassword) await forgetInitialAdminPassword(ctx);
-  return { user: { ...user, passwordHash, mustChangePassword: false }, session: await createSession(ctx, user.id) };
+  return { user: { ...user, passwordHash, mustChangePassword: false }, session: await createSession(ctx, user.id, client) };
 }
 
 /**

@@ -4,6 +4,7 @@ import { answers } from '@lms/contract/answers';
 import type { Role } from '@lms/contract/users';
 import { AppError } from '../../errors.ts';
 import type { SignedInSession } from './session-cache.ts';
+import { noteSight } from './last-sight.ts';
 import { findSession, SESSION_COOKIE, type UserRow } from './sessions.ts';
 
 declare module 'fastify' {
@@ -21,6 +22,7 @@ export async function loadUser(request: FastifyRequest): Promise<UserRow | null>
   const token = request.cookies[SESSION_COOKIE];
   request.session = token ? ((await findSession(request.server.ctx, token)) ?? null) : null;
   request.user = request.session?.user ?? null;
+  if (request.session) noteSight(request.server.ctx, request.session.id, request.ip, request.log);
   return request.user;
 }
 

@@ -121,6 +121,14 @@ describe('playback leases', () => {
     // Counted for the sharing-risk list; and no segment for the refused device.
     expect(await t.app.ctx.db.select().from(streamRefusals).where(eq(streamRefusals.userId, learner.user._id))).toHaveLength(1);
     expect(await segmentStatus(t, desktop, master)).toBe(403);
+    // The refused device still saves the place its learner reached (the player saves on pause).
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/progress/lectures/${ladder.lectureId}`,
+      payload: { position: 42, at: Date.now() },
+      headers: headersOf(desktop),
+    });
+    expect(saved.statusCode).toBe(200);
 
     // "Stop playback there": the slot is free at once, and the stopped device's segments stop.
     expect((await stop(t, desktop, first.id)).statusCode).toBe(200);

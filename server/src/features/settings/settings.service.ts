@@ -17,8 +17,22 @@ export async function readSettings(ctx: Context): Promise<Settings> {
  * change here: sent as they are, they are left alone; sent otherwise, refused.
  */
 export async function updateSettings(ctx: Context, update: CheckedSettingsUpdate, by: string): Promise<Settings> {
-  const { seller, ...rest } = update;
+  const { seller, protection, ...rest } = update;
   const rows = updateRows(rest);
+  if (protection !== undefined) {
+    // A limit the environment sets keeps the dashboard's own value underneath, for when it is unset.
+    const stored = (await ctx.settings.current()).protectionSettings;
+    const env = ctx.config.protection;
+    rows.push(
+      ...updateRows({
+        protection: protection && {
+          ...protection,
+          ...(env.maxStreams !== undefined && { maxStreams: stored.maxStreams }),
+          ...(env.maxDevices !== undefined && { maxDevices: stored.maxDevices }),
+        },
+      }),
+    );
+  }
   if (seller) {
     const env = ctx.config.seller.fromEnvironment;
     const current = await readSettings(ctx);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answers } from '@lms/contract/answers';
 import { gstinCheckCharacter } from '@lms/contract/billing';
+import { DEFAULT_PROTECTION } from '@lms/contract/protection';
 import { LEGAL_PAGES } from '@lms/contract/settings';
 import { DEFAULT_SITE } from '@lms/contract/site';
 import { createTestApp, type TestApp } from '../../test/app.ts';
@@ -9,6 +10,7 @@ import { waitForParsedMails } from '../../test/mail.ts';
 import { apiCaller, subscriber } from '../../test/payments.ts';
 import { pdfText } from '../../test/pdf.ts';
 import { legalTemplate } from './legal-templates.ts';
+import { protectionOf } from './site-settings.ts';
 
 const GSTIN_29 = `29AAACL1234C1Z${gstinCheckCharacter('29AAACL1234C1Z')}`;
 const GSTIN_27 = `27AAPFU0939F1Z${gstinCheckCharacter('27AAPFU0939F1Z')}`;
@@ -255,5 +257,86 @@ describe('the seller from the settings', () => {
     expect(await invoicePdf(learner.cookie)).toContain('Asha Learning Pvt Ltd');
     const next = await subscriber(own);
     expect(await invoicePdf(next.cookie)).toContain('Asha Edtech LLP');
+  });
+});
+
+describe('content protection', () => {
+  const view = async (app = t) => (await app.app.inject({ url: '/api/v1/settings', headers: { cookie: admin } })).json().settings.protection;
+
+  it('starts at the defaults, none set by the environment', async () => {
+    expect(await view()).toEqual({ ...DEFAULT_PROTECTION, fromEnvironment: { maxStreams: false, maxDevices: false } });
+  });
+
+  it('saves the whole group, and what the server applies follows at once', async () => {
+    const protection = { maxStreams: 3, maxDevices: 5, watermarkOpacity: 45, watermarkSize: 'large', riskAddressBlocks: 6, riskRefusals: 20 } as const;
+    const saved = await patch({ protection });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().settings.protection).toEqual({ ...protection, fromEnvironment: { maxStreams: false, maxDevices: false } });
+    expect(await protectionOf(t.app.ctx)).toEqual(protection);
+    expect(await view()).toMatchObject(protection);
+    expect((await patch({ protection: DEFAULT_PROTECTION })).statusCode).toBe(200);
+  });
+
+  it('refuses a value out of range, naming the field and the range, and keeps what was saved', async () => {
+    const cases = [
+      [{ maxStreams: 0 }, answers.settingRange('Simultaneous streams', 1, 10)],
+      [{ maxDevices: 21 }, answers.settingRange('Signed-in devices', 0, 20)],
+      [{ watermarkOpacity: 5 }, answers.settingRange('Watermark opacity', 10, 60)],
+      [{ watermarkOpacity: 61 }, answers.settingRange('Watermark opacity', 10, 60)],
+      [{ riskAddressBlocks: 1 }, answers.settingRange('Address blocks', 2, 50)],
+      [{ riskRefusals: 501 }, answers.settingRange('Refused streams', 1, 500)],
+    ] as const;
+    for (const [change, message] of cases) {
+      const response = await patch({ protection: { ...DEFAULT_PROTECTION, maxStreams: 4, ...change } });
+      expect(response.statusCode, JSON.stringify(change)).toBe(400);
+      expect(response.json()).toEqual({ success: false, message });
+    }
+    expect((await patch({ protection: { ...DEFAULT_PROTECTION, watermarkSize: 'huge' } })).json().message).toBe(answers.settingInvalid('Watermark size'));
+    expect((await patch({ protection: { maxStreams: 3 } })).statusCode).toBe(400);
+    expect(await view()).toMatchObject(DEFAULT_PROTECTION);
+  });
+
+  it('is for administrators only', async () => {
+    expect((await patch({ protection: { ...DEFAULT_PROTECTION, maxStreams: 9 } }, learner)).statusCode).toBe(403);
+    expect((await protectionOf(t.app.ctx)).maxStreams).toBe(DEFAULT_PROTECTION.maxStreams);
+  });
+
+  describe('with MAX_STREAMS and MAX_DEVICES in the environment', () => {
+    let limited: TestApp;
+    let owner: string;
+    beforeAll(async () => {
+      limited = await createTestApp({ env: { MAX_STREAMS: '3', MAX_DEVICES: '4' } });
+      owner = (await signUpAdmin(limited.app)).cookie;
+    });
+    afterAll(() => limited?.close());
+
+    it('the environment wins over what the dashboard saves', async () => {
+      const read = async () => (await limited.app.inject({ url: '/api/v1/settings', headers: { cookie: owner } })).json().settings.protection;
+      expect(await read()).toEqual({ ...DEFAULT_PROTECTION, maxStreams: 3, maxDevices: 4, fromEnvironment: { maxStreams: true, maxDevices: true } });
+
+      const saved = await limited.app.inject({
+        method: 'PATCH',
+        url: '/api/v1/settings',
+        payload: { protection: { ...DEFAULT_PROTECTION, maxStreams: 7, maxDevices: 0, watermarkOpacity: 50 } },
+        headers: { cookie: owner },
+      });
+      expect(saved.statusCode, saved.body).toBe(200);
+      // The dashboard's own fields are saved; the environment's limits stay.
+      expect(saved.json().settings.protection).toMatchObject({ maxStreams: 3, maxDevices: 4, watermarkOpacity: 50 });
+      expect(await protectionOf(limited.app.ctx)).toMatchObject({ maxStreams: 3, maxDevices: 4, watermarkOpacity: 50 });
+      // What the dashboard had underneath is kept, for when the environment stops setting them.
+      expect((await limited.app.ctx.settings.current()).protectionSettings).toMatchObject({ maxStreams: 2, maxDevices: 0, watermarkOpacity: 50 });
+    });
+
+    it('goes back to the defaults on null, the environment still winning', async () => {
+      const reset = await limited.app.inject({ method: 'PATCH', url: '/api/v1/settings', payload: { protection: null }, headers: { cookie: owner } });
+      expect(reset.statusCode, reset.body).toBe(200);
+      expect(reset.json().settings.protection).toEqual({
+        ...DEFAULT_PROTECTION,
+        maxStreams: 3,
+        maxDevices: 4,
+        fromEnvironment: { maxStreams: true, maxDevices: true },
+      });
+    });
   });
 });

@@ -43,6 +43,8 @@ export interface SiteSnapshot {
   sellerSettings: { legalName: string; gstin: string; stateCode: string };
   /** Content protection as it applies: the environment's limits, else the dashboard's, else the defaults. */
   protection: ProtectionSettings;
+  /** The dashboard's own protection settings, kept beside the environment's limits that win over them. */
+  protectionSettings: ProtectionSettings;
 }
 
 /** Each instance's copy of the settings; any change to them, from any instance, drops it. */
@@ -133,11 +135,12 @@ export async function loadSettings(ctx: Context): Promise<SiteSnapshot> {
       ];
     }),
   ) as Record<LegalPage, LegalPageText>;
-  const protection = { ...field('protection', fields.protection, DEFAULT_PROTECTION) };
+  const protectionSettings: ProtectionSettings = field('protection', fields.protection, DEFAULT_PROTECTION) ?? DEFAULT_PROTECTION;
+  const protection = { ...protectionSettings };
   const envProtection = config.protection;
   if (envProtection.maxStreams !== undefined) protection.maxStreams = envProtection.maxStreams;
   if (envProtection.maxDevices !== undefined) protection.maxDevices = envProtection.maxDevices;
-  return { site, seller, logo, pages, sellerSettings, protection };
+  return { site, seller, logo, pages, sellerSettings, protection, protectionSettings };
 }
 
 /** The settings page's view: the site, the seller's fields, and which the environment holds. */

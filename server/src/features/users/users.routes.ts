@@ -9,7 +9,7 @@ import { route } from '../../route.ts';
 import { parseInput } from '../../validation.ts';
 import { currentUser } from '../auth/guards.ts';
 import { rememberDevice } from '../auth/known-devices.ts';
-import { setSessionCookie } from '../auth/sessions.ts';
+import { clientOf, setSessionCookie } from '../auth/sessions.ts';
 import { readImageForm } from '../media/upload.ts';
 import { registerUser, toUserJson, updateProfile } from './users.service.ts';
 
@@ -24,7 +24,7 @@ export const userRoutes: FastifyPluginAsync = async (app) => {
       const form = await readImageForm(request, { fileField: 'avatar', maxBytes: ctx.config.imageMaxBytes });
       if (!form.file) throw new AppError(400, messages.fillAllDetails);
       const fields = parseInput(RegisterSchema, form.fields);
-      const { user, session } = await registerUser(ctx, { ...fields, avatar: form.file });
+      const { user, session } = await registerUser(ctx, { ...fields, avatar: form.file }, clientOf(request));
       setSessionCookie(request, reply, session);
       rememberDevice(request, reply, ctx.config.sessionSecret, user);
       return { success: true, message: answers.accountCreated, user: toUserJson(ctx, user) };

@@ -6,7 +6,7 @@ import type { Context } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { users } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import { createSession, revokeAllSessions, type UserRow } from '../auth/sessions.ts';
+import { createSession, revokeAllSessions, type SignInClient, type UserRow } from '../auth/sessions.ts';
 import { AVATAR_SIZE, reencodeImage } from '../media/images.ts';
 import { saveAvatar } from '../media/storage.ts';
 
@@ -22,9 +22,9 @@ export function hasActiveSubscription(user: Pick<UserRow, 'subscriptionEndsAt'>,
   return user.subscriptionEndsAt !== null && user.subscriptionEndsAt > now;
 }
 
-/** Lectures and their videos are for administrators and active subscribers (once they have chosen their password). */
+/** Lectures and their videos are for administrators and active subscribers (once they have chosen their password), never a suspended account. */
 export function canWatchLectures(user: UserRow): boolean {
-  return !user.mustChangePassword && (user.role === 'ADMIN' || hasActiveSubscription(user));
+  return !user.mustChangePassword && !user.suspendedAt && (user.role === 'ADMIN' || hasActiveSubscription(user));
 }
 
 /** The user as the API shows it (the spec's user fields, and beside them what the profile needs); never the password hash. */
@@ -67,6 +67,7 @@ async function withNewAvatar<T>(ctx: Context, webp: Buffer, write: (avatarKey: s
 export async function registerUser(
   ctx: Context,
   input: { fullName: string; email: string; password: string; avatar: Buffer },
+  client: SignInClient,
 ): Promise<{ user: UserRow; session: { token: string; expiresAt: Date } }> {
   const [existing] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, input.email));
   if (existing) throw new AppError(409, answers.emailTaken);
@@ -83,7 +84,7 @@ export async function registerUser(
       throw error;
     }
   });
-  return { user, session: await createSession(ctx, user.id) };
+  return { user, session: await createSession(ctx, user.id, client) };
 }
 
 export async function updateProfile(ctx: Context, user: UserRow, input: { fullName: string; avatar?: Buffer }): Promise<UserRow> {

@@ -5,6 +5,7 @@ import toast from 'react-hot-toast';
 import { Link, useNavigate } from 'react-router';
 import { isServerError } from '../../lib/server-state';
 import { ContinueWatching } from '../progress';
+import { SignedInDevices } from '../sessions';
 import { formatDate } from '../../lib/format';
 import { paths } from '../../lib/paths';
 import { usePageTitle } from '../../lib/use-page-title';
@@ -151,6 +152,9 @@ export default function ProfilePage() {
 
       {/* Payments, invoices and tax details; administrators buy nothing. */}
       {user.role === 'USER' && <BillingSection className="w-full" />}
+
+      {/* Every browser signed in to the account, and signing them out. */}
+      <SignedInDevices className="w-full" />
 
       <dialog ref={confirmDialog} className="modal modal-bottom sm:modal-middle" aria-labelledby={confirmTitleId} onClose={() => setConfirmOpen(false)}>
         <div className="modal-box">

@@ -5,6 +5,7 @@ import { BrandSection } from './BrandSection';
 import { ContactSection, LegalPagesSection, SellerSection, SocialSection } from './DetailsSections';
 import { FaqSection, HeroSection, TestimonialsSection } from './HomeSections';
 import { LogoSection } from './LogoSection';
+import { ProtectionSection } from './ProtectionSection';
 import { useGetSettingsQuery } from './settings.api';
 import { settingsTexts as texts } from './settings-texts';
 import { SiteSection } from './SiteSection';
@@ -21,6 +22,7 @@ const SECTIONS = [
   { id: 'settings-contact', label: texts.contactTitle },
   { id: 'settings-seller', label: texts.sellerTitle },
   { id: 'settings-legal', label: texts.legalTitle },
+  { id: 'settings-protection', label: texts.protectionTitle },
 ];
 
 /**
@@ -81,6 +83,7 @@ export default function SettingsPage() {
             <ContactSection settings={settings} />
             <SellerSection settings={settings} />
             <LegalPagesSection settings={settings} />
+            <ProtectionSection settings={settings} />
           </div>
         </div>
       )}

@@ -8,7 +8,7 @@ import { FAQ_MAX, TESTIMONIALS_MAX, type SocialNetwork } from '@lms/contract/set
  */
 export const settingsTexts = {
   title: 'Site settings',
-  intro: 'What visitors see of your business: its name, logo, colours, home page, contact details and legal pages.',
+  intro: 'What visitors see of your business: its name, logo, colours, home page, contact details and legal pages; and how its videos are protected.',
   dashboard: 'Admin Dashboard',
   trail: 'Admin pages',
   sections: 'Sections',
@@ -120,6 +120,28 @@ export const settingsTexts = {
   legalPages: { terms: 'Terms of service', privacy: 'Privacy policy', 'refund-policy': 'Refund policy' } as const,
   template: 'Template — review before going live',
   written: 'Written',
+
+  protectionTitle: 'Content protection',
+  protectionIntro:
+    'How many devices an account may use, and the watermark every video carries with the viewer’s email and a code. No website can stop a screen recording: these limit sharing, and the watermark makes a leaked recording traceable (Leak trace).',
+  maxStreams: 'Simultaneous streams',
+  maxStreamsHint: 'Devices one account may play videos on at the same time (1 to 10). Administrators are not limited.',
+  maxDevices: 'Signed-in devices',
+  maxDevicesHint: 'Devices one account may stay signed in on (0 to 20; 0 = no limit). Past it, the oldest session ends and the learner is told by mail.',
+  watermarkOpacity: 'Watermark opacity',
+  watermarkOpacityValue: (percent: number) => `${percent} %`,
+  watermarkSize: 'Watermark size',
+  watermarkSizes: { small: 'Small', medium: 'Medium', large: 'Large' } as const,
+  watermarkPreview: 'Watermark preview',
+  watermarkPreviewNote: 'How the watermark looks over a dark scene; on a video it moves to a new place every 15 to 30 seconds.',
+  previewEmail: 'ra•••@gmail.com',
+  previewCode: '7K2M-9QXD',
+  riskTitle: 'Sharing risk',
+  riskHint: 'The dashboard lists an account seen, in 24 hours, from more networks, or refused more streams, than these.',
+  riskAddressBlocks: 'Address blocks',
+  riskAddressBlocksHint: 'Distinct networks (2 to 50); a home or a phone’s carrier counts as one.',
+  riskRefusals: 'Refused streams',
+  riskRefusalsHint: 'Times a stream was refused for too many devices at once (1 to 500).',
 
   // The first administrator's setup
   setupTitle: 'Set up your site',

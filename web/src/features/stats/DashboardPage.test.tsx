@@ -66,6 +66,7 @@ const PAYMENTS = 'GET /api/v1/payments?count=100';
 const INBOX = 'GET /api/v1/contact?limit=20';
 const ENGAGEMENT = 'GET /api/v1/admin/engagement';
 const CANCELLATIONS = 'GET /api/v1/admin/cancellations';
+const SHARING_RISK = 'GET /api/v1/admin/sharing-risk';
 /** The spec's Sales / Month chart, among the dashboard's charts. */
 const isSalesChart = (name: string) => name.startsWith(messages.salesPerMonth);
 const REVENUE = 'GET /api/v1/admin/revenue';
@@ -175,6 +176,7 @@ function dashboardAnswers(overrides: Parameters<typeof stubApi>[0] = {}) {
         ],
       },
     },
+    [SHARING_RISK]: { body: { success: true, message: 'Sharing risk', windowHours: 24, addressBlocks: 4, refusals: 10, accounts: [] } },
     [INBOX]: inboxAnswer([
       { _id: 'm1', name: 'Asha Rao', email: 'asha@example.com', message: 'When is the next batch?', createdAt: '2025-03-04T05:06:07.000Z' },
     ]),
@@ -376,7 +378,9 @@ describe('admin dashboard', () => {
     expect(started).not.toContain(PAYMENTS);
     releaseStats();
     await waitFor(() => expect(card(messages.subscriptionCount)).toHaveTextContent('52'));
-    await waitFor(() => expect(calls.map(key).filter((call) => call !== INBOX)).toEqual([COURSES, STATS, PAYMENTS, REVENUE, ENGAGEMENT, CANCELLATIONS]));
+    await waitFor(() =>
+      expect(calls.map(key).filter((call) => call !== INBOX)).toEqual([COURSES, STATS, PAYMENTS, REVENUE, ENGAGEMENT, CANCELLATIONS, SHARING_RISK]),
+    );
   });
 
   it('shows learner engagement after the payment records: active learners, each started course as a bar, and who stopped watching', async () => {
@@ -526,7 +530,7 @@ describe('admin dashboard', () => {
     const { user } = renderDashboard();
     await waitFor(() => expect(card(messages.subscriptionCount)).toHaveTextContent('52'));
     // Our sections load one after the other after the spec's: all of them, before counting what follows.
-    await waitFor(() => expect(calls.map(key)).toContain(CANCELLATIONS));
+    await waitFor(() => expect(calls.map(key)).toContain(SHARING_RISK));
     const before = calls.length;
 
     await user.click(screen.getByRole('button', { name: 'Delete React basics' }));
@@ -543,7 +547,7 @@ describe('admin dashboard', () => {
     const { user } = renderDashboard();
     await waitFor(() => expect(card(messages.subscriptionCount)).toHaveTextContent('52'));
     // Our sections load one after the other after the spec's: all of them, before counting what follows.
-    await waitFor(() => expect(calls.map(key)).toContain(CANCELLATIONS));
+    await waitFor(() => expect(calls.map(key)).toContain(SHARING_RISK));
     const before = calls.length;
 
     await user.click(screen.getByRole('button', { name: 'Delete React basics' }));
@@ -559,7 +563,7 @@ describe('admin dashboard', () => {
     const { user } = renderDashboard();
     await waitFor(() => expect(card(messages.subscriptionCount)).toHaveTextContent('52'));
     // Our sections load one after the other after the spec's: all of them, before counting what follows.
-    await waitFor(() => expect(calls.map(key)).toContain(CANCELLATIONS));
+    await waitFor(() => expect(calls.map(key)).toContain(SHARING_RISK));
     const before = calls.length;
 
     await user.click(screen.getByRole('button', { name: 'Delete React basics' }));
@@ -579,6 +583,15 @@ describe('admin dashboard', () => {
     expect(router.state.location.pathname).toBe(pathname);
     expect(router.state.location.search).toBe(`?id=${sql._id}`);
     expect(router.state.location.state).toEqual(sql);
+  });
+
+  it('shows the sharing-risk card once the rest has loaded, and links to the leak trace', async () => {
+    stubApi(dashboardAnswers());
+    renderDashboard();
+    const risk = screen.getByRole('region', { name: 'Sharing risk' });
+    expect(await within(risk).findByText('Nothing looks shared in the last 24 hours.')).toBeInTheDocument();
+    const traces = screen.getAllByRole('link', { name: /Leak trace|Trace a leaked clip/ });
+    expect(traces.map((link) => link.getAttribute('href'))).toEqual(['/admin/trace', '/admin/trace']);
   });
 
   it('lists the newest contact messages with a mail link', async () => {
@@ -605,7 +618,9 @@ describe('admin dashboard', () => {
     // Each failure is said as it comes; the newer takes the older's place (one error toast at a time).
     expect(await screen.findByText(messages.failedPaymentRecord)).toBeInTheDocument();
     expect(shown.mock.calls.map(([text]) => text)).toEqual([messages.failedLoadStats, messages.failedPaymentRecord]);
-    await waitFor(() => expect(calls.map(key).filter((call) => call !== INBOX)).toEqual([COURSES, STATS, PAYMENTS, REVENUE, ENGAGEMENT, CANCELLATIONS]));
+    await waitFor(() =>
+      expect(calls.map(key).filter((call) => call !== INBOX)).toEqual([COURSES, STATS, PAYMENTS, REVENUE, ENGAGEMENT, CANCELLATIONS, SHARING_RISK]),
+    );
     // The toast comes from the API client as the answer arrives; the cards follow once the cache has it.
     await waitFor(() => expect(card(messages.totalRevenue)).toHaveTextContent('—'));
     expect(card(messages.registeredUsers)).toHaveTextContent('—');
@@ -618,7 +633,9 @@ describe('admin dashboard', () => {
     renderDashboard();
     expect(await screen.findByText(messages.failedGetCourses)).toBeInTheDocument();
     await waitFor(() => expect(card(messages.subscriptionCount)).toHaveTextContent('52'));
-    await waitFor(() => expect(calls.map(key).filter((call) => call !== INBOX)).toEqual([COURSES, STATS, PAYMENTS, REVENUE, ENGAGEMENT, CANCELLATIONS]));
+    await waitFor(() =>
+      expect(calls.map(key).filter((call) => call !== INBOX)).toEqual([COURSES, STATS, PAYMENTS, REVENUE, ENGAGEMENT, CANCELLATIONS, SHARING_RISK]),
+    );
     expect(screen.getByText('The courses could not be loaded.')).toBeInTheDocument();
   });
 });

@@ -3,6 +3,7 @@ import { messages } from '@lms/contract/messages';
 import { Link } from 'react-router';
 import { paths } from '../../lib/paths';
 import { useGetCoursesQuery } from '../courses';
+import { SharingRiskCard } from '../protection';
 import { useGetPaymentRecordsQuery } from './stats.api';
 import { usePageTitle } from '../../lib/use-page-title';
 import { ContactInbox } from './ContactInbox';
@@ -28,6 +29,7 @@ const texts = {
   subscriptionCountHint: 'Months and years paid, less refunds',
   totalRevenueHint: 'Paid, less refunds',
   siteSettings: 'Site settings',
+  leakTrace: 'Leak trace',
 };
 
 const countFormat = new Intl.NumberFormat('en-IN');
@@ -76,23 +78,32 @@ export default function DashboardPage() {
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-10 px-4 py-8">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-3xl font-bold">{messages.adminDashboard}</h1>
-        <Link to={paths.settings} className="btn btn-ghost btn-sm">
-          <svg
-            viewBox="0 0 24 24"
-            width="16"
-            height="16"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-            aria-hidden="true"
-          >
-            <circle cx="12" cy="12" r="3" />
-            <path d="M12 2v3M12 19v3M4.9 4.9l2.1 2.1M17 17l2.1 2.1M2 12h3M19 12h3M4.9 19.1 7 17M17 7l2.1-2.1" />
-          </svg>
-          {texts.siteSettings}
-        </Link>
+        <div className="flex flex-wrap gap-1">
+          <Link to={paths.trace} className="btn btn-ghost btn-sm">
+            <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" aria-hidden="true">
+              <circle cx="11" cy="11" r="7" />
+              <path d="m20 20-3.5-3.5" />
+            </svg>
+            {texts.leakTrace}
+          </Link>
+          <Link to={paths.settings} className="btn btn-ghost btn-sm">
+            <svg
+              viewBox="0 0 24 24"
+              width="16"
+              height="16"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+              aria-hidden="true"
+            >
+              <circle cx="12" cy="12" r="3" />
+              <path d="M12 2v3M12 19v3M4.9 4.9l2.1 2.1M17 17l2.1 2.1M2 12h3M19 12h3M4.9 19.1 7 17M17 7l2.1-2.1" />
+            </svg>
+            {texts.siteSettings}
+          </Link>
+        </div>
       </div>
 
       <section aria-label={texts.statistics} className="grid gap-6 lg:grid-cols-2">
@@ -126,6 +137,8 @@ export default function DashboardPage() {
       </section>
 
       <Revenue data={revenue.currentData} status={statusOf(revenue)} />
+
+      <SharingRiskCard wait={!settled(cancellations)} />
 
       <CoursesOverview courses={courses.data?.courses ?? []} total={courses.data?.total ?? 0} status={status.courses} />
 

@@ -1,0 +1,56 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { api } from '@lms/contract/api';
+import { answers } from '@lms/contract/answers';
+import { AppError } from '../../errors.ts';
+import { route } from '../../route.ts';
+import { currentUser } from './guards.ts';
+import { clearSessionCookie } from './sessions.ts';
+import { endAccountSessions, listSessions, setSuspension, signOutOtherSessions, signOutSession } from './signed-in-sessions.service.ts';
+
+/** The session a guarded request comes from. */
+function currentSessionId(request: FastifyRequest): string {
+  if (!request.session) throw new AppError(401, answers.notLoggedIn);
+  return request.session.id;
+}
+
+/** The account's signed-in devices, and an administrator's ending of an account's sessions or suspending it. */
+export const signedInSessionRoutes: FastifyPluginAsync = async (app) => {
+  const { ctx } = app;
+
+  route(app, api.sessions.list, {
+    handler: async (request) => ({
+      success: true,
+      message: answers.sessionsFetched,
+      sessions: await listSessions(ctx, currentUser(request), currentSessionId(request)),
+    }),
+  });
+
+  route(app, api.sessions.signOut, {
+    handler: async (request, reply) => {
+      const { current } = await signOutSession(ctx, currentUser(request), request.params.id, currentSessionId(request));
+      if (current) clearSessionCookie(request, reply);
+      return { success: true, message: current ? answers.loggedOut : answers.sessionSignedOut };
+    },
+  });
+
+  route(app, api.sessions.signOutOthers, {
+    handler: async (request) => {
+      const ended = await signOutOtherSessions(ctx, currentUser(request), currentSessionId(request));
+      return { success: true, message: answers.otherSessionsSignedOut(ended), ended };
+    },
+  });
+
+  route(app, api.protection.endSessions, {
+    handler: async (request) => {
+      const ended = await endAccountSessions(ctx, request.params.id);
+      return { success: true, message: answers.accountSessionsEnded(ended), ended };
+    },
+  });
+
+  route(app, api.protection.suspend, {
+    handler: async (request) => {
+      const account = await setSuspension(ctx, currentUser(request), request.params.id, request.body.suspended);
+      return { success: true, message: answers.suspensionSaved(account.suspended), account };
+    },
+  });
+};

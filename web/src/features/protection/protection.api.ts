@@ -1,0 +1,34 @@
+import { endpoints } from '@lms/contract/endpoints';
+import type { ResponseOf } from '@lms/contract/http';
+import { messages } from '@lms/contract/messages';
+import { serverCall, serverState } from '../../lib/server-state';
+
+/**
+ * The administrator's leak trace and sharing-risk list, and what can be done about an account
+ * (end its sessions, suspend or restore it). An action reads both lists again: they show each
+ * account's sessions and whether it is suspended.
+ */
+const protectionApi = serverState.enhanceEndpoints({ addTagTypes: ['AccountProtection'] }).injectEndpoints({
+  endpoints: (build) => ({
+    /** The playbacks whose code contains `code` (as typed: the server reads it as a person would type it). */
+    trace: build.query<ResponseOf<typeof endpoints.protection.trace>, string>({
+      query: (code) => serverCall(endpoints.protection.trace, { query: { code } }, { fallback: messages.failedLoadData }),
+      providesTags: ['AccountProtection', 'Viewer'],
+    }),
+    getSharingRisk: build.query<ResponseOf<typeof endpoints.protection.sharingRisk>, void>({
+      query: () => serverCall(endpoints.protection.sharingRisk, {}, { fallback: messages.failedLoadData }),
+      providesTags: ['AccountProtection', 'Viewer'],
+    }),
+    endAccountSessions: build.mutation<ResponseOf<typeof endpoints.protection.endSessions>, string>({
+      query: (id) => serverCall(endpoints.protection.endSessions, { params: { id } }, { fallback: messages.operationFailed, toastSuccess: true }),
+      invalidatesTags: (_answer, error) => (error ? [] : ['AccountProtection']),
+    }),
+    setSuspension: build.mutation<ResponseOf<typeof endpoints.protection.suspend>, { id: string; suspended: boolean }>({
+      query: ({ id, suspended }) =>
+        serverCall(endpoints.protection.suspend, { params: { id }, body: { suspended } }, { fallback: messages.operationFailed, toastSuccess: true }),
+      invalidatesTags: (_answer, error) => (error ? [] : ['AccountProtection']),
+    }),
+  }),
+});
+
+export const { useTraceQuery, useGetSharingRiskQuery, useEndAccountSessionsMutation, useSetSuspensionMutation } = protectionApi;

@@ -1,0 +1,2 @@
+/** The profile's list of signed-in devices. */
+export { SignedInDevices } from './SignedInDevices';
