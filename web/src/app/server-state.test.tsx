@@ -9,6 +9,7 @@ import CourseListPage from '../features/courses/CourseListPage';
 import CreateCoursePage from '../features/courses/CreateCoursePage';
 import LecturePage from '../features/lectures/LecturePage';
 import { renderPage, sampleUser, storeLogin, stubApi } from '../test/render';
+import { leaseAnswers } from '../test/playback';
 
 const course = (n: number): Course => ({
   _id: `00000000-0000-4000-8000-00000000000${n}`,
@@ -103,6 +104,7 @@ describe('the server-state cache', () => {
     };
     let signedIn = true;
     stubApi({
+      ...leaseAnswers(),
       [`GET /api/v1/courses/${course(1)._id}`]: () =>
         signedIn
           ? { body: { success: true, message: 'ok', course: course(1), lectures: [lecture] } }

@@ -9,6 +9,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The refusal's whole body, for the few that carry more than a message (a 409 naming what is in the way). */
+    readonly body?: unknown,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -73,16 +75,16 @@ export async function apiCall<T extends object>(method: Method, path: string, bo
   }
   const data = (await response.json().catch(() => undefined)) as (T & { success?: boolean; message?: string }) | undefined;
   if (!response.ok || data?.success === false) {
-    return fail(response.status, data?.message, onRefusal(response.status, data?.message, options));
+    return fail(response.status, data?.message, onRefusal(response.status, data?.message, options), data);
   }
   if (options.toastSuccess && data?.message) toast.success(data.message);
   return data as T & { message?: string };
 }
 
-function fail(status: number, message: string | undefined, options: CallOptions): never {
+function fail(status: number, message: string | undefined, options: CallOptions, body?: unknown): never {
   const text = message || options.fallback;
   if (!options.quiet) toast.error(text);
-  throw new ApiError(status, text);
+  throw new ApiError(status, text, body);
 }
 
 /**

@@ -29,6 +29,8 @@ export interface ServerCall {
 export interface ServerError {
   status: number;
   message: string;
+  /** The refusal's body, when the server sent one (see ApiError). */
+  body?: unknown;
 }
 
 export type { AppDispatch as CacheDispatch } from './store-hooks';
@@ -51,7 +53,7 @@ const baseQuery: BaseQueryFn<ServerCall, unknown, ServerError> = async ({ endpoi
   try {
     return { data: await call(endpoint, request, { ...options, signal }) };
   } catch (error) {
-    if (error instanceof ApiError) return { error: { status: error.status, message: error.message } };
+    if (error instanceof ApiError) return { error: { status: error.status, message: error.message, ...(error.body !== undefined && { body: error.body }) } };
     if ((error as Error).name === 'AbortError') return { error: { status: 0, message: (error as Error).message } };
     throw error;
   }

@@ -19,6 +19,7 @@ import { LectureList } from './LectureList';
 import { LectureResources } from './LectureResources';
 import { NextLecture } from './NextLecture';
 import { progressTexts } from '../progress';
+import { PlaybackFailed, PlaybackStopped, StreamLimitPanel, usePlayback, watermarkOf } from '../protection';
 
 const SPEEDS = [0.5, 0.75, 1, 1.25, 1.5, 2];
 /**
@@ -76,11 +77,15 @@ export default function LecturePage() {
   }, [lectureId]);
   const openedAt = lecture && opened?.lectureId === lecture._id ? opened.at : undefined;
   const next = lectures[current + 1];
+  // A lecture that is not a free preview plays under a lease, started before the player has its source.
+  const playback = usePlayback(lectureId, isLoggedIn && lecture !== undefined && !lecture.preview, video);
+  const lease = playback.state;
+  const playerShown = openedAt !== undefined && (lease.kind === 'off' || lease.kind === 'playing' || lease.kind === 'stopped');
   useProgressTracking({
     video,
     lectureId: lecture?._id,
     courseId,
-    enabled: isLoggedIn && openedAt !== undefined,
+    enabled: isLoggedIn && playerShown,
     onEnded: () => setUpNext(next !== undefined),
   });
 
@@ -167,7 +172,11 @@ export default function LecturePage() {
           <div className="min-w-0 space-y-3">
             {lecture ? (
               <>
-                {openedAt === undefined ? (
+                {lease.kind === 'refused' ? (
+                  <StreamLimitPanel refusal={lease.refusal} busy={playback.busy} onStopThere={playback.stopThere} />
+                ) : lease.kind === 'failed' ? (
+                  <PlaybackFailed message={lease.message} busy={playback.busy !== null} onRetry={playback.playHere} />
+                ) : !playerShown ? (
                   <div className="skeleton aspect-video w-full rounded-xl" aria-hidden="true" />
                 ) : (
                   <VideoPlayer
@@ -177,10 +186,16 @@ export default function LecturePage() {
                     hlsSrc={lecture.hls_url}
                     poster={lecture.poster_url}
                     label={`Lecture ${current + 1}: ${lecture.title}`}
-                    autoPlay={chosenByViewer}
-                    startAt={openedAt}
+                    autoPlay={chosenByViewer || playback.playOnRestart}
+                    startAt={playback.resumeAt ?? openedAt}
+                    watermark={lease.kind === 'playing' || lease.kind === 'stopped' ? watermarkOf(lease.playback) : null}
+                    locked={lease.kind === 'stopped'}
+                    reloadKey={playback.restarts}
+                    playOnReload={playback.playOnRestart}
                     overlay={
-                      upNext && next ? (
+                      lease.kind === 'stopped' ? (
+                        <PlaybackStopped message={lease.message} busy={playback.busy !== null} onPlayHere={playback.playHere} />
+                      ) : upNext && next ? (
                         <NextLecture
                           title={next.title}
                           autoplay={autoplayNext}

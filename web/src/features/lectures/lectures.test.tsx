@@ -11,6 +11,7 @@ import AddLecturePage from './AddLecturePage';
 import LecturePage from './LecturePage';
 import { progressTexts } from '../progress';
 import { FakeUpload } from '../../test/fake-upload';
+import { leaseAnswers } from '../../test/playback';
 
 const course: Course = {
   _id: '00000000-0000-4000-8000-000000000001',
@@ -60,7 +61,7 @@ beforeEach(() => {
 
 describe('/course/lecture', () => {
   it('plays the first lecture, and the one selected from the list', async () => {
-    stubApi({ [`GET /api/v1/courses/${course._id}`]: lecturesAnswer });
+    stubApi({ ...leaseAnswers(), [`GET /api/v1/courses/${course._id}`]: lecturesAnswer });
     const { user } = await openLectures();
     // The player gets its source just after it appears (in its effect): waited for, not raced.
     await waitFor(() => expect(screen.getByLabelText('Lecture 1: Lesson 1')).toHaveAttribute('src', lecture(1).secure_url));
@@ -72,7 +73,7 @@ describe('/course/lecture', () => {
   });
 
   it('changes the playback speed', async () => {
-    stubApi({ [`GET /api/v1/courses/${course._id}`]: lecturesAnswer });
+    stubApi({ ...leaseAnswers(), [`GET /api/v1/courses/${course._id}`]: lecturesAnswer });
     const { user } = await openLectures();
     const player = await findPlayer('Lecture 1: Lesson 1');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Speed' }), '1.5');
@@ -80,7 +81,10 @@ describe('/course/lecture', () => {
   });
 
   it('says so and offers the checkout when the server refuses', async () => {
-    stubApi({ [`GET /api/v1/courses/${course._id}`]: { status: 403, body: { success: false, message: 'Subscribe to watch the lectures of this course' } } });
+    stubApi({
+      ...leaseAnswers(),
+      [`GET /api/v1/courses/${course._id}`]: { status: 403, body: { success: false, message: 'Subscribe to watch the lectures of this course' } },
+    });
     await openLectures({ ...admin, role: 'USER' });
     expect(await screen.findByRole('alert')).toHaveTextContent('Subscribe to watch the lectures of this course');
     // The checkout comes back to this course after paying.
@@ -97,6 +101,7 @@ describe('/course/lecture', () => {
 
   it('lets an admin add a lecture, and delete one after confirming', async () => {
     const calls = stubApi({
+      ...leaseAnswers(),
       [`GET /api/v1/courses/${course._id}`]: lecturesAnswer,
       [`DELETE /api/v1/courses?courseId=${course._id}&lectureId=${lecture(1)._id}`]: {
         body: { success: true, message: 'Lecture deleted successfully', course: { ...course, lectures: [lecture(2)] } },
@@ -119,6 +124,7 @@ describe('/course/lecture', () => {
 
   it('shows an admin which lectures are free previews, and switches one on and off through the server', async () => {
     const calls = stubApi({
+      ...leaseAnswers(),
       [`GET /api/v1/courses/${course._id}`]: {
         body: { success: true, message: 'ok', course, lectures: [{ ...lecture(1), preview: true, duration: 75 }, lecture(2)] },
       },
@@ -153,6 +159,7 @@ describe('/course/lecture', () => {
 
   it('keeps the switch as it was when the server refuses it', async () => {
     stubApi({
+      ...leaseAnswers(),
       [`GET /api/v1/courses/${course._id}`]: lecturesAnswer,
       [`PATCH /api/v1/courses/${course._id}/lectures/${lecture(1)._id}`]: { status: 500, body: {} },
     });
@@ -168,6 +175,7 @@ describe('/course/lecture', () => {
     // Lecture 2's video is being processed: the admin's list is read again every few seconds.
     const processing = { ...lecture(2), processing: { state: 'processing' as const, percent: 40, reason: null } };
     const calls = stubApi({
+      ...leaseAnswers(),
       [`GET /api/v1/courses/${course._id}`]: { body: { ...lecturesAnswer.body, lectures: [lecture(1), processing] } },
       [`PATCH /api/v1/courses/${course._id}/lectures/${lecture(2)._id}`]: {
         body: { success: true, message: answers.lecturePreviewOn, lecture: { ...lecture(2), preview: true } },
@@ -206,7 +214,7 @@ describe('/course/lecture', () => {
   });
 
   it('shows learners no preview switches', async () => {
-    stubApi({ [`GET /api/v1/courses/${course._id}`]: lecturesAnswer });
+    stubApi({ ...leaseAnswers(), [`GET /api/v1/courses/${course._id}`]: lecturesAnswer });
     await openLectures({ ...admin, role: 'USER', subscription: { status: 'active' } });
     await screen.findByLabelText('Lecture 1: Lesson 1');
     expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();
@@ -215,6 +223,7 @@ describe('/course/lecture', () => {
 
   it("shows 'failed to delete the lectures' when the server gives no reason", async () => {
     stubApi({
+      ...leaseAnswers(),
       [`GET /api/v1/courses/${course._id}`]: lecturesAnswer,
       [`DELETE /api/v1/courses?courseId=${course._id}&lectureId=${lecture(1)._id}`]: { status: 500, body: {} },
     });
@@ -378,6 +387,7 @@ describe('/course/lecture: the video pipeline, as the admin sees it', () => {
     const failed = withState(2, { state: 'failed', percent: null, reason: 'This file could not be read as a video (moov atom not found).' });
     let retried = false;
     stubApi({
+      ...leaseAnswers(),
       [`GET /api/v1/courses/${course._id}`]: () => ({
         body: {
           success: true,
@@ -408,14 +418,14 @@ describe('/course/lecture: the video pipeline, as the admin sees it', () => {
   });
 
   it('tells the admin why processing is off', async () => {
-    stubApi({ [`GET /api/v1/courses/${course._id}`]: lecturesAnswer, 'GET /api/v1/video/status': statusAnswer(false) });
+    stubApi({ ...leaseAnswers(), [`GET /api/v1/courses/${course._id}`]: lecturesAnswer, 'GET /api/v1/video/status': statusAnswer(false) });
     await openLectures(admin);
     expect(await screen.findByText(answers.videoProcessingOff('no ffmpeg found'))).toBeInTheDocument();
     expect(screen.queryByText(/^Videos are processed with/)).not.toBeInTheDocument();
   });
 
   it('names the ffmpeg that processes the videos under the list, without a warning for a current one', async () => {
-    stubApi({ [`GET /api/v1/courses/${course._id}`]: lecturesAnswer, 'GET /api/v1/video/status': statusAnswer(true) });
+    stubApi({ ...leaseAnswers(), [`GET /api/v1/courses/${course._id}`]: lecturesAnswer, 'GET /api/v1/video/status': statusAnswer(true) });
     await openLectures(admin);
     const note = await screen.findByText(messages.videoProcessedWith('ffmpeg 5.1.9 (Debian, /usr/bin/ffmpeg)'));
     expect(within(screen.getByRole('complementary', { name: 'Lectures list' })).getByText(note.textContent!)).toBe(note);
@@ -425,6 +435,7 @@ describe('/course/lecture: the video pipeline, as the admin sees it', () => {
   it("warns the admin whose server processes videos with the npm package's old ffmpeg", async () => {
     const warning = answers.videoFfmpegOutdated(2018);
     stubApi({
+      ...leaseAnswers(),
       [`GET /api/v1/courses/${course._id}`]: lecturesAnswer,
       'GET /api/v1/video/status': statusAnswer(true, 'ffmpeg 4.1 (bundled npm build, 2018)', warning),
     });
@@ -434,7 +445,7 @@ describe('/course/lecture: the video pipeline, as the admin sees it', () => {
   });
 
   it('shows a subscriber neither states nor the notice', async () => {
-    stubApi({ [`GET /api/v1/courses/${course._id}`]: lecturesAnswer });
+    stubApi({ ...leaseAnswers(), [`GET /api/v1/courses/${course._id}`]: lecturesAnswer });
     await openLectures({ ...admin, role: 'USER' });
     await screen.findByLabelText('Lecture 1: Lesson 1');
     expect(screen.queryByText(messages.videoReady)).not.toBeInTheDocument();
@@ -461,6 +472,7 @@ describe('/course/lecture: learner progress', () => {
     lastWatchedAt: '2026-11-20T10:00:00.000Z',
   });
   const answersWith = (rows: ReturnType<typeof progressAt>[], extra: Parameters<typeof stubApi>[0] = {}) => ({
+    ...leaseAnswers(),
     [`GET /api/v1/courses/${course._id}`]: { body: { ...lecturesAnswer.body, lectures: [timed(1), timed(2)] } },
     [`GET /api/v1/progress/courses/${course._id}`]: {
       body: {
@@ -513,8 +525,8 @@ describe('/course/lecture: learner progress', () => {
     act(() => void player.dispatchEvent(new Event('timeupdate')));
     Object.defineProperty(player, 'paused', { configurable: true, get: () => true });
     act(() => void player.dispatchEvent(new Event('pause')));
-    await vi.waitFor(() => expect(calls.some((call) => call.init.method === 'POST')).toBe(true));
-    const body = JSON.parse(calls.find((call) => call.init.method === 'POST')!.init.body as string);
+    await vi.waitFor(() => expect(calls.some((call) => call.init.method === 'POST' && call.url.includes('/progress/'))).toBe(true));
+    const body = JSON.parse(calls.find((call) => call.init.method === 'POST' && call.url.includes('/progress/'))!.init.body as string);
     expect(body).toMatchObject({ position: 42, watched: 2 });
     expect(body.at).toBeGreaterThan(Date.now() - 10_000);
 
@@ -534,7 +546,10 @@ describe('/course/lecture: learner progress', () => {
     const countdown = await screen.findByRole('region', { name: progressTexts.upNext });
     expect(within(countdown).getByText(progressTexts.nextLectureIn(5))).toBeInTheDocument();
     expect(within(countdown).getByText('Lesson 2')).toBeInTheDocument();
-    expect(JSON.parse(calls.find((call) => call.init.method === 'POST')!.init.body as string)).toMatchObject({ position: 600, ended: true });
+    expect(JSON.parse(calls.find((call) => call.init.method === 'POST' && call.url.includes('/progress/'))!.init.body as string)).toMatchObject({
+      position: 600,
+      ended: true,
+    });
     await user.click(within(countdown).getByRole('button', { name: progressTexts.cancelNext }));
     expect(screen.queryByRole('region', { name: progressTexts.upNext })).not.toBeInTheDocument();
     expect(screen.getByLabelText('Lecture 1: Lesson 1')).toBeInTheDocument();

@@ -6,6 +6,7 @@ import type { User } from '@lms/contract/users';
 import { findPlayer, renderPage, sampleUser, storeLogin, stubApi } from '../../test/render';
 import LecturePage from './LecturePage';
 import { progressTexts } from '../progress';
+import { leaseAnswers } from '../../test/playback';
 
 const course: Course = {
   _id: '00000000-0000-4000-8000-000000000001',
@@ -49,6 +50,7 @@ const progressRow = (n: number, completed: boolean) => ({
 
 function stubCourse(rows: ReturnType<typeof progressRow>[]) {
   return stubApi({
+    ...leaseAnswers(),
     [`GET /api/v1/courses/${course._id}`]: { body: { success: true, message: 'ok', course, sections: [ownership, traits, empty], lectures } },
     [`GET /api/v1/progress/courses/${course._id}`]: {
       body: {
@@ -105,6 +107,7 @@ describe('the lecture list of a course with sections', () => {
 
   it('says nothing of progress to a learner who has not started the course', async () => {
     stubApi({
+      ...leaseAnswers(),
       [`GET /api/v1/courses/${course._id}`]: { body: { success: true, message: 'ok', course, sections: [ownership, traits], lectures } },
       [`GET /api/v1/progress/courses/${course._id}`]: { body: { success: true, message: 'ok', course: null, lectures: [], settings: { autoplayNext: false } } },
       'GET /api/v1/progress': { body: { success: true, message: 'ok', courses: [], settings: { autoplayNext: false } } },

@@ -3,6 +3,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { VideoPlayer } from './VideoPlayer';
+import { placeOutOfCentre } from './watermark';
 
 /** hls.js as the player drives it: levels after the manifest, the level playing, fatal errors. */
 const fake = vi.hoisted(() => {
@@ -79,5 +80,139 @@ describe('VideoPlayer', () => {
     fireEvent.keyDown(video, { key: 'm' });
     expect(video.muted).toBe(true);
     expect(video).toHaveAccessibleDescription(messages.videoShortcuts);
+  });
+});
+
+describe('VideoPlayer: the watermark', () => {
+  const watermark = { text: 'as•••@example.com', code: 'K7M2-Q9XD', opacity: 30, size: 'medium' as const };
+  const overlayOf = () => document.querySelector<HTMLElement>('[data-player-watermark]');
+
+  function renderWatermarked() {
+    render(<VideoPlayer src="/a.mp4" label="Lecture 1" watermark={watermark} />);
+    const video = screen.getByLabelText('Lecture 1') as HTMLVideoElement;
+    vi.mocked(HTMLMediaElement.prototype.pause).mockClear();
+    return video;
+  }
+
+  it('draws the viewer and the code over the video, inside the frame that goes full screen, with styles no stylesheet outranks', () => {
+    const video = renderWatermarked();
+    const overlay = overlayOf()!;
+    expect(overlay.parentElement).toBe(video.parentElement);
+    expect(overlay.shadowRoot!.textContent).toBe('as•••@example.com' + 'K7M2-Q9XD');
+    expect(overlay).toHaveAttribute('aria-hidden', 'true');
+    for (const name of ['display', 'visibility', 'opacity', 'transform', 'clip-path', 'filter']) {
+      expect(overlay.style.getPropertyPriority(name), name).toBe('important');
+    }
+    expect(video.getAttribute('controlslist')).toContain('nofullscreen');
+  });
+
+  it('pauses and says so when the overlay is removed, draws it again, and plays once the viewer presses play', async () => {
+    const video = renderWatermarked();
+    act(() => overlayOf()!.remove());
+    expect(await screen.findByRole('alert')).toHaveTextContent('The watermark must stay visible to play this video');
+    expect(HTMLMediaElement.prototype.pause).toHaveBeenCalled();
+    // Back at once, where it belongs.
+    expect(overlayOf()!.parentElement).toBe(video.parentElement);
+    act(() => void video.dispatchEvent(new Event('play')));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it.each([
+    ['display: none', (overlay: HTMLElement) => overlay.style.setProperty('display', 'none', 'important')],
+    ['visibility: hidden', (overlay: HTMLElement) => overlay.style.setProperty('visibility', 'hidden', 'important')],
+    ['a fainter opacity', (overlay: HTMLElement) => overlay.style.setProperty('opacity', '0.1', 'important')],
+    ['a scale to nothing', (overlay: HTMLElement) => overlay.style.setProperty('transform', 'scale(0)', 'important')],
+    ['a clip', (overlay: HTMLElement) => overlay.style.setProperty('clip-path', 'inset(50%)', 'important')],
+    ['its words changed', (overlay: HTMLElement) => (overlay.shadowRoot!.firstElementChild!.textContent = '')],
+  ])('pauses when it is hidden by %s', async (_how, hide) => {
+    renderWatermarked();
+    act(() => void hide(overlayOf()!));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The watermark must stay visible to play this video');
+    expect(HTMLMediaElement.prototype.pause).toHaveBeenCalled();
+  });
+
+  it('catches what no change announces (a stylesheet) within a second', async () => {
+    renderWatermarked();
+    const frame = overlayOf()!.parentElement!;
+    // Laid out as a browser would: the overlay pushed out of the frame.
+    vi.spyOn(frame, 'getBoundingClientRect').mockReturnValue(DOMRect.fromRect({ x: 0, y: 0, width: 640, height: 360 }));
+    vi.spyOn(overlayOf()!, 'getBoundingClientRect').mockReturnValue(DOMRect.fromRect({ x: 700, y: 10, width: 120, height: 30 }));
+    expect(await screen.findByRole('alert', {}, { timeout: 2500 })).toHaveTextContent('The watermark must stay visible');
+  });
+
+  it('moves every 15 to 30 s, never into the middle', () => {
+    vi.useFakeTimers();
+    try {
+      renderWatermarked();
+      const places = new Set<string>();
+      for (let step = 0; step < 6; step++) {
+        places.add(`${overlayOf()!.style.left} ${overlayOf()!.style.top}`);
+        act(() => void vi.advanceTimersByTime(30_000));
+      }
+      expect(places.size).toBeGreaterThan(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('goes full screen as the frame, with the watermark in it (the F key and the button)', async () => {
+    const requested: Element[] = [];
+    HTMLElement.prototype.requestFullscreen = vi.fn(function (this: HTMLElement) {
+      requested.push(this);
+      return Promise.resolve();
+    });
+    const user = userEvent.setup();
+    const video = renderWatermarked();
+    fireEvent.keyDown(video, { key: 'f' });
+    await user.click(screen.getByRole('button', { name: 'Full screen' }));
+    expect(requested).toEqual([video.parentElement, video.parentElement]);
+    expect(requested[0]!.contains(overlayOf())).toBe(true);
+  });
+});
+
+describe('placeOutOfCentre', () => {
+  it('keeps the overlay inside the frame and out of the middle 40 %, on a desktop and on a phone', () => {
+    for (const [frame, mark] of [
+      [
+        { width: 1280, height: 720 },
+        { width: 220, height: 44 },
+      ],
+      [
+        { width: 360, height: 203 },
+        { width: 140, height: 28 },
+      ],
+    ] as const) {
+      for (let draw = 0; draw < 500; draw++) {
+        const { p, q } = placeOutOfCentre(frame, mark);
+        const left = p * (frame.width - mark.width);
+        const top = q * (frame.height - mark.height);
+        expect(left).toBeGreaterThanOrEqual(0);
+        expect(top).toBeGreaterThanOrEqual(0);
+        expect(left + mark.width).toBeLessThanOrEqual(frame.width + 1e-9);
+        expect(top + mark.height).toBeLessThanOrEqual(frame.height + 1e-9);
+        const overlapsX = left < 0.7 * frame.width && left + mark.width > 0.3 * frame.width;
+        const overlapsY = top < 0.7 * frame.height && top + mark.height > 0.3 * frame.height;
+        expect(overlapsX && overlapsY, `${left},${top} in ${frame.width}×${frame.height}`).toBe(false);
+      }
+    }
+  });
+});
+
+describe('VideoPlayer: full screen', () => {
+  it('hands full screen from the bare video (a browser control) to the frame, so the watermark goes with it', async () => {
+    const requested: Element[] = [];
+    HTMLElement.prototype.requestFullscreen = vi.fn(function (this: HTMLElement) {
+      requested.push(this);
+      return Promise.resolve();
+    });
+    render(<VideoPlayer src="/a.mp4" label="Lecture 1" />);
+    const video = screen.getByLabelText('Lecture 1');
+    Object.defineProperty(document, 'fullscreenElement', { value: video, configurable: true });
+    try {
+      act(() => void document.dispatchEvent(new Event('fullscreenchange')));
+      await vi.waitFor(() => expect(requested).toEqual([video.parentElement]));
+    } finally {
+      Object.defineProperty(document, 'fullscreenElement', { value: null, configurable: true });
+    }
   });
 });

@@ -1,6 +1,8 @@
 import { messages } from '@lms/contract/messages';
 import type HlsType from 'hls.js';
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode, type Ref } from 'react';
+import { playerTexts } from './player-texts';
+import { useWatermark, type PlayerWatermark } from './watermark';
 
 interface Props {
   /** The uploaded MP4: plays in every state, and is the fallback when HLS cannot. */
@@ -21,6 +23,14 @@ interface Props {
   startAt?: number;
   /** Shown over the picture (the next lecture's countdown). */
   overlay?: ReactNode;
+  /** The viewer and playback code drawn over the picture, kept visible (see useWatermark). */
+  watermark?: PlayerWatermark | null;
+  /** While true the video stays paused (its lease was stopped: segments would be refused). */
+  locked?: boolean;
+  /** A change attaches the source again where the video was (a new lease after the last one broke). */
+  reloadKey?: number;
+  /** Whether the source attached again by `reloadKey` plays at once. */
+  playOnReload?: boolean;
 }
 
 const SEEK_SECONDS = 5;
@@ -30,6 +40,8 @@ const SEEK_SECONDS = 5;
  * loaded only when a player with an HLS URL mounts (its own chunk, never on `/`); the browser's
  * own HLS where there is no Media Source; the MP4 when there is no ladder or hls.js gives up.
  * A quality menu (Auto and each rendition) and keyboard shortcuts (space, ←/→, f, m).
+ * Full screen is the frame's (video and what is drawn over it), never the bare video's: the
+ * watermark goes full screen with the picture.
  */
 export function VideoPlayer({
   src,
@@ -42,8 +54,20 @@ export function VideoPlayer({
   autoPlay = false,
   startAt = 0,
   overlay,
+  watermark,
+  locked = false,
+  reloadKey = 0,
+  playOnReload = false,
 }: Props) {
   const video = useRef<HTMLVideoElement | null>(null);
+  const frame = useRef<HTMLDivElement | null>(null);
+  /** Where the video is, kept as it plays: attaching the source again starts from here. */
+  const position = useRef(startAt);
+  const [mountReload] = useState(reloadKey);
+  const playOnReloadNow = useRef(playOnReload);
+  playOnReloadNow.current = playOnReload;
+  const [fullscreen, setFullscreen] = useState(false);
+  const watermarkHidden = useWatermark(frame, video, watermark);
   const hls = useRef<HlsType | null>(null);
   /** Heights of the renditions, in hls.js's level order (lowest first). */
   const [levels, setLevels] = useState<number[]>([]);
@@ -57,17 +81,28 @@ export function VideoPlayer({
     if (!element) return;
     setLevels([]);
     setChosen(-1);
+    const again = reloadKey !== mountReload;
+    const from = again ? position.current : startAt;
+    const play = again ? playOnReloadNow.current : autoPlay;
+    const follow = () => {
+      if (element.readyState > 0 && !element.seeking) position.current = element.currentTime;
+    };
+    element.addEventListener('timeupdate', follow);
+    element.addEventListener('seeked', follow);
     // Played once its source is attached: hls.js attaches after its import, later than a play() asked for now.
-    const start = () => void (autoPlay && element.play().catch(() => undefined));
+    const start = () => void (play && element.play().catch(() => undefined));
     // The saved position, once the browser knows the video's length (hls.js is told directly, below).
     const seekToStart = () => {
-      if (startAt > 0) element.addEventListener('loadedmetadata', () => (element.currentTime = startAt), { once: true });
+      if (from > 0) element.addEventListener('loadedmetadata', () => (element.currentTime = from), { once: true });
     };
     if (!hlsSrc) {
       seekToStart();
       element.src = src;
       start();
-      return;
+      return () => {
+        element.removeEventListener('timeupdate', follow);
+        element.removeEventListener('seeked', follow);
+      };
     }
     let cancelled = false;
     const fallBackToMp4 = () => {
@@ -88,7 +123,7 @@ export function VideoPlayer({
           start();
           return;
         }
-        const player = new Hls({ capLevelToPlayerSize: true, ...(startAt > 0 && { startPosition: startAt }) });
+        const player = new Hls({ capLevelToPlayerSize: true, ...(from > 0 && { startPosition: from }) });
         hls.current = player;
         player.on(Hls.Events.MANIFEST_PARSED, (_event, data) => {
           setLevels(data.levels.map((level) => level.height));
@@ -105,11 +140,41 @@ export function VideoPlayer({
         if (!cancelled) fallBackToMp4();
       });
     return () => {
+      // Before hls.js lets go of the video, which takes it back to 0.
+      element.removeEventListener('timeupdate', follow);
+      element.removeEventListener('seeked', follow);
       cancelled = true;
       hls.current?.destroy();
       hls.current = null;
     };
-  }, [src, hlsSrc, autoPlay, startAt]);
+  }, [src, hlsSrc, autoPlay, startAt, reloadKey, mountReload]);
+
+  useEffect(() => {
+    const element = video.current;
+    if (!locked || !element) return;
+    element.pause();
+    const refuse = () => element.pause();
+    element.addEventListener('play', refuse);
+    return () => element.removeEventListener('play', refuse);
+  }, [locked]);
+
+  // The browser's own full screen (a double tap, a phone's control) takes the bare video: the frame takes over.
+  useEffect(() => {
+    const onChange = () => {
+      const element = document.fullscreenElement;
+      setFullscreen(element !== null && element === frame.current);
+      if (element && element === video.current && frame.current) {
+        frame.current.requestFullscreen().catch(() => void document.exitFullscreen().catch(() => undefined));
+      }
+    };
+    document.addEventListener('fullscreenchange', onChange);
+    return () => document.removeEventListener('fullscreenchange', onChange);
+  }, []);
+
+  function toggleFullscreen() {
+    const request = document.fullscreenElement ? document.exitFullscreen() : frame.current?.requestFullscreen?.();
+    void request?.catch(() => undefined);
+  }
 
   function choose(level: number) {
     setChosen(level);
@@ -125,7 +190,7 @@ export function VideoPlayer({
       ' ': () => void (element.paused ? element.play().catch(() => undefined) : element.pause()),
       ArrowLeft: () => (element.currentTime = Math.max(0, element.currentTime - SEEK_SECONDS)),
       ArrowRight: () => (element.currentTime = Math.min(element.duration || Infinity, element.currentTime + SEEK_SECONDS)),
-      f: () => void (document.fullscreenElement ? document.exitFullscreen() : element.requestFullscreen?.())?.catch?.(() => undefined),
+      f: toggleFullscreen,
       m: () => (element.muted = !element.muted),
     };
     const action = actions[event.key.length === 1 ? event.key.toLowerCase() : event.key];
@@ -144,14 +209,16 @@ export function VideoPlayer({
 
   return (
     <div className="space-y-2" onKeyDown={onKeyDown}>
-      <div className="relative">
+      {/* The frame goes full screen, with what is drawn over the video; its width sizes the watermark's type (container units). */}
+      <div ref={frame} className="@container relative flex items-center bg-transparent [&:fullscreen]:bg-black">
         <video
           ref={setRefs}
           poster={poster ?? undefined}
           controls
-          controlsList="nodownload"
+          controlsList="nodownload nofullscreen"
+          disablePictureInPicture={watermark ? true : undefined}
           preload="metadata"
-          className={`aspect-video w-full bg-black ${className}`}
+          className={`aspect-video w-full bg-black ${className} [:fullscreen_&]:aspect-auto [:fullscreen_&]:h-full [:fullscreen_&]:rounded-none`}
           playsInline
           aria-label={label}
           aria-describedby={hintId}
@@ -159,25 +226,43 @@ export function VideoPlayer({
           Your browser cannot play this video.
         </video>
         {overlay}
+        {watermarkHidden && (
+          <p role="alert" className="absolute inset-x-2 top-2 rounded-box bg-black/85 px-3 py-2 text-center text-sm font-semibold text-white sm:inset-x-8">
+            {playerTexts.watermarkHidden}
+          </p>
+        )}
+        {fullscreen && (
+          <button type="button" className="btn btn-sm absolute top-2 right-2 border-0 bg-black/60 text-white hover:bg-black/80" onClick={toggleFullscreen}>
+            {playerTexts.exitFullscreen}
+          </button>
+        )}
       </div>
       <div className={`flex flex-wrap items-center justify-between gap-2 text-sm ${barClassName}`}>
         {/* Phones have no keyboard: the hint shows from the sm breakpoint, and stays the video's description. */}
         <p id={hintId} className="hidden text-base-content/70 sm:block">
           {messages.videoShortcuts}
         </p>
-        {levels.length > 0 && (
-          <span className="flex items-center gap-2">
-            <label htmlFor={qualityId}>{messages.videoQuality}</label>
-            <select id={qualityId} className="select select-sm w-auto" value={chosen} onChange={(event) => choose(Number(event.target.value))}>
-              <option value={-1}>{chosen === -1 && playingHeight ? messages.videoQualityAutoNow(playingHeight) : messages.videoQualityAuto}</option>
-              {order.map(({ height, index }) => (
-                <option key={index} value={index}>
-                  {height}p
-                </option>
-              ))}
-            </select>
-          </span>
-        )}
+        <span className="ml-auto flex flex-wrap items-center gap-2">
+          {levels.length > 0 && (
+            <span className="flex items-center gap-2">
+              <label htmlFor={qualityId}>{messages.videoQuality}</label>
+              <select id={qualityId} className="select select-sm w-auto" value={chosen} onChange={(event) => choose(Number(event.target.value))}>
+                <option value={-1}>{chosen === -1 && playingHeight ? messages.videoQualityAutoNow(playingHeight) : messages.videoQualityAuto}</option>
+                {order.map(({ height, index }) => (
+                  <option key={index} value={index}>
+                    {height}p
+                  </option>
+                ))}
+              </select>
+            </span>
+          )}
+          <button type="button" className="btn btn-ghost btn-sm" onClick={toggleFullscreen} aria-pressed={fullscreen}>
+            <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+              <path d="M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5" strokeLinecap="round" strokeLinejoin="round" />
+            </svg>
+            {playerTexts.fullscreen}
+          </button>
+        </span>
       </div>
     </div>
   );

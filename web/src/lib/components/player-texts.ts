@@ -1,0 +1,6 @@
+/** The player's own words, beside the catalogue's (messages.videoQuality, videoShortcuts): these load with the player. */
+export const playerTexts = {
+  fullscreen: 'Full screen',
+  exitFullscreen: 'Exit full screen',
+  watermarkHidden: 'The watermark must stay visible to play this video',
+};
