@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only=api,video,hls,upload,scale,progress,curriculum,billing,weight,start,lighthouse,abuse,cluster]`
+// `npm run bench [-- --quick] [-- --only=api,video,hls,upload,scale,progress,curriculum,protection,billing,weight,start,lighthouse,abuse,cluster]`
 // Measures the product against reference servers started in the same run, prints one
 // markdown table per section, and writes them to bench/results/<date>.md. Not a test: see README.md.
 import fs from 'node:fs/promises';
@@ -19,6 +19,7 @@ import { measureLighthouse } from './src/sections/lighthouse.ts';
 import { measureBilling } from './src/sections/billing.ts';
 import { measureCluster } from './src/sections/cluster.ts';
 import { measureCurriculum } from './src/sections/curriculum.ts';
+import { measureProtection } from './src/sections/protection.ts';
 import { measureProgress } from './src/sections/progress.ts';
 import { measureScale } from './src/sections/scale.ts';
 import { measureStart } from './src/sections/start.ts';
@@ -26,7 +27,22 @@ import { measureUpload } from './src/sections/upload.ts';
 import { measureVideo, type Lecture } from './src/sections/video.ts';
 import { measureWeight } from './src/sections/weight.ts';
 
-const SECTIONS = ['api', 'video', 'hls', 'upload', 'lighthouse', 'start', 'scale', 'progress', 'curriculum', 'billing', 'weight', 'abuse', 'cluster'] as const;
+const SECTIONS = [
+  'api',
+  'video',
+  'hls',
+  'upload',
+  'lighthouse',
+  'start',
+  'scale',
+  'progress',
+  'curriculum',
+  'protection',
+  'billing',
+  'weight',
+  'abuse',
+  'cluster',
+] as const;
 type SectionName = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
@@ -138,6 +154,10 @@ try {
   if (wanted('curriculum')) {
     log('Curriculum: reorders and the public page');
     report(await measureCurriculum(bench));
+  }
+  if (wanted('protection')) {
+    log('Content protection: heartbeats and leased segments');
+    report(await measureProtection(bench));
   }
   if (wanted('billing')) {
     log('Billing');

@@ -30,7 +30,8 @@ export default function CourseDescriptionPage() {
   const id = search.get('id') ?? passed?._id;
   const answer = useGetCurriculumQuery(id ?? '', { skip: !id });
   const plan = useGetPlanQuery();
-  const [playing, setPlaying] = useState<PlayablePreview>();
+  // By id: a fresh curriculum (new video URLs) reaches the preview playing.
+  const [playingId, setPlayingId] = useState<string>();
   const mine = useMyCourses().byCourse.get(id ?? '');
 
   const curriculum = answer.currentData;
@@ -47,6 +48,8 @@ export default function CourseDescriptionPage() {
 
   const access = role === 'ADMIN' ? 'admin' : user?.subscription.status === 'active' ? 'subscriber' : 'none';
   const previews = (curriculum?.lectures ?? []).filter(isPlayable);
+  const playing = previews.find((lecture) => lecture._id === playingId);
+  const setPlaying = (lecture: PlayablePreview | undefined) => setPlayingId(lecture?._id);
   const summary = curriculum ? curriculumSummary(curriculum.lectureCount, curriculum.totalDuration) : undefined;
 
   return (
@@ -97,6 +100,7 @@ export default function CourseDescriptionPage() {
           playing={playing}
           onSelect={setPlaying}
           onClose={() => setPlaying(undefined)}
+          onVideoRefused={() => void answer.refetch()}
         />
       )}
     </article>

@@ -18,6 +18,8 @@ interface PreviewDialogProps {
   playing: PlayablePreview;
   onSelect: (lecture: PlayablePreview) => void;
   onClose: () => void;
+  /** The video's URL was refused (out of date once its ladder is ready): fetch the curriculum again. */
+  onVideoRefused?: () => void;
 }
 
 /**
@@ -25,7 +27,7 @@ interface PreviewDialogProps {
  * Escape, the close button or a click outside closes it, and the video stops: it is paused and
  * taken out of the page, so no sound plays on behind the course page.
  */
-export function PreviewDialog({ courseId, courseTitle, previews, playing, onSelect, onClose }: PreviewDialogProps) {
+export function PreviewDialog({ courseId, courseTitle, previews, playing, onSelect, onClose, onVideoRefused }: PreviewDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const video = useRef<HTMLVideoElement>(null);
   const titleId = useId();
@@ -92,6 +94,7 @@ export function PreviewDialog({ courseId, courseTitle, previews, playing, onSele
             hlsSrc={playing.hls_url}
             poster={playing.poster_url}
             label={messages.previewFor(playing.title)}
+            onSourceRefused={onVideoRefused}
             className=""
             barClassName="px-4 pt-2 sm:px-6"
           />

@@ -192,6 +192,7 @@ export default function LecturePage() {
                     locked={lease.kind === 'stopped'}
                     reloadKey={playback.restarts}
                     playOnReload={playback.playOnRestart}
+                    onSourceRefused={() => void answer.refetch()}
                     overlay={
                       lease.kind === 'stopped' ? (
                         <PlaybackStopped message={lease.message} busy={playback.busy !== null} onPlayHere={playback.playHere} />

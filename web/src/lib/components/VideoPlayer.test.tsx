@@ -65,6 +65,20 @@ describe('VideoPlayer', () => {
     expect(screen.queryByRole('combobox', { name: messages.videoQuality })).not.toBeInTheDocument();
   });
 
+  it('asks the page for fresh URLs once when the MP4 is refused, and again only for a new one', () => {
+    const onSourceRefused = vi.fn();
+    const { rerender } = render(<VideoPlayer src="/old.mp4" label="Lecture 1" onSourceRefused={onSourceRefused} />);
+    const video = screen.getByLabelText('Lecture 1');
+    fireEvent.error(video);
+    fireEvent.error(video);
+    expect(onSourceRefused).toHaveBeenCalledTimes(1);
+    // The page's fresh answer: the ladder, which plays through hls.js; its errors are hls.js's to handle.
+    rerender(<VideoPlayer src="/media/hls/g/f/master.m3u8" hlsSrc="/media/hls/g/f/master.m3u8" label="Lecture 1" onSourceRefused={onSourceRefused} />);
+    rerender(<VideoPlayer src="/new.mp4" label="Lecture 1" onSourceRefused={onSourceRefused} />);
+    fireEvent.error(screen.getByLabelText('Lecture 1'));
+    expect(onSourceRefused).toHaveBeenCalledTimes(2);
+  });
+
   it('answers the keyboard: space plays and pauses, arrows move 5 s, m mutes; keys meant for the menu are left alone', () => {
     render(<VideoPlayer src="/a.mp4" label="Lecture 1" />);
     const video = screen.getByLabelText('Lecture 1') as HTMLVideoElement;

@@ -31,6 +31,12 @@ interface Props {
   reloadKey?: number;
   /** Whether the source attached again by `reloadKey` plays at once. */
   playOnReload?: boolean;
+  /**
+   * The MP4 could not be played: its URL may be out of date (a learner is given the ladder only
+   * once it is ready, and the upload's URL is refused from then on). Called once per source, for
+   * the page to fetch the lecture's URLs again.
+   */
+  onSourceRefused?: () => void;
 }
 
 const SEEK_SECONDS = 5;
@@ -58,6 +64,7 @@ export function VideoPlayer({
   locked = false,
   reloadKey = 0,
   playOnReload = false,
+  onSourceRefused,
 }: Props) {
   const video = useRef<HTMLVideoElement | null>(null);
   const frame = useRef<HTMLDivElement | null>(null);
@@ -75,6 +82,19 @@ export function VideoPlayer({
   const [playing, setPlaying] = useState<number | undefined>();
   const qualityId = useId();
   const hintId = useId();
+  const refusedSource = useRef<string | null>(null);
+
+  useEffect(() => {
+    const element = video.current;
+    if (!element || !onSourceRefused) return;
+    const refused = () => {
+      if (hls.current || refusedSource.current === src) return;
+      refusedSource.current = src;
+      onSourceRefused();
+    };
+    element.addEventListener('error', refused);
+    return () => element.removeEventListener('error', refused);
+  }, [src, onSourceRefused]);
 
   useEffect(() => {
     const element = video.current;
