@@ -9,7 +9,7 @@ import { hlsMasterUrl } from '../../../server/src/features/media/hls-urls.ts';
 import type { Bench } from '../bench.ts';
 import { startNginx } from '../nginx.ts';
 import { recreateDatabase } from '../postgres.ts';
-import { firstCourse, startProduct, type Product } from '../product.ts';
+import { firstCourse, getJson, loginAsAdmin, startProduct, type Product } from '../product.ts';
 import { ms, thousands, type Measurement, type SectionResult } from '../report.ts';
 import { describeRate, describeTransfer, wrk } from '../wrk.ts';
 
@@ -125,6 +125,14 @@ export async function measureProtection(bench: Bench): Promise<SectionResult> {
       const theirs = wrk(`${nginx.url}/`, load, { script, env: { REQUEST_LIST: nginxList } });
       const ours = wrk(`${product.url}/`, load, { script, env: { REQUEST_LIST: productList } });
       const ratio = ours.requestsPerSecond / theirs.requestsPerSecond;
+      // The same files for an administrator, whose segments skip the lease: what the lease check costs.
+      const adminCookie = await loginAsAdmin(product);
+      const admin = (await getJson<{ user: { _id: string } }>(product, '/user/me', adminCookie)).user;
+      const adminMaster = hlsMasterUrl(SESSION_SECRET, { key: folder, viewerId: admin._id, expiresAt });
+      const adminList = path.join(bench.workDir, 'protection-segments-admin.txt');
+      const adminBase = adminMaster.slice(0, adminMaster.lastIndexOf('/'));
+      await fs.writeFile(adminList, segments.map((name) => `${adminBase}/${name} ${adminCookie} GET`).join('\n'));
+      const unleased = wrk(`${product.url}/`, load, { script, env: { REQUEST_LIST: adminList } });
       rows.push(
         { what: 'nginx, HLS segments (reference)', measured: describeTransfer(theirs) },
         {
@@ -134,6 +142,12 @@ export async function measureProtection(bench: Bench): Promise<SectionResult> {
           ratio,
           budget: '≥ 50 %',
           met: ratio >= 0.5,
+        },
+        {
+          what: "the same segments with an administrator's session, which holds no lease (no lease check)",
+          measured: describeTransfer(unleased),
+          reference: 'nginx',
+          ratio: unleased.requestsPerSecond / theirs.requestsPerSecond,
         },
       );
       notes.push(

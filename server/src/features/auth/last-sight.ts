@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Context } from '../../context.ts';
 import { sessions } from '../../db/schema.ts';
@@ -38,14 +38,9 @@ export function noteSight(ctx: Context, sessionId: string, ip: string, log: Pick
   }
   map.set(sessionId, now);
   ctx.db
-    .transaction(async (tx) => {
-      // A sight lost in a database crash is the next one's to write: it need not wait for the disk.
-      await tx.execute(sql`SET LOCAL synchronous_commit TO OFF`);
-      await tx
-        .update(sessions)
-        .set({ lastSeenAt: new Date(now), addressBlock: addressBlockOf(ip) })
-        .where(eq(sessions.id, sessionId));
-    })
+    .update(sessions)
+    .set({ lastSeenAt: new Date(now), addressBlock: addressBlockOf(ip) })
+    .where(eq(sessions.id, sessionId))
     .then(
       () => {},
       (error: unknown) => log.error({ err: error, sessionId }, "a session's last sight not written"),

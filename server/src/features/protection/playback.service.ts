@@ -109,16 +109,11 @@ export async function startPlayback(
  */
 export async function renewPlayback(ctx: Context, session: SignedInSession, playbackId: string): Promise<Date> {
   const keep = ctx.leases.beginRead();
-  const [renewed] = await ctx.db.transaction(async (tx) => {
-    // A heartbeat lost in a database crash costs nothing (the lease lapses a little sooner, and
-    // the next one renews it): it need not wait for the disk, which is most of its time.
-    await tx.execute(sql`SET LOCAL synchronous_commit TO OFF`);
-    return tx
-      .update(playbacks)
-      .set({ lastBeatAt: sql`now()`, endsAt: leaseEnd })
-      .where(and(eq(playbacks.id, playbackId), eq(playbacks.userId, session.user.id), eq(playbacks.sessionId, session.id), live()))
-      .returning({ endsAt: playbacks.endsAt });
-  });
+  const [renewed] = await ctx.db
+    .update(playbacks)
+    .set({ lastBeatAt: sql`now()`, endsAt: leaseEnd })
+    .where(and(eq(playbacks.id, playbackId), eq(playbacks.userId, session.user.id), eq(playbacks.sessionId, session.id), live()))
+    .returning({ endsAt: playbacks.endsAt });
   if (renewed) {
     keep(session.id, renewed.endsAt);
     return renewed.endsAt;
