@@ -1,14 +1,9 @@
 import { WATERMARK_SIZES, type ProtectionSettings, type WatermarkSize } from '@lms/contract/protection';
 import { useId, useState } from 'react';
 import { FormField } from '../../lib/components/FormField';
+import { WATERMARK_FONT } from '../../lib/components/watermark';
 import { SettingsCard, useSaveSection, type SectionProps } from './SettingsCard';
 import { settingsTexts as texts } from './settings-texts';
-
-/**
- * The preview's text size, in hundredths of the video's width, by setting: the player sizes the
- * watermark to the video the same way, so that it reads alike on a phone and in fullscreen.
- */
-const PREVIEW_SCALE: Record<WatermarkSize, number> = { small: 2.2, medium: 3, large: 4 };
 
 type NumberField = 'maxStreams' | 'maxDevices' | 'riskAddressBlocks' | 'riskRefusals';
 
@@ -141,7 +136,7 @@ function WatermarkPreview({ opacity, size }: { opacity: number; size: WatermarkS
         </svg>
         <span
           className="absolute top-[14%] left-[8%] font-mono leading-tight font-semibold text-white [text-shadow:0_0_2px_#000]"
-          style={{ opacity: opacity / 100, fontSize: `${PREVIEW_SCALE[size]}cqw` }}
+          style={{ opacity: opacity / 100, fontSize: WATERMARK_FONT[size] }}
           data-size={size}
         >
           {texts.previewEmail}

@@ -10,7 +10,7 @@ export interface PlayerWatermark {
 }
 
 /** Its type, in hundredths of the frame's width (container units), with a floor that stays legible on a phone. */
-const FONT = { small: 'max(9px, 1.5cqw)', medium: 'max(10px, 2.1cqw)', large: 'max(12px, 2.9cqw)' };
+export const WATERMARK_FONT = { small: 'max(9px, 1.5cqw)', medium: 'max(10px, 2.1cqw)', large: 'max(12px, 2.9cqw)' };
 /** It moves this often: a viewer gets used to none of its places, and a crop must cut wide. */
 const MOVE_MIN_MS = 15_000;
 const MOVE_MAX_MS = 30_000;
@@ -83,7 +83,7 @@ function hostStyles(watermark: PlayerWatermark, place: Place): [string, string][
     ['user-select', 'none'],
     ['color', '#fff'],
     ['background', 'none'],
-    ['font', `600 ${FONT[watermark.size]}/1.3 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace`],
+    ['font', `600 ${WATERMARK_FONT[watermark.size]}/1.3 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace`],
     ['letter-spacing', '0.02em'],
     ['text-align', 'left'],
     ['text-shadow', '0 0 2px #000, 0 1px 3px #000'],
