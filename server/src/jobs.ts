@@ -41,6 +41,8 @@ export interface Jobs {
   'scheduled-publishing': Record<string, never>;
   /** Checkouts left unpaid for a day, cancelled at the provider, their coupon uses given back; hourly. */
   'abandoned-checkouts': Record<string, never>;
+  /** Playbacks and refused streams past the time they are kept for (features/protection); hourly. */
+  'playback-history': Record<string, never>;
 }
 
 /**

@@ -10,6 +10,7 @@ import { describeFfmpeg, ffmpegWarning } from './features/video/ffmpeg.ts';
 import { publishDueCourses } from './features/courses/publishing.service.ts';
 import { dropAbandonedCheckouts } from './features/payments/checkout.service.ts';
 import { changeProviderPlan } from './features/payments/charges.service.ts';
+import { forgetOldPlaybacks } from './features/protection/playback.service.ts';
 
 /** Minute 17 of every hour, UTC: away from the top of the hour, when other cron work tends to run. */
 const HOURLY = '17 * * * *';
@@ -34,6 +35,8 @@ export async function startWorkers(ctx: Context, { log }: { log: FastifyBaseLogg
   await ctx.jobs.schedule('abandoned-checkouts', HOURLY, {});
   await ctx.jobs.work('scheduled-publishing', async () => void (await publishDueCourses(ctx, { log })));
   await ctx.jobs.schedule('scheduled-publishing', EVERY_MINUTE, {});
+  await ctx.jobs.work('playback-history', async () => void (await forgetOldPlaybacks(ctx)));
+  await ctx.jobs.schedule('playback-history', HOURLY, {});
 
   // Without a working ffmpeg, uploads stay `waiting` and play as MP4; their jobs wait in the queue
   // for an instance that has one (and restartStalledVideos queues them again if they were lost).

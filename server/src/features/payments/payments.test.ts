@@ -149,6 +149,8 @@ describe('the whole journey through the sandbox', () => {
     expect((await me(paid.cookie)).subscription.status).toBe('active');
     const lectures = await api('GET', `/courses/${courseId}`, paid.cookie);
     expect(lectures.statusCode).toBe(200);
+    // The player holds a playback lease before it asks for the video (features/protection).
+    expect((await api('POST', '/playback', paid.cookie, { lectureId: lectures.json().lectures[0]._id })).statusCode).toBe(201);
     const video = await t.app.inject({ url: lectures.json().lectures[0].secure_url, headers: { cookie: paid.cookie, range: 'bytes=0-31' } });
     expect(video.statusCode).toBe(206);
     expect(video.rawPayload.subarray(4, 8).toString()).toBe('ftyp');
@@ -511,10 +513,11 @@ describe('POST /payments/webhook', () => {
 });
 
 describe("a subscriber's remembered video session is forgotten when the subscription ends", () => {
-  /** The signed link of the course's first lecture, as the course page gives it to `cookie`. */
+  /** The signed link of the course's first lecture, as the course page gives it to `cookie`, with the playback lease its player holds. */
   async function lectureUrl(cookie: string): Promise<string> {
     const course = await api('GET', `/courses/${courseId}`, cookie);
     expect(course.statusCode).toBe(200);
+    expect((await api('POST', '/playback', cookie, { lectureId: course.json().lectures[0]._id })).statusCode).toBe(201);
     return course.json().lectures[0].secure_url;
   }
   /** The first bytes of the lecture, as a player asks for them; a 206 once the link and session pass. */

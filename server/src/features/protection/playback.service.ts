@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import { answers } from '@lms/contract/answers';
 import {
   HEARTBEAT_SECONDS,
@@ -193,4 +193,26 @@ export function maskEmail(email: string): string {
     .slice(0, local.length > 3 ? 2 : 1)
     .join('');
   return `${shown}•••${email.slice(at)}`;
+}
+
+/**
+ * How long a playback is kept once its lease is over: a clip surfaces months after it was
+ * recorded, so its code must still lead somewhere; after a year the trace has done its work.
+ * Refused streams count only for the last day's sharing risk: a week is plenty.
+ */
+export const PLAYBACK_HISTORY_DAYS = 365;
+export const REFUSAL_HISTORY_DAYS = 7;
+
+/** Forgets playbacks and refusals past their time: the hourly `playback-history` job. */
+export async function forgetOldPlaybacks(ctx: Context): Promise<void> {
+  // By the start's index: a lease is over within a day of its start (it lapses without heartbeats).
+  await ctx.db
+    .delete(playbacks)
+    .where(
+      and(
+        lt(playbacks.startedAt, sql`now() - make_interval(days => ${PLAYBACK_HISTORY_DAYS + 1})`),
+        lt(playbacks.endsAt, sql`now() - make_interval(days => ${PLAYBACK_HISTORY_DAYS})`),
+      ),
+    );
+  await ctx.db.delete(streamRefusals).where(lt(streamRefusals.at, sql`now() - make_interval(days => ${REFUSAL_HISTORY_DAYS})`));
 }

@@ -9,7 +9,7 @@ import { beside, lectureWithLadder } from '../../test/ladder.ts';
 import { startTestS3 } from '../../test/s3.ts';
 import { PLAYBACK_STARTS_PER_MINUTE } from '../../rate-limit.ts';
 import { hashToken } from '../auth/sessions.ts';
-import { maskEmail } from './playback.service.ts';
+import { forgetOldPlaybacks, maskEmail, PLAYBACK_HISTORY_DAYS, REFUSAL_HISTORY_DAYS } from './playback.service.ts';
 
 const CHROME_ON_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const SAFARI_ON_IPHONE =
@@ -259,6 +259,37 @@ describe('playback leases', () => {
       expect(refused.json().message).toBe(answers.streamLimit(1));
     } finally {
       await t.app.inject({ method: 'PATCH', url: '/api/v1/settings', payload: { protection: null }, headers: { cookie: admin.cookie } });
+    }
+  });
+});
+
+describe('history', () => {
+  it('keeps a playback a year for the trace, and a refusal a week for the sharing risk, then forgets them', async () => {
+    const t = await createTestApp();
+    try {
+      const learner = await signUp(t.app);
+      const [session] = await t.app.ctx.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, learner.user._id));
+      const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 3600 * 1000);
+      const playback = (code: string, days: number) => ({
+        code,
+        userId: learner.user._id,
+        sessionId: session!.id,
+        addressBlock: '203.0.113.0/24',
+        device: 'Chrome on Windows',
+        startedAt: daysAgo(days),
+        lastBeatAt: daysAgo(days),
+        endsAt: daysAgo(days),
+      });
+      await t.app.ctx.db.insert(playbacks).values([playback('OLDOLD00', PLAYBACK_HISTORY_DAYS + 2), playback('KEPTKEPT', PLAYBACK_HISTORY_DAYS - 1)]);
+      await t.app.ctx.db.insert(streamRefusals).values([
+        { userId: learner.user._id, addressBlock: '203.0.113.0/24', at: daysAgo(REFUSAL_HISTORY_DAYS + 1) },
+        { userId: learner.user._id, addressBlock: '203.0.114.0/24', at: daysAgo(1) },
+      ]);
+      await forgetOldPlaybacks(t.app.ctx);
+      expect((await t.app.ctx.db.select({ code: playbacks.code }).from(playbacks)).map((row) => row.code)).toEqual(['KEPTKEPT']);
+      expect((await t.app.ctx.db.select({ block: streamRefusals.addressBlock }).from(streamRefusals)).map((row) => row.block)).toEqual(['203.0.114.0/24']);
+    } finally {
+      await t.close();
     }
   });
 });
