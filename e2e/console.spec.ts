@@ -33,18 +33,25 @@ function watch(page: Page) {
     lines.push(`console ${message.type()}: ${message.text()}${where ? ` at ${path(where)}` : ''}`);
   });
   page.on('pageerror', (error) => lines.push(`uncaught: ${error.message}`));
-  // A request the test's own navigation cut off (the page it belonged to was left) is not the page's failure.
-  const startedOn = new WeakMap<Request, string>();
-  page.on('request', (request) => startedOn.set(request, page.url()));
+  // A request the test's own navigation cut off (the page it belonged to was left) is not the page's
+  // failure: each request is stamped with the page it started on, counted by `leave`, not read off
+  // the URL (a single-page app's own navigation changes the URL before its requests start).
+  let pageNumber = 0;
+  const startedOn = new WeakMap<Request, number>();
+  page.on('request', (request) => startedOn.set(request, pageNumber));
   page.on('requestfailed', (request) => {
     const error = request.failure()?.errorText;
-    if (error === 'net::ERR_ABORTED' && startedOn.get(request) !== page.url()) return;
+    if (error === 'net::ERR_ABORTED' && startedOn.get(request) !== pageNumber) return;
     lines.push(`failed: ${request.method()} ${path(request.url())} (${error})`);
   });
   page.on('response', (response) => {
     if (response.status() >= 400) lines.push(`HTTP ${response.status()} ${response.request().method()} ${path(response.url())}`);
   });
   return {
+    /** The test is about to leave the page: what it still loads is cut off by the test, not failing. */
+    leave() {
+      pageNumber++;
+    },
     /** What went wrong, less the deliberate; then starts afresh. */
     take() {
       const unexpected = lines.filter((line) => !DELIBERATE.some(([pattern]) => pattern.test(line)));
@@ -66,6 +73,7 @@ async function expectClean(page: Page, problems: ReturnType<typeof watch>, urls:
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     for (const url of urls) {
+      problems.leave();
       await open(page, url);
       expect.soft(problems.take(), `console and network on ${url} (${scheme})`).toEqual([]);
     }
