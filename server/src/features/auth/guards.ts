@@ -54,6 +54,12 @@ export async function isAdminRequest(request: FastifyRequest): Promise<boolean> 
   return user !== null && user.role === 'ADMIN' && !user.mustChangePassword;
 }
 
+/** The session a guarded handler runs for: its id, and its user. */
+export function currentSession(request: FastifyRequest): SignedInSession {
+  if (!request.session) throw new AppError(401, answers.notLoggedIn);
+  return request.session;
+}
+
 /** The user a guarded handler runs for. */
 export function currentUser(request: FastifyRequest): UserRow {
   if (!request.user) throw new AppError(401, answers.notLoggedIn);

@@ -1,17 +1,10 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { api } from '@lms/contract/api';
 import { answers } from '@lms/contract/answers';
-import { AppError } from '../../errors.ts';
 import { route } from '../../route.ts';
-import { currentUser } from './guards.ts';
+import { currentSession, currentUser } from './guards.ts';
 import { clearSessionCookie } from './sessions.ts';
 import { endAccountSessions, listSessions, setSuspension, signOutOtherSessions, signOutSession } from './signed-in-sessions.service.ts';
-
-/** The session a guarded request comes from. */
-function currentSessionId(request: FastifyRequest): string {
-  if (!request.session) throw new AppError(401, answers.notLoggedIn);
-  return request.session.id;
-}
 
 /** The account's signed-in devices, and an administrator's ending of an account's sessions or suspending it. */
 export const signedInSessionRoutes: FastifyPluginAsync = async (app) => {
@@ -21,13 +14,13 @@ export const signedInSessionRoutes: FastifyPluginAsync = async (app) => {
     handler: async (request) => ({
       success: true,
       message: answers.sessionsFetched,
-      sessions: await listSessions(ctx, currentUser(request), currentSessionId(request)),
+      sessions: await listSessions(ctx, currentUser(request), currentSession(request).id),
     }),
   });
 
   route(app, api.sessions.signOut, {
     handler: async (request, reply) => {
-      const { current } = await signOutSession(ctx, currentUser(request), request.params.id, currentSessionId(request));
+      const { current } = await signOutSession(ctx, currentUser(request), request.params.id, currentSession(request).id);
       if (current) clearSessionCookie(request, reply);
       return { success: true, message: current ? answers.loggedOut : answers.sessionSignedOut };
     },
@@ -35,7 +28,7 @@ export const signedInSessionRoutes: FastifyPluginAsync = async (app) => {
 
   route(app, api.sessions.signOutOthers, {
     handler: async (request) => {
-      const ended = await signOutOtherSessions(ctx, currentUser(request), currentSessionId(request));
+      const ended = await signOutOtherSessions(ctx, currentUser(request), currentSession(request).id);
       return { success: true, message: answers.otherSessionsSignedOut(ended), ended };
     },
   });
