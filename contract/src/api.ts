@@ -1,6 +1,15 @@
 // The table and its runtime schemas, one entry an endpoint: long by nature, and read an entry at a time.
 import type { z } from 'zod';
 import { BillingDetailsResponseSchema, BillingDetailsSchema, BillingDocumentParamsSchema, BillingHistoryResponseSchema } from './billing.ts';
+import {
+  CaptionCuesSchema,
+  CaptionParamsSchema,
+  CaptionResponseSchema,
+  CaptionSearchQuerySchema,
+  CaptionSearchResponseSchema,
+  CaptionsResponseSchema,
+  CaptionUpdateSchema,
+} from './captions.ts';
 import { ContactMessagesQuerySchema, ContactMessagesResponseSchema, ContactSchema } from './contact.ts';
 import { CourseIdParamsSchema, CourseListResponseSchema, CourseResponseSchema, ListCoursesQuerySchema, PublishCourseSchema } from './courses.ts';
 import { endpoints } from './endpoints.ts';
@@ -230,6 +239,35 @@ const bindings = {
       status: 201,
     },
     delete: { schemas: { params: ResourceParamsSchema, response: MessageSchema }, summary: 'Remove a file from a lecture, and its stored copy' },
+  },
+  captions: {
+    list: {
+      schemas: { params: LectureParamsSchema, response: CaptionsResponseSchema },
+      summary: "A lecture's captions with links to their WebVTT files made for you: for those who may watch the lecture; a free preview's for anyone",
+    },
+    add: {
+      schemas: { params: LectureParamsSchema, body: 'multipart', response: CaptionResponseSchema },
+      summary: 'Add captions to a lecture (multipart: captions, a WebVTT or SRT file; language, a BCP 47 tag; label; default): SRT is stored as WebVTT',
+      status: 201,
+    },
+    replace: {
+      schemas: { params: CaptionParamsSchema, body: 'multipart', response: CaptionResponseSchema },
+      summary: 'Replace a caption file (multipart: captions; label), a new version of the same language',
+    },
+    update: {
+      schemas: { params: CaptionParamsSchema, body: CaptionUpdateSchema, response: CaptionResponseSchema },
+      summary: "Rename captions, or make them the lecture's default",
+    },
+    saveCues: {
+      schemas: { params: CaptionParamsSchema, body: CaptionCuesSchema, response: CaptionResponseSchema },
+      summary: "Save the cue editor's cues (times in seconds, WebVTT cue text) as a new version of the file",
+    },
+    delete: { schemas: { params: CaptionParamsSchema, response: MessageSchema }, summary: 'Remove captions from a lecture, and their stored file' },
+    search: {
+      schemas: { query: CaptionSearchQuerySchema, response: CaptionSearchResponseSchema },
+      summary:
+        'Search what is said in the lectures of published courses: the best cue of each matching lecture, its words marked, and whether you may watch it',
+    },
   },
   video: {
     status: {

@@ -1,4 +1,13 @@
 import type { BillingDetailsResponseSchema, BillingDetailsSchema, BillingDocumentParamsSchema, BillingHistoryResponseSchema } from './billing.ts';
+import type {
+  CaptionCuesSchema,
+  CaptionParamsSchema,
+  CaptionResponseSchema,
+  CaptionSearchQuerySchema,
+  CaptionSearchResponseSchema,
+  CaptionsResponseSchema,
+  CaptionUpdateSchema,
+} from './captions.ts';
 import type { ContactMessagesQuerySchema, ContactMessagesResponseSchema, ContactSchema } from './contact.ts';
 import type { CourseIdParamsSchema, CourseListResponseSchema, CourseResponseSchema, ListCoursesQuerySchema, PublishCourseSchema } from './courses.ts';
 import { declarer, type Download, type Multipart, type RawBody } from './http.ts';
@@ -201,6 +210,37 @@ export const endpoints = {
       'DELETE',
       '/courses/:courseId/lectures/:lectureId/resources/:resourceId',
     ),
+  },
+  /** A lecture's captions, one file per language (decision 0032). */
+  captions: {
+    /** With links to each WebVTT file made for this viewer: those who may watch the lecture (a free preview's, anyone). */
+    list: anyone<{ params: typeof LectureParamsSchema; response: typeof CaptionsResponseSchema }>('GET', '/courses/:courseId/lectures/:lectureId/captions'),
+    /** Multipart: the WebVTT or SRT file as `captions`, with `language`, `label` and optionally `default`. */
+    add: admin<{ params: typeof LectureParamsSchema; body: Multipart; response: typeof CaptionResponseSchema }>(
+      'POST',
+      '/courses/:courseId/lectures/:lectureId/captions',
+    ),
+    /** Multipart: a new file as `captions` (and optionally `label`), a new version of the same language. */
+    replace: admin<{ params: typeof CaptionParamsSchema; body: Multipart; response: typeof CaptionResponseSchema }>(
+      'PUT',
+      '/courses/:courseId/lectures/:lectureId/captions/:captionId',
+    ),
+    /** A new label, or made the lecture's default. */
+    update: admin<{ params: typeof CaptionParamsSchema; body: typeof CaptionUpdateSchema; response: typeof CaptionResponseSchema }>(
+      'PATCH',
+      '/courses/:courseId/lectures/:lectureId/captions/:captionId',
+    ),
+    /** The cue editor's save: every cue; stored as a new WebVTT version. */
+    saveCues: admin<{ params: typeof CaptionParamsSchema; body: typeof CaptionCuesSchema; response: typeof CaptionResponseSchema }>(
+      'PUT',
+      '/courses/:courseId/lectures/:lectureId/captions/:captionId/cues',
+    ),
+    delete: admin<{ params: typeof CaptionParamsSchema; response: typeof MessageSchema }>(
+      'DELETE',
+      '/courses/:courseId/lectures/:lectureId/captions/:captionId',
+    ),
+    /** Words said in the lectures of published courses, best first, each with where to open it. */
+    search: anyone<{ query: typeof CaptionSearchQuerySchema; response: typeof CaptionSearchResponseSchema }>('GET', '/captions/search'),
   },
   video: {
     /** Whether this server can process videos, and if not, why. */

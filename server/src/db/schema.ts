@@ -297,6 +297,67 @@ export const lectureResources = pgTable(
   (table) => [index().on(table.lectureId, table.createdAt), index().on(table.fileKey)],
 );
 
+/**
+ * A lecture's captions in one language: the WebVTT file in private storage (SRT is converted on
+ * upload), and its cues below for the transcript's search. Each save (upload, replacement, the cue
+ * editor) writes a new file and bumps `version`; the file before it is removed once the row points
+ * at the new one.
+ */
+export const lectureCaptions = pgTable(
+  'lecture_captions',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    lectureId: uuid()
+      .notNull()
+      .references(() => lectures.id, { onDelete: 'cascade' }),
+    /** BCP 47, canonical ("en", "pt-BR"). */
+    language: text().notNull(),
+    label: text().notNull(),
+    /** The one a learner is shown when they turn captions on without a language of their own; one per lecture at most. */
+    isDefault: boolean().notNull().default(false),
+    /** Storage key of the current WebVTT file; private. */
+    fileKey: text().notNull(),
+    bytes: integer().notNull(),
+    cueCount: integer().notNull(),
+    version: integer().notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    unique().on(table.lectureId, table.language),
+    uniqueIndex('lecture_captions_one_default')
+      .on(table.lectureId)
+      .where(sql`${table.isDefault}`),
+    index().on(table.fileKey),
+  ],
+);
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+const regconfig = customType<{ data: string }>({ dataType: () => 'regconfig' });
+
+/**
+ * Every cue of every caption file, as plain text (tags stripped) with its words for full-text
+ * search: in the language's own configuration where PostgreSQL has one (`english`, `french`, …),
+ * `simple` otherwise (Hindi, Hinglish). Written with the file, in the same transaction.
+ */
+export const captionCues = pgTable(
+  'caption_cues',
+  {
+    captionId: uuid()
+      .notNull()
+      .references(() => lectureCaptions.id, { onDelete: 'cascade' }),
+    /** Its place in the file, from 0. */
+    position: integer().notNull(),
+    /** Milliseconds from the start of the video. */
+    startMs: integer().notNull(),
+    endMs: integer().notNull(),
+    text: text().notNull(),
+    searchConfig: regconfig().notNull(),
+    words: tsvector().generatedAlwaysAs(sql`to_tsvector(search_config, text)`),
+  },
+  (table) => [primaryKey({ columns: [table.captionId, table.position] }), index('caption_cues_words').using('gin', table.words)],
+);
+
 // ── Learner progress (features/progress, decision 0015) ─────────────────────
 
 /**
