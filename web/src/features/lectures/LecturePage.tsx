@@ -1,5 +1,5 @@
 import { messages } from '@lms/contract/messages';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { clockDuration } from '../../lib/format';
 import { checkoutPath } from '../payments';
@@ -19,24 +19,39 @@ import { LectureList } from './LectureList';
 import { LectureResources } from './LectureResources';
 import { NextLecture } from './NextLecture';
 import { progressTexts } from '../progress';
+import { Transcript, useGetCaptionsQuery } from '../captions';
 import { PlaybackFailed, PlaybackStopped, StreamLimitPanel, usePlayback, watermarkOf } from '../protection';
 
 const SPEEDS = [0.5, 0.75, 1, 1.25, 1.5, 2];
+
+/** `?t=` in seconds (a search result's link to a line of a lecture); anything else is no time. */
+function linkedTime(value: string | null): number | null {
+  if (value === null || !/^\d{1,6}(\.\d+)?$/.test(value)) return null;
+  return Number(value);
+}
 /**
  * The player and the lecture list; selecting a lecture plays it; admins add and delete lectures.
  * The learner's place is saved as they watch and resumed when they come back; completed
  * lectures get a check; at the end the next lecture starts after a countdown. `?lecture=` opens a given
- * lecture (from "Continue watching").
+ * lecture (from "Continue watching"); `?t=` opens it at that second instead of the saved place (a search
+ * result's line). The lecture's captions show in the player and, as a transcript, beside it.
  */
 export default function LecturePage() {
   const course = useCourse();
   const navigate = useNavigate();
-  const { role, isLoggedIn } = useAuth((auth) => auth);
+  const { role, isLoggedIn, data: user } = useAuth((auth) => auth);
   const [current, setCurrent] = useState(0);
   const [speed, setSpeed] = useState(1);
   /** A lecture picked from the list plays at once; the first one, shown on arrival, waits for the viewer. */
   const [chosenByViewer, setChosenByViewer] = useState(false);
   const video = useRef<HTMLVideoElement>(null);
+  /** The same video, as state: the transcript listens to the element the player has now. */
+  const [videoElement, setVideoElement] = useState<HTMLVideoElement | null>(null);
+  const videoRef = useCallback((element: HTMLVideoElement | null) => {
+    video.current = element;
+    setVideoElement(element);
+  }, []);
+  const [captionShown, setCaptionShown] = useState<string | null>(null);
   const courseId = course?._id;
   const answer = useGetLecturesQuery(courseId ?? '', { skip: !courseId });
   const [search] = useSearchParams();
@@ -44,7 +59,7 @@ export default function LecturePage() {
   const [markCompleted] = useMarkCompletedMutation();
   const [setAutoplayNext] = useSetAutoplayNextMutation();
   /** The position the lecture on show opened at, fixed once per lecture (later saves do not move the player). */
-  const [opened, setOpened] = useState<{ lectureId: string; at: number } | null>(null);
+  const [opened, setOpened] = useState<{ lectureId: string; at: number; linked?: boolean } | null>(null);
   const [resumeNoticeHidden, setResumeNoticeHidden] = useState(false);
   const [upNext, setUpNext] = useState(false);
   const isAdmin = role === 'ADMIN';
@@ -59,28 +74,45 @@ export default function LecturePage() {
   // added or deleted, not a lecture's preview switched (the admin keeps watching the one selected).
   const lectureIds = lectures.map((item) => item._id).join();
   const wanted = lectures.findIndex((item) => item._id === search.get('lecture'));
+  const linkedAt = linkedTime(search.get('t'));
+  /** The lecture `?t=` was used for: the link's time is for its first opening, not for coming back to it later. */
+  const linkUsed = useRef<string | null>(null);
   useEffect(() => setCurrent(Math.max(wanted, 0)), [courseId, lectureIds, wanted]);
 
   const lecture = lectures[current];
   const progressReady = !isLoggedIn || progress.isSuccess || progress.isError;
   const progressRows = progress.currentData?.lectures;
   const progressOf = (lectureId: string) => progressRows?.find((row) => row.lectureId === lectureId);
+  const linkedLectureId = wanted >= 0 || !search.get('lecture') ? (lectures[Math.max(wanted, 0)]?._id ?? null) : null;
   useEffect(() => {
     if (!lecture || !progressReady) return;
     const saved = progressRows?.find((row) => row.lectureId === lecture._id);
-    setOpened((before) => (before?.lectureId === lecture._id ? before : { lectureId: lecture._id, at: resumePosition(lecture.duration, saved) }));
-  }, [lecture, progressReady, progressRows]);
+    setOpened((before) => {
+      if (before?.lectureId === lecture._id) return before;
+      if (linkedAt !== null && lecture._id === linkedLectureId && linkUsed.current === null) {
+        linkUsed.current = lecture._id;
+        const at = lecture.duration ? Math.min(linkedAt, Math.max(0, lecture.duration - 1)) : linkedAt;
+        return { lectureId: lecture._id, at, linked: true };
+      }
+      return { lectureId: lecture._id, at: resumePosition(lecture.duration, saved) };
+    });
+  }, [lecture, progressReady, progressRows, linkedAt, linkedLectureId]);
   const lectureId = lecture?._id;
   useEffect(() => {
     setUpNext(false);
     setResumeNoticeHidden(false);
   }, [lectureId]);
   const openedAt = lecture && opened?.lectureId === lecture._id ? opened.at : undefined;
+  const openedByLink = lecture !== undefined && opened?.lectureId === lecture._id && opened.linked === true;
+  const captionsAnswer = useGetCaptionsQuery({ courseId: courseId ?? '', lectureId: lectureId ?? '' }, { skip: !courseId || !lectureId });
+  const captions = (captionsAnswer.currentData?.captions ?? []).map(({ language, label, isDefault, url }) => ({ language, label, isDefault, url }));
+
   const next = lectures[current + 1];
   // A lecture that is not a free preview plays under a lease, started before the player has its source.
   const playback = usePlayback(lectureId, isLoggedIn && lecture !== undefined && !lecture.preview, video);
   const lease = playback.state;
   const playerShown = openedAt !== undefined && (lease.kind === 'off' || lease.kind === 'playing' || lease.kind === 'stopped');
+  const transcriptShown = playerShown && captions.length > 0;
   useProgressTracking({
     video,
     lectureId: lecture?._id,
@@ -168,8 +200,10 @@ export default function LecturePage() {
       )}
 
       {!refusal && !loading && (
+        // Phones stack the player, its transcript, the lecture's details and the list; wide screens put the
+        // transcript beside the player, as tall as it (its box adds nothing to the row's height), and the list below it.
         <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
-          <div className="min-w-0 space-y-3">
+          <div className="min-w-0 space-y-3 lg:col-start-1 lg:row-start-1">
             {lecture ? (
               <>
                 {lease.kind === 'refused' ? (
@@ -181,7 +215,10 @@ export default function LecturePage() {
                 ) : (
                   <VideoPlayer
                     key={lecture._id}
-                    videoRef={video}
+                    videoRef={videoRef}
+                    captions={captions}
+                    viewer={user?._id ?? 'guest'}
+                    onCaptionChange={setCaptionShown}
                     src={lecture.secure_url}
                     hlsSrc={lecture.hls_url}
                     poster={lecture.poster_url}
@@ -208,7 +245,7 @@ export default function LecturePage() {
                     }
                   />
                 )}
-                {openedAt !== undefined && openedAt > 0 && !resumeNoticeHidden && (
+                {openedAt !== undefined && openedAt > 0 && !openedByLink && !resumeNoticeHidden && (
                   <p role="status" className="flex flex-wrap items-center gap-x-2 text-sm text-base-content/80">
                     {progressTexts.resumedAt(clockDuration(openedAt))}
                     <span aria-hidden="true">·</span>
@@ -224,78 +261,95 @@ export default function LecturePage() {
                     </button>
                   </p>
                 )}
-                <div className="flex flex-wrap items-center justify-between gap-3">
-                  <h2 className="min-w-0 text-xl font-semibold wrap-anywhere">{lecture.title}</h2>
-                  <div className="flex flex-wrap items-center gap-3">
-                    {isLoggedIn && (
-                      <button
-                        type="button"
-                        className="btn btn-sm btn-outline"
-                        aria-pressed={lectureProgress?.completed ?? false}
-                        onClick={() => void markCompleted({ courseId: course._id, lectureId: lecture._id, completed: !lectureProgress?.completed })}
-                      >
-                        {/* Green text on a light button fails contrast: the check carries the colour, the words stay neutral. */}
-                        {lectureProgress?.completed && (
-                          <svg
-                            viewBox="0 0 24 24"
-                            width="16"
-                            height="16"
-                            fill="none"
-                            stroke="currentColor"
-                            strokeWidth="3"
-                            className="text-success"
-                            aria-hidden="true"
-                          >
-                            <path d="M5 12l5 5L20 7" />
-                          </svg>
-                        )}
-                        {lectureProgress?.completed ? progressTexts.markNotDone : progressTexts.markDone}
-                      </button>
-                    )}
-                    <label className="flex items-center gap-2 text-sm">
-                      Speed
-                      <select className="select select-sm" value={speed} onChange={(event) => setSpeed(Number(event.target.value))}>
-                        {SPEEDS.map((value) => (
-                          <option key={value} value={value}>
-                            {value}×
-                          </option>
-                        ))}
-                      </select>
-                    </label>
-                  </div>
-                </div>
-                <p className="max-w-prose leading-7 whitespace-pre-line text-base-content/90 wrap-anywhere">{lecture.description}</p>
-                {/* A key of its own: the player, its sibling, is keyed by the lecture's id, and two siblings with one key confuse React. */}
-                <LectureResources key={`files:${lecture._id}`} courseId={course._id} lecture={lecture} canEdit={isAdmin} />
               </>
             ) : (
               <p className="rounded-xl bg-base-200 p-8 text-center">This course has no lectures yet.</p>
             )}
           </div>
 
-          <LectureList
-            sections={answer.currentData?.sections}
-            lectures={lectures}
-            current={current}
-            onPick={play}
-            progressOf={progressOf}
-            course={progress.currentData?.course}
-            action={
-              isAdmin && (
-                <button type="button" className="btn btn-primary btn-sm" onClick={() => void navigate(courseLink(paths.addLecture, course), { state: course })}>
-                  {messages.addNewLecture}
-                </button>
-              )
-            }
-            adminTools={isAdmin ? (item) => <LectureAdminTools courseId={course._id} lecture={item} onDeleted={() => setCurrent(0)} /> : undefined}
-            footer={
-              ffmpeg && (
-                <p className="mt-3 border-t border-base-content/10 px-1 pt-3 text-xs text-base-content/70 wrap-anywhere">
-                  {messages.videoProcessedWith(ffmpeg)}
-                </p>
-              )
-            }
-          />
+          {lecture && transcriptShown && (
+            <div className="min-w-0 lg:relative lg:col-start-2 lg:row-start-1">
+              <Transcript key={`transcript:${lecture._id}`} captions={captions} shown={captionShown} video={videoElement} className="lg:absolute lg:inset-0" />
+            </div>
+          )}
+
+          {lecture && (
+            <div className="min-w-0 space-y-3 self-start lg:col-start-1 lg:row-start-2">
+              <div className="flex flex-wrap items-center justify-between gap-3">
+                <h2 className="min-w-0 text-xl font-semibold wrap-anywhere">{lecture.title}</h2>
+                <div className="flex flex-wrap items-center gap-3">
+                  {isLoggedIn && (
+                    <button
+                      type="button"
+                      className="btn btn-sm btn-outline"
+                      aria-pressed={lectureProgress?.completed ?? false}
+                      onClick={() => void markCompleted({ courseId: course._id, lectureId: lecture._id, completed: !lectureProgress?.completed })}
+                    >
+                      {/* Green text on a light button fails contrast: the check carries the colour, the words stay neutral. */}
+                      {lectureProgress?.completed && (
+                        <svg
+                          viewBox="0 0 24 24"
+                          width="16"
+                          height="16"
+                          fill="none"
+                          stroke="currentColor"
+                          strokeWidth="3"
+                          className="text-success"
+                          aria-hidden="true"
+                        >
+                          <path d="M5 12l5 5L20 7" />
+                        </svg>
+                      )}
+                      {lectureProgress?.completed ? progressTexts.markNotDone : progressTexts.markDone}
+                    </button>
+                  )}
+                  <label className="flex items-center gap-2 text-sm">
+                    Speed
+                    <select className="select select-sm" value={speed} onChange={(event) => setSpeed(Number(event.target.value))}>
+                      {SPEEDS.map((value) => (
+                        <option key={value} value={value}>
+                          {value}×
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                </div>
+              </div>
+              <p className="max-w-prose leading-7 whitespace-pre-line text-base-content/90 wrap-anywhere">{lecture.description}</p>
+              {/* A key of its own: the player, its sibling, is keyed by the lecture's id, and two siblings with one key confuse React. */}
+              <LectureResources key={`files:${lecture._id}`} courseId={course._id} lecture={lecture} canEdit={isAdmin} />
+            </div>
+          )}
+
+          <div className={`min-w-0 self-start lg:col-start-2 ${transcriptShown ? 'lg:row-start-2' : 'lg:row-span-2 lg:row-start-1'}`}>
+            <LectureList
+              sections={answer.currentData?.sections}
+              lectures={lectures}
+              current={current}
+              onPick={play}
+              progressOf={progressOf}
+              course={progress.currentData?.course}
+              action={
+                isAdmin && (
+                  <button
+                    type="button"
+                    className="btn btn-primary btn-sm"
+                    onClick={() => void navigate(courseLink(paths.addLecture, course), { state: course })}
+                  >
+                    {messages.addNewLecture}
+                  </button>
+                )
+              }
+              adminTools={isAdmin ? (item) => <LectureAdminTools courseId={course._id} lecture={item} onDeleted={() => setCurrent(0)} /> : undefined}
+              footer={
+                ffmpeg && (
+                  <p className="mt-3 border-t border-base-content/10 px-1 pt-3 text-xs text-base-content/70 wrap-anywhere">
+                    {messages.videoProcessedWith(ffmpeg)}
+                  </p>
+                )
+              }
+            />
+          </div>
         </div>
       )}
     </section>

@@ -1,6 +1,8 @@
 import { messages } from '@lms/contract/messages';
 import type HlsType from 'hls.js';
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode, type Ref } from 'react';
+import { openingCaption, rememberCaption, rememberedCaption, sameLanguage, toggledOnCaption, type PlayerCaption } from './caption-choice';
+import { CaptionsMenu } from './CaptionsMenu';
 import { playerTexts } from './player-texts';
 import { useWatermark, type PlayerWatermark } from './watermark';
 
@@ -37,7 +39,17 @@ interface Props {
    * the page to fetch the lecture's URLs again.
    */
   onSourceRefused?: () => void;
+  /** The lecture's captions, each with the viewer's link to its WebVTT. */
+  captions?: readonly PlayerCaption[];
+  /** Whose choice of captions is remembered on this device: the signed-in user's id, else 'guest'. */
+  viewer?: string;
+  /** The language shown changed (null: captions off), for the transcript to follow. */
+  onCaptionChange?: (language: string | null) => void;
 }
+
+/** The engine playing the source: its captions are shown in different ways. */
+type Engine = 'mp4' | 'hls' | 'native';
+const NO_CAPTIONS: readonly PlayerCaption[] = [];
 
 const SEEK_SECONDS = 5;
 
@@ -65,8 +77,12 @@ export function VideoPlayer({
   reloadKey = 0,
   playOnReload = false,
   onSourceRefused,
+  captions = NO_CAPTIONS,
+  viewer = 'guest',
+  onCaptionChange,
 }: Props) {
   const video = useRef<HTMLVideoElement | null>(null);
+  const root = useRef<HTMLDivElement | null>(null);
   const frame = useRef<HTMLDivElement | null>(null);
   /** Where the video is, kept as it plays: attaching the source again starts from here. */
   const position = useRef(startAt);
@@ -83,6 +99,86 @@ export function VideoPlayer({
   const qualityId = useId();
   const hintId = useId();
   const refusedSource = useRef<string | null>(null);
+  const [engine, setEngine] = useState<Engine | null>(null);
+  /** The languages of the playlist's SUBTITLES group, once hls.js has read it. */
+  const [hlsSubtitles, setHlsSubtitles] = useState<string[] | null>(null);
+  const captionLanguages = captions.map((caption) => caption.language).join();
+  const [caption, setCaption] = useState<string | null>(() => openingCaption(captions, rememberedCaption(viewer)));
+  /** The language `C` turns on again after turning captions off. */
+  const lastCaption = useRef<string | null>(null);
+  const captionChanged = useRef(onCaptionChange);
+  captionChanged.current = onCaptionChange;
+
+  // The list comes after the player mounts (its own request) and differs per lecture: open with the viewer's choice.
+  useEffect(() => {
+    const remembered = rememberedCaption(viewer);
+    lastCaption.current = remembered === 'off' ? null : remembered;
+    setCaption(openingCaption(captions, remembered));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the languages, not the list's identity (its links are signed afresh)
+  }, [captionLanguages, viewer]);
+
+  useEffect(() => captionChanged.current?.(caption), [caption]);
+
+  function chooseCaption(language: string | null) {
+    setCaption(language);
+    if (language) lastCaption.current = language;
+    rememberCaption(viewer, language);
+  }
+  const toggleCaptions = useRef(() => {});
+  toggleCaptions.current = () => {
+    if (captions.length > 0) chooseCaption(caption ? null : toggledOnCaption(captions, lastCaption.current));
+  };
+
+  // C toggles captions from the player or the page itself, never while the learner types.
+  useEffect(() => {
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      if (event.key.toLowerCase() !== 'c' || event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
+      const target = event.target as HTMLElement | null;
+      const inPlayer = target === document.body || target === document.documentElement || (target !== null && root.current?.contains(target));
+      if (!inPlayer || !target || target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName)) return;
+      event.preventDefault();
+      toggleCaptions.current();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+
+  // The browser draws the cues, inside the video (so in full screen too, and above its controls); their size follows the frame's width.
+  useEffect(() => {
+    const element = video.current;
+    const box = frame.current;
+    if (!element || !box || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(([entry]) => {
+      const width = entry?.contentRect.width ?? 0;
+      element.style.setProperty('--cue-size', `${Math.round(Math.min(44, Math.max(15, width * 0.034)))}px`);
+    });
+    observer.observe(box);
+    return () => observer.disconnect();
+  }, []);
+
+  // Shows the chosen language and hides the others, whichever engine plays: hls.js's subtitle tracks, the
+  // browser's own HLS tracks, or our <track> elements (the MP4, or a playlist without a subtitles group).
+  const usesTrackElements = engine === 'mp4' || (engine === 'hls' && hlsSubtitles !== null && hlsSubtitles.length === 0);
+  useEffect(() => {
+    const element = video.current;
+    if (!element || !engine) return;
+    const player = hls.current;
+    if (engine === 'hls' && player && hlsSubtitles && hlsSubtitles.length > 0) {
+      player.subtitleDisplay = caption !== null;
+      player.subtitleTrack = caption === null ? -1 : hlsSubtitles.findIndex((language) => sameLanguage(language, caption));
+      return;
+    }
+    const apply = () => {
+      const tracks: TextTrack[] = usesTrackElements
+        ? [...element.querySelectorAll('track')].map((track) => track.track)
+        : [...(element.textTracks ?? [])].filter((track) => track.kind === 'subtitles' || track.kind === 'captions');
+      for (const track of tracks) track.mode = caption !== null && sameLanguage(track.language, caption) ? 'showing' : 'disabled';
+    };
+    apply();
+    // The browser's own HLS adds its tracks once it has read the playlist.
+    element.textTracks?.addEventListener?.('addtrack', apply);
+    return () => element.textTracks?.removeEventListener?.('addtrack', apply);
+  }, [caption, engine, hlsSubtitles, usesTrackElements, captionLanguages]);
 
   useEffect(() => {
     const element = video.current;
@@ -101,6 +197,7 @@ export function VideoPlayer({
     if (!element) return;
     setLevels([]);
     setChosen(-1);
+    setHlsSubtitles(null);
     const again = reloadKey !== mountReload;
     const from = again ? position.current : startAt;
     const play = again ? playOnReloadNow.current : autoPlay;
@@ -116,6 +213,7 @@ export function VideoPlayer({
       if (from > 0) element.addEventListener('loadedmetadata', () => (element.currentTime = from), { once: true });
     };
     if (!hlsSrc) {
+      setEngine('mp4');
       seekToStart();
       element.src = src;
       start();
@@ -129,6 +227,7 @@ export function VideoPlayer({
       hls.current?.destroy();
       hls.current = null;
       setLevels([]);
+      setEngine('mp4');
       seekToStart();
       element.src = src;
       start();
@@ -139,16 +238,21 @@ export function VideoPlayer({
         if (!Hls.isSupported()) {
           // No Media Source (iPhones before iOS 17): the browser's own HLS, else the MP4.
           seekToStart();
-          element.src = element.canPlayType('application/vnd.apple.mpegurl') ? hlsSrc : src;
+          const native = Boolean(element.canPlayType('application/vnd.apple.mpegurl'));
+          setEngine(native ? 'native' : 'mp4');
+          element.src = native ? hlsSrc : src;
           start();
           return;
         }
         const player = new Hls({ capLevelToPlayerSize: true, ...(from > 0 && { startPosition: from }) });
         hls.current = player;
+        setEngine('hls');
         player.on(Hls.Events.MANIFEST_PARSED, (_event, data) => {
           setLevels(data.levels.map((level) => level.height));
+          setHlsSubtitles((data.subtitleTracks ?? []).map((track) => track.lang ?? ''));
           start();
         });
+        player.on(Hls.Events.SUBTITLE_TRACKS_UPDATED, (_event, data) => setHlsSubtitles(data.subtitleTracks.map((track) => track.lang ?? '')));
         player.on(Hls.Events.LEVEL_SWITCHED, (_event, data) => setPlaying(data.level));
         player.on(Hls.Events.ERROR, (_event, data) => {
           if (data.fatal) fallBackToMp4();
@@ -228,7 +332,7 @@ export function VideoPlayer({
   const playingHeight = playing === undefined ? undefined : levels[playing];
 
   return (
-    <div className="space-y-2" onKeyDown={onKeyDown}>
+    <div ref={root} className="space-y-2" onKeyDown={onKeyDown}>
       {/* The frame goes full screen, with what is drawn over the video; its width sizes the watermark's type (container units). */}
       <div ref={frame} className="@container relative flex items-center bg-transparent [&:fullscreen]:bg-black">
         <video
@@ -243,6 +347,8 @@ export function VideoPlayer({
           aria-label={label}
           aria-describedby={hintId}
         >
+          {usesTrackElements &&
+            captions.map((item) => <track key={item.language} kind="subtitles" srcLang={item.language} label={item.label} src={item.url} />)}
           Your browser cannot play this video.
         </video>
         {overlay}
@@ -276,6 +382,7 @@ export function VideoPlayer({
               </select>
             </span>
           )}
+          {captions.length > 0 && <CaptionsMenu captions={captions} chosen={caption} onChoose={chooseCaption} />}
           <button type="button" className="btn btn-ghost btn-sm" onClick={toggleFullscreen} aria-pressed={fullscreen}>
             <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
               <path d="M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5" strokeLinecap="round" strokeLinejoin="round" />

@@ -3,4 +3,7 @@ export const playerTexts = {
   fullscreen: 'Full screen',
   exitFullscreen: 'Exit full screen',
   watermarkHidden: 'The watermark must stay visible to play this video',
+  captions: 'Captions',
+  captionsOff: 'Off',
+  captionsHint: 'Captions (C)',
 };
