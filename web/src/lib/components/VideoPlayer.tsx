@@ -170,7 +170,7 @@ export function VideoPlayer({
     }
     const apply = () => {
       const tracks: TextTrack[] = usesTrackElements
-        ? [...element.querySelectorAll('track')].map((track) => track.track)
+        ? [...element.querySelectorAll('track')].flatMap((track) => (track.track ? [track.track] : []))
         : [...(element.textTracks ?? [])].filter((track) => track.kind === 'subtitles' || track.kind === 'captions');
       for (const track of tracks) track.mode = caption !== null && sameLanguage(track.language, caption) ? 'showing' : 'disabled';
     };
