@@ -34,7 +34,9 @@ export async function securityHeaders(config: Pick<RuntimeConfig, 'publicUrl' | 
         // and React sets style attributes. A hash would switch 'unsafe-inline' off for all of them.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', ...media],
-        mediaSrc: ["'self'", 'blob:', ...media],
+        // data: for hls.js's subtitle <track>s, each given an empty WebVTT (data:,WEBVTT) so the browser keeps its
+        // cues: refused, Chromium never shows a language again once it has been switched off.
+        mediaSrc: ["'self'", 'blob:', 'data:', ...media],
         // hls.js fetches playlists and segments itself (from the bucket too, with S3) and may parse them in a blob: worker.
         connectSrc: ["'self'", ...razorpay.connect, ...media],
         workerSrc: ["'self'", 'blob:'],

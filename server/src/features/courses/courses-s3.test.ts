@@ -52,7 +52,7 @@ describe('courses with STORAGE=s3', () => {
     expect(Buffer.from(await played.arrayBuffer())).toEqual(video.subarray(0, 100));
 
     const csp = (await t.app.inject({ url: '/healthz' })).headers['content-security-policy'] as string;
-    expect(csp).toContain(`media-src 'self' blob: ${new URL(s3.settings.endpoint!).origin}`);
+    expect(csp).toContain(`media-src 'self' blob: data: ${new URL(s3.settings.endpoint!).origin}`);
     // hls.js fetches presigned segments from the bucket itself.
     expect(csp).toContain(`connect-src 'self' ${new URL(s3.settings.endpoint!).origin}`);
     expect(csp).toContain("worker-src 'self' blob:");

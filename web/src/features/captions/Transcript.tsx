@@ -29,6 +29,9 @@ type Loaded = { url: string; lines: Line[] } | { url: string; failed: true };
 /** After the learner scrolls the transcript, it stops following the video for this long. */
 export const FOLLOW_PAUSE_MS = 6000;
 
+/** Seconds into a line that a click seeks to. */
+const SEEK_INTO_LINE = 0.25;
+
 /** The line playing at `time`: the last one started, while it lasts (none in a gap between lines). */
 function lineAt(lines: readonly Line[], time: number): number {
   let low = 0;
@@ -136,8 +139,10 @@ export function Transcript({ captions, shown, video, className = '' }: Props) {
   function seek(index: number) {
     const line = lines[index];
     if (!video || !line) return;
-    // A playing video goes on playing from there; a paused one waits there.
-    video.currentTime = line.start;
+    // A playing video goes on playing from there; a paused one waits there. A hair past the start: a
+    // stream's timeline may begin a frame or two after its captions' (HLS maps them to its first picture),
+    // and a paused video must show the line clicked.
+    video.currentTime = Math.min(line.start + SEEK_INTO_LINE, (line.start + line.end) / 2);
     setCurrent(index);
   }
 

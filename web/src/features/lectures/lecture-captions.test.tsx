@@ -143,7 +143,7 @@ describe('/course/lecture: captions and transcript', () => {
     const player = await findPlayer('Lecture 1: Lesson 1');
     const transcript = await screen.findByRole('region', { name: 'Transcript' });
     await view.user.click(await within(transcript).findByRole('button', { name: /The borrow checker/ }));
-    expect(player.currentTime).toBe(95);
+    expect(player.currentTime).toBe(95.25);
 
     await view.user.click(screen.getByRole('button', { name: 'Captions' }));
     await view.user.click(screen.getByRole('menuitemradio', { name: 'हिन्दी' }));
