@@ -59,7 +59,7 @@ export function CaptionsMenu({ captions, chosen, onChoose }: Props) {
       <button
         ref={button}
         type="button"
-        className={`btn btn-sm ${on ? 'btn-soft btn-primary' : 'btn-ghost'}`}
+        className={`btn btn-ghost btn-sm ${on ? 'bg-primary/10 text-primary' : ''}`}
         aria-label={playerTexts.captions}
         aria-pressed={on}
         aria-haspopup="menu"
@@ -72,7 +72,10 @@ export function CaptionsMenu({ captions, chosen, onChoose }: Props) {
           <rect x="3" y="5" width="18" height="14" rx="2" />
           <path d="M10.5 10.2a2.2 2.2 0 1 0 0 3.6M17 10.2a2.2 2.2 0 1 0 0 3.6" strokeLinecap="round" />
         </svg>
-        <span aria-hidden="true">{on ? (captions.find((caption) => caption.language === chosen)?.label ?? 'CC') : 'CC'}</span>
+        {/* The language on show beside the icon where there is room; a phone's bar has room for the icon only. */}
+        <span aria-hidden="true" className="hidden max-w-[8rem] truncate sm:inline">
+          {on ? (captions.find((caption) => caption.language === chosen)?.label ?? 'CC') : 'CC'}
+        </span>
       </button>
       {open && (
         <ul

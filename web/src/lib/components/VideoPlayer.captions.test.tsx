@@ -1,3 +1,4 @@
+import { messages } from '@lms/contract/messages';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -156,6 +157,7 @@ describe('VideoPlayer: captions on an MP4', () => {
         <VideoPlayer src="/a.mp4" label="Lecture 1" captions={captions} viewer="u1" overlay={<input aria-label="Answer" />} />
       </>,
     );
+    expect(screen.getByLabelText('Lecture 1')).toHaveAccessibleDescription(`${messages.videoShortcuts}, C captions`);
     fireEvent.keyDown(document.body, { key: 'c' });
     expect(shownLanguage()).toBe('en');
     expect(localStorage.getItem('lms.captions.u1')).toBe('en');

@@ -367,6 +367,7 @@ export function VideoPlayer({
         {/* Phones have no keyboard: the hint shows from the sm breakpoint, and stays the video's description. */}
         <p id={hintId} className="hidden text-base-content/70 sm:block">
           {messages.videoShortcuts}
+          {captions.length > 0 && playerTexts.captionsShortcut}
         </p>
         <span className="ml-auto flex flex-wrap items-center gap-2">
           {levels.length > 0 && (
@@ -387,7 +388,8 @@ export function VideoPlayer({
             <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
               <path d="M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5" strokeLinecap="round" strokeLinejoin="round" />
             </svg>
-            {playerTexts.fullscreen}
+            {/* Named on a phone too, where the bar shows the icon only. */}
+            <span className="max-sm:sr-only">{playerTexts.fullscreen}</span>
           </button>
         </span>
       </div>

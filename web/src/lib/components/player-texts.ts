@@ -6,4 +6,6 @@ export const playerTexts = {
   captions: 'Captions',
   captionsOff: 'Off',
   captionsHint: 'Captions (C)',
+  /** Added to the shortcuts (messages.videoShortcuts) when the lecture has captions. */
+  captionsShortcut: ', C captions',
 };
