@@ -6,6 +6,7 @@ import { clockDuration } from '../../lib/format';
 import { resumePosition, useGetCourseProgressQuery } from '../progress';
 import { useProgressTracking } from '../progress';
 import { useAuth } from '../auth';
+import { useGetCaptionsQuery } from '../captions';
 
 /** A free preview lecture, with the video URL the curriculum gives anyone. */
 export type PlayablePreview = CurriculumLecture & { secure_url: string };
@@ -33,6 +34,9 @@ export function PreviewDialog({ courseId, courseTitle, previews, playing, onSele
   const titleId = useId();
   // A signed-in viewer's place in a preview is kept, and resumed, as on the lecture page.
   const signedIn = useAuth((auth) => auth.isLoggedIn);
+  const viewer = useAuth((auth) => auth.data?._id) ?? 'guest';
+  // A free preview's captions are anyone's, as its video is: the CC menu, as on the lecture page (no room for a transcript).
+  const captions = useGetCaptionsQuery({ courseId, lectureId: playing._id }).currentData?.captions;
   const progress = useGetCourseProgressQuery(courseId, { skip: !signedIn });
   const progressSettled = !signedIn || progress.isSuccess || progress.isError;
   const saved = progress.currentData?.lectures.find((row) => row.lectureId === playing._id);
@@ -95,6 +99,8 @@ export function PreviewDialog({ courseId, courseTitle, previews, playing, onSele
             poster={playing.poster_url}
             label={messages.previewFor(playing.title)}
             onSourceRefused={onVideoRefused}
+            captions={captions}
+            viewer={viewer}
             className=""
             barClassName="px-4 pt-2 sm:px-6"
           />
