@@ -202,7 +202,8 @@ export default function LecturePage() {
       {!refusal && !loading && (
         // Phones stack the player, its transcript, the lecture's details and the list; wide screens put the
         // transcript beside the player, as tall as it (its box adds nothing to the row's height), and the list below it.
-        <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+        // Without a transcript the list spans both rows; the second row takes what a long list adds, never the player's.
+        <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)] lg:grid-rows-[auto_1fr]">
           <div className="min-w-0 space-y-3 lg:col-start-1 lg:row-start-1">
             {lecture ? (
               <>
