@@ -134,26 +134,33 @@ export async function searchCaptions(ctx: Context, { q, limit, viewer }: { q: st
     await ctx.db.execute(sql`
       with hits as materialized (
         -- The matching cues first, through the GIN index: left to itself, the planner may walk every
-        -- lecture's cues in order instead and test each, which reads them all for a rare word.
-        select c.caption_id, c.start_ms, c.text, c.search_config, ${query} as query, ts_rank(c.words, ${query}) as rank
+        -- lecture's cues in order instead and test each, which reads them all for a rare word. Only
+        -- what ranks them is kept: a common word matches thousands, all sorted below.
+        select c.caption_id, c.position, c.start_ms, ts_rank(c.words, ${query}) as rank
         from caption_cues c
         where ${matchesAny(groups)}
-      ), best as (
-        select distinct on (l.id)
-               co.id as course_id, co.title as course_title, l.id as lecture_id, l.title as lecture_title, l.is_preview,
-               lc.language, lc.label, h.start_ms, h.text, h.search_config, h.query, h.rank
+      ), best as materialized (
+        -- Each lecture's best cue, sorted on the fewest columns: the titles join the few kept.
+        select distinct on (lc.lecture_id) lc.lecture_id, h.caption_id, h.position, h.start_ms, h.rank
         from hits h
         join lecture_captions lc on lc.id = h.caption_id
-        join lectures l on l.id = lc.lecture_id
+        order by lc.lecture_id, h.rank desc, h.start_ms
+      ), shown as (
+        select co.id as course_id, co.title as course_title, l.id as lecture_id, l.title as lecture_title, l.is_preview,
+               lc.language, lc.label, b.caption_id, b.position, b.start_ms, b.rank
+        from best b
+        join lecture_captions lc on lc.id = b.caption_id
+        join lectures l on l.id = b.lecture_id
         join courses co on co.id = l.course_id
         where co.status = 'published'
-        order by l.id, h.rank desc, h.start_ms
+        order by b.rank desc, co.title, l.title
+        limit ${limit}
       )
-      select best.*,
-             ts_headline(best.search_config, translate(best.text, ${START_HIT + STOP_HIT}, ''), best.query, ${HEADLINE_OPTIONS}) as headline
-      from best
-      order by best.rank desc, best.course_title, best.lecture_title
-      limit ${limit}`),
+      -- The marks, for the few cues answered only.
+      select s.*, ts_headline(c.search_config, translate(c.text, ${START_HIT + STOP_HIT}, ''), ${query}, ${HEADLINE_OPTIONS}) as headline
+      from shown s
+      join caption_cues c on c.caption_id = s.caption_id and c.position = s.position
+      order by s.rank desc, s.course_title, s.lecture_title`),
   );
   const watchesAll = viewer !== null && canWatchLectures(viewer);
   return rows.map((row) => ({
