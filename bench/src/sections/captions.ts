@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -223,6 +224,8 @@ function measureParse(runs: number): Measurement {
 
 export async function measureCaptions(bench: Bench): Promise<SectionResult> {
   const runs = bench.quick ? 100 : 300;
+  // A p99 of single requests moves with whatever else runs on the machine: the load is printed beside them.
+  const loadBefore = os.loadavg()[0]!;
   const databaseUrl = await recreateDatabase(bench.postgresUrl, 'lms_bench_captions');
   const rows: Measurement[] = [measureParse(bench.quick ? 10 : 30)];
   rows.push(...(await measureSearches(bench, 'PostgreSQL', 'captions-postgres', databaseUrl, runs)));
@@ -232,12 +235,13 @@ export async function measureCaptions(bench: Bench): Promise<SectionResult> {
   ];
   for (const search of SEARCHES) notes.push(await explainSearch(databaseUrl, search.q));
   rows.push(...(await measureSearches(bench, 'embedded PGlite', 'captions-embedded', undefined, runs)));
+  const load = `load average (1 min) ${loadBefore.toFixed(1)} as the section began, ${os.loadavg()[0]!.toFixed(1)} as it ended, on ${os.cpus().length} cores`;
   return {
     title: `Captions: search over ${(LECTURES * CUES_PER_LECTURE).toLocaleString('en-US')} cues, and reading a caption file`,
     rows,
     notes: [
       `Search: one course of ${LECTURES} lectures of ${CUES_PER_LECTURE.toLocaleString('en-US')} cues each (${LECTURES - HINDI_LECTURES} English, ${HINDI_LECTURES} Hindi), 8–15 words a cue, written into the database while the server is stopped. ` +
-        `Each search sent ${runs} times one after another after 10 for warm-up, logged out, limit 10, timed from the bench; the server runs with TRUST_PROXY=1 and the bench names a new X-Forwarded-For address every 100 requests, so the limit of 120 searches a minute per address is not what answers.`,
+        `Each search sent ${runs} times one after another after 10 for warm-up, logged out, limit 10, timed from the bench; the server runs with TRUST_PROXY=1 and the bench names a new X-Forwarded-For address every 100 requests, so the limit of 120 searches a minute per address is not what answers. The machine's ${load}.`,
       '',
       ...notes,
     ],

@@ -208,4 +208,13 @@ describe('searching what lectures say', () => {
       expect(response.json(), url).toEqual({ success: false, message });
     }
   });
+
+  it('answers at most 120 searches a minute from one address, and others still', async () => {
+    const from = (remoteAddress: string) => t.app.inject({ url: '/api/v1/captions/search?q=python', remoteAddress });
+    for (let i = 0; i < 120; i++) expect((await from('203.0.113.7')).statusCode).toBe(200);
+    const refused = await from('203.0.113.7');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ success: false, message: answers.tooManyRequests });
+    expect((await from('203.0.113.8')).statusCode).toBe(200);
+  });
 });
