@@ -179,7 +179,10 @@ async function measureSearches(bench: Bench, label: string, name: string, databa
   const seeded = performance.now() - seeding;
   product = await startProduct(options);
   const rows: Measurement[] = [
-    { what: `${LECTURES * CUES_PER_LECTURE} cues in ${LECTURES} lectures written (insert, GIN index kept, vacuum analyze), ${label}`, measured: ms(seeded) },
+    {
+      what: `${(LECTURES * CUES_PER_LECTURE).toLocaleString('en-US')} cues in ${LECTURES} lectures written (insert, GIN index kept, vacuum analyze), ${label}`,
+      measured: ms(seeded),
+    },
   ];
   try {
     for (const [index, search] of SEARCHES.entries()) {

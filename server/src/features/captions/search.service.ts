@@ -100,7 +100,7 @@ function queryOfCue(groups: QueryGroup[]): SQL {
 }
 
 /** ts_headline's text, its marks turned into parts: plain text, the words searched for marked. */
-export function partsOf(headline: string): MatchPart[] {
+function partsOf(headline: string): MatchPart[] {
   const parts: MatchPart[] = [];
   // The text between marks, then a marked word, and so on: the marks never nest, and the text has none of its own.
   for (const [index, text] of headline.replaceAll(STOP_HIT, START_HIT).split(START_HIT).entries()) {
