@@ -31,6 +31,13 @@ export const SEARCH_CONFIGS = [
   'tamil',
   'nepali',
   'greek',
+  'irish',
+  'catalan',
+  'basque',
+  'lithuanian',
+  'serbian',
+  'armenian',
+  'yiddish',
 ] as const;
 
 /**
