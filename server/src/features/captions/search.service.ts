@@ -3,42 +3,7 @@ import type { CaptionMatch, MatchPart } from '@lms/contract/captions';
 import type { Context } from '../../context.ts';
 import type { UserRow } from '../auth/sessions.ts';
 import { canWatchLectures } from '../users/users.service.ts';
-
-/**
- * Every text-search configuration a cue's words may be stored in: the languages PostgreSQL (and
- * PGlite) stems, and `simple` (every other language: lower-cased words, no stop words). A search
- * is read once in each of them, as a cue was written in its own.
- */
-export const SEARCH_CONFIGS = [
-  'simple',
-  'english',
-  'french',
-  'german',
-  'spanish',
-  'italian',
-  'portuguese',
-  'dutch',
-  'russian',
-  'swedish',
-  'danish',
-  'finnish',
-  'norwegian',
-  'turkish',
-  'arabic',
-  'indonesian',
-  'hungarian',
-  'romanian',
-  'tamil',
-  'nepali',
-  'greek',
-  'irish',
-  'catalan',
-  'basque',
-  'lithuanian',
-  'serbian',
-  'armenian',
-  'yiddish',
-] as const;
+import { SEARCH_CONFIG_NAMES } from './search-config.ts';
 
 /**
  * What ts_headline puts around a matched word: control characters that a cue's text never keeps
@@ -62,7 +27,7 @@ interface QueryGroup {
  * A configuration that reads it as nothing (only its stop words, or no words at all) is left out.
  */
 async function readSearch(ctx: Context, q: string): Promise<QueryGroup[]> {
-  const configs = SEARCH_CONFIGS.filter((config) => /^[a-z]+$/.test(config));
+  const configs = SEARCH_CONFIG_NAMES.filter((config) => /^[a-z]+$/.test(config));
   const values = sql.join(
     configs.map((config) => sql`(${config}::regconfig)`),
     sql`, `,
