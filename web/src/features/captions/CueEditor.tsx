@@ -84,7 +84,10 @@ export function CueEditor({ courseId, lecture, caption, onClose }: Props) {
   useEffect(() => {
     const element = dialog.current;
     if (element && !element.open) element.showModal();
-    return () => element?.querySelector('video')?.pause();
+    return () => {
+      const playing = element?.querySelector('video');
+      if (playing && !playing.paused) playing.pause();
+    };
   }, []);
 
   useEffect(() => {
@@ -180,7 +183,7 @@ export function CueEditor({ courseId, lecture, caption, onClose }: Props) {
 
   function close() {
     if (dirty && !window.confirm(texts.discard)) return;
-    video?.pause();
+    if (video && !video.paused) video.pause();
     if (dialog.current?.open) dialog.current.close();
     onClose();
   }
