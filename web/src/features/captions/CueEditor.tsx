@@ -264,10 +264,15 @@ export function CueEditor({ courseId, lecture, caption, onClose }: Props) {
               label={texts.preview(lecture.title)}
               videoRef={setVideo}
               className="rounded-field"
+              barClassName="max-lg:hidden"
               overlay={<CueOverlay video={video} cues={timed} onCurrent={setCurrentKey} />}
             />
             <VideoClock video={video} />
-            <p className="hidden text-xs text-base-content/70 lg:block">{texts.previewHint}</p>
+            <ul className="hidden list-disc space-y-1 pl-4 text-xs text-base-content/70 lg:block">
+              <li>{texts.previewHint}</li>
+              <li>{texts.timeHint}</li>
+              <li>{texts.saveKey}</li>
+            </ul>
           </div>
 
           <div className="flex min-h-0 flex-1 flex-col">
@@ -287,7 +292,7 @@ export function CueEditor({ courseId, lecture, caption, onClose }: Props) {
                   setPage(0);
                 }}
               />
-              {loading === 'done' && shown.length > 0 && (
+              {loading === 'done' && shown.length > PAGE && (
                 <nav aria-label={texts.filter} className="flex items-center gap-1 text-sm tabular-nums">
                   <button
                     type="button"
@@ -372,7 +377,7 @@ export function CueEditor({ courseId, lecture, caption, onClose }: Props) {
                 {texts.saved(savedVersion)}
               </p>
             ) : (
-              <p className="text-base-content/70">{texts.timeHint}</p>
+              <p className="text-base-content/70 lg:hidden">{texts.timeHint}</p>
             )}
           </div>
           <div className="flex gap-2">
@@ -416,7 +421,7 @@ const CueRow = memo(function CueRow({ baseId, cue, number, invalid, problemId, c
       aria-current={current ? 'true' : undefined}
       className={`rounded-box border p-2 ${invalid ? 'border-error' : current ? 'border-primary/60 bg-primary/5' : 'border-base-content/15'}`}
     >
-      <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+      <div className="flex flex-wrap items-center gap-x-1.5 gap-y-1">
         <button
           type="button"
           className="btn btn-ghost btn-xs min-w-9 px-1 font-mono tabular-nums"
@@ -446,7 +451,7 @@ const CueRow = memo(function CueRow({ baseId, cue, number, invalid, problemId, c
         >
           <ClockIcon />
         </button>
-        <span aria-hidden="true" className="text-base-content/50">
+        <span aria-hidden="true" className="text-base-content/60">
           →
         </span>
         <TimeField
@@ -467,7 +472,19 @@ const CueRow = memo(function CueRow({ baseId, cue, number, invalid, problemId, c
         >
           <ClockIcon />
         </button>
-        <span className="ml-auto flex items-center">
+      </div>
+      <div className="mt-1 flex items-start gap-1">
+        <textarea
+          id={id('text')}
+          className="textarea textarea-sm min-h-0 min-w-0 flex-1 leading-snug"
+          rows={2}
+          value={cue.text}
+          aria-label={texts.textOf(number)}
+          aria-invalid={invalid && !startBad && !endBad ? true : undefined}
+          aria-describedby={described}
+          onChange={(event) => set('text', event.target.value)}
+        />
+        <span className="flex shrink-0 flex-col">
           <button
             type="button"
             className="btn btn-ghost btn-xs btn-square"
@@ -502,16 +519,6 @@ const CueRow = memo(function CueRow({ baseId, cue, number, invalid, problemId, c
           </button>
         </span>
       </div>
-      <textarea
-        id={id('text')}
-        className="textarea textarea-sm mt-1 min-h-0 w-full leading-snug"
-        rows={2}
-        value={cue.text}
-        aria-label={texts.textOf(number)}
-        aria-invalid={invalid && !startBad && !endBad ? true : undefined}
-        aria-describedby={described}
-        onChange={(event) => set('text', event.target.value)}
-      />
     </li>
   );
 });
@@ -535,12 +542,12 @@ function TimeField({
 }) {
   return (
     <span className="flex items-center gap-1">
-      <span aria-hidden="true" className="text-xs text-base-content/70">
+      <span aria-hidden="true" className="hidden text-xs text-base-content/70 sm:inline">
         {short}
       </span>
       <input
         id={id}
-        className={`input input-xs w-[6.5rem] px-1.5 font-mono tabular-nums ${bad ? 'input-error' : ''}`}
+        className={`input input-xs w-[5.75rem] px-1.5 font-mono tabular-nums sm:w-[6.5rem] ${bad ? 'input-error' : ''}`}
         value={value}
         inputMode="decimal"
         spellCheck={false}
@@ -605,7 +612,7 @@ function CueOverlay({
   useEffect(() => onCurrent(firstKey), [firstKey, onCurrent]);
   if (showing.length === 0) return null;
   return (
-    <div aria-hidden="true" className="pointer-events-none absolute inset-x-0 bottom-[12%] flex flex-col items-center gap-1 px-3 @container">
+    <div aria-hidden="true" className="pointer-events-none absolute inset-x-0 bottom-[max(14%,3.25rem)] flex flex-col items-center gap-1 px-3 @container">
       {showing.map((cue) => (
         <p key={cue.key} className="max-w-[90%] rounded bg-black/80 px-2 py-0.5 text-center text-[clamp(0.75rem,3.6cqw,1.5rem)] leading-snug text-white">
           {cue.text.split('\n').map((line, index) => (
