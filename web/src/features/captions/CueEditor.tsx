@@ -243,7 +243,7 @@ export function CueEditor({ courseId, lecture, caption, onClose }: Props) {
         close();
       }}
     >
-      <div className="modal-box flex h-[calc(100dvh-1rem)] w-[calc(100vw-1rem)] max-w-6xl flex-col overflow-hidden p-0 sm:h-[calc(100dvh-3rem)]">
+      <div className="modal-box flex h-[calc(100dvh-1rem)] w-[calc(100%-1rem)] max-w-6xl flex-col overflow-hidden p-0 sm:h-[calc(100dvh-3rem)]">
         <div className="flex items-center justify-between gap-3 border-b border-base-content/10 px-4 py-3">
           <h2 id={titleId} className="min-w-0 text-lg font-bold wrap-anywhere">
             {texts.editorTitle(caption.label, caption.language)}
@@ -256,7 +256,7 @@ export function CueEditor({ courseId, lecture, caption, onClose }: Props) {
         </div>
 
         <div className="flex min-h-0 flex-1 flex-col lg:flex-row">
-          <div className="shrink-0 space-y-2 border-base-content/10 p-3 sm:px-4 lg:w-[46%] lg:overflow-y-auto lg:border-r">
+          <div className="shrink-0 space-y-1 border-base-content/10 p-3 sm:px-4 lg:w-[46%] lg:space-y-2 lg:overflow-y-auto lg:border-r">
             <VideoPlayer
               src={lecture.secure_url}
               hlsSrc={lecture.hls_url}
@@ -421,10 +421,10 @@ const CueRow = memo(function CueRow({ baseId, cue, number, invalid, problemId, c
       aria-current={current ? 'true' : undefined}
       className={`rounded-box border p-2 ${invalid ? 'border-error' : current ? 'border-primary/60 bg-primary/5' : 'border-base-content/15'}`}
     >
-      <div className="flex flex-wrap items-center gap-x-1.5 gap-y-1">
+      <div className="flex flex-wrap items-center gap-x-1 gap-y-1 sm:gap-x-1.5">
         <button
           type="button"
-          className="btn btn-ghost btn-xs min-w-9 px-1 font-mono tabular-nums"
+          className="btn btn-ghost btn-xs min-w-8 gap-0.5 px-1 font-mono tabular-nums"
           aria-label={texts.playCue(number, cue.start)}
           onClick={() => seek(readCueTime(cue.start))}
         >
@@ -547,7 +547,7 @@ function TimeField({
       </span>
       <input
         id={id}
-        className={`input input-xs w-[5.75rem] px-1.5 font-mono tabular-nums sm:w-[6.5rem] ${bad ? 'input-error' : ''}`}
+        className={`input input-xs w-[5.25rem] px-1.5 font-mono tabular-nums sm:w-[6.5rem] ${bad ? 'input-error' : ''}`}
         value={value}
         inputMode="decimal"
         spellCheck={false}
