@@ -256,7 +256,7 @@ export function CueEditor({ courseId, lecture, caption, onClose }: Props) {
         </div>
 
         <div className="flex min-h-0 flex-1 flex-col lg:flex-row">
-          <div className="shrink-0 space-y-1 border-base-content/10 p-3 sm:px-4 lg:w-[46%] lg:space-y-2 lg:overflow-y-auto lg:border-r">
+          <div className="shrink-0 space-y-1 border-base-content/10 p-3 pb-1 sm:px-4 lg:w-[46%] lg:pb-3 lg:space-y-2 lg:overflow-y-auto lg:border-r">
             <VideoPlayer
               src={lecture.secure_url}
               hlsSrc={lecture.hls_url}
