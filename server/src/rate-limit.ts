@@ -21,6 +21,8 @@ export const CHECKOUTS_PER_WINDOW = 40;
 export const COUPON_FAILURES_PER_WINDOW = 10;
 /** Files one administrator may attach to lectures in 15 minutes: a course's handouts at once, not a flood. */
 export const RESOURCE_UPLOADS_PER_WINDOW = 100;
+/** Caption files one administrator may save in 15 minutes (uploads, replacements, the cue editor's saves): a course's languages at once, not a flood. */
+export const CAPTION_UPLOADS_PER_WINDOW = 100;
 /** Logos one administrator may upload in 15 minutes: a few tries at the right file, not a flood of re-encodes. */
 export const LOGO_UPLOADS_PER_WINDOW = 20;
 /** Playbacks one account may start in a minute: a lecture picked every two seconds, a few tabs, retries after a refusal. */
@@ -67,6 +69,8 @@ export interface RateLimits {
   couponFailuresPerAccount: RateLimiterAbstract;
   /** Files one account attaches to lectures (each up to RESOURCE_MAX_BYTES stored, every byte checked). */
   resourceUploadsPerAccount: RateLimiterAbstract;
+  /** Caption files one account saves (each up to CAPTION_MAX_BYTES read, stored, and up to 20,000 cues indexed). */
+  captionUploadsPerAccount: RateLimiterAbstract;
   /** Logos one account uploads (each decoded, re-encoded and made into four icons). */
   logoUploadsPerAccount: RateLimiterAbstract;
   /** Playbacks one account starts, a minute at a time: each writes a row, and a refused one two. */
@@ -110,6 +114,7 @@ export async function createRateLimits(
     checkoutsPerAccount: limiter('checkout-account', CHECKOUTS_PER_WINDOW),
     couponFailuresPerAccount: limiter('coupon-failure-account', COUPON_FAILURES_PER_WINDOW),
     resourceUploadsPerAccount: limiter('resource-upload-account', RESOURCE_UPLOADS_PER_WINDOW),
+    captionUploadsPerAccount: limiter('caption-upload-account', CAPTION_UPLOADS_PER_WINDOW),
     logoUploadsPerAccount: limiter('logo-upload-account', LOGO_UPLOADS_PER_WINDOW),
     playbackStartsPerAccount: limiter('playback-start-account', PLAYBACK_STARTS_PER_MINUTE, 60),
     tracesPerAccount: limiter('trace-account', TRACES_PER_MINUTE, 60),

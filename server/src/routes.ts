@@ -10,7 +10,8 @@
  *   /sandbox/…                        the offline imitation of Razorpay: PAYMENTS_MODE=sandbox only
  *   /media/private/videos/…           lecture videos through signed links: local storage only
  *   /media/private/resources/…        lectures' files to download through signed links: local storage only
- *   /media/hls/…                      lectures' HLS ladders, the grant in the path
+ *   /media/hls/…                      lectures' HLS ladders, the grant in the path, with their captions as subtitles
+ *   /media/captions/…                 lectures' caption files (WebVTT), the grant in the path
  *   /media/{avatars,thumbnails,posters,logos}/…   public media files from DATA_DIR/media
  *   /assets/… and the build's other files   the web app's files, when web/dist has a build
  *   /robots.txt, /sitemap.xml, /sitemap-N.xml, /manifest.webmanifest, /course/description?id=   the storefront's pages
@@ -23,6 +24,9 @@ import type { FastifyInstance } from 'fastify';
 import { API_PREFIX } from '@lms/contract/http';
 import type { Database } from './db/client.ts';
 import { notFoundHandler } from './error-handler.ts';
+import { captionFileRoutes } from './features/captions/caption-files.routes.ts';
+import { captionRoutes } from './features/captions/captions.routes.ts';
+import { findLadderCaptions } from './features/captions/captions.service.ts';
 import { checkViewer } from './features/lectures/viewer-access.ts';
 import { hlsRoutes } from './features/media/hls.routes.ts';
 import { downloadRoutes } from './features/media/downloads.routes.ts';
@@ -77,8 +81,11 @@ export async function mountRoutes(app: FastifyInstance, { database, webRoot }: {
   await app.register(privateMediaRoutes, { checkViewer });
   // Lectures' files (local storage): signed links bound to the viewer, answered as attachments.
   await app.register(downloadRoutes, { checkDownload });
-  // Lectures' HLS ladders: the grant in the path, bound to the viewer as the MP4's is.
-  await app.register(hlsRoutes, { checkViewer });
+  // Lectures' HLS ladders: the grant in the path, bound to the viewer as the MP4's is; the
+  // lecture's captions are offered with it as subtitles.
+  await app.register(hlsRoutes, { checkViewer, findCaptions: findLadderCaptions });
+  // Lectures' caption files: the grant in the path, bound to the viewer, a free preview's to anyone.
+  await app.register(captionFileRoutes);
   // Public media: every key is random and never reused, so a file at a URL never changes.
   await app.register(fastifyStatic, {
     root: mediaRoot(config.dataDir),
@@ -115,6 +122,7 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(lectureRoutes);
   await api.register(curriculumRoutes);
   await api.register(resourceRoutes);
+  await api.register(captionRoutes);
   await api.register(videoRoutes);
   await api.register(contactRoutes);
   await api.register(settingsRoutes);

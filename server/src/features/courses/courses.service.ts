@@ -8,6 +8,7 @@ import { AppError } from '../../errors.ts';
 import type { CataloguePage } from './catalogue-cache.ts';
 import { LECTURE_MEDIA, lectureMediaKeys } from '../lectures/lecture-media.ts';
 import { resourceKeysForDeletion } from '../resources/resources.service.ts';
+import { captionKeysForDeletion } from '../captions/captions.service.ts';
 import { reencodeImage } from '../media/images.ts';
 import { saveThumbnail } from '../media/storage.ts';
 
@@ -165,14 +166,15 @@ export async function updateCourse(ctx: Context, id: string, input: UpdateCourse
 /** Removes the course, its lectures (by cascade) and then all their media. */
 export async function deleteCourse(ctx: Context, id: string): Promise<void> {
   const keys = await ctx.db.transaction(async (tx) => {
-    // The course, then its lectures, locked in the order lecture writes take them: a lecture or a
-    // file being added meanwhile is in the lists below, or finds the course gone.
+    // The course, then its lectures, locked in the order lecture writes take them: a lecture, a
+    // file or captions being added meanwhile are in the lists below, or find the course gone.
     await tx.select({ id: courses.id }).from(courses).where(eq(courses.id, id)).for('update');
     const resourceKeys = await resourceKeysForDeletion(tx, eq(lectures.courseId, id));
+    const captionKeys = await captionKeysForDeletion(tx, eq(lectures.courseId, id));
     const media = await tx.select(LECTURE_MEDIA).from(lectures).where(eq(lectures.courseId, id));
     const [deleted] = await tx.delete(courses).where(eq(courses.id, id)).returning({ key: courses.thumbnailKey });
     if (!deleted) throw new AppError(404, messages.courseNotFound);
-    return [deleted.key, ...media.flatMap(lectureMediaKeys), ...resourceKeys];
+    return [deleted.key, ...media.flatMap(lectureMediaKeys), ...resourceKeys, ...captionKeys];
   });
   await Promise.all(keys.map((key) => ctx.media.remove(key)));
 }

@@ -30,6 +30,7 @@ import { isHlsFolderKey, saveLectureVideo } from '../media/storage.ts';
 import { readHead } from '../media/upload.ts';
 import { recountCourseProgress } from '../progress/progress.service.ts';
 import { resourceKeysForDeletion } from '../resources/resources.service.ts';
+import { captionKeysForDeletion } from '../captions/captions.service.ts';
 import { canWatchLectures } from '../users/users.service.ts';
 import { queueVideoProcessing, retryVideoProcessing } from '../video/video-processing.ts';
 import type { PublishedVideo } from '../media/video-trust.ts';
@@ -296,8 +297,10 @@ export async function deleteLecture(ctx: Context, courseId: string, lectureId: s
     // The course first, as every write to its lectures locks it (curriculum-order.ts).
     const touch = touchCourse(courseId);
     await tx.update(courses).set(touch.set).where(touch.where);
-    // Its attached files go with it (foreign key); their stored copies are removed below.
-    const resourceKeys = await resourceKeysForDeletion(tx, and(eq(lectures.id, lectureId), eq(lectures.courseId, courseId)));
+    // Its attached files and captions go with it (foreign keys); their stored copies are removed below.
+    const which = and(eq(lectures.id, lectureId), eq(lectures.courseId, courseId));
+    const resourceKeys = await resourceKeysForDeletion(tx, which);
+    const captionKeys = await captionKeysForDeletion(tx, which);
     const [row] = await tx
       .delete(lectures)
       .where(and(eq(lectures.id, lectureId), eq(lectures.courseId, courseId)))
@@ -305,7 +308,7 @@ export async function deleteLecture(ctx: Context, courseId: string, lectureId: s
     if (!row) throw new AppError(404, answers.lectureNotFound);
     // Its progress went with it (foreign key); the learners' course figures follow.
     await recountCourseProgress(tx, courseId);
-    return [...lectureMediaKeys(row), ...resourceKeys];
+    return [...lectureMediaKeys(row), ...resourceKeys, ...captionKeys];
   });
   await Promise.all(keys.map((key) => ctx.media.remove(key)));
 }

@@ -1,3 +1,4 @@
+import { canonicalLanguage } from '@lms/contract/captions';
 import { isValidMediaSignature, signMediaGrant, type MediaGrant } from './signed-urls.ts';
 import { hlsFileKey, isHlsFolderKey, isMediaKey } from './storage.ts';
 
@@ -22,16 +23,42 @@ export function hlsMasterUrl(secret: string, grant: MediaGrant): string {
   return `${HLS_PREFIX}${grant.viewerId}.${expires}.${signMediaGrant(secret, grant)}/${grant.key.slice('hls/'.length)}/${MASTER_PLAYLIST}`;
 }
 
-export interface HlsRequest {
-  grant: MediaGrant;
-  /** The stored object asked for: `hls/<hex>/<name>`. */
-  fileKey: string;
+export type HlsRequest = { grant: MediaGrant } & (
+  | {
+      /** The stored object asked for: `hls/<hex>/<name>`. */
+      fileKey: string;
+    }
+  | {
+      /** A subtitle rendition of the lecture's captions (hls-subtitles.ts), made as it is served: its playlist, or (with `version`) its file. */
+      caption: HlsCaptionName;
+    }
+);
+
+export interface HlsCaptionName {
+  /** Canonical BCP 47. */
+  language: string;
+  version?: number;
+}
+
+const CAPTION_PLAYLIST = /^captions-([A-Za-z0-9-]{2,35})\.m3u8$/;
+const CAPTION_FILE = /^captions-([A-Za-z0-9-]{2,35})-v([1-9]\d{0,8})\.vtt$/;
+
+/**
+ * `captions-<language>.m3u8` or `captions-<language>-v<version>.vtt`, the language written as
+ * canonicalLanguage writes it (so that each rendition has one name); undefined for any other name.
+ */
+export function readCaptionName(name: string): HlsCaptionName | undefined {
+  const playlist = CAPTION_PLAYLIST.exec(name);
+  const file = playlist ? undefined : CAPTION_FILE.exec(name);
+  const language = playlist?.[1] ?? file?.[1];
+  if (!language || canonicalLanguage(language) !== language) return undefined;
+  return file ? { language, version: Number(file[2]) } : { language };
 }
 
 const GRANT = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.(\d{1,11})\.([A-Za-z0-9_-]{43})$/;
 
 /**
- * The grant and file of a path under HLS_PREFIX (`<grant>/<hex>/<name>`), if its signature is
+ * The grant and file (or caption rendition) of a path under HLS_PREFIX (`<grant>/<hex>/<name>`), if its signature is
  * genuine; undefined for anything malformed or forged. Expiry and the viewer's right to watch
  * are the caller's to check.
  */
@@ -41,7 +68,9 @@ export function readHlsPath(secret: string, rest: string): HlsRequest | undefine
   const match = GRANT.exec(grantPart);
   const folderKey = `hls/${folder}`;
   const fileKey = hlsFileKey(folderKey, name);
-  if (!match || !isHlsFolderKey(folderKey) || !isMediaKey(fileKey)) return undefined;
+  const caption = readCaptionName(name);
+  if (!match || !isHlsFolderKey(folderKey) || (!caption && !isMediaKey(fileKey))) return undefined;
   const grant = { key: folderKey, viewerId: match[1]!, expiresAt: new Date(Number(match[2]) * 1000) };
-  return isValidMediaSignature(secret, grant, match[3]!) ? { grant, fileKey } : undefined;
+  if (!isValidMediaSignature(secret, grant, match[3]!)) return undefined;
+  return caption ? { grant, caption } : { grant, fileKey };
 }

@@ -12,7 +12,7 @@ import { multipart, pngImage, signUp, signUpAdmin } from '../../test/http.ts';
 import { startTestS3 } from '../../test/s3.ts';
 import { MEDIA_KEY_COLUMNS, sweepMediaLeftovers, type SweepOptions } from './leftovers.ts';
 import { ICON_SIZES, type StoredLogo } from '../settings/site-settings.ts';
-import { hlsFileKey, mediaRoot, newHlsFolderKey, saveLectureVideo, saveLogoPicture, savePoster, saveThumbnail } from './storage.ts';
+import { hlsFileKey, mediaRoot, newHlsFolderKey, saveCaptionFile, saveLectureVideo, saveLogoPicture, savePoster, saveThumbnail } from './storage.ts';
 
 /** What the sweep logged, line by line. */
 function recordingLog() {
@@ -177,6 +177,43 @@ describe.each(['local', 's3'] as const)('media leftovers with %s storage', (kind
     expect(await media.stat(orphan.posterKey)).toBeUndefined();
     expect(await media.stat(kept.posterKey)).toBeDefined();
     if (kind === 'local') await expect(fs.access(path.join(mediaRoot(t.dataDir), orphan.hlsKey))).rejects.toThrow();
+  });
+
+  it('keeps the caption files that captions name, however old; removes one nothing names', async () => {
+    const media = t.app.ctx.media;
+    const webVtt = 'WEBVTT\n\n1\n00:00:01.000 --> 00:00:02.000\nHello\n';
+    const kept = await saveCaptionFile(media, webVtt);
+    // A file stored for captions whose row was never written (the server died in between).
+    const orphan = await saveCaptionFile(media, webVtt);
+    const admin = await signUpAdmin(t.app);
+    const form = await multipart({
+      title: 'Captioned',
+      description: 'd',
+      category: 'c',
+      createdBy: 'i',
+      thumbnail: { bytes: await pngImage(), filename: 'c.png', type: 'image/png' },
+    });
+    const course = (
+      await t.app.inject({ method: 'POST', url: '/api/v1/courses', payload: form.payload, headers: { ...form.headers, cookie: admin.cookie } })
+    ).json().course;
+    const video = await saveLectureVideo(media, Readable.from([Buffer.alloc(2048)]), { ext: 'mp4', mime: 'video/mp4' });
+    const [lecture] = await t.database.db
+      .insert(schema.lectures)
+      .values({ courseId: course._id, title: 't', description: 'd', videoKey: video, videoType: 'video/mp4', videoBytes: 2048, rank: 'a0' })
+      .returning();
+    await t.database.db
+      .insert(schema.lectureCaptions)
+      .values({ lectureId: lecture!.id, language: 'en', label: 'English', fileKey: kept, bytes: webVtt.length, cueCount: 1 });
+
+    await sleep(AGEING_MS);
+    const { lines, log } = recordingLog();
+    await sweepMediaLeftovers(t.app.ctx, { olderThanMs: OLDER_THAN_MS, log, batchSize: 2 });
+
+    const removedKeys = lines.flatMap((line) => (line.fields.keys as string[] | undefined) ?? []);
+    expect(removedKeys).toContain(orphan);
+    expect(removedKeys).not.toContain(kept);
+    expect(await media.stat(orphan)).toBeUndefined();
+    expect(await media.stat(kept)).toBeDefined();
   });
 
   it('keeps the logo the settings name and its icons, however old; removes an old logo file nothing names', async () => {

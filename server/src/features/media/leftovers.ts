@@ -1,7 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Context } from '../../context.ts';
-import { billingDocuments, courses, lectureResources, lectures, siteSettings, users } from '../../db/schema.ts';
+import { billingDocuments, courses, lectureCaptions, lectureResources, lectures, siteSettings, users } from '../../db/schema.ts';
 import { isHlsFolderKey, ownerKeyOf, StorageCannotList } from './storage.ts';
 
 /**
@@ -18,6 +18,7 @@ export const MEDIA_KEY_COLUMNS = [
   lectures.hlsKey,
   lectures.replacementVideoKey,
   lectureResources.fileKey,
+  lectureCaptions.fileKey,
   billingDocuments.pdfKey,
 ];
 

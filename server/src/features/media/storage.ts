@@ -65,9 +65,9 @@ export const PRIVATE_MEDIA_PREFIX = '/media/private/';
 export const PUBLIC_MEDIA_FOLDERS = ['avatars', 'thumbnails', 'posters', 'logos'] as const;
 /**
  * Folders of single files: the public ones, the private videos, the private invoice and credit-note
- * PDFs, and the private files attached to lectures.
+ * PDFs, the private files attached to lectures, and the lectures' private caption files (WebVTT).
  */
-export const FILE_FOLDERS = [...PUBLIC_MEDIA_FOLDERS, 'videos', 'documents', 'resources'] as const;
+export const FILE_FOLDERS = [...PUBLIC_MEDIA_FOLDERS, 'videos', 'documents', 'resources', 'captions'] as const;
 /** Every folder a key may be in; `hls` holds one private folder of playlists and segments per lecture. */
 export const MEDIA_FOLDERS = [...FILE_FOLDERS, 'hls'] as const;
 type FileFolder = (typeof FILE_FOLDERS)[number];
@@ -193,5 +193,15 @@ export async function saveDocumentPdf(storage: MediaStorage, pdf: Buffer): Promi
 export async function saveLectureResource(storage: MediaStorage, file: Readable, type: { ext: string; mime: string }): Promise<string> {
   const key = newKey('resources', type.ext);
   await storage.put(key, file, type.mime);
+  return key;
+}
+
+/**
+ * Stores a lecture's caption file (private: served by the captions' own signed route) and answers
+ * its key. Always WebVTT as this server wrote it from the parsed cues, never the upload's bytes.
+ */
+export async function saveCaptionFile(storage: MediaStorage, webVtt: string): Promise<string> {
+  const key = newKey('captions', 'vtt');
+  await storage.put(key, Buffer.from(webVtt, 'utf8'), 'text/vtt; charset=utf-8');
   return key;
 }
