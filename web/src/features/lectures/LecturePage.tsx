@@ -17,6 +17,7 @@ import { useGetLecturesQuery, useGetVideoStatusQuery } from './lectures.api';
 import { LectureAdminTools } from './LectureAdminTools';
 import { LectureList } from './LectureList';
 import { LectureResources } from './LectureResources';
+import { CaptionsManager } from '../captions';
 import { NextLecture } from './NextLecture';
 import { progressTexts } from '../progress';
 import { PlaybackFailed, PlaybackStopped, StreamLimitPanel, usePlayback, watermarkOf } from '../protection';
@@ -267,6 +268,7 @@ export default function LecturePage() {
                 <p className="max-w-prose leading-7 whitespace-pre-line text-base-content/90 wrap-anywhere">{lecture.description}</p>
                 {/* A key of its own: the player, its sibling, is keyed by the lecture's id, and two siblings with one key confuse React. */}
                 <LectureResources key={`files:${lecture._id}`} courseId={course._id} lecture={lecture} canEdit={isAdmin} />
+                {isAdmin && <CaptionsManager key={`captions:${lecture._id}`} courseId={course._id} lecture={lecture} />}
               </>
             ) : (
               <p className="rounded-xl bg-base-200 p-8 text-center">This course has no lectures yet.</p>
