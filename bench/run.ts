@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only=api,video,hls,upload,scale,progress,curriculum,protection,billing,weight,start,lighthouse,abuse,cluster]`
+// `npm run bench [-- --quick] [-- --only=api,video,hls,upload,scale,progress,curriculum,protection,billing,weight,start,lighthouse,abuse,cluster,captions]`
 // Measures the product against reference servers started in the same run, prints one
 // markdown table per section, and writes them to bench/results/<date>.md. Not a test: see README.md.
 import fs from 'node:fs/promises';
@@ -17,6 +17,7 @@ import { measureApi, type RunningProduct } from './src/sections/api.ts';
 import { measureHls } from './src/sections/hls.ts';
 import { measureLighthouse } from './src/sections/lighthouse.ts';
 import { measureBilling } from './src/sections/billing.ts';
+import { measureCaptions } from './src/sections/captions.ts';
 import { measureCluster } from './src/sections/cluster.ts';
 import { measureCurriculum } from './src/sections/curriculum.ts';
 import { measureProtection } from './src/sections/protection.ts';
@@ -42,6 +43,7 @@ const SECTIONS = [
   'weight',
   'abuse',
   'cluster',
+  'captions',
 ] as const;
 type SectionName = (typeof SECTIONS)[number];
 
@@ -166,6 +168,10 @@ try {
   if (wanted('cluster')) {
     log('Cluster');
     report(await measureCluster(bench));
+  }
+  if (wanted('captions')) {
+    log('Captions: search inside lectures, reading a caption file');
+    report(await measureCaptions(bench));
   }
   if (wanted('weight')) {
     log('Front-end weight');

@@ -29,6 +29,8 @@ export const LOGO_UPLOADS_PER_WINDOW = 20;
 export const PLAYBACK_STARTS_PER_MINUTE = 30;
 /** Leak traces one administrator may run in a minute: each reads the playbacks' codes; plenty for reading a clip by hand. */
 export const TRACES_PER_MINUTE = 30;
+/** Searches of what lectures say from one address in a minute: a search box typed into, with room for a shared address. */
+export const CAPTION_SEARCHES_PER_MINUTE = 120;
 
 export interface RateLimits {
   /** Every login attempt from one address. */
@@ -77,6 +79,8 @@ export interface RateLimits {
   playbackStartsPerAccount: RateLimiterAbstract;
   /** Leak traces one administrator runs, a minute at a time: each looks for the code inside every playback's. */
   tracesPerAccount: RateLimiterAbstract;
+  /** Searches of what lectures say from one address, a minute at a time: each reads the cues' index and ranks what it finds. */
+  captionSearchesPerAddress: RateLimiterAbstract;
   close(): Promise<void>;
 }
 
@@ -118,6 +122,7 @@ export async function createRateLimits(
     logoUploadsPerAccount: limiter('logo-upload-account', LOGO_UPLOADS_PER_WINDOW),
     playbackStartsPerAccount: limiter('playback-start-account', PLAYBACK_STARTS_PER_MINUTE, 60),
     tracesPerAccount: limiter('trace-account', TRACES_PER_MINUTE, 60),
+    captionSearchesPerAddress: limiter('caption-search-ip', CAPTION_SEARCHES_PER_MINUTE, 60),
     close: async () => void (await redis?.quit()),
   };
 }

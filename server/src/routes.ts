@@ -40,6 +40,7 @@ import { healthRoutes } from './health.ts';
 import { mountMetrics } from './metrics.ts';
 import { serveWebApp } from './web-app.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
+import { captionSearchRoutes } from './features/captions/search.routes.ts';
 import { contactRoutes } from './features/contact/contact.routes.ts';
 import { settingsRoutes } from './features/settings/settings.routes.ts';
 import { signedInSessionRoutes } from './features/auth/signed-in-sessions.routes.ts';
@@ -133,4 +134,5 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(playbackRoutes);
   await api.register(billingRoutes);
   await api.register(traceRoutes);
+  await api.register(captionSearchRoutes);
 }

@@ -403,6 +403,18 @@ describe('changing captions', () => {
     expect({ ...(await snapshot()), row: await row() }).toEqual(before);
   });
 
+  it('refuses to replace captions the lecture has not (404), removing the file it had stored for them', async () => {
+    const before = await snapshot();
+    await expectRefusedAndNothingStored(await replace(courseId, lectureId, crypto.randomUUID(), ENGLISH), 404, answers.captionNotFound, before);
+    await expectRefusedAndNothingStored(await replace(await newCourse(), lectureId, captionId, ENGLISH), 404, answers.lectureNotFound, before);
+    await expectRefusedAndNothingStored(
+      await saveCues(courseId, lectureId, crypto.randomUUID(), { cues: [{ start: 1, end: 2, text: 'x' }] }),
+      404,
+      answers.captionNotFound,
+      before,
+    );
+  });
+
   it('renames captions without a new file', async () => {
     const before = await row();
     const renamed = await update(courseId, lectureId, captionId, { label: 'English' });

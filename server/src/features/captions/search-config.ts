@@ -43,3 +43,6 @@ export function searchConfigOf(language: string): string {
   const primary = language.split('-')[0]!.toLowerCase();
   return Object.hasOwn(SEARCH_CONFIGS, primary) ? SEARCH_CONFIGS[primary]! : 'simple';
 }
+
+/** Every configuration a cue's words may be stored in: a search is read once in each, as each cue was written in its own. */
+export const SEARCH_CONFIG_NAMES: readonly string[] = ['simple', ...new Set(Object.values(SEARCH_CONFIGS))];

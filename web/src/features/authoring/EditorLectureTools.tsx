@@ -1,22 +1,27 @@
 import type { Lecture } from '@lms/contract/lectures';
 import { messages } from '@lms/contract/messages';
 import { useId, useState } from 'react';
+import { CaptionsManager } from '../captions';
 import { LectureResources, ReplaceVideoButton, useDeleteLectureMutation } from '../lectures';
 
 export const toolTexts = {
   files: 'Files',
   filesOf: (title: string) => `Files of “${title}”`,
+  captions: 'Captions',
+  captionsOf: (title: string) => `Captions of “${title}”`,
   confirmDelete: (title: string) => `Delete the lecture "${title}"? Its video, its files and its learners' progress in it go with it.`,
 };
 
 /**
- * What the course editor adds to each lecture's row: its files (attached and removed in a panel
- * opened on demand, so a long curriculum does not ask for every lecture's files), a new video, and
+ * What the course editor adds to each lecture's row: its files and its captions (each in a panel
+ * opened on demand, so a long curriculum does not ask for every lecture's), a new video, and
  * deleting it. Laid out for the row's wrapping flex line; the files' panel takes a line of its own.
  */
 export function EditorLectureTools({ courseId, lecture }: { courseId: string; lecture: Lecture }) {
   const panelId = useId();
+  const captionsPanelId = useId();
   const [filesOpen, setFilesOpen] = useState(false);
+  const [captionsOpen, setCaptionsOpen] = useState(false);
   const [deleteLecture, deleting] = useDeleteLectureMutation();
 
   function onDelete() {
@@ -38,6 +43,16 @@ export function EditorLectureTools({ courseId, lecture }: { courseId: string; le
       </button>
       <button
         type="button"
+        className={`btn btn-ghost btn-xs ${captionsOpen ? 'btn-active' : ''}`}
+        aria-expanded={captionsOpen}
+        aria-controls={captionsPanelId}
+        aria-label={toolTexts.captionsOf(lecture.title)}
+        onClick={() => setCaptionsOpen((open) => !open)}
+      >
+        {toolTexts.captions}
+      </button>
+      <button
+        type="button"
         className="btn btn-ghost btn-xs text-error"
         disabled={deleting.isLoading}
         aria-label={`${messages.deleteLecture}: ${lecture.title}`}
@@ -49,6 +64,11 @@ export function EditorLectureTools({ courseId, lecture }: { courseId: string; le
       {filesOpen && (
         <div id={panelId} className="mt-2 w-full basis-full rounded-field border border-base-300 p-3">
           <LectureResources courseId={courseId} lecture={lecture} canEdit />
+        </div>
+      )}
+      {captionsOpen && (
+        <div id={captionsPanelId} className="mt-2 w-full basis-full rounded-field border border-base-300 p-3">
+          <CaptionsManager courseId={courseId} lecture={lecture} />
         </div>
       )}
     </>

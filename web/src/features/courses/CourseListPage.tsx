@@ -6,6 +6,7 @@ import { useGetCategoriesQuery, useGetCoursesQuery } from './courses.api';
 import { courseLink } from '../../lib/paths';
 import { usePageTitle } from '../../lib/use-page-title';
 import { CourseCard, CourseCardPlaceholder } from './CourseCard';
+import { LectureMatches } from './LectureMatches';
 
 const PAGE_SIZE = 12;
 /** Enough to fill a screen while the first page loads. */
@@ -118,6 +119,9 @@ export default function CourseListPage() {
           </button>
         </nav>
       )}
+
+      {/* A search is also looked for in what the lectures say. */}
+      {search && <LectureMatches search={search} />}
     </section>
   );
 }

@@ -19,7 +19,7 @@ import { LectureList } from './LectureList';
 import { LectureResources } from './LectureResources';
 import { NextLecture } from './NextLecture';
 import { progressTexts } from '../progress';
-import { Transcript, useGetCaptionsQuery } from '../captions';
+import { CaptionsManager, Transcript, useGetCaptionsQuery } from '../captions';
 import { PlaybackFailed, PlaybackStopped, StreamLimitPanel, usePlayback, watermarkOf } from '../protection';
 
 const SPEEDS = [0.5, 0.75, 1, 1.25, 1.5, 2];
@@ -319,6 +319,7 @@ export default function LecturePage() {
               <p className="max-w-prose leading-7 whitespace-pre-line text-base-content/90 wrap-anywhere">{lecture.description}</p>
               {/* A key of its own: the player, its sibling, is keyed by the lecture's id, and two siblings with one key confuse React. */}
               <LectureResources key={`files:${lecture._id}`} courseId={course._id} lecture={lecture} canEdit={isAdmin} />
+              {isAdmin && <CaptionsManager key={`captions:${lecture._id}`} courseId={course._id} lecture={lecture} />}
             </div>
           )}
 

@@ -404,6 +404,10 @@ describe('/course/lecture: the video pipeline, as the admin sees it', () => {
       [`GET /api/v1/courses/${course._id}/lectures/${lecture(1)._id}/resources`]: {
         body: { success: true, message: 'Lecture files', resources: [], maxBytes: 1024, maxFiles: 20 },
       },
+      // And its captions, for the admin.
+      [`GET /api/v1/courses/${course._id}/lectures/${lecture(1)._id}/captions`]: {
+        body: { success: true, message: 'Captions', captions: [], maxBytes: 1024, maxCaptions: 20 },
+      },
       [`POST /api/v1/courses/${course._id}/lectures/${failed._id}/processing`]: () => {
         retried = true;
         return { body: { success: true, message: answers.videoRetryStarted, lecture: withState(2, { state: 'waiting', percent: null, reason: null }) } };
