@@ -201,6 +201,22 @@ export const answers = {
   searchTooShort: 'Search for at least 2 characters',
   captionMatchesFetched: 'Found in lectures',
 
+  // Ours: certificates
+  certificatesFetched: 'Certificates',
+  certificateFetched: 'Certificate',
+  certificateVerified: 'Certificate verified',
+  certificateNotFound: 'No certificate has this code. Check it against the certificate: it is 16 letters and digits.',
+  certificateNameInvalid: 'The name on certificates should be 2 to 80 characters',
+  certificateNameChosen: 'The name on your certificates is saved; your certificates are being made again with it',
+  certificateNameAlreadyChosen: 'The name on your certificates has already been chosen. Please contact us to change it.',
+  certificateEmailInvalid: 'Enter the email of the learner’s account',
+  certificateLearnerNotFound: 'No account has this email',
+  certificateIssued: 'Certificate issued: its PDF is being made',
+  certificateExists: 'This learner already has a certificate for this course',
+  certificateRevokedInvalid: 'Revoked must be true or false',
+  certificateRevocation: (revoked: boolean) => (revoked ? 'Certificate revoked' : 'Certificate restored'),
+  certificateBeingMade: 'This certificate is still being made: try again in a moment',
+
   // Ours: billing: tax details, invoices, credit notes, billing history
   billingDetailsSaved: 'Billing details saved',
   billingDetailsFetched: 'Billing details fetched',

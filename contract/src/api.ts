@@ -10,6 +10,19 @@ import {
   CaptionsResponseSchema,
   CaptionUpdateSchema,
 } from './captions.ts';
+import {
+  AdminCertificateResponseSchema,
+  AdminCertificatesQuerySchema,
+  AdminCertificatesResponseSchema,
+  CertificateCodeParamsSchema,
+  CertificateNameSchema,
+  CertificateRevocationSchema,
+  CertificatesExportQuerySchema,
+  CourseCertificateResponseSchema,
+  IssueCertificateSchema,
+  MyCertificatesResponseSchema,
+  VerifyCertificateResponseSchema,
+} from './certificates.ts';
 import { ContactMessagesQuerySchema, ContactMessagesResponseSchema, ContactSchema } from './contact.ts';
 import { CourseIdParamsSchema, CourseListResponseSchema, CourseResponseSchema, ListCoursesQuerySchema, PublishCourseSchema } from './courses.ts';
 import { endpoints } from './endpoints.ts';
@@ -268,6 +281,36 @@ const bindings = {
       summary:
         'Search what is said in the lectures of published courses: the best cue of each matching lecture, its words marked, and whether you may watch it',
     },
+  },
+  certificates: {
+    mine: { schemas: { response: MyCertificatesResponseSchema }, summary: 'Your certificates, newest first, and the name printed on them' },
+    chooseName: {
+      schemas: { body: CertificateNameSchema, response: MyCertificatesResponseSchema },
+      summary: 'Choose the name printed on your certificates (once: 409 after); your certificates are made again with it',
+    },
+    forCourse: {
+      schemas: { params: CourseIdParamsSchema, response: CourseCertificateResponseSchema },
+      summary: 'Your certificate of a course, or what is left to earn it (lectures completed, quizzes passed)',
+    },
+    verify: {
+      schemas: { params: CertificateCodeParamsSchema, response: VerifyCertificateResponseSchema },
+      summary: 'Verify a certificate by its code (anyone): the name, course, date and issuer, and whether it was revoked; 404 for an unknown code',
+    },
+    pdf: {
+      schemas: { params: CertificateCodeParamsSchema, response: 'download' },
+      summary: "A certificate's PDF, for its learner and administrators (409 while it is being made)",
+    },
+    list: { schemas: { query: AdminCertificatesQuerySchema, response: AdminCertificatesResponseSchema }, summary: 'Certificates issued, newest first (admin)' },
+    issue: {
+      schemas: { body: IssueCertificateSchema, response: AdminCertificateResponseSchema },
+      summary: 'Issue a certificate by hand to the account with this email, for a course (admin; 409 when they have one)',
+      status: 201,
+    },
+    revoke: {
+      schemas: { params: CertificateCodeParamsSchema, body: CertificateRevocationSchema, response: AdminCertificateResponseSchema },
+      summary: 'Revoke a certificate, or restore it (admin)',
+    },
+    export: { schemas: { query: CertificatesExportQuerySchema, response: 'download' }, summary: 'The certificates issued as CSV (admin)' },
   },
   video: {
     status: {

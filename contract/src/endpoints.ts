@@ -8,6 +8,19 @@ import type {
   CaptionsResponseSchema,
   CaptionUpdateSchema,
 } from './captions.ts';
+import type {
+  AdminCertificateResponseSchema,
+  AdminCertificatesQuerySchema,
+  AdminCertificatesResponseSchema,
+  CertificateCodeParamsSchema,
+  CertificateNameSchema,
+  CertificateRevocationSchema,
+  CertificatesExportQuerySchema,
+  CourseCertificateResponseSchema,
+  IssueCertificateSchema,
+  MyCertificatesResponseSchema,
+  VerifyCertificateResponseSchema,
+} from './certificates.ts';
 import type { ContactMessagesQuerySchema, ContactMessagesResponseSchema, ContactSchema } from './contact.ts';
 import type { CourseIdParamsSchema, CourseListResponseSchema, CourseResponseSchema, ListCoursesQuerySchema, PublishCourseSchema } from './courses.ts';
 import { declarer, type Download, type Multipart, type RawBody } from './http.ts';
@@ -241,6 +254,30 @@ export const endpoints = {
     ),
     /** Words said in the lectures of published courses, best first, each with where to open it. */
     search: anyone<{ query: typeof CaptionSearchQuerySchema; response: typeof CaptionSearchResponseSchema }>('GET', '/captions/search'),
+  },
+  /** Certificates of completion (decision 0033). */
+  certificates: {
+    /** The learner's certificates, and the name printed on them. */
+    mine: user<{ response: typeof MyCertificatesResponseSchema }>('GET', '/certificates'),
+    /** The name printed on the learner's certificates: chosen once. */
+    chooseName: user<{ body: typeof CertificateNameSchema; response: typeof MyCertificatesResponseSchema }>('PUT', '/certificates/name'),
+    /** The learner's certificate of a course, or what is left to earn it. */
+    forCourse: user<{ params: typeof CourseIdParamsSchema; response: typeof CourseCertificateResponseSchema }>('GET', '/courses/:id/certificate'),
+    /** Anyone: a certificate by its code, valid or revoked; 404 for a code no certificate has. */
+    verify: anyone<{ params: typeof CertificateCodeParamsSchema; response: typeof VerifyCertificateResponseSchema }>('GET', '/certificates/:code'),
+    /** The PDF, for its learner and administrators (409 while it is being made): a download the pages link to. */
+    pdf: user<{ params: typeof CertificateCodeParamsSchema; response: Download }>('GET', '/certificates/:code/pdf'),
+    /** Admin: every certificate issued (or one course's), newest first, a page at a time. */
+    list: admin<{ query: typeof AdminCertificatesQuerySchema; response: typeof AdminCertificatesResponseSchema }>('GET', '/admin/certificates'),
+    /** Admin: issue one by hand, to an account by its email. */
+    issue: admin<{ body: typeof IssueCertificateSchema; response: typeof AdminCertificateResponseSchema }>('POST', '/admin/certificates'),
+    /** Admin: revoke a certificate (its page says so, with the date), or restore it. */
+    revoke: admin<{ params: typeof CertificateCodeParamsSchema; body: typeof CertificateRevocationSchema; response: typeof AdminCertificateResponseSchema }>(
+      'PUT',
+      '/admin/certificates/:code/revocation',
+    ),
+    /** Admin: a CSV download of the certificates issued. */
+    export: admin<{ query: typeof CertificatesExportQuerySchema; response: Download }>('GET', '/admin/certificates/export'),
   },
   video: {
     /** Whether this server can process videos, and if not, why. */

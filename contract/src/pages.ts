@@ -22,6 +22,10 @@ export const pagePaths = {
   coupons: '/admin/coupons',
   /** Ours: a watermark code seen in a leaked clip, traced to the account that played it. */
   trace: '/admin/trace',
+  /** Ours: a certificate's public page, verified by its code (a link learners share). */
+  certificate: '/certificates/:code',
+  /** Ours: the certificates issued, for the administrator. */
+  certificates: '/admin/certificates',
   contact: '/contact',
   /** Ours: the seller's legal pages, written in the dashboard (LEGAL_PAGES in settings.ts). */
   terms: '/terms',

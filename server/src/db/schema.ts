@@ -36,6 +36,8 @@ export const users = pgTable(
     role: roleEnum().notNull().default('USER'),
     /** Storage key of the re-encoded avatar; null for accounts made without one (CLI admins). */
     avatarKey: text(),
+    /** The name printed on the user's certificates, chosen once; null until then (their full name is printed). */
+    certificateName: text(),
     /** The end of the paid period: the user may watch lectures until then (see hasActiveSubscription). */
     subscriptionEndsAt: timestamp({ withTimezone: true }),
     /**
@@ -878,3 +880,35 @@ export const sandboxRefunds = pgTable('sandbox_refunds', {
   status: text().notNull(),
   createdAt: createdAt(),
 });
+
+// ── Certificates of completion (features/certificates, decision 0033) ─────────
+
+/**
+ * A certificate: earned (every lecture completed, every quiz passed) or issued by an administrator.
+ * What it certifies is copied in when it is issued (the course's title and instructor, the seller's
+ * name), so that it reads the same after the course is renamed or deleted. One a learner and course.
+ */
+export const certificates = pgTable(
+  'certificates',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    /** CERTIFICATE_CODE_LENGTH characters of Crockford's base 32: 80 random bits. */
+    code: text().notNull().unique(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    courseId: uuid().references(() => courses.id, { onDelete: 'set null' }),
+    /** The name printed: the learner's chosen name, else their full name, when it was last made. */
+    name: text().notNull(),
+    courseTitle: text().notNull(),
+    instructor: text().notNull(),
+    issuer: text().notNull(),
+    issuedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** The administrator who issued it by hand; null when it was earned. */
+    issuedBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    revokedAt: timestamp({ withTimezone: true }),
+    /** Storage key of its PDF; null while the job makes it (again). */
+    pdfKey: text(),
+  },
+  (table) => [unique().on(table.userId, table.courseId), index().on(table.courseId, table.issuedAt), index().on(table.issuedAt)],
+);
