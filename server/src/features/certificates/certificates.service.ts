@@ -262,7 +262,7 @@ const toAdminCertificate = (ctx: Context, row: AdminRow): AdminCertificate => ({
 
 export async function listCertificates(
   ctx: Context,
-  query: Required<Pick<AdminCertificatesQuery, 'page' | 'limit'>> & Pick<AdminCertificatesQuery, 'courseId'>,
+  query: { courseId?: string | undefined; page: number; limit: number },
 ) {
   const where = query.courseId ? eq(certificates.courseId, query.courseId) : undefined;
   const rows = await adminCertificates(ctx)
