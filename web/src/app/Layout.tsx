@@ -25,7 +25,6 @@ function menuItems(isAdmin: boolean) {
           // Ours, beside the spec's admin items.
           { to: paths.settings, label: 'Site settings' },
           { to: paths.trace, label: 'Leak trace' },
-          { to: paths.certificates, label: 'Certificates' },
         ]
       : []),
     { to: paths.courses, label: 'All Courses' },

@@ -178,8 +178,8 @@ interface ListProps {
 function CertificateList({ certificates, onRevocation }: ListProps) {
   return (
     <>
-      {/* Phones and tablets: a card per certificate. */}
-      <ul aria-label={texts.listLabel} className="flex flex-col gap-4 lg:hidden">
+      {/* Up to a laptop's width: a card per certificate, two abreast from a tablet's. */}
+      <ul aria-label={texts.listLabel} className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:hidden">
         {certificates.map((certificate) => (
           <li key={certificate._id} className="flex flex-col gap-3 rounded-box border border-base-300 bg-base-100 p-4 shadow-sm">
             <div className="flex items-start justify-between gap-3">
@@ -198,13 +198,13 @@ function CertificateList({ certificates, onRevocation }: ListProps) {
                 <span className="font-mono">{certificateCodeForDisplay(certificate.code)}</span>
               </Detail>
             </dl>
-            <RowActions certificate={certificate} onRevocation={onRevocation} className="border-t border-base-300 pt-3" />
+            <RowActions certificate={certificate} onRevocation={onRevocation} className="mt-auto flex-wrap border-t border-base-300 pt-3" />
           </li>
         ))}
       </ul>
 
       {/* Wide screens: a table. */}
-      <div className="hidden rounded-box border border-base-300 bg-base-100 lg:block">
+      <div className="hidden rounded-box border border-base-300 bg-base-100 xl:block">
         <table className="table [&_tbody_:is(td,th)]:align-top" aria-label={texts.listLabel}>
           <thead>
             <tr>
@@ -221,14 +221,14 @@ function CertificateList({ certificates, onRevocation }: ListProps) {
           <tbody>
             {certificates.map((certificate) => (
               <tr key={certificate._id}>
-                <th scope="row" className="max-w-56 font-normal">
+                <th scope="row" className="max-w-60 min-w-48 font-normal">
                   <Learner certificate={certificate} />
                 </th>
-                <td className="max-w-60">
+                <td className="min-w-44">
                   <CourseTitle certificate={certificate} />
                   <span className="mt-0.5 block font-mono text-xs text-base-content/70">{certificateCodeForDisplay(certificate.code)}</span>
                 </td>
-                <td className="max-w-44 wrap-anywhere">{certificate.name}</td>
+                <td className="max-w-40 wrap-anywhere">{certificate.name}</td>
                 <td className="whitespace-nowrap">
                   <Issued certificate={certificate} />
                 </td>
@@ -236,7 +236,7 @@ function CertificateList({ certificates, onRevocation }: ListProps) {
                   <StateBadge certificate={certificate} />
                 </td>
                 <td>
-                  <RowActions certificate={certificate} onRevocation={onRevocation} className="-mt-1.5 justify-end" />
+                  <RowActions certificate={certificate} onRevocation={onRevocation} className="-mt-1.5" />
                 </td>
               </tr>
             ))}
@@ -252,8 +252,23 @@ function Learner({ certificate, heading = false }: { certificate: AdminCertifica
   return (
     <div className="flex min-w-0 flex-col">
       <Name className={`font-semibold wrap-anywhere ${heading ? 'text-lg' : ''}`}>{certificate.learner.fullName}</Name>
-      <span className="text-sm text-base-content/70 wrap-anywhere">{certificate.learner.email}</span>
+      <span className="text-sm text-base-content/70 wrap-anywhere">
+        <Email address={certificate.learner.email} />
+      </span>
     </div>
+  );
+}
+
+/** An email that breaks before its `@` when it must break: never in the middle of a word unless a part is too long alone. */
+function Email({ address }: { address: string }) {
+  const at = address.lastIndexOf('@');
+  if (at <= 0) return address;
+  return (
+    <>
+      {address.slice(0, at)}
+      <wbr />
+      {address.slice(at)}
+    </>
   );
 }
 
@@ -288,18 +303,21 @@ function Detail({ label, wide = false, children }: { label: string; wide?: boole
   );
 }
 
-/** The state in words, the colour on a dot beside it (coloured 12 px text fails contrast). */
+/** The state in words, the colour on a dot beside it (coloured 12 px text fails contrast); a revocation with its day under it. */
 function StateBadge({ certificate }: { certificate: AdminCertificate }) {
   const revokedOn = formatDate(certificate.revokedAt ?? undefined);
   const [dot, words] = revokedOn
-    ? ['bg-error', texts.revokedOn(revokedOn)]
+    ? ['bg-error', texts.revoked]
     : certificate.state === 'issuing'
       ? ['bg-info animate-pulse', texts.states.issuing]
       : ['bg-success', texts.states.ready];
   return (
-    <span className="badge badge-sm badge-ghost h-auto min-h-5 gap-1.5 py-0.5 whitespace-nowrap">
-      <span className={`size-2 shrink-0 rounded-full ${dot}`} aria-hidden="true" />
-      {words}
+    <span className="flex shrink-0 flex-col items-end gap-0.5 xl:items-start">
+      <span className="badge badge-sm badge-ghost gap-1.5 whitespace-nowrap">
+        <span className={`size-2 shrink-0 rounded-full ${dot}`} aria-hidden="true" />
+        {words}
+      </span>{' '}
+      {revokedOn && <span className="text-xs whitespace-nowrap text-base-content/70">{texts.revokedOnDay(revokedOn)}</span>}
     </span>
   );
 }
@@ -318,7 +336,7 @@ function RowActions({
   const course = certificate.courseTitle;
   const revoked = certificate.revokedAt !== null;
   return (
-    <div className={`flex flex-wrap gap-1 ${className}`}>
+    <div className={`flex gap-1 ${className}`}>
       <a
         className="btn btn-ghost btn-sm whitespace-nowrap"
         href={generatePath(paths.certificate, { code: certificate.code })}

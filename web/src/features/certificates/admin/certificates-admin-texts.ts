@@ -30,7 +30,8 @@ export const certificatesAdminTexts = {
   actions: 'Actions',
   code: 'Code',
   states: { issuing: 'Issuing', ready: 'Ready' },
-  revokedOn: (date: string) => `Revoked on ${date}`,
+  revoked: 'Revoked',
+  revokedOnDay: (date: string) => `on ${date}`,
   // A row's actions
   view: 'View',
   viewNamed: (learner: string, course: string) => `View the certificate of ${learner} for ${course} (opens in a new tab)`,
