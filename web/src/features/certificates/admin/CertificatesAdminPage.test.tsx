@@ -295,6 +295,7 @@ describe('the certificates page', () => {
       [listKey(`courseId=${javascript._id}&page=1&limit=50`)]: listed(many(1, 50), 120),
       [listKey(`courseId=${javascript._id}&page=2&limit=50`)]: listed(many(51, 50), 120),
       [listKey(`courseId=${javascript._id}&page=3&limit=50`)]: listed(many(101, 20), 120),
+      [listKey(`courseId=${javascript._id}&page=9&limit=50`)]: listed([], 120),
     });
     const { user, router } = open();
     await rowOf('Ravi Kumar');
@@ -326,5 +327,11 @@ describe('the certificates page', () => {
       [javascript._id, '2', '50'],
       [javascript._id, '3', '50'],
     ]);
+
+    // An old link past the last page leads to the last page, not to "none yet".
+    await router.navigate(`/admin/certificates?course=${javascript._id}&page=9`);
+    await waitFor(() => expect(router.state.location.search).toBe(`?course=${javascript._id}&page=3`));
+    expect(await rowOf('Learner 120')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: texts.emptyCourse })).not.toBeInTheDocument();
   });
 });

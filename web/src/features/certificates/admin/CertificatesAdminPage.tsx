@@ -1,5 +1,5 @@
 import { certificateCodeForDisplay, type AdminCertificate } from '@lms/contract/certificates';
-import { useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { generatePath, Link, useSearchParams } from 'react-router';
 import { formatDate } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
@@ -48,12 +48,19 @@ export default function CertificatesAdminPage() {
   const pages = Math.max(1, Math.ceil(total / CERTIFICATES_PAGE_SIZE));
   const courseList = courses.data?.courses ?? [];
 
-  function go(next: { course?: string; page?: number }) {
+  function go(next: { course?: string; page?: number }, replace = false) {
     const search = new URLSearchParams();
     if (next.course) search.set('course', next.course);
     if (next.page && next.page > 1) search.set('page', String(next.page));
-    setParams(search);
+    setParams(search, { replace });
   }
+
+  // A page past the last (an old link, or the last certificates of a course moved away): the last page instead.
+  const pastTheEnd = answer !== undefined && answer.certificates.length === 0 && page > pages;
+  useEffect(() => {
+    if (pastTheEnd) go({ course: courseId, page: pages }, true);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pastTheEnd]);
 
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6 px-4 py-8">
@@ -112,12 +119,12 @@ export default function CertificatesAdminPage() {
       </div>
 
       {answer ? (
-        answer.certificates.length === 0 ? (
+        answer.certificates.length === 0 && total === 0 ? (
           <EmptyState filtered={courseId !== undefined} onIssue={() => setIssuing(true)} />
         ) : (
           <>
             <CertificateList certificates={answer.certificates} onRevocation={setRevocation} />
-            {pages > 1 && <Pagination page={Math.min(page, pages)} pages={pages} onPage={(next) => go({ course: courseId, page: next })} />}
+            {pages > 1 && <Pagination page={page} pages={pages} onPage={(next) => go({ course: courseId, page: next })} />}
           </>
         )
       ) : (
@@ -384,9 +391,7 @@ function Pagination({ page, pages, onPage }: { page: number; pages: number; onPa
         <span aria-hidden="true">‹</span>
         {texts.previous}
       </button>
-      <span className="text-sm tabular-nums" aria-current="page">
-        {texts.pageOf(page, pages)}
-      </span>
+      <span className="text-sm tabular-nums">{texts.pageOf(page, pages)}</span>
       <button type="button" className="btn btn-outline btn-sm" disabled={page >= pages} onClick={() => onPage(page + 1)}>
         {texts.next}
         <span aria-hidden="true">›</span>
