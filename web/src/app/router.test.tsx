@@ -78,17 +78,32 @@ describe('the plans and coupons pages', () => {
     expect(within(menu).getByRole('link', { name: 'Leak trace' })).toHaveAttribute('href', '/admin/trace');
   });
 
-  it.each(['/admin/plans', '/admin/coupons', '/admin/trace'])('%s sends a learner to the denied page and a visitor to log in', async (path) => {
-    stubApi({ 'GET /api/v1/user/me': me(sampleUser()) });
-    const learner = renderAt(path, sampleUser());
-    expect(await screen.findByRole('heading', { level: 1, name: messages.accessDenied })).toBeInTheDocument();
-    expect(learner.state.location.pathname).toBe('/denied');
-    cleanup();
-    localStorage.clear();
-
-    const visitor = renderAt(path);
-    await waitFor(() => expect(visitor.state.location.pathname).toBe('/login'));
+  it('/admin/certificates opens the certificates issued for the admin, with its own title', async () => {
+    stubApi({
+      'GET /api/v1/user/me': me(admin),
+      'GET /api/v1/admin/certificates?page=1&limit=50': { body: { success: true, message: answers.certificatesFetched, certificates: [], total: 0 } },
+      'GET /api/v1/courses?limit=100': { body: { success: true, message: 'All courses', courses: [], total: 0, page: 1, limit: 100 } },
+    });
+    renderAt('/admin/certificates', admin);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Certificates' })).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe('Certificates · LMS'));
+    expect(await screen.findByRole('heading', { name: 'No certificates yet' })).toBeInTheDocument();
   });
+
+  it.each(['/admin/plans', '/admin/coupons', '/admin/trace', '/admin/certificates'])(
+    '%s sends a learner to the denied page and a visitor to log in',
+    async (path) => {
+      stubApi({ 'GET /api/v1/user/me': me(sampleUser()) });
+      const learner = renderAt(path, sampleUser());
+      expect(await screen.findByRole('heading', { level: 1, name: messages.accessDenied })).toBeInTheDocument();
+      expect(learner.state.location.pathname).toBe('/denied');
+      cleanup();
+      localStorage.clear();
+
+      const visitor = renderAt(path);
+      await waitFor(() => expect(visitor.state.location.pathname).toBe('/login'));
+    },
+  );
 });
 
 describe("the server's list of pages (contract/src/pages.ts)", () => {

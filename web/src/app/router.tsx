@@ -49,6 +49,7 @@ export const routes: RouteObject[] = [
               { path: paths.plans, ...page(() => import('../features/plans/PlansPage')) },
               { path: paths.coupons, ...page(() => import('../features/plans/CouponsPage')) },
               { path: paths.trace, ...page(() => import('../features/protection/TracePage')) },
+              { path: paths.certificates, ...page(() => import('../features/certificates/admin/CertificatesAdminPage')) },
               // The site's settings, and the first administrator's setup after choosing a password.
               { path: paths.settings, ...page(() => import('../features/settings/SettingsPage')) },
               { path: paths.setup, ...page(() => import('../features/settings/SetupPage')) },

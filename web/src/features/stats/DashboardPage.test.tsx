@@ -594,6 +594,12 @@ describe('admin dashboard', () => {
     expect(traces.map((link) => link.getAttribute('href'))).toEqual(['/admin/trace', '/admin/trace']);
   });
 
+  it('links to the certificates issued', async () => {
+    stubApi(dashboardAnswers());
+    renderDashboard();
+    expect(screen.getByRole('link', { name: 'Certificates' })).toHaveAttribute('href', '/admin/certificates');
+  });
+
   it('lists the newest contact messages with a mail link', async () => {
     stubApi(dashboardAnswers());
     renderDashboard();

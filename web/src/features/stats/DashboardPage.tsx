@@ -30,6 +30,7 @@ const texts = {
   totalRevenueHint: 'Paid, less refunds',
   siteSettings: 'Site settings',
   leakTrace: 'Leak trace',
+  certificates: 'Certificates',
 };
 
 const countFormat = new Intl.NumberFormat('en-IN');
@@ -85,6 +86,23 @@ export default function DashboardPage() {
               <path d="m20 20-3.5-3.5" />
             </svg>
             {texts.leakTrace}
+          </Link>
+          <Link to={paths.certificates} className="btn btn-ghost btn-sm">
+            <svg
+              viewBox="0 0 24 24"
+              width="16"
+              height="16"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+              aria-hidden="true"
+            >
+              <circle cx="12" cy="9" r="6" />
+              <path d="M8.5 14 7 22l5-3 5 3-1.5-8" />
+            </svg>
+            {texts.certificates}
           </Link>
           <Link to={paths.settings} className="btn btn-ghost btn-sm">
             <svg
