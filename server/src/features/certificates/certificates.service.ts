@@ -260,10 +260,7 @@ const toAdminCertificate = (ctx: Context, row: AdminRow): AdminCertificate => ({
   issuedBy: row.issuedBy,
 });
 
-export async function listCertificates(
-  ctx: Context,
-  query: { courseId?: string | undefined; page: number; limit: number },
-) {
+export async function listCertificates(ctx: Context, query: { courseId?: string | undefined; page: number; limit: number }) {
   const where = query.courseId ? eq(certificates.courseId, query.courseId) : undefined;
   const rows = await adminCertificates(ctx)
     .where(where)

@@ -46,7 +46,12 @@ async function newCourse({ title = 'Typography in practice', instructor = 'Meera
 
 async function newLecture(courseId: string, title = 'Lecture'): Promise<string> {
   const form = await multipart({ title, description: 'Part of it.', lectures: { bytes: mp4Video(2000), filename: 'l.mp4', type: 'video/mp4' } });
-  const response = await t.app.inject({ method: 'POST', url: `/api/v1/courses/${courseId}`, payload: form.payload, headers: { ...form.headers, cookie: admin.cookie } });
+  const response = await t.app.inject({
+    method: 'POST',
+    url: `/api/v1/courses/${courseId}`,
+    payload: form.payload,
+    headers: { ...form.headers, cookie: admin.cookie },
+  });
   expect(response.statusCode, response.body).toBe(201);
   const id: string = response.json().course.lectures.at(-1)._id;
   await t.app.ctx.db.update(lectures).set({ durationSeconds: 100 }).where(eq(lectures.id, id));
@@ -98,7 +103,9 @@ async function certified(fullName = 'Asha Verma', course = {}) {
   const courseId = await newCourse(course);
   const lectureId = await newLecture(courseId);
   await mark(lectureId, account.cookie);
-  const { certificates: [certificate] } = await readyCertificates(account.cookie);
+  const {
+    certificates: [certificate],
+  } = await readyCertificates(account.cookie);
   return { ...account, courseId, certificate };
 }
 
@@ -222,7 +229,9 @@ describe('the PDF', () => {
     const asha = await learner();
     const courseId = await newCourse();
     const code = newCertificateCode();
-    await t.app.ctx.db.insert(certificates).values({ code, userId: asha.user._id, courseId, name: 'Asha Verma', courseTitle: 'C', instructor: 'I', issuer: 'S' });
+    await t.app.ctx.db
+      .insert(certificates)
+      .values({ code, userId: asha.user._id, courseId, name: 'Asha Verma', courseTitle: 'C', instructor: 'I', issuer: 'S' });
     const response = await call('GET', `/certificates/${code}/pdf`, asha.cookie);
     expect(response.statusCode).toBe(409);
     expect(response.json().message).toBe(answers.certificateBeingMade);
@@ -324,7 +333,9 @@ describe('verifying a certificate', () => {
     expect(Date.parse(revokedAt)).toBeGreaterThan(Date.now() - 60_000);
     expect((await call('GET', `/certificates/${certificate.code}`)).json().certificate.revokedAt).toBe(revokedAt);
     // Revoking again keeps the first date.
-    expect((await call('PUT', `/admin/certificates/${certificate.code}/revocation`, admin.cookie, { revoked: true })).json().certificate.revokedAt).toBe(revokedAt);
+    expect((await call('PUT', `/admin/certificates/${certificate.code}/revocation`, admin.cookie, { revoked: true })).json().certificate.revokedAt).toBe(
+      revokedAt,
+    );
 
     const restored = await call('PUT', `/admin/certificates/${certificate.code}/revocation`, admin.cookie, { revoked: false });
     expect(restored.json()).toMatchObject({ message: answers.certificateRevocation(false), certificate: { revokedAt: null } });
