@@ -68,7 +68,10 @@ beforeAll(async () => {
   });
   expect(issued.statusCode, issued.body).toBe(201);
   code = issued.json().certificate.code;
-  await app.ctx.db.update(certificates).set({ issuedAt: new Date('2026-11-20T06:00:00Z') }).where(eq(certificates.code, code));
+  await app.ctx.db
+    .update(certificates)
+    .set({ issuedAt: new Date('2026-11-20T06:00:00Z') })
+    .where(eq(certificates.code, code));
 });
 afterAll(() => close?.());
 
@@ -106,7 +109,10 @@ describe('a certificate’s public page', () => {
   });
 
   it('says so in the preview when the certificate was revoked', async () => {
-    await app.ctx.db.update(certificates).set({ revokedAt: new Date('2026-11-25T06:00:00Z') }).where(eq(certificates.code, code));
+    await app.ctx.db
+      .update(certificates)
+      .set({ revokedAt: new Date('2026-11-25T06:00:00Z') })
+      .where(eq(certificates.code, code));
     const html = (await app.inject({ url: `/certificates/${code}` })).body;
     expect(metaOf(html, 'og:description')).toBe('Certificate of completion issued by LMS on 20 November 2026; revoked on 25 November 2026');
     await app.ctx.db.update(certificates).set({ revokedAt: null }).where(eq(certificates.code, code));
