@@ -11,7 +11,7 @@ import { mp4Video, multipart, pngImage, signUp, signUpAdmin } from '../../test/h
 import { pdfText } from '../../test/pdf.ts';
 import { certificatePdfKey } from '../media/storage.ts';
 import { siteOf } from '../settings/site-settings.ts';
-import { renderCertificatePdf } from './certificate-pdf.ts';
+import { queueStalledCertificatePdfs, renderCertificatePdf } from './certificate-pdf.ts';
 import { issueEarnedCertificate, newCertificateCode } from './certificates.service.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -238,6 +238,42 @@ describe('the PDF', () => {
     expect(response.statusCode).toBe(409);
     expect(response.json().message).toBe(answers.certificateBeingMade);
     expect((await call('GET', '/certificates', asha.cookie)).json().certificates[0].state).toBe('issuing');
+  });
+
+  it('draws the seller’s logo from the settings', async () => {
+    const form = await multipart({ logo: { bytes: await pngImage(200, 60), filename: 'logo.png', type: 'image/png' } });
+    const put = await t.app.inject({ method: 'PUT', url: '/api/v1/settings/logo', payload: form.payload, headers: { ...form.headers, cookie: admin.cookie } });
+    expect(put.statusCode, put.body).toBe(200);
+    try {
+      const { cookie, certificate } = await certified();
+      const bytes = (await call('GET', `/certificates/${certificate.code}/pdf`, cookie)).rawPayload;
+      // An image's dictionary is written as text even when its stream is compressed.
+      expect(bytes.toString('latin1')).toMatch(/\/Subtype \/Image/);
+    } finally {
+      await t.app.inject({ method: 'DELETE', url: '/api/v1/settings/logo', headers: { cookie: admin.cookie } });
+    }
+    const { cookie, certificate } = await certified();
+    expect((await call('GET', `/certificates/${certificate.code}/pdf`, cookie)).rawPayload.toString('latin1')).not.toMatch(/\/Subtype \/Image/);
+  });
+
+  it('is queued again by the minute’s sweep when its job was lost', async () => {
+    const asha = await learner();
+    const courseId = await newCourse();
+    const code = newCertificateCode();
+    // Issued two minutes ago, its job never queued (the process died after the commit).
+    await t.app.ctx.db.insert(certificates).values({
+      code,
+      userId: asha.user._id,
+      courseId,
+      name: 'Asha Verma',
+      courseTitle: 'C',
+      instructor: 'I',
+      issuer: 'S',
+      issuedAt: new Date(Date.now() - 120_000),
+    });
+    expect(await queueStalledCertificatePdfs(t.app.ctx)).toBeGreaterThanOrEqual(1);
+    const { certificates: mine } = await readyCertificates(asha.cookie);
+    expect(mine[0].code).toBe(code);
   });
 
   it('renders a long name smaller, wrapped rather than cut, and the code in groups of four', async () => {
