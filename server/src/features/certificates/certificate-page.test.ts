@@ -7,6 +7,7 @@ import { certificateCodeForDisplay } from '@lms/contract/certificates';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { certificates } from '../../db/schema.ts';
+import { CERTIFICATE_VERIFICATIONS_PER_MINUTE } from '../../rate-limit.ts';
 import { withSecrets } from '../../secrets.ts';
 import { openTestDatabase, TEST_ENV } from '../../test/app.ts';
 import { multipart, pngImage, signUp, signUpAdmin } from '../../test/http.ts';
@@ -129,5 +130,20 @@ describe('a certificate’s public page', () => {
       expect(metaOf(response.body, 'og:url')).toBeUndefined();
       expect(response.body).not.toContain('Verma');
     }
+  });
+
+  // Last: it uses up this address's lookups.
+  it('bounds the lookups one address makes in a minute, the page’s and the API’s together', async () => {
+    let answered = 0;
+    for (let i = 0; i < CERTIFICATE_VERIFICATIONS_PER_MINUTE + 5; i++) {
+      const response = await app.inject({ url: i % 2 ? `/certificates/${code}` : `/api/v1/certificates/${code}` });
+      if (response.statusCode === 429) break;
+      answered++;
+    }
+    // The tests above used a few of them.
+    expect(answered).toBeLessThanOrEqual(CERTIFICATE_VERIFICATIONS_PER_MINUTE);
+    expect(answered).toBeGreaterThan(CERTIFICATE_VERIFICATIONS_PER_MINUTE - 20);
+    expect((await app.inject({ url: `/api/v1/certificates/${code}` })).statusCode).toBe(429);
+    expect((await app.inject({ url: `/certificates/${code}` })).statusCode).toBe(429);
   });
 });
