@@ -25,12 +25,14 @@ describe('the job queue', () => {
 
   it('sweeps media leftovers every hour, and the sweep runs as a job', async () => {
     const { rows } = await t.database.execute(`SELECT name, cron, timezone FROM pgboss.schedule ORDER BY name`);
-    // Billing's sweeps and reminders beside it (features/billing), the checkouts left unpaid
+    // Billing's sweeps and reminders beside it (features/billing), certificates' PDFs never queued
+    // (features/certificates), the checkouts left unpaid
     // (features/payments), scheduled publishing (features/courses), the playbacks kept for the
     // leak trace (features/protection); video's are off in tests.
     expect(rows).toEqual([
       { name: 'abandoned-checkouts', cron: '17 * * * *', timezone: 'UTC' },
       { name: 'billing-pdf-stalled', cron: '* * * * *', timezone: 'UTC' },
+      { name: 'certificate-pdf-stalled', cron: '* * * * *', timezone: 'UTC' },
       { name: 'lifecycle-mail-unsent', cron: '* * * * *', timezone: 'UTC' },
       { name: 'media-leftovers', cron: '17 * * * *', timezone: 'UTC' },
       { name: 'playback-history', cron: '17 * * * *', timezone: 'UTC' },

@@ -32,8 +32,8 @@ export const TRACES_PER_MINUTE = 30;
 /** Searches of what lectures say from one address in a minute: a search box typed into, with room for a shared address. */
 export const CAPTION_SEARCHES_PER_MINUTE = 120;
 
-/** Certificate lookups by code from one address in a minute: the public page is open to anyone, and each costs a query. */
-export const CERTIFICATE_VERIFICATIONS_PER_MINUTE = 60;
+/** Certificate lookups by code from one address in a minute (the public page and its API call count one each): open to anyone, each costs a query. */
+export const CERTIFICATE_VERIFICATIONS_PER_MINUTE = 120;
 
 export interface RateLimits {
   /** Every login attempt from one address. */

@@ -123,8 +123,12 @@ export async function queueCertificateCheck(ctx: Context, job: { userId: string;
   await ctx.jobs.send('certificate-earned', job).catch(() => undefined);
 }
 
+/**
+ * Queues a certificate's PDF, after the row was written. A lost send leaves a first PDF to the
+ * minute's stalled sweep; one after a change of name leaves the PDF with the earlier name in place
+ * (the certificate and its page carry the new one) until the PDF is queued again.
+ */
 export async function queueCertificatePdf(ctx: Context, certificateId: string): Promise<void> {
-  // The stalled sweep queues it again when this send is lost.
   await ctx.jobs.send('certificate-pdf', { certificateId }).catch(() => undefined);
 }
 
@@ -260,10 +264,7 @@ const toAdminCertificate = (ctx: Context, row: AdminRow): AdminCertificate => ({
   issuedBy: row.issuedBy,
 });
 
-export async function listCertificates(
-  ctx: Context,
-  query: { courseId?: string | undefined; page: number; limit: number },
-) {
+export async function listCertificates(ctx: Context, query: { courseId?: string | undefined; page: number; limit: number }) {
   const where = query.courseId ? eq(certificates.courseId, query.courseId) : undefined;
   const rows = await adminCertificates(ctx)
     .where(where)

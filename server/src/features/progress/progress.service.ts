@@ -269,7 +269,8 @@ export async function setLectureCompleted(ctx: Context, user: UserRow, lectureId
     };
   });
   // Every lecture completed: the certificate is the job's to issue, after this answer, never in it.
-  if (completed && saved.course.completedLectures >= saved.course.lectureCount) await queueCertificateCheck(ctx, { userId: user.id, courseId: lecture.courseId });
+  if (completed && saved.course.completedLectures >= saved.course.lectureCount)
+    await queueCertificateCheck(ctx, { userId: user.id, courseId: lecture.courseId });
   return saved;
 }
 
