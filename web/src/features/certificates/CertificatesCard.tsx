@@ -162,7 +162,7 @@ function CertificateName({ chosen, suggested }: { chosen: string | null; suggest
           </div>
         </div>
         <form method="dialog" className="modal-backdrop">
-          <button disabled={isLoading}>{texts.cancel}</button>
+          <button disabled={isLoading}>{texts.close}</button>
         </form>
       </dialog>
     </div>

@@ -60,6 +60,7 @@ export const certificatesTexts = {
   confirmNameText: 'You can choose it only once; after that, only we can change it.',
   confirmName: 'Yes, print this name',
   cancel: 'Go back',
+  close: 'Close',
   nameFixed: 'Name on your certificates',
   nameFixedNote: 'Chosen once; contact us to change it.',
   nameFailed: 'The name could not be saved. Please try again.',
