@@ -41,6 +41,15 @@ export interface Jobs {
   'scheduled-publishing': Record<string, never>;
   /** Checkouts left unpaid for a day, cancelled at the provider, their coupon uses given back; hourly. */
   'abandoned-checkouts': Record<string, never>;
+  /**
+   * A learner completed a lecture: their certificate of its course issued if they have now earned
+   * it (features/certificates), once. Queued on every completion; the job reads the rule itself.
+   */
+  'certificate-earned': { userId: string; courseId: string };
+  /** A certificate's PDF, made (again, after the learner chose their name) and stored privately. */
+  'certificate-pdf': { certificateId: string };
+  /** Certificates whose PDF was never queued (a process died after the commit), queued again; every minute. */
+  'certificate-pdf-stalled': Record<string, never>;
   /** Playbacks and refused streams past the time they are kept for (features/protection); hourly. */
   'playback-history': Record<string, never>;
 }

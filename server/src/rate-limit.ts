@@ -32,6 +32,9 @@ export const TRACES_PER_MINUTE = 30;
 /** Searches of what lectures say from one address in a minute: a search box typed into, with room for a shared address. */
 export const CAPTION_SEARCHES_PER_MINUTE = 120;
 
+/** Certificate lookups by code from one address in a minute: the public page is open to anyone, and each costs a query. */
+export const CERTIFICATE_VERIFICATIONS_PER_MINUTE = 60;
+
 export interface RateLimits {
   /** Every login attempt from one address. */
   loginPerIp: RateLimiterAbstract;
@@ -81,6 +84,10 @@ export interface RateLimits {
   tracesPerAccount: RateLimiterAbstract;
   /** Searches of what lectures say from one address, a minute at a time: each reads the cues' index and ranks what it finds. */
   captionSearchesPerAddress: RateLimiterAbstract;
+  /** The name printed on certificates: chosen once, so a few tries an account (each remakes every PDF of theirs). */
+  certificateNamesPerAccount: RateLimiterAbstract;
+  /** Certificates looked up by code, per address: 80-bit codes cannot be guessed, but the lookups' cost is bounded. */
+  certificateVerificationsPerAddress: RateLimiterAbstract;
   close(): Promise<void>;
 }
 
@@ -123,6 +130,8 @@ export async function createRateLimits(
     playbackStartsPerAccount: limiter('playback-start-account', PLAYBACK_STARTS_PER_MINUTE, 60),
     tracesPerAccount: limiter('trace-account', TRACES_PER_MINUTE, 60),
     captionSearchesPerAddress: limiter('caption-search-ip', CAPTION_SEARCHES_PER_MINUTE, 60),
+    certificateNamesPerAccount: limiter('certificate-name-account', 10),
+    certificateVerificationsPerAddress: limiter('certificate-verify-ip', CERTIFICATE_VERIFICATIONS_PER_MINUTE, 60),
     close: async () => void (await redis?.quit()),
   };
 }

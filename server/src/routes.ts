@@ -51,6 +51,7 @@ import { progressRoutes } from './features/progress/progress.routes.ts';
 import { playbackRoutes } from './features/protection/playback.routes.ts';
 import { traceRoutes } from './features/protection/trace.routes.ts';
 import { billingRoutes } from './features/billing/billing.routes.ts';
+import { certificateRoutes } from './features/certificates/certificates.routes.ts';
 import { paymentRoutes } from './features/payments/payments.routes.ts';
 import { planRoutes } from './features/plans/plans.routes.ts';
 import { statsRoutes } from './features/stats/stats.routes.ts';
@@ -135,4 +136,5 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(billingRoutes);
   await api.register(traceRoutes);
   await api.register(captionSearchRoutes);
+  await api.register(certificateRoutes);
 }

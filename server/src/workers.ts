@@ -10,6 +10,8 @@ import { describeFfmpeg, ffmpegWarning } from './features/video/ffmpeg.ts';
 import { publishDueCourses } from './features/courses/publishing.service.ts';
 import { dropAbandonedCheckouts } from './features/payments/checkout.service.ts';
 import { changeProviderPlan } from './features/payments/charges.service.ts';
+import { makeCertificatePdf, queueStalledCertificatePdfs } from './features/certificates/certificate-pdf.ts';
+import { issueEarnedCertificate } from './features/certificates/certificates.service.ts';
 import { forgetOldPlaybacks } from './features/protection/playback.service.ts';
 
 /** Minute 17 of every hour, UTC: away from the top of the hour, when other cron work tends to run. */
@@ -35,6 +37,10 @@ export async function startWorkers(ctx: Context, { log }: { log: FastifyBaseLogg
   await ctx.jobs.schedule('abandoned-checkouts', HOURLY, {});
   await ctx.jobs.work('scheduled-publishing', async () => void (await publishDueCourses(ctx, { log })));
   await ctx.jobs.schedule('scheduled-publishing', EVERY_MINUTE, {});
+  await ctx.jobs.work('certificate-earned', async (job) => void (await issueEarnedCertificate(ctx, job)));
+  await ctx.jobs.work('certificate-pdf', (job) => makeCertificatePdf(ctx, job));
+  await ctx.jobs.work('certificate-pdf-stalled', async () => void (await queueStalledCertificatePdfs(ctx)));
+  await ctx.jobs.schedule('certificate-pdf-stalled', EVERY_MINUTE, {});
   await ctx.jobs.work('playback-history', async () => void (await forgetOldPlaybacks(ctx)));
   await ctx.jobs.schedule('playback-history', HOURLY, {});
 

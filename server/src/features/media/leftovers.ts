@@ -1,7 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Context } from '../../context.ts';
-import { billingDocuments, courses, lectureCaptions, lectureResources, lectures, siteSettings, users } from '../../db/schema.ts';
+import { billingDocuments, certificates, courses, lectureCaptions, lectureResources, lectures, siteSettings, users } from '../../db/schema.ts';
 import { isHlsFolderKey, ownerKeyOf, StorageCannotList } from './storage.ts';
 
 /**
@@ -20,6 +20,7 @@ export const MEDIA_KEY_COLUMNS = [
   lectureResources.fileKey,
   lectureCaptions.fileKey,
   billingDocuments.pdfKey,
+  certificates.pdfKey,
 ];
 
 /** The age past which a file nobody refers to is a leftover: an upload sends data at least this often, and a stored file is referred to at once. */

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { MediaGrant } from './signed-urls.ts';
 
@@ -65,9 +65,10 @@ export const PRIVATE_MEDIA_PREFIX = '/media/private/';
 export const PUBLIC_MEDIA_FOLDERS = ['avatars', 'thumbnails', 'posters', 'logos'] as const;
 /**
  * Folders of single files: the public ones, the private videos, the private invoice and credit-note
- * PDFs, the private files attached to lectures, and the lectures' private caption files (WebVTT).
+ * PDFs, the private files attached to lectures, the lectures' private caption files (WebVTT), and
+ * the private PDFs of certificates.
  */
-export const FILE_FOLDERS = [...PUBLIC_MEDIA_FOLDERS, 'videos', 'documents', 'resources', 'captions'] as const;
+export const FILE_FOLDERS = [...PUBLIC_MEDIA_FOLDERS, 'videos', 'documents', 'resources', 'captions', 'certificates'] as const;
 /** Every folder a key may be in; `hls` holds one private folder of playlists and segments per lecture. */
 export const MEDIA_FOLDERS = [...FILE_FOLDERS, 'hls'] as const;
 type FileFolder = (typeof FILE_FOLDERS)[number];
@@ -184,6 +185,21 @@ export async function saveDocumentPdf(storage: MediaStorage, pdf: Buffer): Promi
   const key = newKey('documents', 'pdf');
   await storage.put(key, pdf, 'application/pdf');
   return key;
+}
+
+/**
+ * The key of a certificate's PDF as made with `name`: named after both, so that a certificate
+ * whose pdf_key is this key has a PDF with its current name, and a PDF made again after the name
+ * changed is a new file beside the old one, which stays downloadable until the new one replaces it.
+ */
+export function certificatePdfKey(certificateId: string, name: string): string {
+  const hex = createHash('sha256').update(`${certificateId}\n${name}`).digest('hex').slice(0, 32);
+  return `certificates/${hex}.pdf`;
+}
+
+/** Stores a certificate's PDF (private: served only by the certificates' download route) under its key. */
+export async function saveCertificatePdf(storage: MediaStorage, key: string, pdf: Buffer): Promise<void> {
+  await storage.put(key, pdf, 'application/pdf');
 }
 
 /**

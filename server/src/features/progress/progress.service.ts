@@ -7,6 +7,7 @@ import type { Db } from '../../db/client.ts';
 import { courseProgress, lectureProgress, lectures, users } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { UserRow } from '../auth/sessions.ts';
+import { queueCertificateCheck } from '../certificates/certificates.service.ts';
 import { canWatchLectures } from '../users/users.service.ts';
 import { checkSaveMayBeHeld, type KnownLectures } from './known-lectures.ts';
 
@@ -94,6 +95,8 @@ interface SaveRow {
   completed_at: Date | string | null;
   updated_at: Date | string | null;
   completed: number | null;
+  /** This save completed the lecture (its completion time is this statement's). */
+  just_completed: boolean | null;
 }
 
 /**
@@ -181,7 +184,8 @@ export async function saveProgress(ctx: Context, user: UserRow, lectureId: strin
     )
     select l.course_id, l.is_preview, l.duration, l.lecture_count,
            s.lecture_id, s.position_seconds, s.watched_seconds, s.completed_at, s.updated_at,
-           o.n + (s.completed_at is not null)::int as completed
+           o.n + (s.completed_at is not null)::int as completed,
+           s.completed_at = now() as just_completed
     from lecture as l left join saved as s on true left join others as o on true`);
   const row = (result as unknown as { rows: SaveRow[] }).rows[0];
   if (!row) throw new AppError(404, answers.lectureNotFound);
@@ -189,6 +193,8 @@ export async function saveProgress(ctx: Context, user: UserRow, lectureId: strin
     if (!canWatch && !row.is_preview) throw new AppError(403, answers.subscribeToWatch);
     throw new AppError(400, answers.progressPositionInvalid);
   }
+  // The end of a video completes a lecture as marking it does: the last one may earn a certificate.
+  if (row.just_completed && Number(row.completed) >= Number(row.lecture_count)) await queueCertificateCheck(ctx, { userId: user.id, courseId: row.course_id });
   const time = (value: Date | string) => new Date(value).toISOString();
   return {
     isPreview: row.is_preview,
@@ -229,7 +235,7 @@ export const courseProgressJson = (row: {
 export async function setLectureCompleted(ctx: Context, user: UserRow, lectureId: string, completed: boolean): Promise<SavedProgress> {
   const lecture = await watchableLecture(ctx, user, lectureId);
   const now = new Date();
-  return ctx.db.transaction(async (tx) => {
+  const saved = await ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(lectureProgress)
       .values({
@@ -262,6 +268,9 @@ export async function setLectureCompleted(ctx: Context, user: UserRow, lectureId
       }),
     };
   });
+  // Every lecture completed: the certificate is the job's to issue, after this answer, never in it.
+  if (completed && saved.course.completedLectures >= saved.course.lectureCount) await queueCertificateCheck(ctx, { userId: user.id, courseId: lecture.courseId });
+  return saved;
 }
 
 export async function setProgressSettings(ctx: Context, user: UserRow, settings: ProgressSettings): Promise<ProgressSettings> {

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { pageSiteOf, type WebAppPage } from '../../web-app.ts';
 import { sendCataloguePage } from '../courses/catalogue-cache.ts';
-import { buildSitemap, COURSE_PAGE_PATH, coursePageHead, robotsTxt } from './storefront.service.ts';
+import { byAddress, consume } from '../../rate-limit.ts';
+import { buildSitemap, CERTIFICATE_PAGE_PATH, certificatePageHead, COURSE_PAGE_PATH, coursePageHead, robotsTxt } from './storefront.service.ts';
 import { webManifest } from './web-manifest.ts';
 
 const XML = 'application/xml; charset=utf-8';
@@ -59,5 +60,20 @@ export const storefrontRoutes: FastifyPluginAsyncZod<{ webApp?: WebAppPage }> = 
     });
     reply.header('cache-control', 'no-cache');
     return sendCataloguePage(request, reply, cached, 'text/html; charset=utf-8');
+  });
+
+  // A certificate's public page: the app's page with the certificate in its head, so that a shared
+  // link previews with the learner's name and course; 404 for a code no certificate has (an altered
+  // link), which the app shows as "not found". Read each time, never cached: a revocation shows at once.
+  app.get(CERTIFICATE_PAGE_PATH, { schema: { hide: true, params: z.object({ code: z.string() }) } }, async (request, reply) => {
+    // Counted with the API's lookups by code: the page costs one as well.
+    if (!(await consume(ctx.limits.certificateVerificationsPerAddress, byAddress(request)))) return webApp.send(request, reply.code(429));
+    const snapshot = await ctx.settings.current();
+    const { head, found } = await certificatePageHead(ctx, request.params.code, snapshot.site);
+    return reply
+      .code(found ? 200 : 404)
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .send(webApp.render(head, pageSiteOf(ctx.media, snapshot)));
   });
 };

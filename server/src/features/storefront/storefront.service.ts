@@ -5,6 +5,8 @@ import type { Site } from '@lms/contract/settings';
 import type { Context } from '../../context.ts';
 import { courses } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { certificateDate } from '../certificates/certificate-pdf.ts';
+import { findCertificate, verifyUrlOf } from '../certificates/certificates.service.ts';
 import { findCourse, THUMBNAIL_SIZE } from '../courses/courses.service.ts';
 import { escapeMarkup, summarize, type PageHead } from './page-head.ts';
 
@@ -52,6 +54,35 @@ export async function coursePageHead(ctx: Context, courseId: string, site: Pick<
     image: { url: absolute(ctx, ctx.media.publicUrl(course.thumbnailKey)), ...THUMBNAIL_SIZE, alt: course.title },
     // The cover is the course page's largest paint (Lighthouse); the app shows it at the same URL.
     preloadImage: ctx.media.publicUrl(course.thumbnailKey),
+  };
+}
+
+/** The public page of a certificate, reached by the link its learner shares. */
+export const CERTIFICATE_PAGE_PATH = pagePaths.certificate;
+
+/**
+ * The head of a certificate's public page, and whether a certificate has that code (the page is
+ * then a 404). What a link preview shows: who, which course, by whom and when. Never listed by
+ * search engines (`noindex`): the page exists for whoever the learner hands the link to, and a
+ * search for a person's name should not turn up their certificates; previews read the tags all the same.
+ */
+export async function certificatePageHead(ctx: Context, code: string, site: Pick<Site, 'name'>): Promise<{ head: PageHead; found: boolean }> {
+  const certificate = await findCertificate(ctx, code);
+  if (!certificate)
+    return {
+      head: { ...defaultHead(site), title: `Certificate not found · ${site.name}`, description: answers.certificateNotFound, noindex: true },
+      found: false,
+    };
+  const issued = `Certificate of completion issued by ${certificate.issuer} on ${certificateDate(certificate.issuedAt)}`;
+  return {
+    head: {
+      title: `${certificate.name} — ${certificate.courseTitle}`,
+      description: summarize(certificate.revokedAt ? `${issued}; revoked on ${certificateDate(certificate.revokedAt)}` : issued),
+      siteName: site.name,
+      url: verifyUrlOf(ctx, certificate.code),
+      noindex: true,
+    },
+    found: true,
   };
 }
 
