@@ -28,7 +28,11 @@ export default function CertificatePage() {
         <VerifiedView certificate={certificate} />
       ) : notFound ? (
         <StatusHeader tone="notFound" title={texts.notFound} lead={texts.notFoundLead}>
-          {typed && <p className="mt-3 font-mono text-sm break-all text-base-content/80">{typed}</p>}
+          {typed && (
+            <p className="mt-3 text-sm text-base-content/80">
+              {texts.youEntered} <span className="font-mono break-all text-base-content">{typed}</span>
+            </p>
+          )}
         </StatusHeader>
       ) : failed ? (
         <div role="alert" className="alert alert-warning flex flex-wrap">

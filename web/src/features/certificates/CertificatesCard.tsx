@@ -59,7 +59,7 @@ function CertificateRow({ certificate, onBeingMade }: { certificate: Certificate
       {/* The word carries the state; the dot adds the colour. */}
       <span className="badge badge-sm badge-ghost gap-1.5">
         <span className={`size-2 rounded-full ${revoked ? 'bg-error' : issuing ? 'bg-warning' : 'bg-success'}`} aria-hidden="true" />
-        {revoked ? texts.revoked : issuing ? texts.beingMade : texts.ready}
+        {revoked ? texts.revokedBadge : issuing ? texts.beingMade : texts.ready}
       </span>
       <div className="basis-full">
         {revoked ? (

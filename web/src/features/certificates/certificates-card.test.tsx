@@ -85,7 +85,7 @@ describe("the profile's certificates", () => {
     stubApi({ 'GET /api/v1/certificates': mine([sampleCertificate({ revokedAt: '2026-12-03T10:00:00.000Z' })], 'Asha Verma') });
     open();
     const row = (await screen.findByRole('heading', { name: 'Data Structures in TypeScript' })).closest('li')!;
-    expect(within(row).getByText(texts.revoked)).toBeInTheDocument();
+    expect(within(row).getByText(texts.revokedBadge)).toBeInTheDocument();
     expect(within(row).getByText(texts.revokedOn('3 Dec 2026'))).toBeInTheDocument();
     expect(within(row).queryByRole('link', { name: texts.addToLinkedInOf('Data Structures in TypeScript') })).not.toBeInTheDocument();
   });

@@ -355,7 +355,9 @@ export default function LecturePage() {
           </div>
         </div>
       )}
-      {isLoggedIn && role === 'USER' && !refusal && !loading && <CourseCertificate key={course._id} courseId={course._id} className="mt-8" />}
+      {isLoggedIn && role === 'USER' && !refusal && !loading && (
+        <CourseCertificate key={course._id} courseId={course._id} className="mt-8 lg:w-[calc((100%-1.5rem)*2/3)]" />
+      )}
     </section>
   );
 }
