@@ -53,13 +53,7 @@ export function CertificateActions({ certificate, onBeingMade }: { certificate: 
             {certificatesTexts.beingMade}
           </span>
         ) : (
-          <a
-            href={certificatePdfHref(certificate.code)}
-            className="btn btn-primary btn-sm"
-            aria-label={certificatesTexts.downloadPdfOf(course)}
-            aria-busy={downloading}
-            onClick={(event) => void onDownload(event)}
-          >
+          <a href={certificatePdfHref(certificate.code)} className="btn btn-primary btn-sm" aria-busy={downloading} onClick={(event) => void onDownload(event)}>
             {downloading ? (
               <span className="loading loading-spinner loading-xs" aria-hidden="true" />
             ) : (
@@ -68,32 +62,30 @@ export function CertificateActions({ certificate, onBeingMade }: { certificate: 
               </svg>
             )}
             {certificatesTexts.downloadPdf}
+            <Also course={course} />
           </a>
         )}
-        <a
-          href={certificate.linkedInUrl}
-          target="_blank"
-          rel="noopener noreferrer"
-          className="btn btn-outline btn-sm"
-          aria-label={certificatesTexts.addToLinkedInOf(course)}
-        >
+        <a href={certificate.linkedInUrl} target="_blank" rel="noopener noreferrer" className="btn btn-outline btn-sm">
           <svg viewBox="0 0 24 24" width="16" height="16" fill="currentColor" aria-hidden="true">
             <path d="M4.98 3.5a2.5 2.5 0 1 1 0 5 2.5 2.5 0 0 1 0-5zM3 9.75h4v11H3zm6.5 0h3.8v1.5h.06c.53-1 1.83-2.06 3.77-2.06 4.03 0 4.77 2.65 4.77 6.1v5.46h-4v-4.84c0-1.16-.02-2.65-1.61-2.65-1.62 0-1.87 1.26-1.87 2.56v4.93h-4z" />
           </svg>
           {certificatesTexts.addToLinkedIn}
+          <Also course={course} newTab />
         </a>
-        <button type="button" className="btn btn-ghost btn-sm" aria-label={certificatesTexts.copyLinkOf(course)} onClick={() => void onCopy()}>
+        <button type="button" className="btn btn-ghost btn-sm" onClick={() => void onCopy()}>
           <svg {...icon}>
             <path d="M10 14a4 4 0 0 0 5.66 0l3-3a4 4 0 0 0-5.66-5.66l-1 1M14 10a4 4 0 0 0-5.66 0l-3 3a4 4 0 0 0 5.66 5.66l1-1" strokeLinecap="round" />
           </svg>
           {certificatesTexts.copyLink}
+          <Also course={course} />
         </button>
-        <Link to={certificatePagePath(certificate.code)} className="btn btn-ghost btn-sm" aria-label={certificatesTexts.viewOf(course)}>
+        <Link to={certificatePagePath(certificate.code)} className="btn btn-ghost btn-sm">
           <svg {...icon}>
             <path d="M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12z" />
             <circle cx="12" cy="12" r="3" />
           </svg>
           {certificatesTexts.view}
+          <Also course={course} />
         </Link>
       </div>
       {(issuing || beingMade) && (
@@ -115,5 +107,15 @@ export function CertificateActions({ certificate, onBeingMade }: { certificate: 
         </label>
       )}
     </div>
+  );
+}
+
+/** The course an action is about, for screen readers only: the visible words stay first in its name (as a voice command says them). */
+function Also({ course, newTab = false }: { course: string; newTab?: boolean }) {
+  return (
+    <span className="sr-only">
+      {certificatesTexts.ofCourse(course)}
+      {newTab && certificatesTexts.newTab}
+    </span>
   );
 }

@@ -117,13 +117,15 @@ function VerifiedView({ certificate }: { certificate: VerifiedCertificate }) {
         )}
       </div>
 
-      {/* The certificate as printed: a framed sheet, muted once revoked. */}
-      <section
-        aria-label={texts.certificateOf}
-        className={`relative overflow-hidden rounded-box border border-base-content/10 bg-base-100 shadow-lg ${revoked ? 'opacity-80' : ''}`}
-      >
+      {/* The certificate as printed: a framed sheet; once revoked, stamped so and the name struck through (not faded: the text stays readable). */}
+      <section aria-label={texts.certificateOf} className={`relative overflow-hidden rounded-box border border-base-content/10 bg-base-100 shadow-lg`}>
         <div className="h-1.5 bg-primary" aria-hidden="true" />
         <div className="m-3 rounded-[calc(var(--radius-box)-4px)] border border-primary/25 px-5 py-8 text-center sm:m-4 sm:px-10 sm:py-12">
+          {revoked && (
+            <p className="mb-4">
+              <span className="badge badge-error badge-soft font-semibold tracking-wide uppercase">{texts.revokedBadge}</span>
+            </p>
+          )}
           <p className="text-xs font-semibold tracking-[0.2em] text-primary uppercase">{texts.certificateOf}</p>
           <p className="mt-6 text-sm text-base-content/70">{texts.certifies}</p>
           <p className={`mt-2 font-serif text-3xl font-semibold wrap-anywhere sm:text-4xl ${revoked ? 'line-through decoration-error/70' : ''}`}>
