@@ -30,7 +30,7 @@ export default function CertificatePage() {
         <StatusHeader tone="notFound" title={texts.notFound} lead={texts.notFoundLead}>
           {typed && (
             <p className="mt-3 text-sm text-base-content/80">
-              {texts.youEntered} <span className="font-mono break-all text-base-content">{typed}</span>
+              {texts.youEntered} <span className="block font-mono wrap-anywhere text-base-content">{typed}</span>
             </p>
           )}
         </StatusHeader>
@@ -119,11 +119,15 @@ function VerifiedView({ certificate }: { certificate: VerifiedCertificate }) {
 
       {/* The certificate as printed: a framed sheet; once revoked, stamped so and the name struck through (not faded: the text stays readable). */}
       <section aria-label={texts.certificateOf} className={`relative overflow-hidden rounded-box border border-base-content/10 bg-base-100 shadow-lg`}>
-        <div className="h-1.5 bg-primary" aria-hidden="true" />
+        <div className={`h-1.5 ${revoked ? 'bg-error' : 'bg-primary'}`} aria-hidden="true" />
         <div className="m-3 rounded-[calc(var(--radius-box)-4px)] border border-primary/25 px-5 py-8 text-center sm:m-4 sm:px-10 sm:py-12">
           {revoked && (
             <p className="mb-4">
-              <span className="badge badge-error badge-soft font-semibold tracking-wide uppercase">{texts.revokedBadge}</span>
+              {/* The word in the text colour (red text on a pale red fails contrast); the border and the dot carry the colour. */}
+              <span className="badge gap-1.5 border-error/70 bg-base-100 font-semibold tracking-wide uppercase">
+                <span className="size-2 rounded-full bg-error" aria-hidden="true" />
+                {texts.revokedBadge}
+              </span>
             </p>
           )}
           <p className="text-xs font-semibold tracking-[0.2em] text-primary uppercase">{texts.certificateOf}</p>
