@@ -36,6 +36,8 @@ export const routes: RouteObject[] = [
           { path: paths.courseDescription, ...page(() => import('../features/courses/CourseDescriptionPage')) },
           // No role guard; the page and the server refuse what the viewer may not see.
           { path: paths.courseLecture, ...page(() => import('../features/lectures/LecturePage')) },
+          // Anyone: a certificate verified by its code, the link learners share.
+          { path: paths.certificate, ...page(() => import('../features/certificates/CertificatePage')) },
           { path: paths.checkout, ...page(() => import('../features/payments/CheckoutPage')) },
           { path: paths.checkoutSuccess, ...page(() => import('../features/payments/CheckoutSuccessPage')) },
           { path: paths.checkoutFail, ...page(() => import('../features/payments/CheckoutFailPage')) },

@@ -6,6 +6,7 @@ import { Link, useNavigate } from 'react-router';
 import { isServerError } from '../../lib/server-state';
 import { ContinueWatching } from '../progress';
 import { SignedInDevices } from '../sessions';
+import { CertificatesCard } from '../certificates';
 import { formatDate } from '../../lib/format';
 import { paths } from '../../lib/paths';
 import { usePageTitle } from '../../lib/use-page-title';
@@ -149,6 +150,8 @@ export default function ProfilePage() {
 
       {/* Its heading as the billing section's below it: two sections of one page. */}
       <ContinueWatching limit={100} showEmpty className="w-full" headingClassName="text-xl font-semibold" />
+
+      {user.role === 'USER' && <CertificatesCard className="w-full" />}
 
       {/* Payments, invoices and tax details; administrators buy nothing. */}
       {user.role === 'USER' && <BillingSection className="w-full" />}

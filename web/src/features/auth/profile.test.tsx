@@ -9,15 +9,20 @@ import { billingTexts } from '../billing';
 import EditProfilePage from './EditProfilePage';
 import ProfilePage from './ProfilePage';
 
-/** The profile's own calls, without what its sections (continue watching, billing, signed-in devices) and the cancel dialog (its save offer, its case of the refund rule) read for themselves. */
+/** The profile's own calls, without what its sections (continue watching, certificates, billing, signed-in devices) and the cancel dialog (its save offer, its case of the refund rule) read for themselves. */
 const withoutProgress = <T extends { url: string; init: RequestInit }>(calls: T[]) =>
   calls.filter(
     (call) =>
       !(
         (call.init.method ?? 'GET') === 'GET' &&
-        ['/api/v1/progress', '/api/v1/billing/history', '/api/v1/user/sessions', '/api/v1/payments/save-offer', '/api/v1/payments/cancellation'].includes(
-          call.url,
-        )
+        [
+          '/api/v1/progress',
+          '/api/v1/certificates',
+          '/api/v1/billing/history',
+          '/api/v1/user/sessions',
+          '/api/v1/payments/save-offer',
+          '/api/v1/payments/cancellation',
+        ].includes(call.url)
       ),
   );
 

@@ -20,6 +20,7 @@ import { LectureResources } from './LectureResources';
 import { NextLecture } from './NextLecture';
 import { progressTexts } from '../progress';
 import { CaptionsManager, Transcript, useGetCaptionsQuery } from '../captions';
+import { CourseCertificate } from '../certificates';
 import { PlaybackFailed, PlaybackStopped, StreamLimitPanel, usePlayback, watermarkOf } from '../protection';
 
 const SPEEDS = [0.5, 0.75, 1, 1.25, 1.5, 2];
@@ -353,6 +354,9 @@ export default function LecturePage() {
             />
           </div>
         </div>
+      )}
+      {isLoggedIn && role === 'USER' && !refusal && !loading && (
+        <CourseCertificate key={course._id} courseId={course._id} className="mt-8 lg:w-[calc((100%-1.5rem)*2/3)]" />
       )}
     </section>
   );
