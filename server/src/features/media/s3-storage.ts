@@ -33,7 +33,8 @@ export function s3Origins(settings: S3Settings): string[] {
 
 /**
  * S3-compatible storage. Public keys (avatars/, thumbnails/) must be readable
- * anonymously (a bucket policy, or a CDN in front); videos/, hls/ and documents/ must not be.
+ * anonymously (a bucket policy, or a CDN in front); videos/, hls/, documents/, resources/, captions/
+ * and certificates/ must not be.
  */
 export async function createS3Storage(settings: S3Settings): Promise<MediaStorage> {
   // Loaded here, not at the top: the SDK is large and most runs use local storage.
