@@ -1,7 +1,6 @@
-import fs from 'node:fs';
 import type { Locator } from '@playwright/test';
-import { adminCredentials, expect, logInAs, newPerson, pngFile, signUp, test, type Page } from './fixtures.ts';
-import { CARDS, LECTURE_VIDEO, exclusively, lectureInList, payWithCard, publishCourse, releaseLocks } from './journeys.ts';
+import { adminCredentials, expect, logInAs, newPerson, signUp, test, type Page } from './fixtures.ts';
+import { CARDS, createCourseWithLectures, exclusively, lectureInList, payWithCard, publishCourse, releaseLocks } from './journeys.ts';
 
 test.afterEach(releaseLocks);
 
@@ -52,34 +51,19 @@ test('captions: the admin adds English WebVTT and Hindi SRT; a subscriber turns 
   const { email, password } = adminCredentials();
   await logInAs(page, email, password);
   const title = `Captioned ${newPerson('c').fullName}`;
-  const created = await page.request.post('/api/v1/courses', {
-    multipart: {
-      title,
-      category: 'Data',
-      createdBy: 'Priya Sharma',
-      description: 'A course whose lecture has captions.',
-      thumbnail: pngFile('thumbnail.png', [200, 120, 20], 64),
-    },
-  });
-  expect(created.ok(), await created.text()).toBe(true);
-  const { course } = (await created.json()) as { course: { _id: string } };
   // One lecture for subscribers (not a free preview), streamed as HLS once its ladder is made.
-  const added = await page.request.post(`/api/v1/courses/${course._id}`, {
-    multipart: {
-      title: LECTURE,
-      description: 'Rows, counted out loud.',
-      preview: 'false',
-      lectures: { name: 'lecture.mp4', mimeType: 'video/mp4', buffer: fs.readFileSync(LECTURE_VIDEO) },
-    },
-  });
-  expect(added.ok(), await added.text()).toBe(true);
+  const { courseId } = await createCourseWithLectures(
+    page.request,
+    { title, category: 'Data', createdBy: 'Priya Sharma', description: 'A course whose lecture has captions.' },
+    [{ title: LECTURE, description: 'Rows, counted out loud.' }],
+  );
   const lectureOf = async () =>
-    ((await (await page.request.get(`/api/v1/courses/${course._id}`)).json()) as { lectures: { _id: string; hls_url: string | null }[] }).lectures[0]!;
+    ((await (await page.request.get(`/api/v1/courses/${courseId}`)).json()) as { lectures: { _id: string; hls_url: string | null }[] }).lectures[0]!;
   await expect.poll(async () => (await lectureOf()).hls_url, { message: 'the ladder is made', timeout: 90_000 }).toMatch(/^\/media\/hls\//);
   const lectureId = (await lectureOf())._id;
 
   // The admin adds English (WebVTT) and Hindi (SRT) on the lecture page.
-  await page.goto(`/course/lecture?id=${course._id}`);
+  await page.goto(`/course/lecture?id=${courseId}`);
   const captions = page.getByRole('region', { name: 'Captions', exact: true });
   for (const [file, language, label] of [
     [{ name: 'english.vtt', mimeType: 'text/vtt', buffer: Buffer.from(ENGLISH) }, 'en', 'English'],
@@ -93,7 +77,7 @@ test('captions: the admin adds English WebVTT and Hindi SRT; a subscriber turns 
     await expect(captions.getByText(label, { exact: true })).toBeVisible({ timeout: 20_000 });
   }
   // The first is the default; the SRT was stored as WebVTT.
-  const listed = (await (await page.request.get(`/api/v1/courses/${course._id}/lectures/${lectureId}/captions`)).json()) as {
+  const listed = (await (await page.request.get(`/api/v1/courses/${courseId}/lectures/${lectureId}/captions`)).json()) as {
     captions: { language: string; isDefault: boolean; cueCount: number; url: string }[];
   };
   expect(listed.captions.map(({ language, isDefault, cueCount }) => ({ language, isDefault, cueCount }))).toEqual([
@@ -103,7 +87,7 @@ test('captions: the admin adds English WebVTT and Hindi SRT; a subscriber turns 
   const hindiFile = await (await page.request.get(listed.captions[1]!.url)).text();
   expect(hindiFile).toMatch(/^WEBVTT\n/);
   expect(hindiFile).toContain('00:00:03.500 --> 00:00:05.500\nक्वोक्का हर पंक्ति गिनता है।');
-  await publishCourse(page.request, course._id);
+  await publishCourse(page.request, courseId);
 
   // A subscriber plays the lecture and turns English on: the middle cue shows at 4 s, and in full screen.
   const learnerContext = await browser.newContext();
@@ -114,7 +98,7 @@ test('captions: the admin adds English WebVTT and Hindi SRT; a subscriber turns 
     await payWithCard(learner, CARDS.pays);
     await expect(learner).toHaveURL(/\/checkout\/success$/);
   });
-  await learner.goto(`/course/lecture?id=${course._id}`);
+  await learner.goto(`/course/lecture?id=${courseId}`);
   await lectureInList(learner, LECTURE).click();
   const video = theVideo(learner);
   await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.src), { message: 'hls.js plays it' }).toMatch(/^blob:/);
@@ -160,15 +144,15 @@ test('captions: the admin adds English WebVTT and Hindi SRT; a subscriber turns 
   await expect(said.getByText(LECTURE)).toBeVisible();
   await expect(said.locator('mark').first()).toHaveText(/quokka/i);
   await said.getByRole('link', { name: `${LECTURE}, from 0:03` }).click();
-  await expect(learner).toHaveURL(new RegExp(`/course/lecture\\?id=${course._id}&lecture=${lectureId}&t=3$`));
+  await expect(learner).toHaveURL(new RegExp(`/course/lecture\\?id=${courseId}&lecture=${lectureId}&t=3$`));
   await expect.poll(() => timeOf(theVideo(learner)), { message: 'the lecture opens at 0:03', timeout: 20_000 }).toBeGreaterThanOrEqual(3);
   expect(await timeOf(theVideo(learner))).toBeLessThan(4);
 
   // A visitor gets neither the list nor a subscriber's file link.
   const visitor = await browser.newContext();
-  const refusedList = await visitor.request.get(`/api/v1/courses/${course._id}/lectures/${lectureId}/captions`);
+  const refusedList = await visitor.request.get(`/api/v1/courses/${courseId}/lectures/${lectureId}/captions`);
   expect(refusedList.status()).toBe(401);
-  const learnersList = (await (await learner.request.get(`/api/v1/courses/${course._id}/lectures/${lectureId}/captions`)).json()) as {
+  const learnersList = (await (await learner.request.get(`/api/v1/courses/${courseId}/lectures/${lectureId}/captions`)).json()) as {
     captions: { url: string }[];
   };
   const copied = await visitor.request.get(learnersList.captions[0]!.url);
@@ -177,5 +161,5 @@ test('captions: the admin adds English WebVTT and Hindi SRT; a subscriber turns 
 
   await visitor.close();
   await learnerContext.close();
-  await page.request.delete(`/api/v1/courses/${course._id}`);
+  await page.request.delete(`/api/v1/courses/${courseId}`);
 });

@@ -1,8 +1,7 @@
 import fs from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
 import { pdfText } from '../server/src/test/pdf.ts';
-import { adminCredentials, expect, logInAs, newPerson, pngFile, signUp, test } from './fixtures.ts';
-import { CARDS, LECTURE_VIDEO, exclusively, lectureInList, payWithCard, publishCourse, releaseLocks } from './journeys.ts';
+import { adminCredentials, expect, logInAs, newPerson, signUp, test } from './fixtures.ts';
+import { CARDS, createCourseWithLectures, exclusively, lectureInList, payWithCard, publishCourse, releaseLocks } from './journeys.ts';
 
 test.afterEach(releaseLocks);
 
@@ -16,28 +15,12 @@ test('certificates: a subscriber completes every lecture and downloads the certi
   const { email, password } = adminCredentials();
   await logInAs(page, email, password);
   const title = `Bookkeeping ${newPerson('k').fullName}`;
-  const created = await page.request.post('/api/v1/courses', {
-    multipart: {
-      title,
-      category: 'Finance',
-      createdBy: 'Anita Desai',
-      description: 'A short course that ends with a certificate.',
-      thumbnail: pngFile('thumbnail.png', [20, 160, 90], 64),
-    },
-  });
-  expect(created.ok(), await created.text()).toBe(true);
-  const { course } = (await created.json()) as { course: { _id: string } };
-  for (const lecture of LECTURES) {
-    const added = await page.request.post(`/api/v1/courses/${course._id}`, {
-      multipart: {
-        title: lecture,
-        description: 'Debits and credits.',
-        lectures: { name: 'lecture.mp4', mimeType: 'video/mp4', buffer: readFileSync(LECTURE_VIDEO) },
-      },
-    });
-    expect(added.ok(), await added.text()).toBe(true);
-  }
-  await publishCourse(page.request, course._id);
+  const { courseId } = await createCourseWithLectures(
+    page.request,
+    { title, category: 'Finance', createdBy: 'Anita Desai', description: 'A short course that ends with a certificate.' },
+    LECTURES.map((lecture) => ({ title: lecture, description: 'Debits and credits.' })),
+  );
+  await publishCourse(page.request, courseId);
 
   // A subscriber marks every lecture completed.
   const person = newPerson('certified');
@@ -49,7 +32,7 @@ test('certificates: a subscriber completes every lecture and downloads the certi
     await payWithCard(learner, CARDS.pays);
     await expect(learner).toHaveURL(/\/checkout\/success$/);
   });
-  await learner.goto(`/course/lecture?id=${course._id}`);
+  await learner.goto(`/course/lecture?id=${courseId}`);
   for (const lecture of LECTURES) {
     await lectureInList(learner, lecture).click();
     await learner.getByRole('button', { name: 'Mark as completed' }).click();
@@ -98,5 +81,5 @@ test('certificates: a subscriber completes every lecture and downloads the certi
   await expect(visitor.getByText(/Revoked on/)).toBeVisible();
 
   await learnerContext.close();
-  await page.request.delete(`/api/v1/courses/${course._id}`);
+  await page.request.delete(`/api/v1/courses/${courseId}`);
 });

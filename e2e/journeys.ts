@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIRequestContext } from '@playwright/test';
 import type { AxeResults } from 'axe-core';
-import { dataDir, expect, openMenu, type Page } from './fixtures.ts';
+import { dataDir, expect, openMenu, pngFile, type Page } from './fixtures.ts';
 
 /** A course the first start seeds (server/src/cli/demo-courses.ts); no journey changes or deletes it. */
 export const DEMO_COURSE = {
@@ -38,6 +38,32 @@ export async function courseIdByTitle(baseURL: string, title: string): Promise<s
 export async function publishCourse(request: APIRequestContext, courseId: string) {
   const published = await request.post(`/api/v1/courses/${courseId}/publish`, { data: {} });
   expect(published.ok(), await published.text()).toBe(true);
+}
+
+/**
+ * A course of its own for a journey, made through the API as the admin whose session `request` carries:
+ * a draft with `lectures` (each plays the demo video; none a free preview unless said), not yet published.
+ */
+export async function createCourseWithLectures(
+  request: APIRequestContext,
+  course: { title: string; category: string; createdBy: string; description: string },
+  lectures: readonly { title: string; description: string; preview?: boolean }[],
+): Promise<{ courseId: string }> {
+  const created = await request.post('/api/v1/courses', { multipart: { ...course, thumbnail: pngFile('thumbnail.png', [20, 120, 200], 64) } });
+  expect(created.ok(), await created.text()).toBe(true);
+  const courseId = ((await created.json()) as { course: { _id: string } }).course._id;
+  for (const lecture of lectures) {
+    const added = await request.post(`/api/v1/courses/${courseId}`, {
+      multipart: {
+        title: lecture.title,
+        description: lecture.description,
+        preview: String(lecture.preview ?? false),
+        lectures: { name: 'lecture.mp4', mimeType: 'video/mp4', buffer: fs.readFileSync(LECTURE_VIDEO) },
+      },
+    });
+    expect(added.ok(), await added.text()).toBe(true);
+  }
+  return { courseId };
 }
 
 /** Locks this worker holds, so that a test stopped half-way (a time-out) still lets go of them. */
