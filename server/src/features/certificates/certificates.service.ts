@@ -1,9 +1,7 @@
-import { randomInt } from 'node:crypto';
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { answers } from '@lms/contract/answers';
 import {
-  CERTIFICATE_ALPHABET,
   CERTIFICATE_CODE_LENGTH,
   readCertificateCode,
   type AdminCertificate,
@@ -18,6 +16,7 @@ import type { Context } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { certificates, courses, lectureProgress, lectures, users } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { randomCode } from '../../random-code.ts';
 import type { UserRow } from '../auth/sessions.ts';
 import { siteOf } from '../settings/site-settings.ts';
 
@@ -50,12 +49,7 @@ export async function certificateRequirements(ctx: Context, { userId, courseId }
 /** The issuing rule: every lecture completed (a course without lectures certifies nothing), every quiz passed. */
 export const isEarned = (r: CertificateRequirements) => r.lectures > 0 && r.lecturesCompleted >= r.lectures && r.quizzesPassed >= r.quizzes;
 
-/** CERTIFICATE_CODE_LENGTH characters drawn uniformly from the alphabet (randomInt has no modulo bias). */
-export function newCertificateCode(): string {
-  let code = '';
-  for (let i = 0; i < CERTIFICATE_CODE_LENGTH; i++) code += CERTIFICATE_ALPHABET[randomInt(CERTIFICATE_ALPHABET.length)];
-  return code;
-}
+export const newCertificateCode = () => randomCode(CERTIFICATE_CODE_LENGTH);
 
 /** Tries at a fresh code: two codes of 80 random bits meeting is all but impossible, but the unique index would refuse it. */
 const CODE_TRIES = 5;

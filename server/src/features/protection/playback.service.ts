@@ -1,19 +1,11 @@
-import { randomInt } from 'node:crypto';
 import { and, desc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import { answers } from '@lms/contract/answers';
-import {
-  HEARTBEAT_SECONDS,
-  LEASE_SECONDS,
-  WATERMARK_ALPHABET,
-  WATERMARK_CODE_LENGTH,
-  type Playback,
-  type Stream,
-  type StreamLimit,
-} from '@lms/contract/protection';
+import { HEARTBEAT_SECONDS, LEASE_SECONDS, WATERMARK_CODE_LENGTH, type Playback, type Stream, type StreamLimit } from '@lms/contract/protection';
 import type { Context } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { courses, lectures, playbacks, streamRefusals } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { randomCode } from '../../random-code.ts';
 import type { SignedInSession } from '../auth/session-cache.ts';
 import { protectionOf } from '../settings/site-settings.ts';
 import { canWatchLectures } from '../users/users.service.ts';
@@ -178,12 +170,7 @@ export async function hasLiveLease(ctx: Context, sessionId: string): Promise<boo
   return true;
 }
 
-/** Eight characters of WATERMARK_ALPHABET, drawn uniformly. */
-function newCode(): string {
-  let code = '';
-  for (let i = 0; i < WATERMARK_CODE_LENGTH; i++) code += WATERMARK_ALPHABET[randomInt(WATERMARK_ALPHABET.length)];
-  return code;
-}
+const newCode = () => randomCode(WATERMARK_CODE_LENGTH);
 
 /** "ra•••@gmail.com": enough for the viewer to see it is theirs, and for a leaked clip to worry them. */
 export function maskEmail(email: string): string {
