@@ -96,6 +96,23 @@ import {
   TraceQuerySchema,
   TraceResponseSchema,
 } from './protection.ts';
+import {
+  AttemptParamsSchema,
+  AttemptResultResponseSchema,
+  AuthoredQuizResponseSchema,
+  CourseQuizResultsResponseSchema,
+  CourseQuizzesParamsSchema,
+  LearnerQuizParamsSchema,
+  LearnerQuizResponseSchema,
+  NewQuizSchema,
+  OpenAttemptResponseSchema,
+  QuizAttemptsQuerySchema,
+  QuizAttemptsResponseSchema,
+  QuizInputSchema,
+  QuizParamsSchema,
+  QuizPlacementSchema,
+  SubmissionSchema,
+} from './quizzes.ts';
 import { ResourceParamsSchema, ResourceResponseSchema, ResourcesResponseSchema } from './resources.ts';
 import {
   LegalPageParamsSchema,
@@ -311,6 +328,44 @@ const bindings = {
       summary: 'Revoke a certificate, or restore it (admin)',
     },
     export: { schemas: { query: CertificatesExportQuerySchema, response: 'download' }, summary: 'The certificates issued as CSV (admin)' },
+  },
+  quizzes: {
+    authored: { schemas: { params: QuizParamsSchema, response: AuthoredQuizResponseSchema }, summary: 'A quiz as written, with its answers (admin)' },
+    create: {
+      schemas: { params: CourseQuizzesParamsSchema, body: NewQuizSchema, response: AuthoredQuizResponseSchema },
+      summary: 'Add a quiz to a course: its settings, its questions, and its place in the curriculum (admin)',
+      status: 201,
+    },
+    update: {
+      schemas: { params: QuizParamsSchema, body: QuizInputSchema, response: AuthoredQuizResponseSchema },
+      summary: 'Save a quiz whole (admin): a change makes a new version; attempts stay graded against the version they answered',
+    },
+    place: {
+      schemas: { params: QuizParamsSchema, body: QuizPlacementSchema, response: AuthoredQuizResponseSchema },
+      summary: 'Move a quiz: after a lecture, at the end of a section, or at the course’s end (admin)',
+    },
+    delete: { schemas: { params: QuizParamsSchema, response: MessageSchema }, summary: 'Delete a quiz and its attempts (admin)' },
+    get: {
+      schemas: { params: LearnerQuizParamsSchema, response: LearnerQuizResponseSchema },
+      summary: 'A quiz for its learner: the rules, attempts left, past attempts, and the attempt under way',
+    },
+    start: {
+      schemas: { params: LearnerQuizParamsSchema, response: OpenAttemptResponseSchema },
+      summary: 'Start an attempt, or carry on with the one under way: its questions in its order, with nothing of their answers (409 once no attempt is left)',
+    },
+    submit: {
+      schemas: { params: AttemptParamsSchema, body: SubmissionSchema, response: AttemptResultResponseSchema },
+      summary: 'Submit answers: graded once by the server (409 for a second submission or after the time limit)',
+    },
+    attempt: { schemas: { params: AttemptParamsSchema, response: AttemptResultResponseSchema }, summary: 'A graded attempt of yours, question by question' },
+    results: {
+      schemas: { params: CourseQuizzesParamsSchema, response: CourseQuizResultsResponseSchema },
+      summary: 'Each quiz of a course: attempts, learners, pass rate, average score and the hardest questions (admin)',
+    },
+    attempts: {
+      schemas: { params: CourseQuizzesParamsSchema, query: QuizAttemptsQuerySchema, response: QuizAttemptsResponseSchema },
+      summary: 'A course’s quiz attempts, or one learner’s, newest first (admin)',
+    },
   },
   video: {
     status: {

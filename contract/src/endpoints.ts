@@ -92,6 +92,23 @@ import type {
   TraceQuerySchema,
   TraceResponseSchema,
 } from './protection.ts';
+import type {
+  AttemptParamsSchema,
+  AttemptResultResponseSchema,
+  AuthoredQuizResponseSchema,
+  CourseQuizResultsResponseSchema,
+  CourseQuizzesParamsSchema,
+  LearnerQuizParamsSchema,
+  LearnerQuizResponseSchema,
+  NewQuizSchema,
+  OpenAttemptResponseSchema,
+  QuizAttemptsQuerySchema,
+  QuizAttemptsResponseSchema,
+  QuizInputSchema,
+  QuizParamsSchema,
+  QuizPlacementSchema,
+  SubmissionSchema,
+} from './quizzes.ts';
 import type { ResourceParamsSchema, ResourceResponseSchema, ResourcesResponseSchema } from './resources.ts';
 import type {
   LegalPageParamsSchema,
@@ -278,6 +295,49 @@ export const endpoints = {
     ),
     /** Admin: a CSV download of the certificates issued. */
     export: admin<{ query: typeof CertificatesExportQuerySchema; response: Download }>('GET', '/admin/certificates/export'),
+  },
+  /** Quizzes: written by administrators in versions, taken by learners, graded by the server alone (decision 0034). */
+  quizzes: {
+    /** Admin: a quiz as written, answers and all (its current version). */
+    authored: admin<{ params: typeof QuizParamsSchema; response: typeof AuthoredQuizResponseSchema }>('GET', '/courses/:courseId/quizzes/:quizId'),
+    /** Admin: add a quiz to a course, at its place in the curriculum. */
+    create: admin<{ params: typeof CourseQuizzesParamsSchema; body: typeof NewQuizSchema; response: typeof AuthoredQuizResponseSchema }>(
+      'POST',
+      '/courses/:courseId/quizzes',
+    ),
+    /** Admin: save the quiz whole; a change makes a new version, and attempts stay graded against the one they answered. */
+    update: admin<{ params: typeof QuizParamsSchema; body: typeof QuizInputSchema; response: typeof AuthoredQuizResponseSchema }>(
+      'PUT',
+      '/courses/:courseId/quizzes/:quizId',
+    ),
+    /** Admin: move the quiz to another place in the curriculum. */
+    place: admin<{ params: typeof QuizParamsSchema; body: typeof QuizPlacementSchema; response: typeof AuthoredQuizResponseSchema }>(
+      'PUT',
+      '/courses/:courseId/quizzes/:quizId/place',
+    ),
+    /** Admin: delete the quiz and its attempts. */
+    delete: admin<{ params: typeof QuizParamsSchema; response: typeof MessageSchema }>('DELETE', '/courses/:courseId/quizzes/:quizId'),
+    /** A learner's view of a quiz: the rules, their attempts, an attempt under way. */
+    get: user<{ params: typeof LearnerQuizParamsSchema; response: typeof LearnerQuizResponseSchema }>('GET', '/quizzes/:quizId'),
+    /** Start an attempt (or carry on with the one under way): its questions, without their answers. */
+    start: user<{ params: typeof LearnerQuizParamsSchema; response: typeof OpenAttemptResponseSchema }>('POST', '/quizzes/:quizId/attempts'),
+    /** Submit an attempt's answers: graded once, by the server, within the time limit. */
+    submit: user<{ params: typeof AttemptParamsSchema; body: typeof SubmissionSchema; response: typeof AttemptResultResponseSchema }>(
+      'POST',
+      '/quizzes/:quizId/attempts/:attemptId/submission',
+    ),
+    /** A graded attempt of the learner's, question by question. */
+    attempt: user<{ params: typeof AttemptParamsSchema; response: typeof AttemptResultResponseSchema }>('GET', '/quizzes/:quizId/attempts/:attemptId'),
+    /** Admin: each quiz of a course: attempts, learners, pass rate, average score, hardest questions. */
+    results: admin<{ params: typeof CourseQuizzesParamsSchema; response: typeof CourseQuizResultsResponseSchema }>(
+      'GET',
+      '/admin/courses/:courseId/quiz-results',
+    ),
+    /** Admin: a course's attempts (or one learner's), newest first, a page at a time. */
+    attempts: admin<{ params: typeof CourseQuizzesParamsSchema; query: typeof QuizAttemptsQuerySchema; response: typeof QuizAttemptsResponseSchema }>(
+      'GET',
+      '/admin/courses/:courseId/quiz-attempts',
+    ),
   },
   video: {
     /** Whether this server can process videos, and if not, why. */

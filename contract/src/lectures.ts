@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { answers } from './answers.ts';
 import { CourseSchema, DescriptionSchema as description, mandatory, TitleSchema as title } from './courses.ts';
 import { ReplySchema as Reply } from './envelope.ts';
+import { QuizSummarySchema } from './quizzes.ts';
 
 // A course's lectures: adding, changing and deleting them, what a subscriber watches, and the public curriculum.
 
@@ -117,7 +118,13 @@ export const CourseWithLecturesResponseSchema = Reply.extend({
   course: CourseSchema.extend({ lectures: z.array(LectureSchema) }),
 });
 /** The course's lectures in the order the course shows them (lectures of no section first, then each section's in turn), and its sections in order. */
-export const LecturesResponseSchema = Reply.extend({ course: CourseSchema, sections: z.array(SectionSchema), lectures: z.array(LectureSchema) });
+export const LecturesResponseSchema = Reply.extend({
+  course: CourseSchema,
+  sections: z.array(SectionSchema),
+  lectures: z.array(LectureSchema),
+  /** The course's quizzes, each with its place (curriculumItems in quizzes.ts merges them into the order). */
+  quizzes: z.array(QuizSummarySchema),
+});
 
 /**
  * A lecture as the public curriculum shows it (GET /courses/:id/curriculum): never a video URL,
@@ -148,6 +155,8 @@ export const CurriculumResponseSchema = Reply.extend({
   sections: z.array(SectionSchema),
   /** In the order the lecture page plays them: lectures of no section first, then each section's in turn. */
   lectures: z.array(CurriculumLectureSchema),
+  /** Its quizzes, each with its place (curriculumItems in quizzes.ts merges them into the order). */
+  quizzes: z.array(QuizSummarySchema),
   lectureCount: z.number().int(),
   /** Seconds: the sum of the durations known so far; null while none is known. */
   totalDuration: z.number().nullable(),

@@ -16,6 +16,12 @@ export const pagePaths = {
   createCourse: '/course/create',
   /** Ours: editing a course, reached from the dashboard. */
   editCourse: '/course/edit',
+  /** Ours: a quiz of a course (`?id=` the course, `&quiz=` the quiz): taken by learners. */
+  quiz: '/course/quiz',
+  /** Ours: writing a quiz (`?id=` the course, `&quiz=` the quiz, none for a new one), reached from the course editor. */
+  editQuiz: '/course/quiz/edit',
+  /** Ours: a course's quiz results (`?id=` the course): attempts, pass rates, hardest questions, each learner's attempts. */
+  quizResults: '/admin/quiz-results',
   dashboard: '/admin/dashboard',
   /** Ours: the plans sold and the coupons given, reached from the dashboard. */
   plans: '/admin/plans',

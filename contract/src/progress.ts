@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CourseSchema } from './courses.ts';
 import { ReplySchema } from './envelope.ts';
 import { answers } from './answers.ts';
+import { QuizStandingSchema } from './quizzes.ts';
 
 /**
  * Learner progress: where each learner stopped in each lecture, which lectures they
@@ -58,12 +59,14 @@ export const LectureProgressSchema = z.object({
 });
 export type LectureProgress = z.infer<typeof LectureProgressSchema>;
 
-/** One learner's progress in one course: lectures completed of those the course has now. */
+/** One learner's progress in one course: lectures completed and quizzes passed, of those the course has now. */
 export const CourseProgressSchema = z.object({
   courseId: z.uuid(),
   completedLectures: z.number().int(),
   lectureCount: z.number().int(),
-  /** 0–100, rounded. */
+  passedQuizzes: z.number().int(),
+  quizCount: z.number().int(),
+  /** 0–100, rounded: lectures completed and quizzes passed, each an item, of the course's items. */
   percent: z.number().int(),
   /** The lecture they watched last; null once it was deleted. */
   lastLectureId: z.uuid().nullable(),
@@ -81,6 +84,8 @@ export const SaveProgressResponseSchema = ReplySchema.extend({
 export const CourseProgressResponseSchema = ReplySchema.extend({
   course: CourseProgressSchema.nullable(),
   lectures: z.array(LectureProgressSchema),
+  /** The learner's standing in each quiz of the course they attempted. */
+  quizzes: z.array(QuizStandingSchema),
   settings: ProgressSettingsSchema,
 });
 

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { COURSE_STATUSES } from '@lms/contract/courses';
 import { VIDEO_STATES } from '@lms/contract/lectures';
+import type { Answer, AuthoredQuestion } from '@lms/contract/quizzes';
 import {
   bigint,
   boolean,
@@ -911,4 +912,122 @@ export const certificates = pgTable(
     pdfKey: text(),
   },
   (table) => [unique().on(table.userId, table.courseId), index().on(table.courseId, table.issuedAt), index().on(table.issuedAt)],
+);
+
+// ── Quizzes ────────────────────────────────────────────────────────────────
+
+/**
+ * A quiz of a course, placed in its curriculum (QuizPlacementSchema): after the lecture
+ * `afterLectureId`, else at the end of the section `sectionId`, else at the course's end. What it
+ * asks lives in its versions; `currentVersion` is the one new attempts take.
+ */
+export const quizzes = pgTable(
+  'quizzes',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    courseId: uuid()
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    sectionId: uuid().references(() => courseSections.id, { onDelete: 'set null' }),
+    afterLectureId: uuid().references(() => lectures.id, { onDelete: 'set null' }),
+    currentVersion: integer().notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: createdAt(),
+  },
+  (table) => [index().on(table.courseId, table.createdAt), index().on(table.sectionId), index().on(table.afterLectureId)],
+);
+
+/**
+ * A quiz as it was saved once: settings and questions, answers included (never sent to learners).
+ * Never changed after it is written: an attempt is graded against the version it answered.
+ */
+export const quizVersions = pgTable(
+  'quiz_versions',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    quizId: uuid()
+      .notNull()
+      .references(() => quizzes.id, { onDelete: 'cascade' }),
+    number: integer().notNull(),
+    title: text().notNull(),
+    passMark: integer().notNull(),
+    attemptsAllowed: integer(),
+    timeLimitMinutes: integer(),
+    shuffleQuestions: boolean().notNull(),
+    shuffleOptions: boolean().notNull(),
+    layout: text({ enum: ['one', 'all'] }).notNull(),
+    questions: jsonb().$type<AuthoredQuestion[]>().notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [unique().on(table.quizId, table.number)],
+);
+
+/**
+ * A learner's attempt at a quiz: `open` from its start until it is submitted (`graded`) or its time
+ * runs out unsubmitted (`expired`, scoring 0). At most one open attempt a learner and quiz; numbers
+ * count from 1, and the unique number is what stops two starts racing past the attempts allowed.
+ */
+export const quizAttempts = pgTable(
+  'quiz_attempts',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    quizId: uuid()
+      .notNull()
+      .references(() => quizzes.id, { onDelete: 'cascade' }),
+    versionId: uuid()
+      .notNull()
+      .references(() => quizVersions.id, { onDelete: 'cascade' }),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    courseId: uuid()
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    number: integer().notNull(),
+    state: text({ enum: ['open', 'graded', 'expired'] })
+      .notNull()
+      .default('open'),
+    /** The order its questions, and each one's options, were shown in (shuffled or not): ids. */
+    questionOrder: jsonb().$type<{ questionId: string; optionIds: string[] }[]>().notNull(),
+    startedAt: createdAt(),
+    /** When the server stops accepting it; null without a time limit. */
+    endsAt: timestamp({ withTimezone: true }),
+    submittedAt: timestamp({ withTimezone: true }),
+    /** Percent right, rounded down; null while open. */
+    score: integer(),
+    correctCount: integer(),
+    passed: boolean().notNull().default(false),
+    /** What was submitted, and whether each question was right (by question id). */
+    answers: jsonb().$type<Answer[]>(),
+    correct: jsonb().$type<Record<string, boolean>>(),
+  },
+  (table) => [
+    unique().on(table.userId, table.quizId, table.number),
+    uniqueIndex()
+      .on(table.userId, table.quizId)
+      .where(sql`${table.state} = 'open'`),
+    // The results: a quiz's finished attempts, read from the index alone.
+    index()
+      .on(table.quizId, table.userId, table.score, table.passed)
+      .where(sql`${table.state} <> 'open'`),
+    // The admin's list of a course's attempts, newest first, and one learner's.
+    index().on(table.courseId, table.startedAt.desc()),
+    index().on(table.userId, table.courseId),
+    index().on(table.versionId),
+    check('quiz_attempts_state', sql`${table.state} in ('open', 'graded', 'expired')`),
+  ],
+);
+
+/** How often each question of a quiz was answered, and answered right: the "hardest questions" without reading every attempt. */
+export const quizQuestionStats = pgTable(
+  'quiz_question_stats',
+  {
+    quizId: uuid()
+      .notNull()
+      .references(() => quizzes.id, { onDelete: 'cascade' }),
+    questionId: uuid().notNull(),
+    answered: integer().notNull().default(0),
+    correct: integer().notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.quizId, table.questionId] })],
 );
