@@ -52,6 +52,7 @@ import { playbackRoutes } from './features/protection/playback.routes.ts';
 import { traceRoutes } from './features/protection/trace.routes.ts';
 import { billingRoutes } from './features/billing/billing.routes.ts';
 import { certificateRoutes } from './features/certificates/certificates.routes.ts';
+import { quizAuthoringRoutes } from './features/quizzes/authoring.routes.ts';
 import { paymentRoutes } from './features/payments/payments.routes.ts';
 import { planRoutes } from './features/plans/plans.routes.ts';
 import { statsRoutes } from './features/stats/stats.routes.ts';
@@ -137,4 +138,5 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(traceRoutes);
   await api.register(captionSearchRoutes);
   await api.register(certificateRoutes);
+  await api.register(quizAuthoringRoutes);
 }

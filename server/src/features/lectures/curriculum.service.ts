@@ -3,7 +3,7 @@ import { generateNKeysBetween } from 'fractional-indexing';
 import { answers } from '@lms/contract/answers';
 import type { Section } from '@lms/contract/lectures';
 import type { Context } from '../../context.ts';
-import { courseSections, lectures } from '../../db/schema.ts';
+import { courseSections, lectures, quizzes } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { rankAfter, rankBetween } from '../courses/ranks.ts';
 import { lockCourse, type Tx } from './curriculum-order.ts';
@@ -87,6 +87,9 @@ export async function deleteSection(ctx: Context, { courseId, sectionId }: { cou
         where ${lectures.id} = moved.id`);
     }
     await tx.delete(courseSections).where(eq(courseSections.id, sectionId));
+    // A quiz after one of them goes along (a quiz at the section's end falls to the course's end: the foreign key).
+    const movedIds = moving.map((row) => row.id);
+    if (movedIds.length > 0) await tx.update(quizzes).set({ sectionId: target }).where(inArray(quizzes.afterLectureId, movedIds));
   });
 }
 
@@ -157,6 +160,8 @@ export async function moveLecture(
       .update(lectures)
       .set({ sectionId, rank: rankBetween(before, next?.rank ?? null) })
       .where(eq(lectures.id, lectureId));
+    // A quiz placed after the lecture follows it, and would stay in its new section should the lecture go.
+    if (moved.sectionId !== sectionId) await tx.update(quizzes).set({ sectionId }).where(eq(quizzes.afterLectureId, lectureId));
   });
 }
 

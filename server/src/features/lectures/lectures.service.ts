@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { and, desc, eq, getTableColumns, isNull } from 'drizzle-orm';
 import type { Course } from '@lms/contract/courses';
+import type { QuizSummary } from '@lms/contract/quizzes';
 import {
   AddLectureSchema,
   type Curriculum,
@@ -31,6 +32,7 @@ import { readHead } from '../media/upload.ts';
 import { recountCourseProgress } from '../progress/progress.service.ts';
 import { resourceKeysForDeletion } from '../resources/resources.service.ts';
 import { captionKeysForDeletion } from '../captions/captions.service.ts';
+import { quizSummaries } from '../quizzes/authoring.service.ts';
 import { canWatchLectures } from '../users/users.service.ts';
 import { queueVideoProcessing, retryVideoProcessing } from '../video/video-processing.ts';
 import type { PublishedVideo } from '../media/video-trust.ts';
@@ -130,7 +132,8 @@ export async function listLectures(ctx: Context, courseId: string, viewer: UserR
 export async function getCurriculum(ctx: Context, courseId: string, audience: Audience = {}): Promise<Curriculum> {
   if (!UUID.test(courseId)) throw new AppError(404, messages.courseNotFound);
   const course = await findCourse(ctx, courseId, audience);
-  const [sections, rows] = await Promise.all([sectionsOf(ctx.db, course.id), lectureRows(ctx, course.id)]);
+  // Its quizzes too, for anyone: their summaries carry no question, so no answer.
+  const [sections, rows, quizzes] = await Promise.all([sectionsOf(ctx.db, course.id), lectureRows(ctx, course.id), quizSummaries(ctx.db, course.id)]);
   const expiresAt = previewUrlExpiry(ctx);
   const curriculum = await Promise.all(
     rows.map(async (lecture): Promise<CurriculumLecture> => {
@@ -161,6 +164,7 @@ export async function getCurriculum(ctx: Context, courseId: string, audience: Au
     course: toCourseJson(ctx, { ...course, numbersOfLectures: rows.length }),
     sections,
     lectures: curriculum,
+    quizzes,
     lectureCount: rows.length,
     totalDuration: known.length > 0 ? known.reduce((sum, seconds) => sum + seconds, 0) : null,
   };
@@ -318,14 +322,18 @@ export const cachedCurriculum = (ctx: Context, courseId: string): Promise<Catalo
   ctx.catalogue.page(`curriculum:${courseId}`, () => getCurriculum(ctx, courseId));
 
 /**
- * A course, its sections and its lectures with video URLs for `viewer`: active subscribers and
- * administrators only (404 before 403; drafts for administrators alone).
+ * A course, its sections, its lectures with video URLs for `viewer` and its quizzes: active
+ * subscribers and administrators only (404 before 403; drafts for administrators alone).
  */
-export async function courseLectures(ctx: Context, courseId: string, viewer: UserRow): Promise<{ course: Course; sections: Section[]; lectures: Lecture[] }> {
+export async function courseLectures(
+  ctx: Context,
+  courseId: string,
+  viewer: UserRow,
+): Promise<{ course: Course; sections: Section[]; lectures: Lecture[]; quizzes: QuizSummary[] }> {
   const course = await findCourse(ctx, courseId, { includeDrafts: viewer.role === 'ADMIN' });
   if (!canWatchLectures(viewer)) throw new AppError(403, answers.subscribeToWatch);
-  const [sections, list] = await Promise.all([sectionsOf(ctx.db, course.id), listLectures(ctx, course.id, viewer)]);
-  return { course: toCourseJson(ctx, course), sections, lectures: list };
+  const [sections, list, quizzes] = await Promise.all([sectionsOf(ctx.db, course.id), listLectures(ctx, course.id, viewer), quizSummaries(ctx.db, course.id)]);
+  return { course: toCourseJson(ctx, course), sections, lectures: list, quizzes };
 }
 
 /** Adds the lecture (see addLecture) and answers the course with every lecture, as `viewer` sees them. */
