@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Context } from '../context.ts';
 import { courses, lectures } from '../db/schema.ts';
 import { listCourses } from '../features/courses/courses.service.ts';
+import { quizSummaries } from '../features/quizzes/authoring.service.ts';
 import { createTestApp, type TestApp } from '../test/app.ts';
 import { mediaFiles, rowCount } from '../test/db.ts';
 import { signUp } from '../test/http.ts';
@@ -81,6 +82,15 @@ describe('seedDemoCourses', () => {
       }
     }
     expect((await storedFiles()).videos).toHaveLength(demoLectureCount);
+    // The first course closes with a quiz, so that a newcomer finds one.
+    const quizzes = await Promise.all(listed.map((course) => quizSummaries(t.app.ctx.db, course.id)));
+    const lastLecture = await t.database.db
+      .select()
+      .from(lectures)
+      .where(eq(lectures.courseId, listed[0]!.id))
+      .orderBy(asc(lectures.createdAt), asc(lectures.id));
+    expect(quizzes.map((list) => list.length)).toEqual(listed.map((_, index) => (index === 0 ? 1 : 0)));
+    expect(quizzes[0]![0]).toMatchObject({ title: DEMO_COURSES[0]!.quiz!.title, questionCount: 4, passMark: 60, afterLectureId: lastLecture.at(-1)!.id });
     // The home page's testimonials come with the demo catalogue.
     expect(await testimonials()).toEqual(DEMO_TESTIMONIALS);
   });

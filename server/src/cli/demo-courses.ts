@@ -1,12 +1,14 @@
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import { QuizInputSchema, type QuizInput } from '@lms/contract/quizzes';
 import type { Testimonial } from '@lms/contract/settings';
 import type { Context } from '../context.ts';
 import { courses, users } from '../db/schema.ts';
 import { createCourse, deleteCourse } from '../features/courses/courses.service.ts';
 import { publishCourse } from '../features/courses/publishing.service.ts';
 import { createLecture, storeLectureVideo } from '../features/lectures/lectures.service.ts';
+import { createQuiz } from '../features/quizzes/authoring.service.ts';
 import { writeSettings } from '../features/settings/site-settings.ts';
 import { paths } from '../paths.ts';
 
@@ -21,6 +23,8 @@ export interface DemoCourse {
   /** The thumbnail's gradient, drawn at seed time rather than shipped. */
   colors: readonly [string, string];
   lectures: readonly { title: string; description: string }[];
+  /** A quiz after the last lecture, so that a newcomer finds one. */
+  quiz?: QuizInput;
 }
 
 export const DEMO_COURSES: readonly DemoCourse[] = [
@@ -36,6 +40,45 @@ export const DEMO_COURSES: readonly DemoCourse[] = [
       { title: 'Values, variables and types', description: 'let and const, numbers, strings and booleans, and the surprises of type coercion.' },
       { title: 'Functions and closures', description: 'Declaring and passing functions, arrow functions, and how a closure remembers its scope.' },
     ],
+    quiz: {
+      title: 'Check your JavaScript basics',
+      passMark: 60,
+      questions: [
+        {
+          type: 'single',
+          prompt: 'Which keyword declares a variable that cannot be assigned again?',
+          options: [
+            { text: 'let', correct: false },
+            { text: 'const', correct: true },
+            { text: 'var', correct: false },
+          ],
+          explanation: 'const binds a name once; let and var may be assigned again.',
+        },
+        {
+          type: 'multiple',
+          prompt: 'Which of these are primitive types?',
+          options: [
+            { text: 'string', correct: true },
+            { text: 'number', correct: true },
+            { text: 'array', correct: false },
+            { text: 'boolean', correct: true },
+          ],
+          explanation: 'An array is an object; strings, numbers and booleans are primitives.',
+        },
+        {
+          type: 'text',
+          prompt: "What does '3' * '4' evaluate to?",
+          answers: ['12'],
+          explanation: 'The * operator turns both strings into numbers before multiplying.',
+        },
+        {
+          type: 'text',
+          prompt: 'What does typeof null answer? Write the word without quotes.',
+          answers: ['object'],
+          explanation: 'A quirk kept since the first version of the language: null reports itself as an object.',
+        },
+      ],
+    },
   },
   {
     title: 'Data Analysis with Python and pandas',
@@ -112,12 +155,14 @@ export async function seedDemoCourses(ctx: Context, log: (line: string) => void)
       const { title, description, category, createdBy } = demo;
       const course = await createCourse(ctx, { title, description, category, createdBy }, await drawThumbnail(demo));
       created.push(course.id);
+      let lastLectureId: string | null = null;
       for (const [index, lecture] of demo.lectures.entries()) {
         const video = await storeLectureVideo(ctx, createReadStream(DEMO_VIDEO.file));
         // Each course's first lecture is a free preview, so a newcomer sees one on every course page.
         // Durations, the poster and the HLS ladder come from the video pipeline, as for any upload.
-        await createLecture(ctx, course.id, { ...lecture, isPreview: index === 0 }, video);
+        lastLectureId = (await createLecture(ctx, course.id, { ...lecture, isPreview: index === 0 }, video)).id;
       }
+      if (demo.quiz) await createQuiz(ctx, course.id, { ...QuizInputSchema.parse(demo.quiz), sectionId: null, afterLectureId: lastLectureId });
       await publishCourse(ctx, course.id, {});
     }
     await writeSettings(ctx, [['testimonials', DEMO_TESTIMONIALS]], null);
