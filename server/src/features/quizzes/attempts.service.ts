@@ -131,7 +131,7 @@ export async function startAttempt(ctx: Context, user: UserRow, quizId: string):
   const { quiz, version } = await takeableQuiz(ctx, user, quizId);
   for (let tries = 1; ; tries++) {
     try {
-      return await ctx.db.transaction(async (tx) => {
+      const started = await ctx.db.transaction(async (tx) => {
         await expireTimedOut(tx, user.id, quizId);
         const [open] = await tx
           .select()
@@ -139,7 +139,8 @@ export async function startAttempt(ctx: Context, user: UserRow, quizId: string):
           .where(and(eq(quizAttempts.userId, user.id), eq(quizAttempts.quizId, quizId), eq(quizAttempts.state, 'open')));
         if (open) return { attempt: toOpenAttempt(open, open.versionId === version.id ? version : await versionById(tx, open.versionId)), resumed: true };
         const made = await attemptCount(tx, user.id, quizId);
-        if (version.attemptsAllowed !== null && made >= version.attemptsAllowed) throw new AppError(409, answers.noAttemptsLeft);
+        // Answered after the commit: an attempt expired just now stays expired.
+        if (version.attemptsAllowed !== null && made >= version.attemptsAllowed) return null;
         const [attempt] = await tx
           .insert(quizAttempts)
           .values({
@@ -154,6 +155,8 @@ export async function startAttempt(ctx: Context, user: UserRow, quizId: string):
           .returning();
         return { attempt: toOpenAttempt(attempt!, version), resumed: false };
       });
+      if (!started) throw new AppError(409, answers.noAttemptsLeft);
+      return started;
     } catch (error) {
       if (!isUniqueViolation(error) || tries >= 2) throw error;
     }
