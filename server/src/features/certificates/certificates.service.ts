@@ -110,8 +110,9 @@ async function insertCertificate(
 
 /**
  * The `certificate-earned` job: issues the learner's certificate of the course if they have earned
- * it, once. Queued each time a lecture is completed or a quiz first passed; most find the rule unmet, or the certificate
- * already there. A course unpublished since still certifies: the learner did complete it.
+ * it, once. Queued each time a lecture is completed or a quiz first passed; most find the rule
+ * unmet, or the certificate already there. A course unpublished since still certifies: the
+ * learner did complete it.
  */
 export async function issueEarnedCertificate(ctx: Context, { userId, courseId }: { userId: string; courseId: string }): Promise<CertificateRow | null> {
   const [existing] = await ctx.db
@@ -124,9 +125,9 @@ export async function issueEarnedCertificate(ctx: Context, { userId, courseId }:
 }
 
 /**
- * Queues the check for a certificate after a lecture was completed or a quiz passed; the job decides. A queue that
- * cannot take it now fails nothing the learner did: their progress is saved, and completing any
- * lecture of the course again queues the check again.
+ * Queues the check for a certificate after a lecture was completed or a quiz passed; the job
+ * decides. A queue that cannot take it now fails nothing the learner did: their progress is
+ * saved, and completing any lecture of the course again queues the check again.
  */
 export async function queueCertificateCheck(ctx: Context, job: { userId: string; courseId: string }): Promise<void> {
   await ctx.jobs.send('certificate-earned', job).catch(() => undefined);

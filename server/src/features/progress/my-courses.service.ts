@@ -14,11 +14,7 @@ import { courseProgressJson, toLectureProgressJson, type QuizCounts } from './pr
 async function quizCountsOf(ctx: Context, userId: string, courseIds: string[]): Promise<Map<string, QuizCounts>> {
   if (courseIds.length === 0) return new Map();
   const [totals, passed] = await Promise.all([
-    ctx.db
-      .select({ courseId: quizzes.courseId, n: count() })
-      .from(quizzes)
-      .where(inArray(quizzes.courseId, courseIds))
-      .groupBy(quizzes.courseId),
+    ctx.db.select({ courseId: quizzes.courseId, n: count() }).from(quizzes).where(inArray(quizzes.courseId, courseIds)).groupBy(quizzes.courseId),
     ctx.db
       .select({ courseId: quizAttempts.courseId, n: countDistinct(quizAttempts.quizId) })
       .from(quizAttempts)

@@ -214,10 +214,7 @@ export async function submitAttempt(
       )
       .returning();
     if (!row) {
-      const [still] = await tx
-        .select({ state: quizAttempts.state })
-        .from(quizAttempts)
-        .where(eq(quizAttempts.id, attemptId));
+      const [still] = await tx.select({ state: quizAttempts.state }).from(quizAttempts).where(eq(quizAttempts.id, attemptId));
       return still?.state === 'open' ? { kind: 'timeUp' } : { kind: 'gone' };
     }
     const questionIds = Object.keys(graded.correct);

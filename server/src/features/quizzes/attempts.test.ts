@@ -122,7 +122,11 @@ describe('grading', () => {
       attempt: { state: 'graded', score: 100, passed: true, correctCount: 3, questionCount: 3, passMark: 60, number: 1 },
     });
     expect(graded.json().attempt.questions.map((question: { correct: boolean }) => question.correct)).toEqual([true, true, true]);
-    expect(graded.json().attempt.questions[2]).toMatchObject({ text: '  ZEPHYR quokka 42 ', chosenOptionIds: [], explanation: expect.stringContaining('text:') });
+    expect(graded.json().attempt.questions[2]).toMatchObject({
+      text: '  ZEPHYR quokka 42 ',
+      chosenOptionIds: [],
+      explanation: expect.stringContaining('text:'),
+    });
 
     // A subset of a multiple choice is wrong; one single right of three is 33 %, under the mark.
     const second = await start(quizId, asha.cookie);
@@ -181,7 +185,12 @@ describe('attempts and time', () => {
     const refused = await call('POST', `/quizzes/${quizId}/attempts`, asha.cookie);
     expect(refused.statusCode).toBe(409);
     expect(refused.json().message).toBe(answers.noAttemptsLeft);
-    expect((await call('GET', `/quizzes/${quizId}`, asha.cookie)).json().quiz).toMatchObject({ attemptsAllowed: 2, attemptsLeft: 0, passed: false, bestScore: 0 });
+    expect((await call('GET', `/quizzes/${quizId}`, asha.cookie)).json().quiz).toMatchObject({
+      attemptsAllowed: 2,
+      attemptsLeft: 0,
+      passed: false,
+      bestScore: 0,
+    });
   });
 
   it('enforces the time limit: a late submission is refused and the attempt expires, counting as an attempt', async () => {
@@ -194,11 +203,17 @@ describe('attempts and time', () => {
     expect(endsAt).toBeLessThanOrEqual(Date.now() + 5 * 60_000 + 5_000);
 
     // Past its end but within the grace for a submission in flight: graded.
-    await t.app.ctx.db.update(quizAttempts).set({ endsAt: sql`now() - interval '5 seconds'` }).where(eq(quizAttempts.id, attempt._id));
+    await t.app.ctx.db
+      .update(quizAttempts)
+      .set({ endsAt: sql`now() - interval '5 seconds'` })
+      .where(eq(quizAttempts.id, attempt._id));
     expect((await submit(quizId, attempt._id, asha.cookie, rightAnswers(version.questions))).statusCode).toBe(200);
 
     const late = await start(quizId, asha.cookie);
-    await t.app.ctx.db.update(quizAttempts).set({ endsAt: sql`now() - interval '1 minute'` }).where(eq(quizAttempts.id, late._id));
+    await t.app.ctx.db
+      .update(quizAttempts)
+      .set({ endsAt: sql`now() - interval '1 minute'` })
+      .where(eq(quizAttempts.id, late._id));
     const refused = await submit(quizId, late._id, asha.cookie, rightAnswers(version.questions));
     expect(refused.statusCode).toBe(409);
     expect(refused.json().message).toBe(answers.attemptTimeUp);
@@ -210,7 +225,10 @@ describe('attempts and time', () => {
     // An attempt left to run out is expired when the learner next starts: it counted, one is left.
     const forgotten = await start(quizId, asha.cookie);
     expect(forgotten.number).toBe(3);
-    await t.app.ctx.db.update(quizAttempts).set({ endsAt: sql`now() - interval '1 minute'` }).where(eq(quizAttempts.id, forgotten._id));
+    await t.app.ctx.db
+      .update(quizAttempts)
+      .set({ endsAt: sql`now() - interval '1 minute'` })
+      .where(eq(quizAttempts.id, forgotten._id));
     expect((await call('POST', `/quizzes/${quizId}/attempts`, asha.cookie)).json().message).toBe(answers.noAttemptsLeft);
     expect((await attemptRow(forgotten._id)).state).toBe('expired');
     const quiz = (await call('GET', `/quizzes/${quizId}`, asha.cookie)).json().quiz;
@@ -272,7 +290,11 @@ describe('bad input and access', () => {
     const { quizId, version } = await courseWithQuiz();
     const asha = await learner(t);
     const attempt = await start(quizId, asha.cookie);
-    const [single, multiple, text] = version.questions as [{ id: string; options: { id: string }[] }, { id: string; options: { id: string }[] }, { id: string }];
+    const [single, multiple, text] = version.questions as [
+      { id: string; options: { id: string }[] },
+      { id: string; options: { id: string }[] },
+      { id: string },
+    ];
     const cases: [Answer[], string][] = [
       [[{ questionId: single.id, optionIds: [multiple.options[0]!.id] }], answers.answerOptionNotInQuestion],
       [[{ questionId: single.id, optionIds: [single.options[0]!.id, single.options[1]!.id] }], answers.answerOneOption],
@@ -405,6 +427,11 @@ describe('progress', () => {
     await t.app.ctx.changes.caughtUp();
     const asha = await learner(t);
     expect((await call('GET', `/quizzes/${quizId}`, asha.cookie)).statusCode).toBe(404);
-    expect(await t.app.ctx.db.select().from(quizAttempts).where(and(eq(quizAttempts.quizId, quizId)))).toEqual([]);
+    expect(
+      await t.app.ctx.db
+        .select()
+        .from(quizAttempts)
+        .where(and(eq(quizAttempts.quizId, quizId))),
+    ).toEqual([]);
   });
 });

@@ -19,7 +19,13 @@ const multiple: AuthoredQuestion = {
   options: [option('Two', true), option('Three', true), option('Four', false)],
   explanation: 'Four is two twos.',
 };
-const text: AuthoredQuestion = { id: randomUUID(), type: 'text', prompt: 'Half of seven?', answers: ['3.5', 'three and a half'], explanation: 'Seven over two.' };
+const text: AuthoredQuestion = {
+  id: randomUUID(),
+  type: 'text',
+  prompt: 'Half of seven?',
+  answers: ['3.5', 'three and a half'],
+  explanation: 'Seven over two.',
+};
 const questions = [single, multiple, text];
 const order = makeQuestionOrder(questions, { shuffleQuestions: false, shuffleOptions: false });
 const ids = (question: AuthoredQuestion, ...indexes: number[]) => (question.type === 'text' ? [] : indexes.map((i) => question.options[i]!.id));
@@ -41,7 +47,12 @@ describe('the learner view', () => {
     ]);
     expect(view).toEqual([
       { id: text.id, type: 'text', prompt: 'Half of seven?', options: [] },
-      { id: single.id, type: 'single', prompt: 'Two plus two?', options: [2, 0, 1].map((i) => ({ id: ids(single, i)[0], text: (single as { options: { text: string }[] }).options[i]!.text })) },
+      {
+        id: single.id,
+        type: 'single',
+        prompt: 'Two plus two?',
+        options: [2, 0, 1].map((i) => ({ id: ids(single, i)[0], text: (single as { options: { text: string }[] }).options[i]!.text })),
+      },
     ]);
     const body = JSON.stringify(learnerQuestions(questions, order));
     for (const secret of ['correct', 'answers', 'explanation', '3.5', 'Count them']) expect(body).not.toContain(secret);
@@ -84,7 +95,12 @@ describe('a submission', () => {
 
   it('is taken when it fits: some questions left out, several options for multiple choice', () => {
     expect(refusal([])).toBeNull();
-    expect(refusal([{ questionId: multiple.id, optionIds: ids(multiple, 0, 1) }, { questionId: text.id, text: ' 3.50 ' }])).toBeNull();
+    expect(
+      refusal([
+        { questionId: multiple.id, optionIds: ids(multiple, 0, 1) },
+        { questionId: text.id, text: ' 3.50 ' },
+      ]),
+    ).toBeNull();
   });
 
   it('refuses a question of the version that the attempt does not hold', () => {
@@ -117,7 +133,12 @@ describe('grading', () => {
       { questionId: single.id, optionIds: ids(single, 0) },
       { questionId: text.id, text: '3.5' },
     ];
-    expect(grade(questions, order, two, 66)).toEqual({ correct: { [single.id]: true, [multiple.id]: false, [text.id]: true }, correctCount: 2, score: 66, passed: true });
+    expect(grade(questions, order, two, 66)).toEqual({
+      correct: { [single.id]: true, [multiple.id]: false, [text.id]: true },
+      correctCount: 2,
+      score: 66,
+      passed: true,
+    });
     expect(grade(questions, order, two, 67)).toMatchObject({ score: 66, passed: false });
     expect(grade(questions, order, [], 0)).toMatchObject({ correctCount: 0, score: 0, passed: true });
   });
@@ -126,7 +147,13 @@ describe('grading', () => {
     const submitted = [{ questionId: single.id, optionIds: ids(single, 1) }];
     const graded = grade(questions, order, submitted, 50);
     const result = resultQuestions(questions, order, submitted, graded.correct);
-    expect(result[0]).toEqual({ ...learnerQuestions(questions, order)[0], correct: false, chosenOptionIds: ids(single, 1), text: null, explanation: 'Count them.' });
+    expect(result[0]).toEqual({
+      ...learnerQuestions(questions, order)[0],
+      correct: false,
+      chosenOptionIds: ids(single, 1),
+      text: null,
+      explanation: 'Count them.',
+    });
     expect(result[2]).toMatchObject({ correct: false, chosenOptionIds: [], text: null, explanation: 'Seven over two.' });
     expect(JSON.stringify(result)).not.toContain('3.5');
     expect(JSON.stringify(result)).not.toContain('three and a half');

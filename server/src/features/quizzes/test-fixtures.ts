@@ -13,10 +13,8 @@ import { mp4Video, multipart, pngImage, signUp } from '../../test/http.ts';
 const DAY_MS = 24 * 3600 * 1000;
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-export const caller =
-  (t: TestApp) =>
-  (method: Method, url: string, cookie?: string, payload?: object) =>
-    t.app.inject({ method, url: `/api/v1${url}`, headers: cookie ? { cookie } : {}, ...(payload && { payload }) });
+export const caller = (t: TestApp) => (method: Method, url: string, cookie?: string, payload?: object) =>
+  t.app.inject({ method, url: `/api/v1${url}`, headers: cookie ? { cookie } : {}, ...(payload && { payload }) });
 
 export async function newCourse(t: TestApp, adminCookie: string, { title = 'Statistics in practice', publish = true } = {}): Promise<string> {
   const form = await multipart({
@@ -92,7 +90,10 @@ const versionValues = (quizId: string, number: number, input: QuizInput) => {
 /** A quiz at the course's end (or after `afterLectureId`), its first version written as a save would. */
 export async function insertQuiz(t: TestApp, courseId: string, input: QuizInput, { afterLectureId = null as string | null } = {}) {
   const [quiz] = await t.app.ctx.db.insert(quizzes).values({ courseId, afterLectureId, currentVersion: 1 }).returning();
-  const [version] = await t.app.ctx.db.insert(quizVersions).values(versionValues(quiz!.id, 1, input)).returning();
+  const [version] = await t.app.ctx.db
+    .insert(quizVersions)
+    .values(versionValues(quiz!.id, 1, input))
+    .returning();
   return { quizId: quiz!.id, version: version! };
 }
 
@@ -103,7 +104,10 @@ export async function insertQuizVersion(t: TestApp, quizId: string, input: QuizI
     .set({ currentVersion: sql`${quizzes.currentVersion} + 1`, updatedAt: new Date() })
     .where(eq(quizzes.id, quizId))
     .returning();
-  const [version] = await t.app.ctx.db.insert(quizVersions).values(versionValues(quizId, quiz!.currentVersion, input)).returning();
+  const [version] = await t.app.ctx.db
+    .insert(quizVersions)
+    .values(versionValues(quizId, quiz!.currentVersion, input))
+    .returning();
   return version!;
 }
 
