@@ -48,6 +48,7 @@ import { courseRoutes } from './features/courses/courses.routes.ts';
 import { curriculumRoutes } from './features/lectures/curriculum.routes.ts';
 import { lectureRoutes } from './features/lectures/lectures.routes.ts';
 import { progressRoutes } from './features/progress/progress.routes.ts';
+import { attemptRoutes } from './features/quizzes/attempts.routes.ts';
 import { playbackRoutes } from './features/protection/playback.routes.ts';
 import { traceRoutes } from './features/protection/trace.routes.ts';
 import { billingRoutes } from './features/billing/billing.routes.ts';
@@ -139,4 +140,5 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(captionSearchRoutes);
   await api.register(certificateRoutes);
   await api.register(quizAuthoringRoutes);
+  await api.register(attemptRoutes);
 }

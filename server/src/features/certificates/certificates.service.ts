@@ -14,7 +14,7 @@ import { messages } from '@lms/contract/messages';
 import { pagePaths } from '@lms/contract/pages';
 import type { Context } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { certificates, courses, lectureProgress, lectures, users } from '../../db/schema.ts';
+import { certificates, courses, lectureProgress, lectures, quizAttempts, quizzes, users } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { randomCode } from '../../random-code.ts';
 import type { UserRow } from '../auth/sessions.ts';
@@ -31,19 +31,34 @@ export interface CertificateRequirements {
 
 /**
  * What a learner has done towards a course's certificate. The one place the rule's inputs are
- * read: once quizzes exist, their counts are read here too (and `isEarned` requires them).
+ * read: lectures completed of the course's lectures, and quizzes passed (any attempt passed, on
+ * any version) of the course's quizzes.
  */
 export async function certificateRequirements(ctx: Context, { userId, courseId }: { userId: string; courseId: string }): Promise<CertificateRequirements> {
-  const [row] = await ctx.db
-    .select({
-      lectures: count(lectures.id),
-      lecturesCompleted: count(lectureProgress.completedAt),
-    })
-    .from(lectures)
-    .leftJoin(lectureProgress, and(eq(lectureProgress.lectureId, lectures.id), eq(lectureProgress.userId, userId)))
-    .where(eq(lectures.courseId, courseId));
-  // Quizzes are not built yet: none to pass.
-  return { lecturesCompleted: Number(row?.lecturesCompleted ?? 0), lectures: Number(row?.lectures ?? 0), quizzesPassed: 0, quizzes: 0 };
+  const [[row], [quizRow]] = await Promise.all([
+    ctx.db
+      .select({
+        lectures: count(lectures.id),
+        lecturesCompleted: count(lectureProgress.completedAt),
+      })
+      .from(lectures)
+      .leftJoin(lectureProgress, and(eq(lectureProgress.lectureId, lectures.id), eq(lectureProgress.userId, userId)))
+      .where(eq(lectures.courseId, courseId)),
+    ctx.db
+      .select({
+        quizzes: count(quizzes.id),
+        quizzesPassed: sql<number>`(select count(distinct ${quizAttempts.quizId}) from ${quizAttempts}
+          where ${quizAttempts.userId} = ${userId} and ${quizAttempts.courseId} = ${courseId} and ${quizAttempts.passed})`.mapWith(Number),
+      })
+      .from(quizzes)
+      .where(eq(quizzes.courseId, courseId)),
+  ]);
+  return {
+    lecturesCompleted: Number(row?.lecturesCompleted ?? 0),
+    lectures: Number(row?.lectures ?? 0),
+    quizzesPassed: Number(quizRow?.quizzesPassed ?? 0),
+    quizzes: Number(quizRow?.quizzes ?? 0),
+  };
 }
 
 /** The issuing rule: every lecture completed (a course without lectures certifies nothing), every quiz passed. */
@@ -95,8 +110,9 @@ async function insertCertificate(
 
 /**
  * The `certificate-earned` job: issues the learner's certificate of the course if they have earned
- * it, once. Queued each time a lecture is completed; most find the rule unmet, or the certificate
- * already there. A course unpublished since still certifies: the learner did complete it.
+ * it, once. Queued each time a lecture is completed or a quiz first passed; most find the rule
+ * unmet, or the certificate already there. A course unpublished since still certifies: the
+ * learner did complete it.
  */
 export async function issueEarnedCertificate(ctx: Context, { userId, courseId }: { userId: string; courseId: string }): Promise<CertificateRow | null> {
   const [existing] = await ctx.db
@@ -109,9 +125,9 @@ export async function issueEarnedCertificate(ctx: Context, { userId, courseId }:
 }
 
 /**
- * Queues the check for a certificate after a lecture was completed; the job decides. A queue that
- * cannot take it now fails nothing the learner did: their progress is saved, and completing any
- * lecture of the course again queues the check again.
+ * Queues the check for a certificate after a lecture was completed or a quiz passed; the job
+ * decides. A queue that cannot take it now fails nothing the learner did: their progress is
+ * saved, and completing any lecture of the course again queues the check again.
  */
 export async function queueCertificateCheck(ctx: Context, job: { userId: string; courseId: string }): Promise<void> {
   await ctx.jobs.send('certificate-earned', job).catch(() => undefined);

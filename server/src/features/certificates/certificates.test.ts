@@ -10,6 +10,7 @@ import { publishCourseDirectly } from '../../test/courses.ts';
 import { mp4Video, multipart, pngImage, signUp, signUpAdmin } from '../../test/http.ts';
 import { pdfText } from '../../test/pdf.ts';
 import { certificatePdfKey } from '../media/storage.ts';
+import { insertQuiz, sampleQuiz } from '../quizzes/test-fixtures.ts';
 import { siteOf } from '../settings/site-settings.ts';
 import { queueStalledCertificatePdfs, renderCertificatePdf } from './certificate-pdf.ts';
 import { issueEarnedCertificate, newCertificateCode } from './certificates.service.ts';
@@ -168,6 +169,44 @@ describe('earning a certificate', () => {
     expect(await issueEarnedCertificate(t.app.ctx, { userId: ravi.user._id, courseId: empty })).toBeNull();
     await sleep(300);
     expect(await rowsOf(ravi.user._id)).toEqual([]);
+  });
+
+  it('waits for every quiz to be passed too: a failed attempt earns nothing, the first pass issues it', async () => {
+    const asha = await learner('Asha Verma');
+    const courseId = await newCourse({ title: 'Grids, tested' });
+    const lectureId = await newLecture(courseId);
+    const { quizId, version } = await insertQuiz(t, courseId, sampleQuiz(), { afterLectureId: lectureId });
+    await mark(lectureId, asha.cookie);
+    await sleep(400);
+    expect(await rowsOf(asha.user._id)).toEqual([]);
+    expect((await call('GET', `/courses/${courseId}/certificate`, asha.cookie)).json()).toMatchObject({
+      certificate: null,
+      requirements: { lecturesCompleted: 1, lectures: 1, quizzesPassed: 0, quizzes: 1 },
+    });
+
+    const take = async (passing: boolean) => {
+      const attempt = (await call('POST', `/quizzes/${quizId}/attempts`, asha.cookie)).json().attempt;
+      const submitted = passing
+        ? version.questions.map((q) =>
+            q.type === 'text' ? { questionId: q.id, text: q.answers[0] } : { questionId: q.id, optionIds: q.options.filter((o) => o.correct).map((o) => o.id) },
+          )
+        : [];
+      const graded = await call('POST', `/quizzes/${quizId}/attempts/${attempt._id}/submission`, asha.cookie, { answers: submitted });
+      expect(graded.json().attempt.passed, graded.body).toBe(passing);
+    };
+    await take(false);
+    await sleep(400);
+    expect(await rowsOf(asha.user._id)).toEqual([]);
+
+    await take(true);
+    const { certificates: mine } = await readyCertificates(asha.cookie);
+    expect(mine).toMatchObject([{ courseId, courseTitle: 'Grids, tested' }]);
+    expect((await call('GET', `/courses/${courseId}/certificate`, asha.cookie)).json().requirements).toEqual({
+      lecturesCompleted: 1,
+      lectures: 1,
+      quizzesPassed: 1,
+      quizzes: 1,
+    });
   });
 
   it('is still issued when the course was unpublished after the learner completed it', async () => {

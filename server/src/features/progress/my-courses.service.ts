@@ -1,17 +1,49 @@
-import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, countDistinct, desc, eq, inArray, max, ne, sql } from 'drizzle-orm';
 import type { LearnerCourse, ProgressSettings } from '@lms/contract/progress';
+import type { QuizStanding } from '@lms/contract/quizzes';
 import type { Context } from '../../context.ts';
-import { courseProgress, courseSections, courses, lectureProgress, lectures } from '../../db/schema.ts';
+import { courseProgress, courseSections, courses, lectureProgress, lectures, quizAttempts, quizzes } from '../../db/schema.ts';
 import type { UserRow } from '../auth/sessions.ts';
 import { toCourseJson } from '../courses/courses.service.ts';
 import { displayOrder, lectureSection } from '../lectures/curriculum-order.ts';
-import { courseProgressJson, toLectureProgressJson } from './progress.service.ts';
+import { courseProgressJson, toLectureProgressJson, type QuizCounts } from './progress.service.ts';
 
 /** What a learner reads of their own progress: a course's lectures, and every course they started. */
 
-/** The learner's progress in each lecture of a course; `course` is null until they start it. */
+/** How many quizzes each course has, and how many of them the learner passed. */
+async function quizCountsOf(ctx: Context, userId: string, courseIds: string[]): Promise<Map<string, QuizCounts>> {
+  if (courseIds.length === 0) return new Map();
+  const [totals, passed] = await Promise.all([
+    ctx.db.select({ courseId: quizzes.courseId, n: count() }).from(quizzes).where(inArray(quizzes.courseId, courseIds)).groupBy(quizzes.courseId),
+    ctx.db
+      .select({ courseId: quizAttempts.courseId, n: countDistinct(quizAttempts.quizId) })
+      .from(quizAttempts)
+      .where(and(eq(quizAttempts.userId, userId), inArray(quizAttempts.courseId, courseIds), eq(quizAttempts.passed, true)))
+      .groupBy(quizAttempts.courseId),
+  ]);
+  const passedOf = new Map(passed.map((row) => [row.courseId, Number(row.n)]));
+  return new Map(courseIds.map((id) => [id, { quizCount: Number(totals.find((row) => row.courseId === id)?.n ?? 0), passedQuizzes: passedOf.get(id) ?? 0 }]));
+}
+
+/** The learner's standing in each quiz of the course they finished an attempt at. */
+async function quizStandings(ctx: Context, userId: string, courseId: string): Promise<QuizStanding[]> {
+  const rows = await ctx.db
+    .select({
+      quizId: quizAttempts.quizId,
+      passed: sql<boolean>`bool_or(${quizAttempts.passed})`,
+      bestScore: max(quizAttempts.score),
+      attempts: count(),
+    })
+    .from(quizAttempts)
+    .where(and(eq(quizAttempts.userId, userId), eq(quizAttempts.courseId, courseId), ne(quizAttempts.state, 'open')))
+    .groupBy(quizAttempts.quizId)
+    .orderBy(quizAttempts.quizId);
+  return rows.map((row) => ({ quizId: row.quizId, passed: row.passed === true, bestScore: row.bestScore, attempts: Number(row.attempts) }));
+}
+
+/** The learner's progress in each lecture and quiz of a course; `course` is null until they start it. */
 export async function getCourseProgress(ctx: Context, user: UserRow, courseId: string) {
-  const [[summary], rows, [lectureTotal]] = await Promise.all([
+  const [[summary], rows, [lectureTotal], counts, standings] = await Promise.all([
     ctx.db
       .select()
       .from(courseProgress)
@@ -21,10 +53,13 @@ export async function getCourseProgress(ctx: Context, user: UserRow, courseId: s
       .from(lectureProgress)
       .where(and(eq(lectureProgress.userId, user.id), eq(lectureProgress.courseId, courseId))),
     ctx.db.select({ n: count() }).from(lectures).where(eq(lectures.courseId, courseId)),
+    quizCountsOf(ctx, user.id, [courseId]),
+    quizStandings(ctx, user.id, courseId),
   ]);
   return {
-    course: summary ? courseProgressJson({ ...summary, completed: summary.completedLectures, lectureCount: lectureTotal!.n }) : null,
+    course: summary ? courseProgressJson({ ...summary, ...counts.get(courseId)!, completed: summary.completedLectures, lectureCount: lectureTotal!.n }) : null,
     lectures: rows.map(toLectureProgressJson),
+    quizzes: standings,
     settings: { autoplayNext: user.autoplayNext },
   };
 }
@@ -46,9 +81,9 @@ export async function getMyProgress(ctx: Context, user: UserRow): Promise<{ cour
     .orderBy(desc(courseProgress.lastWatchedAt), asc(courseProgress.courseId))
     .limit(MY_COURSES_MAX);
   const courseIds = started.map((row) => row.course.id);
-  const [lectureRows, progressRows] =
+  const [lectureRows, progressRows, quizCounts] =
     courseIds.length === 0
-      ? [[], []]
+      ? [[], [], new Map<string, QuizCounts>()]
       : await Promise.all([
           ctx.db
             .select({ id: lectures.id, courseId: lectures.courseId, title: lectures.title, duration: lectures.durationSeconds })
@@ -60,12 +95,18 @@ export async function getMyProgress(ctx: Context, user: UserRow): Promise<{ cour
             .select({ lectureId: lectureProgress.lectureId, position: lectureProgress.positionSeconds, completedAt: lectureProgress.completedAt })
             .from(lectureProgress)
             .where(and(eq(lectureProgress.userId, user.id), inArray(lectureProgress.courseId, courseIds))),
+          quizCountsOf(ctx, user.id, courseIds),
         ]);
   const progressOf = new Map(progressRows.map((row) => [row.lectureId, row]));
 
   const list = started.map(({ progress, course }): LearnerCourse => {
     const courseLectures = lectureRows.filter((lecture) => lecture.courseId === course.id);
-    const json = courseProgressJson({ ...progress, completed: progress.completedLectures, lectureCount: courseLectures.length });
+    const json = courseProgressJson({
+      ...progress,
+      ...quizCounts.get(course.id)!,
+      completed: progress.completedLectures,
+      lectureCount: courseLectures.length,
+    });
     const known = courseLectures.map((lecture) => lecture.duration).filter((seconds) => seconds !== null);
     const totalDuration = known.length > 0 ? known.reduce((sum, seconds) => sum + seconds, 0) : null;
     return {

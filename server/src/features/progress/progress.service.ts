@@ -30,6 +30,9 @@ async function watchableLecture(ctx: Context, user: UserRow, lectureId: string) 
       isPreview: lectures.isPreview,
       // Spelled out: drizzle leaves a column unqualified here, which the subquery would take for its own.
       lectureCount: sql<number>`(select count(*) from lectures as siblings where siblings.course_id = lectures.course_id)`.mapWith(Number),
+      quizCount: sql<number>`(select count(*) from quizzes as q where q.course_id = lectures.course_id)`.mapWith(Number),
+      passedQuizzes: sql<number>`(select count(distinct a.quiz_id) from quiz_attempts as a
+        where a.user_id = ${user.id} and a.course_id = lectures.course_id and a.passed)`.mapWith(Number),
     })
     .from(lectures)
     .where(eq(lectures.id, lectureId));
@@ -40,6 +43,12 @@ async function watchableLecture(ctx: Context, user: UserRow, lectureId: string) 
 }
 
 export const percentOf = (completed: number, total: number) => (total === 0 ? 0 : Math.round((100 * Math.min(completed, total)) / total));
+
+/** A learner's quizzes in a course: how many the course has, and how many of them they passed (any attempt, any version). */
+export interface QuizCounts {
+  quizCount: number;
+  passedQuizzes: number;
+}
 
 export const toLectureProgressJson = (row: LectureProgressRow): LectureProgress => ({
   lectureId: row.lectureId,
@@ -89,6 +98,8 @@ interface SaveRow {
   is_preview: boolean;
   duration: number | null;
   lecture_count: number;
+  quiz_count: number;
+  passed_quizzes: number;
   lecture_id: string | null;
   position_seconds: number | null;
   watched_seconds: number | null;
@@ -143,7 +154,11 @@ export async function saveProgress(ctx: Context, user: UserRow, lectureId: strin
       select l.id, l.course_id, l.is_preview,
              -- The server's measure wins; the player's stands in until the pipeline has measured the video.
              coalesce(l.duration_seconds, ${input.duration ?? null}::real) as duration,
-             (select count(*) from lectures as siblings where siblings.course_id = l.course_id)::int as lecture_count
+             (select count(*) from lectures as siblings where siblings.course_id = l.course_id)::int as lecture_count,
+             -- Quizzes count in the percent as items: two index lookups (quizzes by course, attempts by learner and course).
+             (select count(*) from quizzes as q where q.course_id = l.course_id)::int as quiz_count,
+             (select count(distinct a.quiz_id) from quiz_attempts as a
+               where a.user_id = ${user.id}::uuid and a.course_id = l.course_id and a.passed)::int as passed_quizzes
       from lectures as l where l.id = ${lectureId}::uuid
     ), allowed as (
       select * from lecture
@@ -182,7 +197,7 @@ export async function saveProgress(ctx: Context, user: UserRow, lectureId: strin
          or c.last_watched_at < excluded.last_watched_at - interval '1 minute'
       returning 1
     )
-    select l.course_id, l.is_preview, l.duration, l.lecture_count,
+    select l.course_id, l.is_preview, l.duration, l.lecture_count, l.quiz_count, l.passed_quizzes,
            s.lecture_id, s.position_seconds, s.watched_seconds, s.completed_at, s.updated_at,
            o.n + (s.completed_at is not null)::int as completed,
            s.completed_at = now() as just_completed
@@ -210,23 +225,30 @@ export async function saveProgress(ctx: Context, user: UserRow, lectureId: strin
       courseId: row.course_id,
       completed: Number(row.completed),
       lectureCount: Number(row.lecture_count),
+      quizCount: Number(row.quiz_count),
+      passedQuizzes: Number(row.passed_quizzes),
       lastLectureId: lectureId,
       lastWatchedAt: new Date(),
     }),
   };
 }
 
-export const courseProgressJson = (row: {
-  courseId: string;
-  completed: number;
-  lectureCount: number;
-  lastLectureId: string | null;
-  lastWatchedAt: Date;
-}): CourseProgress => ({
+/** A course's progress: lectures completed and quizzes passed each count as one item of the percent. */
+export const courseProgressJson = (
+  row: {
+    courseId: string;
+    completed: number;
+    lectureCount: number;
+    lastLectureId: string | null;
+    lastWatchedAt: Date;
+  } & QuizCounts,
+): CourseProgress => ({
   courseId: row.courseId,
   completedLectures: Math.min(row.completed, row.lectureCount),
   lectureCount: row.lectureCount,
-  percent: percentOf(row.completed, row.lectureCount),
+  passedQuizzes: Math.min(row.passedQuizzes, row.quizCount),
+  quizCount: row.quizCount,
+  percent: percentOf(Math.min(row.completed, row.lectureCount) + Math.min(row.passedQuizzes, row.quizCount), row.lectureCount + row.quizCount),
   lastLectureId: row.lastLectureId,
   lastWatchedAt: row.lastWatchedAt.toISOString(),
 });
@@ -263,12 +285,14 @@ export async function setLectureCompleted(ctx: Context, user: UserRow, lectureId
         courseId: lecture.courseId,
         completed: count,
         lectureCount: lecture.lectureCount,
+        quizCount: lecture.quizCount,
+        passedQuizzes: lecture.passedQuizzes,
         lastLectureId: lecture.id,
         lastWatchedAt: now,
       }),
     };
   });
-  // Every lecture completed: the certificate is the job's to issue, after this answer, never in it.
+  // Every lecture completed: the certificate is the job's to issue (it checks the quizzes too), after this answer, never in it.
   if (completed && saved.course.completedLectures >= saved.course.lectureCount)
     await queueCertificateCheck(ctx, { userId: user.id, courseId: lecture.courseId });
   return saved;
