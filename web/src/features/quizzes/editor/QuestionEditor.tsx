@@ -92,9 +92,12 @@ export function QuestionEditor({
       <div className="space-y-4 p-3 sm:p-4">
         <fieldset className="fieldset py-0">
           <legend className="fieldset-legend pt-0 text-sm">{texts.type}</legend>
-          <div className="join join-vertical w-full sm:join-horizontal sm:w-auto">
+          <div className="join w-full sm:w-auto">
             {QUESTION_TYPES.map((type: QuestionType) => (
-              <label key={type} className={`btn join-item btn-sm ${question.type === type ? 'btn-active btn-neutral' : ''}`}>
+              <label
+                key={type}
+                className={`btn join-item h-auto min-h-8 flex-1 px-2 py-1 btn-sm text-xs leading-tight has-focus-visible:outline-2 has-focus-visible:outline-offset-2 sm:flex-none sm:px-3 sm:text-sm ${question.type === type ? 'z-1 border-primary btn-soft btn-primary' : ''}`}
+              >
                 <input
                   type="radio"
                   className="sr-only"
@@ -116,7 +119,7 @@ export function QuestionEditor({
           </label>
           <textarea
             id={`${id}-prompt`}
-            className="textarea min-h-20 w-full"
+            className={`textarea min-h-20 w-full ${part === 'prompt' ? 'textarea-error' : ''}`}
             maxLength={QUIZ_LIMITS.promptMax}
             value={question.prompt}
             data-focus={`question:${index}:prompt`}
@@ -144,7 +147,7 @@ export function QuestionEditor({
                     onChange={(event) => markRight(option.key, event.target.checked)}
                   />
                   <input
-                    className="input input-sm min-w-0 flex-1"
+                    className={`input input-sm min-w-0 flex-1 ${part === 'options' ? 'input-error' : ''}`}
                     aria-label={texts.option(at + 1)}
                     placeholder={texts.option(at + 1)}
                     maxLength={QUIZ_LIMITS.optionMax}
@@ -169,7 +172,11 @@ export function QuestionEditor({
             </ol>
             <FieldProblem id={`${id}-options-problem`} problem={problemOf('options')} />
             {question.options.length < QUIZ_LIMITS.options && (
-              <button type="button" className="btn mt-1 self-start btn-ghost btn-sm" onClick={() => set({ options: [...question.options, blankOption()] })}>
+              <button
+                type="button"
+                className="btn mt-1 justify-self-start btn-ghost btn-sm"
+                onClick={() => set({ options: [...question.options, blankOption()] })}
+              >
                 <Plus />
                 {texts.addOption}
               </button>
@@ -185,7 +192,7 @@ export function QuestionEditor({
               {question.answers.map((answer, at) => (
                 <li key={answer.key} className="flex items-center gap-2">
                   <input
-                    className="input input-sm min-w-0 flex-1"
+                    className={`input input-sm min-w-0 flex-1 ${part === 'answers' ? 'input-error' : ''}`}
                     aria-label={texts.acceptedAnswer(at + 1)}
                     placeholder={texts.acceptedAnswer(at + 1)}
                     maxLength={QUIZ_LIMITS.answerMax}
@@ -210,7 +217,11 @@ export function QuestionEditor({
             </ol>
             <FieldProblem id={`${id}-answers-problem`} problem={problemOf('answers')} />
             {question.answers.length < QUIZ_LIMITS.acceptedAnswers && (
-              <button type="button" className="btn mt-1 self-start btn-ghost btn-sm" onClick={() => set({ answers: [...question.answers, blankAnswer()] })}>
+              <button
+                type="button"
+                className="btn mt-1 justify-self-start btn-ghost btn-sm"
+                onClick={() => set({ answers: [...question.answers, blankAnswer()] })}
+              >
                 <Plus />
                 {texts.addAccepted}
               </button>
@@ -224,7 +235,7 @@ export function QuestionEditor({
           </label>
           <textarea
             id={`${id}-explanation`}
-            className="textarea min-h-16 w-full"
+            className={`textarea min-h-16 w-full ${part === 'explanation' ? 'textarea-error' : ''}`}
             maxLength={QUIZ_LIMITS.explanationMax}
             value={question.explanation}
             data-focus={`question:${index}:explanation`}

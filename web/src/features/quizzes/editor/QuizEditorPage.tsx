@@ -261,7 +261,7 @@ function QuizForm({
             </label>
             <input
               id={`${id}-title`}
-              className="input w-full"
+              className={`input w-full ${problem?.at === 'title' ? 'input-error' : ''}`}
               value={draft.title}
               maxLength={QUIZ_LIMITS.titleMax}
               placeholder={texts.titlePlaceholder}
@@ -277,7 +277,7 @@ function QuizForm({
               <label htmlFor={`${id}-pass`} className="fieldset-legend pt-0 text-sm">
                 {texts.passMark}
               </label>
-              <label className="input w-full">
+              <label className={`input w-full ${problem?.at === 'passMark' ? 'input-error' : ''}`}>
                 <input
                   id={`${id}-pass`}
                   type="number"
@@ -306,7 +306,7 @@ function QuizForm({
                 <input
                   type="number"
                   inputMode="numeric"
-                  className="input input-sm w-full"
+                  className={`input input-sm w-full ${problem?.at === 'attempts' ? 'input-error' : ''}`}
                   min={1}
                   max={QUIZ_LIMITS.attemptsMax}
                   aria-label={texts.attemptsCount}
@@ -327,7 +327,7 @@ function QuizForm({
                 <input
                   type="number"
                   inputMode="numeric"
-                  className="input input-sm w-full"
+                  className={`input input-sm w-full ${problem?.at === 'minutes' ? 'input-error' : ''}`}
                   min={1}
                   max={QUIZ_LIMITS.timeLimitMinutesMax}
                   aria-label={texts.minutes}
@@ -349,8 +349,8 @@ function QuizForm({
               <Choice name={`${id}-layout`} checked={draft.layout === 'all'} onChange={() => change({ layout: 'all' })} label={texts.layoutAll} />
             </fieldset>
             <fieldset className="fieldset py-0">
-              <legend className="sr-only">{texts.shuffleQuestions}</legend>
-              <label className="label mt-7 cursor-pointer items-start gap-2 whitespace-normal text-base-content">
+              <legend className="fieldset-legend pt-0 text-sm">{texts.shuffle}</legend>
+              <label className="label cursor-pointer items-start gap-2 whitespace-normal text-base-content">
                 <input
                   type="checkbox"
                   className="toggle toggle-sm toggle-primary"

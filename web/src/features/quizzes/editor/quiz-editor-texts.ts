@@ -30,6 +30,7 @@ export const quizEditorTexts = {
   minutesLimit: 'Minutes',
   minutes: 'Minutes allowed',
   minutesHint: 'Counted by the server from the attempt’s start.',
+  shuffle: 'Shuffle',
   shuffleQuestions: 'Shuffle the questions for each attempt',
   shuffleOptions: 'Shuffle the options of each question',
   layout: 'Layout',
