@@ -46,6 +46,7 @@ export const routes: RouteObject[] = [
             children: [
               { path: paths.createCourse, ...page(() => import('../features/courses/CreateCoursePage')) },
               { path: paths.editCourse, ...page(() => import('../features/authoring/CourseEditorPage')) },
+              { path: paths.editQuiz, ...page(() => import('../features/quizzes/editor/QuizEditorPage')) },
               { path: paths.addLecture, ...page(() => import('../features/lectures/AddLecturePage')) },
               { path: paths.dashboard, ...page(() => import('../features/stats/DashboardPage')) },
               { path: paths.plans, ...page(() => import('../features/plans/PlansPage')) },

@@ -1,4 +1,5 @@
 import type { Lecture, Section } from '@lms/contract/lectures';
+import { curriculumItems, type QuizSummary } from '@lms/contract/quizzes';
 import {
   closestCenter,
   DndContext,
@@ -12,7 +13,8 @@ import {
   type DragOverEvent,
 } from '@dnd-kit/core';
 import { arrayMove, SortableContext, verticalListSortingStrategy } from '@dnd-kit/sortable';
-import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Fragment, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
 import { groupBySection, placeLecture, type LecturePlace } from '../../lib/lecture-groups';
 import { messageOf } from '../../lib/server-state';
 import {
@@ -26,8 +28,10 @@ import {
 import { AddSectionForm } from './AddSectionForm';
 import { findLecture, placeIn, sectionStep, stepPlace, toEditorGroups, type EditorGroup } from './curriculum-moves';
 import { curriculumTexts as texts } from './curriculum-texts';
+import { editQuizLink, quizEditorTexts } from '../quizzes';
 import { EditorLecture } from './EditorLecture';
-import { EditorSection, groupDropId, LooseLectures, sectionDragId } from './EditorSection';
+import { EditorQuiz } from './EditorQuiz';
+import { EditorSection, groupDropId, LooseLectures, sectionDragId, type GroupEnd } from './EditorSection';
 import { LectureEditForm } from './LectureEditForm';
 
 export interface CurriculumEditorProps {
@@ -53,7 +57,9 @@ export function CurriculumEditor({ courseId, renderLectureActions }: CurriculumE
   const [editLecture, saving] = useEditLectureMutation();
   const sections = useMemo(() => answer.currentData?.sections ?? [], [answer.currentData]);
   const lectures = useMemo(() => answer.currentData?.lectures ?? [], [answer.currentData]);
+  const quizzes = useMemo(() => answer.currentData?.quizzes ?? [], [answer.currentData]);
   const serverGroups = useMemo(() => toEditorGroups(sections, lectures), [sections, lectures]);
+  const quizPlaces = useMemo(() => placesOfQuizzes(sections, lectures, quizzes), [sections, lectures, quizzes]);
   /** While a lecture is dragged: where it is shown now (it may have crossed into another group). */
   const [dragGroups, setDragGroups] = useState<EditorGroup[] | null>(null);
   const [dragged, setDragged] = useState<{ id: string; title: string } | null>(null);
@@ -181,34 +187,51 @@ export function CurriculumEditor({ courseId, renderLectureActions }: CurriculumE
     if (place && (place.sectionId !== before?.sectionId || place.afterId !== before.afterId)) sendLectureTo(place);
   }
 
+  const quizRows = (list: readonly QuizSummary[] | undefined) => list?.map((quiz) => <EditorQuiz key={quiz._id} courseId={courseId} quiz={quiz} />);
+  const groupEnd = (section: Section | null): GroupEnd => ({
+    quizzes: quizRows(quizPlaces.atEnd.get(section?._id ?? null)),
+    addQuiz: section && (
+      <Link
+        to={editQuizLink(courseId, { sectionId: section._id })}
+        className="btn btn-ghost btn-xs"
+        aria-label={quizEditorTexts.addQuizToSectionOf(section.title)}
+      >
+        <Plus />
+        {quizEditorTexts.addQuizToSection}
+      </Link>
+    ),
+  });
+
   const row = (lectureId: string) => {
     const lecture = byId.get(lectureId);
     if (!lecture) return null;
     return (
-      <EditorLecture
-        key={lecture._id}
-        lecture={lecture}
-        number={numberOf.get(lecture._id) ?? 0}
-        actions={{
-          onStep: (direction) => stepLecture(lecture._id, direction),
-          canStep: { up: stepPlace(serverGroups, lecture._id, 'up') !== null, down: stepPlace(serverGroups, lecture._id, 'down') !== null },
-          onEdit: () => setEditingId(editingId === lecture._id ? null : lecture._id),
-        }}
-        editing={
-          editingId === lecture._id && (
-            <LectureEditForm
-              lecture={lecture}
-              busy={saving.isLoading}
-              onSave={(change) => void saveLecture(lecture, change)}
-              onCancel={() => {
-                setEditingId(null);
-                setFocusRequest([`lecture:${lecture._id}:edit`]);
-              }}
-            />
-          )
-        }
-        extra={renderLectureActions?.(lecture)}
-      />
+      <Fragment key={lecture._id}>
+        <EditorLecture
+          lecture={lecture}
+          number={numberOf.get(lecture._id) ?? 0}
+          actions={{
+            onStep: (direction) => stepLecture(lecture._id, direction),
+            canStep: { up: stepPlace(serverGroups, lecture._id, 'up') !== null, down: stepPlace(serverGroups, lecture._id, 'down') !== null },
+            onEdit: () => setEditingId(editingId === lecture._id ? null : lecture._id),
+          }}
+          editing={
+            editingId === lecture._id && (
+              <LectureEditForm
+                lecture={lecture}
+                busy={saving.isLoading}
+                onSave={(change) => void saveLecture(lecture, change)}
+                onCancel={() => {
+                  setEditingId(null);
+                  setFocusRequest([`lecture:${lecture._id}:edit`]);
+                }}
+              />
+            )
+          }
+          extra={renderLectureActions?.(lecture)}
+        />
+        {quizRows(quizPlaces.afterLecture.get(lecture._id))}
+      </Fragment>
     );
   };
 
@@ -248,10 +271,10 @@ export function CurriculumEditor({ courseId, renderLectureActions }: CurriculumE
             setDragged(null);
           }}
         >
-          {lectures.length === 0 && sections.length === 0 ? (
+          {lectures.length === 0 && sections.length === 0 && quizzes.length === 0 ? (
             <p className="rounded-box bg-base-200 p-6 text-center">{texts.noLectures}</p>
           ) : (
-            <LooseLectures lectureIds={groups[0]!.lectureIds} titled={sections.length > 0}>
+            <LooseLectures lectureIds={groups[0]!.lectureIds} titled={sections.length > 0} end={groupEnd(null)}>
               {groups[0]!.lectureIds.map(row)}
             </LooseLectures>
           )}
@@ -266,6 +289,7 @@ export function CurriculumEditor({ courseId, renderLectureActions }: CurriculumE
                 onRename={async (title) => !('error' in (await renameSection({ courseId, sectionId: section._id, title })))}
                 onDelete={() => void removeSection(section, index)}
                 busy={renaming.isLoading || deleting.isLoading}
+                end={groupEnd(section)}
               >
                 {(groups[index + 1]?.lectureIds ?? []).map(row)}
               </EditorSection>
@@ -276,10 +300,47 @@ export function CurriculumEditor({ courseId, renderLectureActions }: CurriculumE
           </DragOverlay>
         </DndContext>
       )}
+      {answer.currentData && (
+        <div className="flex justify-end">
+          <Link to={editQuizLink(courseId)} className="btn btn-ghost btn-sm">
+            <Plus />
+            {quizEditorTexts.addQuizAtEnd}
+          </Link>
+        </div>
+      )}
       {answer.currentData && <AddSectionForm courseId={courseId} />}
       <p role="status" aria-live="polite" className="sr-only">
         {announcement}
       </p>
     </section>
+  );
+}
+
+/**
+ * Where each quiz shows in the editor, read off the curriculum's one order (curriculumItems): right
+ * after the lecture it follows, else at the end of its group (a section's end; the course's end is
+ * the last group's). A lecture dragged elsewhere takes its quizzes along, as the server will.
+ */
+function placesOfQuizzes(sections: readonly Section[], lectures: readonly Lecture[], quizzes: readonly QuizSummary[]) {
+  const afterLecture = new Map<string, QuizSummary[]>();
+  const atEnd = new Map<string | null, QuizSummary[]>();
+  let lastLecture: { id: string; sectionId: string | null } | null = null;
+  for (const item of curriculumItems(sections, lectures, quizzes)) {
+    if (item.kind === 'lecture') {
+      lastLecture = { id: item.lecture._id, sectionId: item.sectionId };
+      continue;
+    }
+    if (lastLecture !== null && lastLecture.sectionId === item.sectionId && item.quiz.afterLectureId === lastLecture.id)
+      afterLecture.set(lastLecture.id, [...(afterLecture.get(lastLecture.id) ?? []), item.quiz]);
+    else atEnd.set(item.sectionId, [...(atEnd.get(item.sectionId) ?? []), item.quiz]);
+  }
+  return { afterLecture, atEnd };
+}
+
+function Plus() {
+  return (
+    <svg viewBox="0 0 24 24" width="14" height="14" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" aria-hidden="true">
+      <path d="M12 5v14M5 12h14" />
+    </svg>
   );
 }

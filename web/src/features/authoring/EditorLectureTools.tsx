@@ -1,8 +1,10 @@
 import type { Lecture } from '@lms/contract/lectures';
 import { messages } from '@lms/contract/messages';
 import { useId, useState } from 'react';
+import { Link } from 'react-router';
 import { CaptionsManager } from '../captions';
 import { LectureResources, ReplaceVideoButton, useDeleteLectureMutation } from '../lectures';
+import { editQuizLink, quizEditorTexts } from '../quizzes';
 
 export const toolTexts = {
   files: 'Files',
@@ -14,8 +16,8 @@ export const toolTexts = {
 
 /**
  * What the course editor adds to each lecture's row: its files and its captions (each in a panel
- * opened on demand, so a long curriculum does not ask for every lecture's), a new video, and
- * deleting it. Laid out for the row's wrapping flex line; the files' panel takes a line of its own.
+ * opened on demand, so a long curriculum does not ask for every lecture's), a new video, a quiz
+ * right after it, and deleting it. Laid out for the row's wrapping flex line; the files' panel takes a line of its own.
  */
 export function EditorLectureTools({ courseId, lecture }: { courseId: string; lecture: Lecture }) {
   const panelId = useId();
@@ -51,6 +53,13 @@ export function EditorLectureTools({ courseId, lecture }: { courseId: string; le
       >
         {toolTexts.captions}
       </button>
+      <Link
+        to={editQuizLink(courseId, { afterLectureId: lecture._id })}
+        className="btn btn-ghost btn-xs"
+        aria-label={quizEditorTexts.addQuizAfterOf(lecture.title)}
+      >
+        {quizEditorTexts.addQuizAfter}
+      </Link>
       <button
         type="button"
         className="btn btn-ghost btn-xs text-error"

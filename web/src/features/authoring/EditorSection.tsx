@@ -13,21 +13,29 @@ import { DragHandle, StepButtons } from './EditorControls';
 export const groupDropId = (sectionId: string | null) => `group:${sectionId ?? 'none'}`;
 export const sectionDragId = (sectionId: string) => `section:${sectionId}`;
 
-/** A group's list of lectures, which lectures may be dragged into (even when it is empty). */
-function GroupList({ sectionId, lectureIds, children }: { sectionId: string | null; lectureIds: string[]; children: ReactNode }) {
+/** What a group shows after its lectures: the quizzes at its end, and the way to add one there. */
+export interface GroupEnd {
+  quizzes?: ReactNode;
+  addQuiz?: ReactNode;
+}
+
+/** A group's list of lectures, which lectures may be dragged into (even when it is empty), then the quizzes at its end. */
+function GroupList({ sectionId, lectureIds, end, children }: { sectionId: string | null; lectureIds: string[]; end?: GroupEnd; children: ReactNode }) {
   const empty = sectionId === null ? texts.noLooseLectures : texts.emptySection;
   const { setNodeRef, isOver } = useDroppable({ id: groupDropId(sectionId), data: { type: 'group', sectionId } });
   return (
     <SortableContext items={lectureIds} strategy={verticalListSortingStrategy}>
       <ol ref={setNodeRef} className={`min-h-12 divide-y divide-base-content/10 ${isOver && lectureIds.length === 0 ? 'bg-primary/5' : ''}`}>
         {lectureIds.length === 0 ? <li className="px-4 py-3 text-sm text-base-content/70">{empty}</li> : children}
+        {end?.quizzes}
       </ol>
+      {end?.addQuiz && <div className="border-t border-base-content/10 px-2 py-1.5 sm:px-3">{end.addQuiz}</div>}
     </SortableContext>
   );
 }
 
 /** The lectures of no section, listed first: a heading only once the course has sections. */
-export function LooseLectures({ lectureIds, titled, children }: { lectureIds: string[]; titled: boolean; children: ReactNode }) {
+export function LooseLectures({ lectureIds, titled, end, children }: { lectureIds: string[]; titled: boolean; end?: GroupEnd; children: ReactNode }) {
   const headingId = useId();
   return (
     <section aria-labelledby={titled ? headingId : undefined} className="overflow-hidden rounded-box border border-base-content/15">
@@ -39,7 +47,7 @@ export function LooseLectures({ lectureIds, titled, children }: { lectureIds: st
           <p className="text-xs text-base-content/70">{texts.noSectionHint}</p>
         </div>
       )}
-      <GroupList sectionId={null} lectureIds={lectureIds}>
+      <GroupList sectionId={null} lectureIds={lectureIds} end={end}>
         {children}
       </GroupList>
     </section>
@@ -58,6 +66,7 @@ export function EditorSection({
   onRename,
   onDelete,
   busy,
+  end,
   children,
 }: {
   section: Section;
@@ -68,6 +77,8 @@ export function EditorSection({
   onRename: (title: string) => Promise<boolean>;
   onDelete: () => void;
   busy: boolean;
+  /** The quizzes at the section's end, and its "Add quiz". */
+  end?: GroupEnd;
   children: ReactNode;
 }) {
   const headingId = useId();
@@ -162,7 +173,7 @@ export function EditorSection({
           </div>
         )}
       </div>
-      <GroupList sectionId={section._id} lectureIds={lectureIds}>
+      <GroupList sectionId={section._id} lectureIds={lectureIds} end={end}>
         {children}
       </GroupList>
     </section>
