@@ -290,7 +290,7 @@ describe('bad input and access', () => {
     const { quizId, version } = await courseWithQuiz();
     const asha = await learner(t);
     const attempt = await start(quizId, asha.cookie);
-    const [single, multiple, text] = version.questions as [
+    const [single, multiple, text] = version.questions as unknown as [
       { id: string; options: { id: string }[] },
       { id: string; options: { id: string }[] },
       { id: string },
