@@ -54,6 +54,7 @@ import { billingRoutes } from './features/billing/billing.routes.ts';
 import { certificateRoutes } from './features/certificates/certificates.routes.ts';
 import { paymentRoutes } from './features/payments/payments.routes.ts';
 import { planRoutes } from './features/plans/plans.routes.ts';
+import { quizResultsRoutes } from './features/quizzes/results.routes.ts';
 import { statsRoutes } from './features/stats/stats.routes.ts';
 import { storefrontRoutes } from './features/storefront/storefront.routes.ts';
 import { userRoutes } from './features/users/users.routes.ts';
@@ -137,4 +138,5 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(traceRoutes);
   await api.register(captionSearchRoutes);
   await api.register(certificateRoutes);
+  await api.register(quizResultsRoutes);
 }
