@@ -20,12 +20,51 @@ async function requireCourse(ctx: Context, courseId: string): Promise<void> {
 
 /**
  * Each quiz of a course, in the order they were added: its figures over finished attempts (graded
- * or expired) and its hardest questions. Three queries whatever the number of attempts: the
+ * or expired) and its hardest questions. Three queries, sent together, whatever the number of attempts: the
  * figures come from the partial index on finished attempts (quiz, learner, score, passed), and the
  * hardest questions from the per-question counters, never from the attempts' answers.
  */
 export async function courseQuizResults(ctx: Context, courseId: string): Promise<{ quizzes: QuizResults[] }> {
-  await requireCourse(ctx, courseId);
+  // The three at once, each on its own connection: an unknown course simply has no quizzes to read.
+  const [, figureRows, hardestRows] = await Promise.all([
+    requireCourse(ctx, courseId),
+    ctx.db.execute(sql`
+      select q.id as quiz_id, v.title, jsonb_array_length(v.questions)::int as question_count,
+             f.attempts, f.learners, f.passed, f.average
+      from ${quizzes} q
+      join ${quizVersions} v on v.quiz_id = q.id and v.number = q.current_version
+      -- Grouped by learner, as the partial index (quiz, learner, score, passed) is ordered: the
+      -- learners are the groups, counted as they stream by, where count(distinct) would sort them all.
+      cross join lateral (
+        select coalesce(sum(g.attempts), 0)::int as attempts,
+               count(*)::int as learners,
+               coalesce(sum(g.passed), 0)::int as passed,
+               sum(g.score_sum)::float8 / nullif(sum(g.attempts), 0) as average
+        from (
+          select count(*) as attempts, count(*) filter (where a.passed) as passed, sum(a.score) as score_sum
+          from ${quizAttempts} a
+          where a.quiz_id = q.id and a.state <> 'open'
+          group by a.user_id
+        ) g
+      ) f
+      where q.course_id = ${courseId}
+      order by q.created_at, q.id`),
+    ctx.db.execute(sql`
+      select quiz_id, question_id, prompt, answered, correct from (
+        select s.quiz_id, s.question_id, question->>'prompt' as prompt, s.answered, s.correct,
+               row_number() over (
+                 partition by s.quiz_id
+                 order by s.correct::float8 / s.answered, s.answered desc, s.question_id
+               ) as rank
+        from quiz_question_stats s
+        join ${quizzes} q on q.id = s.quiz_id
+        join ${quizVersions} v on v.quiz_id = q.id and v.number = q.current_version
+        cross join lateral jsonb_array_elements(v.questions) question
+        where q.course_id = ${courseId} and s.answered > 0 and question->>'id' = s.question_id::text
+      ) ranked
+      where rank <= ${HARDEST_QUESTIONS}
+      order by quiz_id, rank`),
+  ]);
   const figures = rowsOf<{
     quiz_id: string;
     title: string;
@@ -34,40 +73,8 @@ export async function courseQuizResults(ctx: Context, courseId: string): Promise
     learners: number;
     passed: number;
     average: number | null;
-  }>(
-    await ctx.db.execute(sql`
-    select q.id as quiz_id, v.title, jsonb_array_length(v.questions)::int as question_count,
-           f.attempts, f.learners, f.passed, f.average
-    from ${quizzes} q
-    join ${quizVersions} v on v.quiz_id = q.id and v.number = q.current_version
-    cross join lateral (
-      select count(*)::int as attempts,
-             count(distinct a.user_id)::int as learners,
-             (count(*) filter (where a.passed))::int as passed,
-             avg(a.score)::float8 as average
-      from ${quizAttempts} a
-      where a.quiz_id = q.id and a.state <> 'open'
-    ) f
-    where q.course_id = ${courseId}
-    order by q.created_at, q.id`),
-  );
-  const hardest = rowsOf<{ quiz_id: string; question_id: string; prompt: string; answered: number; correct: number }>(
-    await ctx.db.execute(sql`
-    select quiz_id, question_id, prompt, answered, correct from (
-      select s.quiz_id, s.question_id, question->>'prompt' as prompt, s.answered, s.correct,
-             row_number() over (
-               partition by s.quiz_id
-               order by s.correct::float8 / s.answered, s.answered desc, s.question_id
-             ) as rank
-      from quiz_question_stats s
-      join ${quizzes} q on q.id = s.quiz_id
-      join ${quizVersions} v on v.quiz_id = q.id and v.number = q.current_version
-      cross join lateral jsonb_array_elements(v.questions) question
-      where q.course_id = ${courseId} and s.answered > 0 and question->>'id' = s.question_id::text
-    ) ranked
-    where rank <= ${HARDEST_QUESTIONS}
-    order by quiz_id, rank`),
-  );
+  }>(figureRows);
+  const hardest = rowsOf<{ quiz_id: string; question_id: string; prompt: string; answered: number; correct: number }>(hardestRows);
   const hardestByQuiz = new Map<string, QuizResults['hardestQuestions']>();
   for (const row of hardest) {
     const list = hardestByQuiz.get(row.quiz_id) ?? [];
@@ -98,12 +105,12 @@ export async function courseQuizAttempts(
   courseId: string,
   query: { userId?: string | undefined; page: number; limit: number },
 ): Promise<{ attempts: AdminAttempt[]; total: number }> {
-  await requireCourse(ctx, courseId);
   const finished = ne(quizAttempts.state, 'open');
   const learner = query.userId ? eq(quizAttempts.userId, query.userId) : undefined;
   const courseQuizzes = ctx.db.select({ id: quizzes.id }).from(quizzes).where(eq(quizzes.courseId, courseId));
-  // The page and the total at once, on two connections: the total counts every finished attempt.
-  const [rows, [total]] = await Promise.all([
+  // The course, the page and the total at once, each on its own connection: the total counts every finished attempt.
+  const [, rows, [total]] = await Promise.all([
+    requireCourse(ctx, courseId),
     ctx.db
       .select({
         id: quizAttempts.id,
