@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only=api,video,hls,upload,scale,progress,curriculum,protection,billing,weight,start,lighthouse,abuse,cluster,captions]`
+// `npm run bench [-- --quick] [-- --only=api,video,hls,upload,scale,progress,curriculum,protection,billing,weight,start,lighthouse,abuse,cluster,captions,quizzes]`
 // Measures the product against reference servers started in the same run, prints one
 // markdown table per section, and writes them to bench/results/<date>.md. Not a test: see README.md.
 import fs from 'node:fs/promises';
@@ -22,6 +22,7 @@ import { measureCluster } from './src/sections/cluster.ts';
 import { measureCurriculum } from './src/sections/curriculum.ts';
 import { measureProtection } from './src/sections/protection.ts';
 import { measureProgress } from './src/sections/progress.ts';
+import { measureQuizzes } from './src/sections/quizzes.ts';
 import { measureScale } from './src/sections/scale.ts';
 import { measureStart } from './src/sections/start.ts';
 import { measureUpload } from './src/sections/upload.ts';
@@ -44,6 +45,7 @@ const SECTIONS = [
   'abuse',
   'cluster',
   'captions',
+  'quizzes',
 ] as const;
 type SectionName = (typeof SECTIONS)[number];
 
@@ -172,6 +174,10 @@ try {
   if (wanted('captions')) {
     log('Captions: search inside lectures, reading a caption file');
     report(await measureCaptions(bench));
+  }
+  if (wanted('quizzes')) {
+    log('Quizzes: the results over 100,000 attempts, grading 50 submissions at once');
+    report(await measureQuizzes(bench));
   }
   if (wanted('weight')) {
     log('Front-end weight');

@@ -56,6 +56,7 @@ import { certificateRoutes } from './features/certificates/certificates.routes.t
 import { quizAuthoringRoutes } from './features/quizzes/authoring.routes.ts';
 import { paymentRoutes } from './features/payments/payments.routes.ts';
 import { planRoutes } from './features/plans/plans.routes.ts';
+import { quizResultsRoutes } from './features/quizzes/results.routes.ts';
 import { statsRoutes } from './features/stats/stats.routes.ts';
 import { storefrontRoutes } from './features/storefront/storefront.routes.ts';
 import { userRoutes } from './features/users/users.routes.ts';
@@ -141,4 +142,5 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(certificateRoutes);
   await api.register(quizAuthoringRoutes);
   await api.register(attemptRoutes);
+  await api.register(quizResultsRoutes);
 }

@@ -1,5 +1,6 @@
 import { Link, useSearchParams } from 'react-router';
 import { courseLink, paths } from '../../lib/paths';
+import { quizResultsTexts } from '../quizzes';
 import { usePageTitle } from '../../lib/use-page-title';
 import { CourseForm, CourseStateBadge, useGetCourseQuery } from '../courses';
 import { BulkUpload } from './BulkUpload';
@@ -71,6 +72,9 @@ export default function CourseEditorPage() {
             </Link>
             <Link to={courseLink(paths.courseLecture, current)} state={current} className="btn btn-ghost btn-sm">
               {editorTexts.player}
+            </Link>
+            <Link to={courseLink(paths.quizResults, current)} className="btn btn-ghost btn-sm">
+              {quizResultsTexts.link}
             </Link>
           </div>
         </div>

@@ -1,5 +1,6 @@
-/** The quiz editor's pieces the course editor's curriculum uses: the editor's address, a quiz's mark and words, deleting one. */
+/** What other features use of quizzes: the course editor's links, a quiz's mark and words, deleting one. */
 export { editQuizLink } from './editor/quiz-draft';
 export { QuizIcon } from './editor/QuizIcon';
 export { useDeleteQuizMutation } from './editor/quiz-editor.api';
 export { quizEditorTexts } from './editor/quiz-editor-texts';
+export { quizResultsTexts } from './results/quiz-results-texts';
