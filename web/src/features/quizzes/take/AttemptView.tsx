@@ -287,7 +287,9 @@ function QuestionCard({
       ref={heading}
       tabIndex={autoFocus ? -1 : undefined}
       aria-describedby={question.type === 'text' ? undefined : hintId}
-      className="min-w-0 rounded-box border border-base-content/15 bg-base-100 p-4 outline-none sm:p-6"
+      className="min-w-0 rounded-box border border-base-content/15 bg-base-100 p-4 sm:p-6"
+      // Focused only to be read out when its screen comes, not to be acted on: no ring (the site's ring rule is unlayered, above any class).
+      style={{ outline: 'none' }}
     >
       {question.type === 'text' ? (
         <>
@@ -318,12 +320,14 @@ function QuestionCard({
               return (
                 <label
                   key={option.id}
-                  className={`flex min-h-12 cursor-pointer items-center gap-3 rounded-field border px-4 py-3 transition-colors focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-primary ${checked ? 'border-primary bg-primary/10' : 'border-base-content/20 hover:bg-base-200'}`}
+                  className={`flex min-h-12 cursor-pointer items-center gap-3 rounded-field border px-4 py-3 transition-colors has-focus-visible:outline-3 has-focus-visible:outline-offset-2 has-focus-visible:outline-primary ${checked ? 'border-primary bg-primary/10' : 'border-base-content/20 hover:bg-base-200'}`}
                 >
                   <input
                     type={question.type === 'single' ? 'radio' : 'checkbox'}
                     name={question.id}
                     className={question.type === 'single' ? 'radio radio-primary' : 'checkbox checkbox-primary'}
+                    // The whole option shows the focus ring (its label), not the small control in it.
+                    style={{ outline: 'none' }}
                     checked={checked}
                     disabled={disabled}
                     onChange={() => onChoose(question, option.id)}
