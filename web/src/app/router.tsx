@@ -36,6 +36,8 @@ export const routes: RouteObject[] = [
           { path: paths.courseDescription, ...page(() => import('../features/courses/CourseDescriptionPage')) },
           // No role guard; the page and the server refuse what the viewer may not see.
           { path: paths.courseLecture, ...page(() => import('../features/lectures/LecturePage')) },
+          // Signed-in learners; the page asks a visitor to log in (keeping the quiz's address) and the server refuses the rest.
+          { path: paths.quiz, ...page(() => import('../features/quizzes/take/QuizPage')) },
           // Anyone: a certificate verified by its code, the link learners share.
           { path: paths.certificate, ...page(() => import('../features/certificates/CertificatePage')) },
           { path: paths.checkout, ...page(() => import('../features/payments/CheckoutPage')) },

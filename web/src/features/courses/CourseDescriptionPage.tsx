@@ -83,6 +83,8 @@ export default function CourseDescriptionPage() {
         <Curriculum
           sections={curriculum?.sections}
           lectures={curriculum?.lectures}
+          quizzes={curriculum?.quizzes}
+          courseId={id}
           lectureCount={curriculum?.lectureCount}
           totalDuration={curriculum?.totalDuration}
           canWatch={access !== 'none'}

@@ -1,8 +1,11 @@
 import type { CurriculumLecture, Section } from '@lms/contract/lectures';
 import { messages } from '@lms/contract/messages';
+import { type CurriculumItem, type QuizSummary } from '@lms/contract/quizzes';
 import { useId, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { curriculumOf } from '../../lib/lecture-groups';
 import { clockDuration, isoDuration, spokenDuration } from '../../lib/format';
-import { groupBySection } from '../../lib/lecture-groups';
+import { QuizIcon, quizLink, quizTakeTexts } from '../quizzes';
 import { PlayIcon, type PlayablePreview } from './PreviewDialog';
 
 /** Past this many sections, only the first is open at first: the list stays short enough to take in. */
@@ -14,12 +17,18 @@ export function curriculumSummary(lectureCount: number, totalDuration: number | 
   return totalDuration ? `${count} · ${messages.totalLength(spokenDuration(totalDuration))}` : count;
 }
 
+type Item = CurriculumItem<CurriculumLecture, QuizSummary>;
+
 export const isPlayable = (lecture: CurriculumLecture): lecture is PlayablePreview => lecture.preview && Boolean(lecture.secure_url);
 
 interface CurriculumProps {
   /** The course's sections, in order; none for a course whose lectures are listed alone. */
   sections?: readonly Section[];
   lectures: CurriculumLecture[] | undefined;
+  /** The course's quizzes, each at its place among the lectures. */
+  quizzes?: readonly QuizSummary[];
+  /** For the quizzes' links. */
+  courseId?: string;
   lectureCount: number | undefined;
   totalDuration: number | null | undefined;
   /** A subscriber or an administrator: every lecture plays on the lecture page, none is locked. */
@@ -33,14 +42,25 @@ interface CurriculumProps {
  * What a buyer weighs before paying: every lecture's title and length, in the order they play,
  * with the free previews playable by anyone. A course with sections lists its lectures of no
  * section first, then each section under its title, with how many lectures it has and how long
- * they last; sections without lectures yet are left out.
+ * they last; sections without lectures yet are left out. The course's quizzes sit at their places,
+ * a link to each for those who may take them.
  */
-export function Curriculum({ sections = [], lectures, lectureCount, totalDuration, canWatch, onPlay, failure }: CurriculumProps) {
+export function Curriculum({ sections = [], lectures, quizzes = [], courseId, lectureCount, totalDuration, canWatch, onPlay, failure }: CurriculumProps) {
   const headingId = useId();
-  const rows = (items: CurriculumLecture[]) =>
-    items.map((lecture) => <CurriculumRow key={lecture._id} lecture={lecture} canWatch={canWatch} onPlay={onPlay} />);
-  const groups = lectures && sections.length > 0 ? groupBySection(sections, lectures) : undefined;
-  const shownSections = groups?.slice(1).filter((group) => group.lectures.length > 0) ?? [];
+  const rows = (items: Item[]) =>
+    items.map((item) =>
+      item.kind === 'lecture' ? (
+        <CurriculumRow key={item.lecture._id} lecture={item.lecture} canWatch={canWatch} onPlay={onPlay} />
+      ) : (
+        <QuizRow key={`quiz:${item.quiz._id}`} quiz={item.quiz} courseId={canWatch ? courseId : undefined} />
+      ),
+    );
+  const items = lectures ? curriculumOf(sections, lectures, quizzes) : [];
+  const groups =
+    lectures && sections.length > 0
+      ? [null, ...sections].map((section) => ({ section, items: items.filter((item) => item.sectionId === (section?._id ?? null)) }))
+      : undefined;
+  const shownSections = groups?.slice(1).filter((group) => group.items.length > 0) ?? [];
   return (
     <section aria-labelledby={headingId} className="min-w-0">
       <h2 id={headingId} className="text-2xl font-bold">
@@ -63,25 +83,24 @@ export function Curriculum({ sections = [], lectures, lectureCount, totalDuratio
             </li>
           ))}
         </ul>
-      ) : lectures.length === 0 ? (
+      ) : items.length === 0 ? (
         <p className="mt-4 rounded-box bg-base-200 p-6 text-center">{messages.noLecturesYet}</p>
       ) : !groups ? (
-        <ol className="mt-4 divide-y divide-base-content/10 rounded-box border border-base-content/15">{rows(lectures)}</ol>
+        <ol className="mt-4 divide-y divide-base-content/10 rounded-box border border-base-content/15">{rows(items)}</ol>
       ) : (
         <div className="mt-4 space-y-3">
-          {groups[0]!.lectures.length > 0 && (
-            <ol className="divide-y divide-base-content/10 rounded-box border border-base-content/15">
-              {rows(groups[0]!.lectures.map((item) => item.lecture))}
-            </ol>
+          {groups[0]!.items.length > 0 && (
+            <ol className="divide-y divide-base-content/10 rounded-box border border-base-content/15">{rows(groups[0]!.items)}</ol>
           )}
-          {shownSections.map(({ section, lectures: items }, index) => (
+          {shownSections.map(({ section, items: inSection }, index) => (
             <SectionPanel
               key={section!._id}
               title={section!.title}
-              lectures={items.map((item) => item.lecture)}
+              lectures={inSection.flatMap((item) => (item.kind === 'lecture' ? [item.lecture] : []))}
+              quizCount={inSection.filter((item) => item.kind === 'quiz').length}
               open={index === 0 || shownSections.length <= SECTIONS_ALL_OPEN}
             >
-              {rows(items.map((item) => item.lecture))}
+              {rows(inSection)}
             </SectionPanel>
           ))}
         </div>
@@ -90,15 +109,27 @@ export function Curriculum({ sections = [], lectures, lectureCount, totalDuratio
   );
 }
 
-/** "5 lectures · 24m": a section's size, with its length once known. */
-function sectionSummary(lectures: CurriculumLecture[]) {
+/** "5 lectures · 24m": a section's size, with its length once known (and its quizzes, when it has some). */
+function sectionSummary(lectures: CurriculumLecture[], quizCount: number) {
   const known = lectures.map((lecture) => lecture.duration).filter((seconds) => seconds !== null);
-  const count = messages.lectureCount(lectures.length);
+  const count = messages.lectureCount(lectures.length) + (quizCount > 0 ? ` · ${quizTakeTexts.quizCount(quizCount)}` : '');
   return known.length > 0 ? `${count} · ${spokenDuration(known.reduce((sum, seconds) => sum + seconds, 0))}` : count;
 }
 
 /** A section: its title and size, opening onto its lectures (a native disclosure, as the FAQ's). */
-function SectionPanel({ title, lectures, open, children }: { title: string; lectures: CurriculumLecture[]; open: boolean; children: ReactNode }) {
+function SectionPanel({
+  title,
+  lectures,
+  quizCount,
+  open,
+  children,
+}: {
+  title: string;
+  lectures: CurriculumLecture[];
+  quizCount: number;
+  open: boolean;
+  children: ReactNode;
+}) {
   return (
     <details open={open} className="group rounded-box border border-base-content/15">
       <summary className="flex cursor-pointer list-none items-center gap-3 rounded-box bg-base-200 px-4 py-3 group-open:rounded-b-none [&::-webkit-details-marker]:hidden">
@@ -115,7 +146,7 @@ function SectionPanel({ title, lectures, open, children }: { title: string; lect
           <path d="M6 9l6 6 6-6" />
         </svg>
         <h3 className="min-w-0 flex-1 font-semibold wrap-anywhere">{title}</h3>
-        <span className="shrink-0 text-sm text-base-content/70">{sectionSummary(lectures)}</span>
+        <span className="shrink-0 text-sm text-base-content/70">{sectionSummary(lectures, quizCount)}</span>
       </summary>
       <ol className="divide-y divide-base-content/10 border-t border-base-content/15">{children}</ol>
     </details>
@@ -153,6 +184,33 @@ function CurriculumRow({ lecture, canWatch, onPlay }: { lecture: CurriculumLectu
           {clockDuration(lecture.duration)}
         </time>
       )}
+    </li>
+  );
+}
+
+/** A quiz at its place: its title and size; a link to it for those who may take it. */
+function QuizRow({ quiz, courseId }: { quiz: QuizSummary; courseId: string | undefined }) {
+  const title = (
+    <span className="min-w-0 wrap-anywhere">
+      <span className="sr-only">{quizTakeTexts.quiz}: </span>
+      {quiz.title}
+    </span>
+  );
+  return (
+    <li className="flex items-center gap-3 px-4 py-3">
+      {courseId ? (
+        <Link to={quizLink(courseId, quiz._id)} className="flex min-w-0 flex-1 items-center gap-3 font-medium text-primary hover:underline">
+          <QuizIcon className="size-5 shrink-0" />
+          {title}
+        </Link>
+      ) : (
+        <span className="flex min-w-0 flex-1 items-center gap-3">
+          <QuizIcon />
+          {title}
+        </span>
+      )}
+      <span className="badge badge-sm shrink-0 badge-ghost">{quizTakeTexts.quiz}</span>
+      <span className="shrink-0 text-right text-sm text-base-content/70">{quizTakeTexts.quizMeta(quiz.questionCount)}</span>
     </li>
   );
 }

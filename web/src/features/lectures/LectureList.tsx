@@ -1,21 +1,30 @@
 import type { Lecture, Section } from '@lms/contract/lectures';
 import type { CourseProgress, LectureProgress } from '@lms/contract/progress';
+import { type CurriculumItem, type QuizStanding, type QuizSummary } from '@lms/contract/quizzes';
 import { useId, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { curriculumOf } from '../../lib/lecture-groups';
 import { clockDuration, isoDuration } from '../../lib/format';
-import { groupBySection, type LectureGroup } from '../../lib/lecture-groups';
 import { CourseProgressBar } from '../progress';
 import { progressTexts } from '../progress';
+import { QuizIcon, quizLink, quizTakeTexts } from '../quizzes';
+
+type Item = CurriculumItem<Lecture, QuizSummary>;
 
 /**
  * The lecture list beside the player: each lecture's number, title and length; for a signed-in
  * learner a check on completed lectures and where they stopped in started ones, and the course's
  * progress above. `adminTools` adds the admin's controls under each lecture. A course with
  * sections lists its lectures of no section first, then each section's under its title, with how
- * many of them the learner has completed once they have started the course.
+ * many of them the learner has completed once they have started the course. The course's quizzes
+ * sit at their places among the lectures, each a link to its page, checked once passed.
  */
 export function LectureList({
   sections = [],
   lectures,
+  quizzes = [],
+  quizStanding = () => undefined,
+  courseId,
   current,
   onPick,
   progressOf,
@@ -27,6 +36,12 @@ export function LectureList({
   /** The course's sections, in order; none for a course whose lectures are listed alone. */
   sections?: readonly Section[];
   lectures: Lecture[];
+  /** The course's quizzes, each shown at its place. */
+  quizzes?: readonly QuizSummary[];
+  /** The learner's standing in a quiz (undefined: not attempted, or not signed in). */
+  quizStanding?: (quizId: string) => QuizStanding | undefined;
+  /** For the quizzes' links. */
+  courseId?: string;
   current: number;
   onPick: (index: number) => void;
   progressOf: (lectureId: string) => LectureProgress | undefined;
@@ -39,7 +54,26 @@ export function LectureList({
 }) {
   const isAdmin = adminTools !== undefined;
   const listClass = isAdmin ? 'divide-y divide-base-content/10' : 'space-y-1';
-  const completedIn = (group: LectureGroup<Lecture>) => group.lectures.filter(({ lecture }) => progressOf(lecture._id)?.completed).length;
+  const indexOf = new Map(lectures.map((lecture, index) => [lecture._id, index]));
+  const items = curriculumOf(sections, lectures, quizzes);
+  const isDone = (item: Item) => (item.kind === 'lecture' ? progressOf(item.lecture._id)?.completed === true : quizStanding(item.quiz._id)?.passed === true);
+  const entry = (item: Item) => (item.kind === 'lecture' ? row(item.lecture, indexOf.get(item.lecture._id) ?? 0) : quizRow(item.quiz));
+  const quizRow = (quiz: QuizSummary) => {
+    const passed = quizStanding(quiz._id)?.passed === true;
+    return (
+      <li key={`quiz:${quiz._id}`} className={isAdmin ? 'py-1' : undefined}>
+        {courseId ? (
+          <Link to={quizLink(courseId, quiz._id)} className="flex w-full items-start gap-2 rounded-field px-3 py-2.5 text-left hover:bg-base-200">
+            <span className="w-5 shrink-0 text-base-content/70">{passed ? <CompletedMark label={quizTakeTexts.quizPassed} /> : <QuizIcon />}</span>{' '}
+            <span className="min-w-0 flex-1">
+              <span className="block wrap-anywhere">{quizTakeTexts.quizRow(quiz.title)}</span>
+              <span className="mt-0.5 block text-xs text-base-content/70">{quizTakeTexts.quizMeta(quiz.questionCount)}</span>
+            </span>
+          </Link>
+        ) : null}
+      </li>
+    );
+  };
   const row = (item: Lecture, index: number) => {
     const progress = progressOf(item._id);
     const stoppedAt = progress && !progress.completed && progress.position >= 1 ? progress.position : null;
@@ -84,40 +118,61 @@ export function LectureList({
         <CourseProgressBar
           className="mb-3 px-1"
           percent={course.percent}
-          label={progressTexts.courseProgress(course.completedLectures, course.lectureCount, course.percent)}
+          label={
+            course.quizCount > 0
+              ? quizTakeTexts.progressWithQuizzes(course.completedLectures, course.lectureCount, course.passedQuizzes, course.quizCount, course.percent)
+              : progressTexts.courseProgress(course.completedLectures, course.lectureCount, course.percent)
+          }
         />
       )}
       {sections.length === 0 ? (
-        <ol className={listClass}>{lectures.map(row)}</ol>
+        <ol className={listClass}>{items.map(entry)}</ol>
       ) : (
-        groupBySection(sections, lectures).map((group) =>
-          group.section === null
-            ? group.lectures.length > 0 && (
-                <ol key="" className={`${listClass} mb-3`}>
-                  {group.lectures.map(({ lecture, index }) => row(lecture, index))}
-                </ol>
-              )
-            : group.lectures.length > 0 && (
-                <SectionOfList key={group.section._id} group={group} done={course ? completedIn(group) : null} className={listClass}>
-                  {group.lectures.map(({ lecture, index }) => row(lecture, index))}
-                </SectionOfList>
-              ),
-        )
+        [null, ...sections].map((section) => {
+          const inGroup = items.filter((item) => item.sectionId === (section?._id ?? null));
+          if (inGroup.length === 0) return null;
+          return section === null ? (
+            <ol key="" className={`${listClass} mb-3`}>
+              {inGroup.map(entry)}
+            </ol>
+          ) : (
+            <SectionOfList
+              key={section._id}
+              title={section.title}
+              total={inGroup.length}
+              done={course ? inGroup.filter(isDone).length : null}
+              className={listClass}
+            >
+              {inGroup.map(entry)}
+            </SectionOfList>
+          );
+        })
       )}
       {footer}
     </aside>
   );
 }
 
-/** A section of the list: its title, how many of its lectures the learner completed (null: not counted), and its lectures. */
-function SectionOfList({ group, done, className, children }: { group: LectureGroup<Lecture>; done: number | null; className: string; children: ReactNode }) {
+/** A section of the list: its title, how many of its items the learner completed or passed (null: not counted), and its items. */
+function SectionOfList({
+  title,
+  total,
+  done,
+  className,
+  children,
+}: {
+  title: string;
+  total: number;
+  done: number | null;
+  className: string;
+  children: ReactNode;
+}) {
   const headingId = useId();
-  const total = group.lectures.length;
   return (
     <section aria-labelledby={headingId} className="mb-3 last:mb-0">
       <div className="flex items-baseline justify-between gap-3 border-b border-base-content/10 px-1 pt-1 pb-1.5">
         <h3 id={headingId} className="min-w-0 text-sm font-semibold wrap-anywhere">
-          {group.section!.title}
+          {title}
         </h3>
         {done !== null && (
           <span className={`shrink-0 text-xs tabular-nums ${done === total ? 'font-medium text-success' : 'text-base-content/70'}`}>
@@ -130,14 +185,14 @@ function SectionOfList({ group, done, className, children }: { group: LectureGro
   );
 }
 
-/** The check of a completed lecture, in place of its number; named for screen readers. */
-function CompletedMark() {
+/** The check of a completed lecture (or a passed quiz), in place of its number; named for screen readers. */
+function CompletedMark({ label = progressTexts.completedLecture }: { label?: string }) {
   return (
-    <span className="inline-flex size-5 items-center justify-center rounded-full bg-success text-success-content" title={progressTexts.completedLecture}>
+    <span className="inline-flex size-5 items-center justify-center rounded-full bg-success text-success-content" title={label}>
       <svg viewBox="0 0 24 24" width="14" height="14" fill="none" stroke="currentColor" strokeWidth="3.5" aria-hidden="true">
         <path d="M5 12l5 5L20 7" />
       </svg>
-      <span className="sr-only">{progressTexts.completedLecture}</span>
+      <span className="sr-only">{label}</span>
     </span>
   );
 }

@@ -328,6 +328,9 @@ export default function LecturePage() {
             <LectureList
               sections={answer.currentData?.sections}
               lectures={lectures}
+              quizzes={answer.currentData?.quizzes}
+              quizStanding={(quizId) => progress.currentData?.quizzes.find((row) => row.quizId === quizId)}
+              courseId={course._id}
               current={current}
               onPick={play}
               progressOf={progressOf}

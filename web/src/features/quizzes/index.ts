@@ -1,6 +1,7 @@
-/** What other features use of quizzes: the course editor's links, a quiz's mark and words, deleting one. */
+/** What other features use of quizzes: a quiz's mark, the way to take one and its row's words, the course editor's links, deleting one. */
+export { QuizIcon } from './QuizIcon';
+export { quizLink, quizTakeTexts } from './take';
 export { editQuizLink } from './editor/quiz-draft';
-export { QuizIcon } from './editor/QuizIcon';
 export { useDeleteQuizMutation } from './editor/quiz-editor.api';
 export { quizEditorTexts } from './editor/quiz-editor-texts';
 export { quizResultsTexts } from './results/quiz-results-texts';

@@ -1,0 +1,67 @@
+/**
+ * The words of taking a quiz (the quiz page) and of quizzes in the course's lists. Not in the
+ * message catalogue, which ships in every page's first chunk: these load with the pages that show quizzes.
+ */
+export const quizTakeTexts = {
+  pageTitle: (title: string) => `Quiz: ${title}`,
+  loading: 'Loading the quiz…',
+  loadFailed: 'The quiz could not be loaded. Please try again in a moment.',
+  tryAgain: 'Try again',
+  quiz: 'Quiz',
+  backToCourse: 'Back to the course',
+  // The intro
+  questionCount: (count: number) => `${count} ${count === 1 ? 'question' : 'questions'}`,
+  passMark: (percent: number) => `Pass mark ${percent} %`,
+  attemptsLeft: (left: number | null) =>
+    left === null ? 'Unlimited attempts' : left === 0 ? 'No attempts left' : `${left} ${left === 1 ? 'attempt' : 'attempts'} left`,
+  timeLimit: (minutes: number | null) => (minutes === null ? 'No time limit' : `${minutes} min time limit`),
+  passedBadge: 'Passed',
+  bestScore: (score: number) => `Best score ${score} %`,
+  pastAttempts: 'Your attempts',
+  attemptRow: (number: number) => `Attempt ${number}`,
+  score: (percent: number) => `${percent} %`,
+  passed: 'Passed',
+  failed: 'Not passed',
+  expired: 'Time ran out',
+  start: 'Start quiz',
+  retry: 'Retry',
+  carryOn: 'Carry on',
+  starting: 'Starting…',
+  noAttemptsLeft: 'You have used every attempt this quiz allows.',
+  startFailed: 'The quiz could not be started. Please try again.',
+  // Taking
+  questionOf: (index: number, count: number) => `Question ${index} of ${count}`,
+  answeredOf: (answered: number, count: number) => `${answered} of ${count} answered`,
+  selectAll: 'Select all that apply',
+  chooseOne: 'Choose one',
+  yourAnswer: 'Your answer',
+  previous: 'Previous',
+  next: 'Next',
+  submit: 'Submit answers',
+  submitting: 'Submitting…',
+  keyboardHint: '← → move between questions · 1–9 choose an option · Enter goes on',
+  timeLeft: 'Time left',
+  timeLeftSpoken: (clock: string) => `Time left: ${clock}`,
+  timeUpSubmitting: 'Time is up: submitting your answers…',
+  unansweredConfirm: (count: number) => `${count} ${count === 1 ? 'question is' : 'questions are'} not answered and will count as wrong. Submit anyway?`,
+  submitAnyway: 'Submit anyway',
+  keepAnswering: 'Keep answering',
+  submitFailed: 'The answers could not be submitted. Please try again.',
+  // The result
+  resultTitle: 'Your result',
+  resultScore: (score: number, correct: number, count: number) => `${score} % · ${correct} of ${count} right`,
+  resultPassed: (passMark: number) => `Passed: the pass mark is ${passMark} %`,
+  resultFailed: (passMark: number) => `Not passed this time: the pass mark is ${passMark} %`,
+  right: 'Right',
+  wrong: 'Wrong',
+  noAnswer: 'Not answered',
+  explanation: 'Explanation',
+  nextItem: (title: string) => `Next: ${title}`,
+  // The course's lists
+  quizRow: (title: string) => `Quiz: ${title}`,
+  quizMeta: (questions: number) => `${questions} ${questions === 1 ? 'question' : 'questions'}`,
+  quizPassed: 'Passed',
+  quizCount: (count: number) => `${count} ${count === 1 ? 'quiz' : 'quizzes'}`,
+  progressWithQuizzes: (lectures: number, lectureCount: number, quizzes: number, quizCount: number, percent: number) =>
+    `${lectures} of ${lectureCount} ${lectureCount === 1 ? 'lecture' : 'lectures'} · ${quizzes} of ${quizCount} ${quizCount === 1 ? 'quiz' : 'quizzes'} · ${percent} %`,
+} as const;
