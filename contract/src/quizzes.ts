@@ -178,7 +178,8 @@ export function curriculumItems<L extends { _id: string; sectionId: string | nul
   }
   const groups = [null, ...sections.map((section) => section._id)];
   const lecturesOf = new Map<string | null, L[]>(groups.map((id) => [id, []]));
-  for (const lecture of lectures) lecturesOf.get(lecture.sectionId)?.push(lecture);
+  // A lecture of a section the list does not name (one just deleted elsewhere) stays, among those of no section.
+  for (const lecture of lectures) (lecturesOf.get(lecture.sectionId) ?? lecturesOf.get(null)!).push(lecture);
   const items: CurriculumItem<L, Q>[] = [];
   for (const sectionId of groups) {
     for (const lecture of lecturesOf.get(sectionId)!) {

@@ -1,5 +1,4 @@
 import type { Section } from '@lms/contract/lectures';
-import { curriculumItems, type CurriculumItem } from '@lms/contract/quizzes';
 
 /**
  * A course's lectures as its pages group them: first those of no section (shown without a
@@ -53,19 +52,4 @@ export function placeSection(sections: readonly Section[], sectionId: string, af
   const at = afterId === null ? 0 : rest.findIndex((section) => section._id === afterId) + 1;
   rest.splice(at, 0, moved);
   return rest;
-}
-
-/**
- * The course's lectures and quizzes in the one curriculum order (curriculumItems), for the pages
- * that list them. A lecture of a section the list does not name (one just deleted elsewhere) stays
- * visible among the lectures of no section, as groupBySection keeps it, rather than dropped.
- */
-export function curriculumOf<L extends { _id: string; sectionId: string | null }, Q extends { sectionId: string | null; afterLectureId: string | null }>(
-  sections: readonly Section[],
-  lectures: readonly L[],
-  quizzes: readonly Q[],
-): CurriculumItem<L, Q>[] {
-  const known = new Set(sections.map((section) => section._id));
-  const placed = lectures.map((lecture) => (lecture.sectionId !== null && known.has(lecture.sectionId) ? lecture : { ...lecture, sectionId: null }));
-  return curriculumItems(sections, placed, quizzes);
 }

@@ -64,8 +64,11 @@ describe('no answer leaks to the learner before submitting', () => {
       return answered;
     };
 
-    await record('lectures', call('GET', `/courses/${courseId}`, asha.cookie));
-    await record('curriculum', call('GET', `/courses/${courseId}/curriculum`, asha.cookie));
+    const lectureList = await record('lectures', call('GET', `/courses/${courseId}`, asha.cookie));
+    expect(lectureList.statusCode, lectureList.body).toBe(200);
+    expect(JSON.parse(lectureList.body).quizzes).toEqual([expect.objectContaining({ _id: quizId })]);
+    const curriculum = await record('curriculum', call('GET', `/courses/${courseId}/curriculum`, asha.cookie));
+    expect(JSON.parse(curriculum.body).quizzes).toEqual([expect.objectContaining({ _id: quizId })]);
     expect((await record('quiz', call('GET', `/quizzes/${quizId}`, asha.cookie))).statusCode).toBe(200);
     const started = await record('start', call('POST', `/quizzes/${quizId}/attempts`, asha.cookie));
     expect(started.statusCode, started.body).toBe(200);

@@ -1,9 +1,8 @@
 import type { Lecture, Section } from '@lms/contract/lectures';
 import type { CourseProgress, LectureProgress } from '@lms/contract/progress';
-import { type CurriculumItem, type QuizStanding, type QuizSummary } from '@lms/contract/quizzes';
+import { curriculumItems, type CurriculumItem, type QuizStanding, type QuizSummary } from '@lms/contract/quizzes';
 import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { curriculumOf } from '../../lib/lecture-groups';
 import { clockDuration, isoDuration } from '../../lib/format';
 import { CourseProgressBar } from '../progress';
 import { progressTexts } from '../progress';
@@ -55,7 +54,7 @@ export function LectureList({
   const isAdmin = adminTools !== undefined;
   const listClass = isAdmin ? 'divide-y divide-base-content/10' : 'space-y-1';
   const indexOf = new Map(lectures.map((lecture, index) => [lecture._id, index]));
-  const items = curriculumOf(sections, lectures, quizzes);
+  const items = curriculumItems(sections, lectures, quizzes);
   const isDone = (item: Item) => (item.kind === 'lecture' ? progressOf(item.lecture._id)?.completed === true : quizStanding(item.quiz._id)?.passed === true);
   const entry = (item: Item) => (item.kind === 'lecture' ? row(item.lecture, indexOf.get(item.lecture._id) ?? 0) : quizRow(item.quiz));
   const quizRow = (quiz: QuizSummary) => {
