@@ -1,10 +1,9 @@
 import { answers } from '@lms/contract/answers';
 import { messages } from '@lms/contract/messages';
-import { type AttemptResult, type LearnerQuiz, type OpenAttempt, type Answer } from '@lms/contract/quizzes';
+import { curriculumItems, type AttemptResult, type LearnerQuiz, type OpenAttempt, type Answer } from '@lms/contract/quizzes';
 import { useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { formatDate } from '../../../lib/format';
-import { curriculumOf } from '../../../lib/lecture-groups';
 import { courseLink, paths } from '../../../lib/paths';
 import { isServerError, messageOf } from '../../../lib/server-state';
 import { usePageTitle } from '../../../lib/use-page-title';
@@ -78,7 +77,7 @@ function Quiz({ courseId, courseTitle, quizId, here }: { courseId: string; cours
   const quiz = answer.currentData?.quiz;
   usePageTitle(quiz ? texts.pageTitle(quiz.title) : undefined);
 
-  const items = curriculum.currentData ? curriculumOf(curriculum.currentData.sections, curriculum.currentData.lectures, curriculum.currentData.quizzes) : [];
+  const items = curriculum.currentData ? curriculumItems(curriculum.currentData.sections, curriculum.currentData.lectures, curriculum.currentData.quizzes) : [];
   const place = items.findIndex((item) => item.kind === 'quiz' && item.quiz._id === quizId);
   const following = place >= 0 ? items[place + 1] : undefined;
   const backToCourse = courseLink(paths.courseLecture, { _id: courseId });
