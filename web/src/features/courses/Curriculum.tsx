@@ -1,9 +1,8 @@
 import type { CurriculumLecture, Section } from '@lms/contract/lectures';
 import { messages } from '@lms/contract/messages';
-import { type CurriculumItem, type QuizSummary } from '@lms/contract/quizzes';
+import { curriculumItems, type CurriculumItem, type QuizSummary } from '@lms/contract/quizzes';
 import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { curriculumOf } from '../../lib/lecture-groups';
 import { clockDuration, isoDuration, spokenDuration } from '../../lib/format';
 import { QuizIcon, quizLink, quizTakeTexts } from '../quizzes';
 import { PlayIcon, type PlayablePreview } from './PreviewDialog';
@@ -55,7 +54,7 @@ export function Curriculum({ sections = [], lectures, quizzes = [], courseId, le
         <QuizRow key={`quiz:${item.quiz._id}`} quiz={item.quiz} courseId={canWatch ? courseId : undefined} />
       ),
     );
-  const items = lectures ? curriculumOf(sections, lectures, quizzes) : [];
+  const items = lectures ? curriculumItems(sections, lectures, quizzes) : [];
   const groups =
     lectures && sections.length > 0
       ? [null, ...sections].map((section) => ({ section, items: items.filter((item) => item.sectionId === (section?._id ?? null)) }))
