@@ -15,6 +15,7 @@ import {
 } from './certificates-admin.api';
 import { ConfirmRevocation, type Revocation } from './ConfirmRevocation';
 import { IssueDialog } from './IssueDialog';
+import { Pagination } from '../../../lib/components/Pagination';
 
 /** The course filter offers the newest this many courses (the server's page limit), as the dashboard lists them. */
 const COURSES_LIMIT = 100;
@@ -124,7 +125,7 @@ export default function CertificatesAdminPage() {
         ) : (
           <>
             <CertificateList certificates={answer.certificates} onRevocation={setRevocation} />
-            {pages > 1 && <Pagination page={page} pages={pages} onPage={(next) => go({ course: courseId, page: next })} />}
+            {pages > 1 && <Pagination label={texts.pagination} page={page} pages={pages} onPage={(next) => go({ course: courseId, page: next })} />}
           </>
         )
       ) : (
@@ -381,22 +382,6 @@ function RowActions({
         {revoked ? texts.restore : texts.revoke}
       </button>
     </div>
-  );
-}
-
-function Pagination({ page, pages, onPage }: { page: number; pages: number; onPage: (page: number) => void }) {
-  return (
-    <nav aria-label={texts.pagination} className="flex items-center justify-center gap-3">
-      <button type="button" className="btn btn-outline btn-sm" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        <span aria-hidden="true">‹</span>
-        {texts.previous}
-      </button>
-      <span className="text-sm tabular-nums">{texts.pageOf(page, pages)}</span>
-      <button type="button" className="btn btn-outline btn-sm" disabled={page >= pages} onClick={() => onPage(page + 1)}>
-        {texts.next}
-        <span aria-hidden="true">›</span>
-      </button>
-    </nav>
   );
 }
 

@@ -52,9 +52,6 @@ export const certificatesAdminTexts = {
   close: 'Close',
   // Pages
   pagination: 'Pages of certificates',
-  previous: 'Previous',
-  next: 'Next',
-  pageOf: (page: number, pages: number) => `Page ${count.format(page)} of ${count.format(pages)}`,
   // Export
   exportCsv: 'Export CSV',
   exportCourseHint: 'The CSV holds this course’s certificates only.',

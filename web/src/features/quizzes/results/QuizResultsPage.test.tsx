@@ -7,6 +7,7 @@ import { formatDate } from '../../../lib/format';
 import { renderPage, sampleUser, storeLogin, stubApi } from '../../../test/render';
 import QuizResultsPage from './QuizResultsPage';
 import { quizResultsTexts as texts } from './quiz-results-texts';
+import { paginationTexts } from '../../../lib/components/Pagination';
 
 const COURSE = '30000000-0000-4000-8000-000000000001';
 const course: Course = {
@@ -171,12 +172,12 @@ describe('the quiz results page', () => {
     });
     const { user, router } = await open();
     const pager = await screen.findByRole('navigation', { name: texts.pagination });
-    expect(pager).toHaveTextContent(texts.pageOf(1, 2));
+    expect(pager).toHaveTextContent(paginationTexts.pageOf(1, 2));
     expect(within(pager).getByRole('button', { name: /Previous/ })).toBeDisabled();
     await user.click(within(pager).getByRole('button', { name: /Next/ }));
     await waitFor(() => expect(router.state.location.search).toBe(`?id=${COURSE}&page=2`));
     await waitFor(async () => expect(await rows()).toHaveLength(1));
-    expect(screen.getByRole('navigation', { name: texts.pagination })).toHaveTextContent(texts.pageOf(2, 2));
+    expect(screen.getByRole('navigation', { name: texts.pagination })).toHaveTextContent(paginationTexts.pageOf(2, 2));
   });
 
   it('says “No attempts yet” when nobody has finished a quiz, and when the course has no quiz', async () => {

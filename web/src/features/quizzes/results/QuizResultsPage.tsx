@@ -7,6 +7,7 @@ import { usePageTitle } from '../../../lib/use-page-title';
 import { useGetCourseQuery } from '../../courses';
 import { ATTEMPTS_PAGE_SIZE, useGetQuizAttemptsQuery, useGetQuizResultsQuery } from './quiz-results.api';
 import { quizResultsTexts as texts } from './quiz-results-texts';
+import { Pagination } from '../../../lib/components/Pagination';
 
 /** A page number from the address: a whole number from 1, else the first page. */
 function pageOf(text: string | null): number {
@@ -115,7 +116,7 @@ export default function QuizResultsPage() {
             ) : (
               <>
                 <AttemptsTable attempts={answer.attempts} filtered={learner !== undefined} onLearner={(id) => go({ learner: id })} />
-                {pages > 1 && <Pagination page={page} pages={pages} onPage={(next) => go({ learner, page: next })} />}
+                {pages > 1 && <Pagination label={texts.pagination} page={page} pages={pages} onPage={(next) => go({ learner, page: next })} />}
               </>
             )
           ) : (
@@ -311,21 +312,5 @@ function Pending({ failed, message, onRetry }: { failed: boolean; message: strin
       <div className="skeleton h-56 w-full" />
       <div className="skeleton h-56 w-full" />
     </div>
-  );
-}
-
-function Pagination({ page, pages, onPage }: { page: number; pages: number; onPage: (page: number) => void }) {
-  return (
-    <nav aria-label={texts.pagination} className="flex items-center justify-center gap-3">
-      <button type="button" className="btn btn-outline btn-sm" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        <span aria-hidden="true">‹</span>
-        {texts.previous}
-      </button>
-      <span className="text-sm tabular-nums">{texts.pageOf(page, pages)}</span>
-      <button type="button" className="btn btn-outline btn-sm" disabled={page >= pages} onClick={() => onPage(page + 1)}>
-        {texts.next}
-        <span aria-hidden="true">›</span>
-      </button>
-    </nav>
   );
 }

@@ -59,7 +59,4 @@ export const quizResultsTexts = {
   noLearnerAttempts: 'This learner has no finished attempts in this course.',
   // Paging
   pagination: 'Pages of attempts',
-  previous: 'Previous',
-  next: 'Next',
-  pageOf: (page: number, pages: number) => `Page ${count.format(page)} of ${count.format(pages)}`,
 };
