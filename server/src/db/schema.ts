@@ -931,6 +931,15 @@ export const quizzes = pgTable(
     sectionId: uuid().references(() => courseSections.id, { onDelete: 'set null' }),
     afterLectureId: uuid().references(() => lectures.id, { onDelete: 'set null' }),
     currentVersion: integer().notNull().default(1),
+    /**
+     * The results' figures, counted as attempts finish (graded or expired), over every version:
+     * the results page reads a row a quiz, never its attempts. `learners` counts each learner at
+     * their first finished attempt, which is their number 1 (attempts are taken one at a time).
+     */
+    finishedAttempts: integer().notNull().default(0),
+    passedAttempts: integer().notNull().default(0),
+    scoreTotal: bigint({ mode: 'number' }).notNull().default(0),
+    learners: integer().notNull().default(0),
     createdAt: createdAt(),
     updatedAt: createdAt(),
   },

@@ -49,6 +49,10 @@ CREATE TABLE "quizzes" (
 	"section_id" uuid,
 	"after_lecture_id" uuid,
 	"current_version" integer DEFAULT 1 NOT NULL,
+	"finished_attempts" integer DEFAULT 0 NOT NULL,
+	"passed_attempts" integer DEFAULT 0 NOT NULL,
+	"score_total" bigint DEFAULT 0 NOT NULL,
+	"learners" integer DEFAULT 0 NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );

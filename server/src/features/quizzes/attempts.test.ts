@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answers } from '@lms/contract/answers';
 import type { Answer, AuthoredQuestion, OpenAttempt, QuizInput } from '@lms/contract/quizzes';
-import { courses, quizAttempts, quizQuestionStats } from '../../db/schema.ts';
+import { courses, quizAttempts, quizQuestionStats, quizzes } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { signUp, signUpAdmin } from '../../test/http.ts';
 import { caller, insertQuiz, insertQuizVersion, learner, newCourse, newLecture, sampleQuiz, SECRET } from './test-fixtures.ts';
@@ -197,7 +197,7 @@ describe('attempts and time', () => {
   });
 
   it('enforces the time limit: a late submission is refused and the attempt expires, counting as an attempt', async () => {
-    const { quizId, version } = await courseWithQuiz(sampleQuiz({ timeLimitMinutes: 5, attemptsAllowed: 3 }));
+    const { courseId, quizId, version } = await courseWithQuiz(sampleQuiz({ timeLimitMinutes: 5, attemptsAllowed: 3 }));
     const asha = await learner(t);
     const before = Date.now();
     const attempt = await start(quizId, asha.cookie);
@@ -237,6 +237,10 @@ describe('attempts and time', () => {
     const quiz = (await call('GET', `/quizzes/${quizId}`, asha.cookie)).json().quiz;
     expect(quiz.attempts.map((a: { state: string }) => a.state)).toEqual(['expired', 'expired', 'graded']);
     expect(quiz).toMatchObject({ attemptsLeft: 0, passed: true, openAttempt: null });
+
+    // The admin's figures counted each as it finished: one pass of 100, two expired at 0, one learner.
+    const results = (await call('GET', `/admin/courses/${courseId}/quiz-results`, admin.cookie)).json().quizzes;
+    expect(results).toEqual([expect.objectContaining({ quizId, attempts: 3, learners: 1, passRate: 33.3, averageScore: 33.3 })]);
   });
 
   it('grades a double submission once: one 200, one 409, the counts moved once', async () => {
@@ -255,6 +259,8 @@ describe('attempts and time', () => {
     expect(replay.statusCode).toBe(409);
     expect(replay.json().message).toBe(answers.attemptAlreadySubmitted);
     expect((await attemptRow(attempt._id)).score).toBe(100);
+    const [figures] = await t.app.ctx.db.select().from(quizzes).where(eq(quizzes.id, quizId));
+    expect(figures).toMatchObject({ finishedAttempts: 1, passedAttempts: 1, scoreTotal: 100, learners: 1 });
   });
 
   it('starts one attempt for two starts at once', async () => {

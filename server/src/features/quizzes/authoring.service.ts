@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { answers } from '@lms/contract/answers';
 import { messages } from '@lms/contract/messages';
 import type { AuthoredQuestion, AuthoredQuiz, QuestionInputSchema, QuizInputSchema, QuizPlacement, QuizSummary } from '@lms/contract/quizzes';
 import type { z } from 'zod';
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
-import { courseSections, lectures, quizAttempts, quizVersions, quizzes } from '../../db/schema.ts';
+import { courseSections, lectures, quizVersions, quizzes } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { lockCourse, type Tx } from '../lectures/curriculum-order.ts';
 
@@ -53,21 +53,17 @@ async function readAuthored(db: Db | Tx, courseId: string, quizId: string): Prom
     .innerJoin(quizVersions, currentVersion)
     .where(and(eq(quizzes.id, quizId), eq(quizzes.courseId, courseId)));
   if (!found) throw new AppError(404, answers.quizNotFound);
-  // Submitted and expired ones, of every version: an open attempt is not one yet.
-  const [attempts] = await db
-    .select({ count: count() })
-    .from(quizAttempts)
-    .where(and(eq(quizAttempts.quizId, quizId), ne(quizAttempts.state, 'open')));
-  return toAuthored(found.quiz, found.version, attempts?.count ?? 0);
+  return toAuthored(found.quiz, found.version);
 }
 
-const toAuthored = (quiz: QuizRow, version: VersionRow, attempts: number): AuthoredQuiz => ({
+const toAuthored = (quiz: QuizRow, version: VersionRow): AuthoredQuiz => ({
   _id: quiz.id,
   courseId: quiz.courseId,
   sectionId: quiz.sectionId,
   afterLectureId: quiz.afterLectureId,
   version: version.number,
-  attempts,
+  // Submitted and expired ones, of every version: an open attempt is not one yet.
+  attempts: quiz.finishedAttempts,
   title: version.title,
   passMark: version.passMark,
   attemptsAllowed: version.attemptsAllowed,
@@ -187,7 +183,7 @@ export async function createQuiz(ctx: Context, courseId: string, input: QuizFiel
       .insert(quizVersions)
       .values({ quizId: quiz!.id, number: 1, ...settingsOf(input), questions })
       .returning();
-    return toAuthored(quiz!, version!, 0);
+    return toAuthored(quiz!, version!);
   });
 }
 

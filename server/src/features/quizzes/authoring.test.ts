@@ -8,6 +8,7 @@ import { courses, quizAttempts, quizVersions, quizzes, users } from '../../db/sc
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { publishCourseDirectly } from '../../test/courses.ts';
 import { mp4Video, multipart, pngImage, signUp, signUpAdmin } from '../../test/http.ts';
+import { countFinishedAttempts } from './test-fixtures.ts';
 
 let t: TestApp;
 let admin: string;
@@ -133,6 +134,7 @@ async function gradedAttempt(courseId: string, quizId: string, versionNumber = 1
     correctCount: 3,
     passed: true,
   });
+  await countFinishedAttempts(t);
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -20,9 +20,9 @@ async function requireCourse(ctx: Context, courseId: string): Promise<void> {
 
 /**
  * Each quiz of a course, in the order they were added: its figures over finished attempts (graded
- * or expired) and its hardest questions. Three queries, sent together, whatever the number of attempts: the
- * figures come from the partial index on finished attempts (quiz, learner, score, passed), and the
- * hardest questions from the per-question counters, never from the attempts' answers.
+ * or expired) and its hardest questions. Three queries, sent together, whatever the number of
+ * attempts: the figures are the quiz's own counters (moved as each attempt finishes), and the
+ * hardest questions come from the per-question counters, never from the attempts themselves.
  */
 export async function courseQuizResults(ctx: Context, courseId: string): Promise<{ quizzes: QuizResults[] }> {
   // The three at once, each on its own connection: an unknown course simply has no quizzes to read.
@@ -30,23 +30,10 @@ export async function courseQuizResults(ctx: Context, courseId: string): Promise
     requireCourse(ctx, courseId),
     ctx.db.execute(sql`
       select q.id as quiz_id, v.title, jsonb_array_length(v.questions)::int as question_count,
-             f.attempts, f.learners, f.passed, f.average
+             q.finished_attempts as attempts, q.learners, q.passed_attempts as passed,
+             q.score_total::float8 / nullif(q.finished_attempts, 0) as average
       from ${quizzes} q
       join ${quizVersions} v on v.quiz_id = q.id and v.number = q.current_version
-      -- Grouped by learner, as the partial index (quiz, learner, score, passed) is ordered: the
-      -- learners are the groups, counted as they stream by, where count(distinct) would sort them all.
-      cross join lateral (
-        select coalesce(sum(g.attempts), 0)::int as attempts,
-               count(*)::int as learners,
-               coalesce(sum(g.passed), 0)::int as passed,
-               sum(g.score_sum)::float8 / nullif(sum(g.attempts), 0) as average
-        from (
-          select count(*) as attempts, count(*) filter (where a.passed) as passed, sum(a.score) as score_sum
-          from ${quizAttempts} a
-          where a.quiz_id = q.id and a.state <> 'open'
-          group by a.user_id
-        ) g
-      ) f
       where q.course_id = ${courseId}
       order by q.created_at, q.id`),
     ctx.db.execute(sql`

@@ -6,6 +6,7 @@ import type { AdminAttempt, AuthoredQuestion, QuizResults } from '@lms/contract/
 import { courses, quizAttempts, quizQuestionStats, quizVersions, quizzes, users } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { signUp, signUpAdmin } from '../../test/http.ts';
+import { countFinishedAttempts } from './test-fixtures.ts';
 
 // The endpoints that write quizzes and attempts are tested on their own: here the rows are written
 // straight to the tables, so the figures below are known exactly.
@@ -99,6 +100,7 @@ async function addAttempts(courseId: string, quiz: { quizId: string; versionIds:
       passed: row.passed ?? false,
     })),
   );
+  await countFinishedAttempts(t);
 }
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
