@@ -34,6 +34,8 @@ export const CAPTION_SEARCHES_PER_MINUTE = 120;
 
 /** Certificate lookups by code from one address in a minute (the public page and its API call count one each): open to anyone, each costs a query. */
 export const CERTIFICATE_VERIFICATIONS_PER_MINUTE = 120;
+/** Quiz attempts one account may start (or resume) in 15 minutes: far more than anyone retries, few enough that a script cannot fill the table. */
+export const QUIZ_STARTS_PER_WINDOW = 100;
 
 export interface RateLimits {
   /** Every login attempt from one address. */
@@ -88,6 +90,8 @@ export interface RateLimits {
   certificateNamesPerAccount: RateLimiterAbstract;
   /** Certificates looked up by code, per address: 80-bit codes cannot be guessed, but the lookups' cost is bounded. */
   certificateVerificationsPerAddress: RateLimiterAbstract;
+  /** Quiz attempts one account starts or resumes, 15 minutes at a time: each new one writes a row. */
+  quizStartsPerAccount: RateLimiterAbstract;
   close(): Promise<void>;
 }
 
@@ -132,6 +136,7 @@ export async function createRateLimits(
     captionSearchesPerAddress: limiter('caption-search-ip', CAPTION_SEARCHES_PER_MINUTE, 60),
     certificateNamesPerAccount: limiter('certificate-name-account', 10),
     certificateVerificationsPerAddress: limiter('certificate-verify-ip', CERTIFICATE_VERIFICATIONS_PER_MINUTE, 60),
+    quizStartsPerAccount: limiter('quiz-start-account', QUIZ_STARTS_PER_WINDOW),
     close: async () => void (await redis?.quit()),
   };
 }

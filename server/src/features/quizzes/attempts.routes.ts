@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { api } from '@lms/contract/api';
 import { answers } from '@lms/contract/answers';
+import { byAccount, rateLimited } from '../../rate-limit.ts';
 import { route } from '../../route.ts';
 import { currentUser } from '../auth/guards.ts';
 import { attemptResult, learnerQuiz, startAttempt, submitAttempt } from './attempts.service.ts';
@@ -14,6 +15,7 @@ export const attemptRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, api.quizzes.start, {
+    rateLimit: rateLimited({ limiter: 'quizStartsPerAccount', key: byAccount }),
     handler: async (request) => {
       const { attempt, resumed } = await startAttempt(ctx, currentUser(request), request.params.quizId);
       return { success: true, message: resumed ? answers.attemptResumed : answers.attemptStarted, attempt };

@@ -7,6 +7,7 @@ import { courses, quizAttempts, quizQuestionStats, quizzes } from '../../db/sche
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { signUp, signUpAdmin } from '../../test/http.ts';
 import { caller, insertQuiz, insertQuizVersion, learner, newCourse, newLecture, sampleQuiz, SECRET } from './test-fixtures.ts';
+import { QUIZ_STARTS_PER_WINDOW } from '../../rate-limit.ts';
 
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof signUpAdmin>>;
@@ -269,6 +270,16 @@ describe('attempts and time', () => {
     const both = await Promise.all([call('POST', `/quizzes/${quizId}/attempts`, asha.cookie), call('POST', `/quizzes/${quizId}/attempts`, asha.cookie)]);
     expect(both.map((response) => response.statusCode)).toEqual([200, 200]);
     expect(both[0]!.json().attempt._id).toBe(both[1]!.json().attempt._id);
+    expect(await t.app.ctx.db.select().from(quizAttempts).where(eq(quizAttempts.quizId, quizId))).toHaveLength(1);
+  });
+
+  it('limits the attempts an account starts or resumes in 15 minutes (429 after)', async () => {
+    const { quizId } = await courseWithQuiz();
+    const asha = await learner(t);
+    const statuses: number[] = [];
+    for (let i = 0; i <= QUIZ_STARTS_PER_WINDOW; i++) statuses.push((await call('POST', `/quizzes/${quizId}/attempts`, asha.cookie)).statusCode);
+    expect(statuses.slice(0, QUIZ_STARTS_PER_WINDOW).every((status) => status === 200)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
     expect(await t.app.ctx.db.select().from(quizAttempts).where(eq(quizAttempts.quizId, quizId))).toHaveLength(1);
   });
 
