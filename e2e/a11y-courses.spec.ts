@@ -18,11 +18,18 @@ const settled = async (page: Page, heading: RegExp | string) => {
 };
 
 const visit =
-  (url: (courseId: string) => string, heading: RegExp | string): Open =>
+  (url: (courseId: string) => string | Promise<string>, heading: RegExp | string): Open =>
   async (page, courseId) => {
-    await page.goto(url(courseId));
+    await page.goto(await url(courseId));
     await settled(page, heading);
   };
+
+/** The quiz the first demo course ends with. */
+const DEMO_QUIZ = 'Check your JavaScript basics';
+const demoQuizId = async (page: Page, courseId: string): Promise<string> => {
+  const { quizzes } = (await (await page.request.get(`/api/v1/courses/${courseId}`)).json()) as { quizzes: { _id: string; title: string }[] };
+  return quizzes.find((quiz) => quiz.title === DEMO_QUIZ)!._id;
+};
 
 const pages: [string, Visitor, Open][] = [
   ['/courses', 'visitor', visit(() => '/courses', /explore the courses/i)],
@@ -50,6 +57,20 @@ const pages: [string, Visitor, Open][] = [
       await expect(page.getByLabel('Course title')).toHaveValue(DEMO_COURSE.title);
     },
   ],
+  [
+    '/course/quiz',
+    'admin',
+    async (page, id) => visit(async (courseId) => `/course/quiz?id=${courseId}&quiz=${await demoQuizId(page, courseId)}`, DEMO_QUIZ)(page, id),
+  ],
+  [
+    '/course/quiz/edit',
+    'admin',
+    async (page, id) => {
+      await visit(async (courseId) => `/course/quiz/edit?id=${courseId}&quiz=${await demoQuizId(page, courseId)}`, DEMO_QUIZ)(page, id);
+      await expect(page.getByLabel('Title', { exact: true })).toHaveValue(DEMO_QUIZ);
+    },
+  ],
+  ['/admin/quiz-results', 'admin', visit((id) => `/admin/quiz-results?id=${id}`, 'Quiz results')],
   [
     '/admin/dashboard',
     'admin',

@@ -33,7 +33,7 @@ export function EditorQuiz({ courseId, quiz }: { courseId: string; quiz: QuizSum
               .join(' · ')}
           </p>
         </div>
-        <span className="mt-1 badge badge-sm shrink-0 badge-soft badge-secondary">{texts.quizBadge}</span>
+        <span className="mt-1 badge badge-sm shrink-0 badge-outline">{texts.quizBadge}</span>
       </div>
       <div className="mt-1.5 flex flex-wrap items-center gap-1 sm:pl-9">
         <Link to={editQuizLink(courseId, { quizId: quiz._id })} className="btn btn-ghost btn-xs" aria-label={texts.editOf(quiz.title)}>

@@ -100,8 +100,8 @@ export const quizEditorTexts = {
   deleteOf: (title: string) => `Delete quiz: ${title}`,
   confirmDeleteRow: (title: string) => `Delete the quiz "${title}"? Its attempts are deleted with it.`,
   addQuizAfter: 'Add quiz after',
-  addQuizAfterOf: (title: string) => `Add a quiz after “${title}”`,
+  addQuizAfterOf: (title: string) => `Add quiz after “${title}”`,
   addQuizToSection: 'Add quiz',
-  addQuizToSectionOf: (title: string) => `Add a quiz at the end of the section “${title}”`,
+  addQuizToSectionOf: (title: string) => `Add quiz at the end of the section “${title}”`,
   addQuizAtEnd: 'Add a quiz at the end of the course',
 } as const;
