@@ -83,7 +83,7 @@ export function QuestionEditor({
             <Arrow />
             {texts.moveDown}
           </button>
-          <button type="button" className="btn btn-ghost btn-xs text-error" aria-label={texts.removeOf(number)} onClick={onRemove}>
+          <button type="button" className="btn btn-ghost btn-xs" aria-label={texts.removeOf(number)} onClick={onRemove}>
             {texts.remove}
           </button>
         </div>
