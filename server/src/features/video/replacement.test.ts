@@ -276,7 +276,8 @@ describe('replacing a video while it is processed', () => {
     } finally {
       await t.close();
     }
-  });
+    // Three processings, each held 3 s by the slowed ffmpeg, and a settling wait: on a busy 2-core machine this passed 30 s.
+  }, 90_000);
 });
 
 describe('a replacement whose run died with its process', () => {
