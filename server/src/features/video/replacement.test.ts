@@ -239,6 +239,7 @@ describe('replacing a video while it is processed', () => {
     }
   });
 
+  // Three processings, each held 3 s by the slowed ffmpeg, and a settling wait: on a busy 2-core machine this took over 30 s.
   it('stops an earlier replacement still processing and removes its file; the latest one is swapped in', async () => {
     const t = await createTestApp({ env: await slowFfmpeg(3) });
     try {
@@ -276,7 +277,6 @@ describe('replacing a video while it is processed', () => {
     } finally {
       await t.close();
     }
-    // Three processings, each held 3 s by the slowed ffmpeg, and a settling wait: on a busy 2-core machine this passed 30 s.
   }, 90_000);
 });
 
