@@ -61,9 +61,11 @@ async function makeDatabaseTemplate() {
   const made = `${databaseTemplate}.new`;
   fs.rmSync(made, { recursive: true, force: true });
   const { PGlite } = await import('@electric-sql/pglite');
+  // The extensions the migrations use, as db/client.ts's createPglite loads them.
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
-  const client = await PGlite.create(made);
+  const client = await PGlite.create({ dataDir: made, extensions: { pg_trgm } });
   try {
     await migrate(drizzle({ client }), { migrationsFolder: at('server/src/db/migrations') });
   } finally {

@@ -386,6 +386,52 @@ export const answers = {
   answerWrongKind: 'A choice question takes options; a short-answer question takes text',
   quizResultsFetched: 'Quiz results',
   quizAttemptsFetched: 'Quiz attempts',
+
+  // Ours: learner management: the list, a learner's page, the CSV
+  learnersFetched: 'Learners',
+  learnerFetched: 'Learner',
+  learnerSearchTooLong: 'Search with at most 100 characters',
+  learnerStateInvalid: 'Choose a state from the list',
+  learnerSortInvalid: 'Sort by sign-up or last active',
+  learnerCursorInvalid: 'That page link has expired: start again from the first page',
+
+  // Ours: learner management: complimentary access
+  accessGranted: (until: string) => `Complimentary access granted until ${until}`,
+  accessRevoked: 'Complimentary access revoked',
+  noAccessToRevoke: 'This learner has no complimentary access to revoke',
+  grantDaysInvalid: 'Days is a whole number from 1 to 3650',
+  grantUntilInvalid: 'Choose a date',
+  grantUntilPast: 'Choose a date from today on',
+  grantDaysOrUntil: 'Give a number of days or an end date, not both',
+  grantNoteInvalid: 'Say why in 2 to 200 characters (a scholarship, goodwill…)',
+  revokeNoteInvalid: 'Say why in 2 to 200 characters',
+  grantToSuspended: 'This account is suspended: restore it before granting access',
+  grantToAdmin: 'Administrators see every course already',
+
+  // Ours: learner management: refunds by an administrator
+  refundIssued: (amount: string) => `Refunded ${amount}`,
+  refundAmountInvalid: 'Enter an amount in rupees, to the paisa',
+  refundAccessInvalid: 'Choose whether access ends now or at the period’s end',
+  refundNoteInvalid: 'Say why in 2 to 200 characters',
+  refundTooLarge: (remaining: string) => `At most ${remaining} is left to refund on this payment`,
+  refundRefused: (reason: string) => `The payment provider refused the refund: ${reason}`,
+  refundInProgress: 'This refund is already being made',
+  refundProviderDown: 'The payment provider could not be reached. Nothing was refunded; please try again.',
+  documentResent: (email: string) => `Sent again to ${email}`,
+  documentNotReady: 'The PDF is still being made: try again in a minute',
+
+  // Ours: learner management: suspension, sessions, email
+  suspensionReasonInvalid: 'The reason may be up to 500 characters',
+  suspensionReasonNeeded: 'Say why the account is suspended: the learner is mailed the reason',
+  emailChangeNoteInvalid: 'Say why in 2 to 200 characters',
+  emailChangeMailed: (email: string) => `A confirmation link was mailed to ${email}. The email changes once it is opened.`,
+  emailChangeSame: 'That is already this account’s email',
+  emailChangeLinkInvalid: 'This confirmation link is invalid or has expired',
+  emailChangeConfirmed: 'Your email address is changed. Please log in with it.',
+
+  // Ours: the audit trail and the Activity page
+  activityFetched: 'Activity',
+  activityFilterInvalid: 'A filter is not valid: choose again',
 } as const;
 
 export type AnswerKey = keyof typeof answers;

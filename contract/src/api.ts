@@ -23,6 +23,7 @@ import {
   MyCertificatesResponseSchema,
   VerifyCertificateResponseSchema,
 } from './certificates.ts';
+import { ActivityExportQuerySchema, ActivityQuerySchema, ActivityResponseSchema } from './audit.ts';
 import { ContactMessagesQuerySchema, ContactMessagesResponseSchema, ContactSchema } from './contact.ts';
 import { CourseIdParamsSchema, CourseListResponseSchema, CourseResponseSchema, ListCoursesQuerySchema, PublishCourseSchema } from './courses.ts';
 import { endpoints } from './endpoints.ts';
@@ -42,6 +43,21 @@ import {
   SectionTitleSchema,
   UpdateLectureSchema,
 } from './lectures.ts';
+import {
+  EmailChangeSchema,
+  EmailChangeTokenParamsSchema,
+  GrantAccessSchema,
+  LearnerParamsSchema,
+  LearnerResponseSchema,
+  LearnersExportQuerySchema,
+  LearnersQuerySchema,
+  LearnersResponseSchema,
+  PaymentParamsSchema,
+  RefundRequestSchema,
+  RefundResponseSchema,
+  ResendDocumentSchema,
+  RevokeAccessSchema,
+} from './learners.ts';
 import {
   CancellationReasonsResponseSchema,
   CancellationSchema,
@@ -185,6 +201,10 @@ const bindings = {
     signInWithLink: {
       schemas: { params: SignInTokenParamsSchema, response: UserResponseSchema },
       summary: 'Sign in with a one-time link, mailed when the right password came past the login limit from an unknown browser',
+    },
+    confirmEmail: {
+      schemas: { params: EmailChangeTokenParamsSchema, response: MessageSchema },
+      summary: 'Confirm an email an administrator changed, with the link mailed to the new address (single use, 24 hours); every session ends',
     },
   },
   courses: {
@@ -537,6 +557,45 @@ const bindings = {
       schemas: { params: AccountParamsSchema, body: SuspensionSchema, response: AccountResponseSchema },
       summary: 'Suspend an account, ending its sessions, or restore it (admin)',
     },
+  },
+  learners: {
+    list: {
+      schemas: { query: LearnersQuerySchema, response: LearnersResponseSchema },
+      summary: 'Learners: search by name or email (any part, any case), filter by state, sort by sign-up or last active; a page at a time by cursor (admin)',
+    },
+    export: { schemas: { query: LearnersExportQuerySchema, response: 'download' }, summary: 'The learners the search and state find, as CSV, streamed (admin)' },
+    get: {
+      schemas: { params: LearnerParamsSchema, response: LearnerResponseSchema },
+      summary: 'One learner: profile, access, subscriptions, payments with their documents and refunds, progress, sessions, quizzes, certificates, cancellations, activity (admin)',
+    },
+    grantAccess: {
+      schemas: { params: LearnerParamsSchema, body: GrantAccessSchema, response: LearnerResponseSchema },
+      summary: 'Grant complimentary access to every course for some days or until a date, with a note; mailed to the learner (admin)',
+    },
+    revokeAccess: {
+      schemas: { params: LearnerParamsSchema, body: RevokeAccessSchema, response: LearnerResponseSchema },
+      summary: 'End complimentary access now, on every instance; mailed to the learner (admin)',
+    },
+    changeEmail: {
+      schemas: { params: LearnerParamsSchema, body: EmailChangeSchema, response: LearnerResponseSchema },
+      summary: 'Change a learner’s email: a confirmation link goes to the new address, the old one is told (admin)',
+    },
+    refund: {
+      schemas: { params: PaymentParamsSchema, body: RefundRequestSchema, response: RefundResponseSchema },
+      summary: 'Refund a payment in full or in part through the provider, access ending now or at the period’s end; a credit note is issued (admin)',
+      status: 201,
+    },
+    resendDocument: {
+      schemas: { params: BillingDocumentParamsSchema, body: ResendDocumentSchema, response: MessageSchema },
+      summary: 'Mail an invoice or credit note to its buyer again (admin)',
+    },
+  },
+  activity: {
+    list: {
+      schemas: { query: ActivityQuerySchema, response: ActivityResponseSchema },
+      summary: 'The audit trail, newest first: by area, action, administrator, target, days; a page at a time by cursor (admin)',
+    },
+    export: { schemas: { query: ActivityExportQuerySchema, response: 'download' }, summary: 'The audit trail as CSV, streamed (admin)' },
   },
   legalPages: {
     get: { schemas: { params: LegalPageParamsSchema, response: LegalPageResponseSchema }, summary: 'A legal page (terms, privacy, refund-policy) as Markdown' },

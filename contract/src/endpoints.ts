@@ -21,6 +21,7 @@ import type {
   MyCertificatesResponseSchema,
   VerifyCertificateResponseSchema,
 } from './certificates.ts';
+import type { ActivityExportQuerySchema, ActivityQuerySchema, ActivityResponseSchema } from './audit.ts';
 import type { ContactMessagesQuerySchema, ContactMessagesResponseSchema, ContactSchema } from './contact.ts';
 import type { CourseIdParamsSchema, CourseListResponseSchema, CourseResponseSchema, ListCoursesQuerySchema, PublishCourseSchema } from './courses.ts';
 import { declarer, type Download, type Multipart, type RawBody } from './http.ts';
@@ -39,6 +40,21 @@ import type {
   SectionTitleSchema,
   UpdateLectureSchema,
 } from './lectures.ts';
+import type {
+  EmailChangeSchema,
+  EmailChangeTokenParamsSchema,
+  GrantAccessSchema,
+  LearnerParamsSchema,
+  LearnerResponseSchema,
+  LearnersExportQuerySchema,
+  LearnersQuerySchema,
+  LearnersResponseSchema,
+  PaymentParamsSchema,
+  RefundRequestSchema,
+  RefundResponseSchema,
+  ResendDocumentSchema,
+  RevokeAccessSchema,
+} from './learners.ts';
 import type {
   CancellationReasonsResponseSchema,
   CancellationSchema,
@@ -170,6 +186,8 @@ export const endpoints = {
     reset: anyone<{ params: typeof ResetTokenParamsSchema; body: typeof ResetPasswordSchema; response: typeof MessageSchema }>('POST', '/user/reset/:token'),
     /** Signs in with a one-time link mailed past the login's ceiling (decision 0021). */
     signInWithLink: anyone<{ params: typeof SignInTokenParamsSchema; response: typeof UserResponseSchema }>('POST', '/user/sign-in/:token'),
+    /** Confirms an email an administrator changed, with the link mailed to the new address (decision 0035). */
+    confirmEmail: anyone<{ params: typeof EmailChangeTokenParamsSchema; response: typeof MessageSchema }>('POST', '/user/email/:token'),
   },
   courses: {
     /** The catalogue a page at a time (`search`, `category`), or one course by `id`; administrators get the drafts too. */
@@ -464,6 +482,45 @@ export const endpoints = {
       'PUT',
       '/admin/users/:id/suspension',
     ),
+  },
+  /** The administrator's learners: find, read, grant, refund, export (decision 0035). Suspension and sessions are under `protection`. */
+  learners: {
+    /** Search (name or email, any part), state, order; a page at a time by cursor. */
+    list: admin<{ query: typeof LearnersQuerySchema; response: typeof LearnersResponseSchema }>('GET', '/admin/learners'),
+    /** A CSV download of the learners the list's search and state find, streamed. */
+    export: admin<{ query: typeof LearnersExportQuerySchema; response: Download }>('GET', '/admin/learners/export'),
+    /** One learner: profile, access, subscriptions, payments, progress, sessions, quizzes, certificates, cancellations, activity. */
+    get: admin<{ params: typeof LearnerParamsSchema; response: typeof LearnerResponseSchema }>('GET', '/admin/learners/:id'),
+    /** Complimentary access for some days or until a date: every course, no payment. */
+    grantAccess: admin<{ params: typeof LearnerParamsSchema; body: typeof GrantAccessSchema; response: typeof LearnerResponseSchema }>(
+      'POST',
+      '/admin/learners/:id/access',
+    ),
+    /** Ends complimentary access now. */
+    revokeAccess: admin<{ params: typeof LearnerParamsSchema; body: typeof RevokeAccessSchema; response: typeof LearnerResponseSchema }>(
+      'POST',
+      '/admin/learners/:id/access/revocation',
+    ),
+    /** A new email, mailed a confirmation link; the account's email changes once it is opened. */
+    changeEmail: admin<{ params: typeof LearnerParamsSchema; body: typeof EmailChangeSchema; response: typeof LearnerResponseSchema }>(
+      'PUT',
+      '/admin/learners/:id/email',
+    ),
+    /** Refund a payment in full or in part through the provider; `key` makes a repeat the same refund. */
+    refund: admin<{ params: typeof PaymentParamsSchema; body: typeof RefundRequestSchema; response: typeof RefundResponseSchema }>(
+      'POST',
+      '/admin/payments/:id/refunds',
+    ),
+    /** Mail an invoice or credit note to its buyer again. */
+    resendDocument: admin<{ params: typeof BillingDocumentParamsSchema; body: typeof ResendDocumentSchema; response: typeof MessageSchema }>(
+      'POST',
+      '/admin/billing/documents/:id/resend',
+    ),
+  },
+  /** The audit trail: what administrators did, newest first (decision 0035). */
+  activity: {
+    list: admin<{ query: typeof ActivityQuerySchema; response: typeof ActivityResponseSchema }>('GET', '/admin/activity'),
+    export: admin<{ query: typeof ActivityExportQuerySchema; response: Download }>('GET', '/admin/activity/export'),
   },
   legalPages: {
     get: anyone<{ params: typeof LegalPageParamsSchema; response: typeof LegalPageResponseSchema }>('GET', '/pages/:page'),

@@ -30,6 +30,12 @@ export const pagePaths = {
   trace: '/admin/trace',
   /** Ours: a certificate's public page, verified by its code (a link learners share). */
   certificate: '/certificates/:code',
+  /** Ours: the learners, found by name or email and state; one learner's page (`?id=`); what administrators did. */
+  learners: '/admin/learners',
+  learner: '/admin/learner',
+  activity: '/admin/activity',
+  /** Ours: the link mailed to a new address an administrator set, which confirms it. */
+  confirmEmail: '/confirm-email/:token',
   /** Ours: the certificates issued, for the administrator. */
   certificates: '/admin/certificates',
   contact: '/contact',

@@ -36,6 +36,8 @@ const email = z
   .regex(emailPattern, messages.invalidEmailId)
   .transform((value) => value.toLowerCase());
 const newPassword = z.string().regex(passwordPattern, messages.passwordRule);
+/** An account's email as signup takes it (trimmed, lower-cased), for an administrator changing one. */
+export const AccountEmailSchema = z.string({ error: messages.invalidEmailId }).trim().pipe(email);
 
 /** Signup text fields (the avatar file is checked beside them with the same "fill all" text). */
 export const RegisterSchema = z

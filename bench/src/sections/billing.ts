@@ -178,6 +178,7 @@ async function timePdf(): Promise<Measurement> {
     igstPaise: 1510,
     totalPaise: 9900,
     pdfKey: null,
+    adminRefundId: null,
     createdAt: new Date(),
   };
   const times: number[] = [];

@@ -1,7 +1,8 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
+import { createPglite } from '../db/client.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKind } from '../test/app.ts';
 import { removeSnapshot, takeSnapshot } from './snapshot.ts';
@@ -15,7 +16,7 @@ describe.skipIf(testDatabaseKind === 'postgres')('a snapshot of a running embedd
 
   beforeAll(async () => {
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'lms-snapshot-'));
-    pglite = await PGlite.create(path.join(dataDir, 'db'));
+    pglite = await createPglite({ dataDir: path.join(dataDir, 'db') });
     await pglite.exec('create table ledger (id serial primary key, entry text not null)');
     await pglite.exec(`insert into ledger (entry) select 'committed ' || n from generate_series(1, 1000) n`);
     const media = path.join(dataDir, 'media');
@@ -78,7 +79,7 @@ describe.skipIf(testDatabaseKind === 'postgres')('a snapshot of a running embedd
       expect(await fs.readFile(path.join(snapshot.folder, 'kept', 'session-secret'), 'utf8')).toBe('the secret');
 
       // The copy opens (crash recovery) with the rows committed before it, without the transaction in flight then.
-      const copy = await PGlite.create(path.join(snapshot.folder, 'db'));
+      const copy = await createPglite({ dataDir: path.join(snapshot.folder, 'db') });
       try {
         const { rows } = await copy.query<{ entries: number; inFlight: number }>(
           `select count(*)::int as entries, count(*) filter (where entry like 'in flight%')::int as "inFlight" from ledger`,

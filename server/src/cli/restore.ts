@@ -5,7 +5,8 @@ import { readCommandLine } from '../backup/command-line.ts';
 import { ArchiveError, extractArchive } from '../backup/archive.ts';
 import { countFiles, hasMedia, removeAbandonedSnapshots, restoreFolder, type Manifest } from '../backup/snapshot.ts';
 import { closeToOthers, makeDataDirPrivate } from '../data-dir.ts';
-import { databaseTargetOf } from '../db/client.ts';
+import type { PGlite } from '@electric-sql/pglite';
+import { createPglite, databaseTargetOf } from '../db/client.ts';
 import { DataDirLockedError, lockDataDir } from '../db/data-dir-lock.ts';
 import { mediaRoot } from '../features/media/storage.ts';
 import { formatBytes } from './backup.ts';
@@ -88,10 +89,9 @@ export async function runRestoreCommand(argv: string[], env: NodeJS.ProcessEnv, 
  * closing it writes a checkpoint, so the server's first start is quick.
  */
 async function openOnce(dir: string, manifest: Manifest) {
-  const { PGlite } = await import('@electric-sql/pglite');
-  let pglite: InstanceType<typeof PGlite>;
+  let pglite: PGlite;
   try {
-    pglite = await PGlite.create(dir);
+    pglite = await createPglite({ dataDir: dir });
   } catch (error) {
     throw new ArchiveError(`The database in the backup does not open (PostgreSQL ${manifest.postgres}): ${(error as Error).message}`);
   }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
+import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { paths } from '../paths.ts';
@@ -60,6 +60,15 @@ export interface DatabaseOptions {
   databaseTemplate?: string;
 }
 
+/**
+ * Opens a PGlite database with the extensions the migrations use (pg_trgm, for the learners'
+ * search): every PGlite this server or its tests open comes through here.
+ */
+export async function createPglite(options: PGliteOptions & { dataDir?: string } = {}): Promise<PGlite> {
+  const [{ PGlite }, { pg_trgm }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite/contrib/pg_trgm')]);
+  return PGlite.create({ ...options, extensions: { ...options.extensions, pg_trgm } });
+}
+
 /** The server's choice, shared by the admin command: PostgreSQL when DATABASE_URL is set, else the embedded folder. */
 export const databaseTargetOf = (config: { databaseUrl?: string; dataDir: string }): DatabaseTarget =>
   config.databaseUrl ? { url: config.databaseUrl } : { dir: path.join(config.dataDir, 'db') };
@@ -79,8 +88,7 @@ export async function openDatabase(target: DatabaseTarget, options: DatabaseOpti
     try {
       copyDatabaseTemplate(target.dir, options.databaseTemplate);
       fs.mkdirSync(target.dir, { recursive: true });
-      const { PGlite } = await import('@electric-sql/pglite');
-      const database = await openPglite(await PGlite.create(target.dir));
+      const database = await openPglite(await createPglite({ dataDir: target.dir }));
       return { ...database, close: () => database.close().finally(release) };
     } catch (error) {
       release();

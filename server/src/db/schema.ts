@@ -64,11 +64,34 @@ export const users = pgTable(
     trialEndsAt: timestamp({ withTimezone: true }),
     /** Set by an administrator (features/protection): the account cannot log in, and its sessions were ended. */
     suspendedAt: timestamp({ withTimezone: true }),
+    /** Why, as the administrator gave it and the learner was mailed it. */
+    suspensionReason: text(),
+    /**
+     * The end of complimentary access an administrator granted (access_grants): every course, no
+     * payment. Null when none is in force; revoking or the expiry job sets it back to null.
+     */
+    complimentaryUntil: timestamp({ withTimezone: true }),
+    /**
+     * The last request seen from the account, written with its session's (features/auth/last-sight.ts)
+     * every few minutes at most. Writing it alone tells no instance to drop its copies (migration 0020).
+     */
+    lastActiveAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: createdAt(),
   },
   (table) => [
     index().on(table.role, table.subscriptionEndsAt),
+    // The learners list: newest sign-ups first (`created_at desc, id desc`), or most recently active
+    // first (`last_active_at desc nulls last, id desc`), each read backwards, a page after a cursor.
+    index('users_signed_up').on(table.createdAt, table.id),
+    index('users_last_active').on(table.lastActiveAt.asc().nullsFirst(), table.id),
+    // Search by any part of a name or email: trigram indexes (pg_trgm), made in migration 0020.
+    index('users_complimentary')
+      .on(table.complimentaryUntil)
+      .where(sql`${table.complimentaryUntil} is not null`),
+    index('users_trial')
+      .on(table.trialEndsAt)
+      .where(sql`${table.trialEndsAt} is not null`),
     // Every column holding a media key is indexed and listed in MEDIA_KEY_COLUMNS (media/leftovers.ts):
     // the hourly sweep asks, a batch of keys at a time, which of them some row still refers to.
     index().on(table.avatarKey),
@@ -710,10 +733,15 @@ export const billingDocuments = pgTable(
     totalPaise: integer().notNull(),
     /** Storage key of the PDF, once the `billing-pdf` job has made it. */
     pdfKey: text(),
+    /** A credit note of an administrator's refund (one each); null for the one of a learner's own cancellation. */
+    adminRefundId: uuid().unique(),
     createdAt: createdAt(),
   },
   (table) => [
-    uniqueIndex().on(table.paymentId, table.kind),
+    // One invoice a payment, and one credit note of the learner's own cancellation; an administrator's refunds add theirs.
+    uniqueIndex('billing_documents_payment_kind')
+      .on(table.paymentId, table.kind)
+      .where(sql`${table.adminRefundId} is null`),
     index().on(table.userId, table.issuedAt),
     // The accountant's export reads a range of days.
     index().on(table.issuedAt),
@@ -1039,4 +1067,128 @@ export const quizQuestionStats = pgTable(
     correct: integer().notNull().default(0),
   },
   (table) => [primaryKey({ columns: [table.quizId, table.questionId] })],
+);
+
+// ── Learner management (features/learners, decision 0035) ─────────────────
+
+/**
+ * Complimentary access an administrator granted: every course, without a payment, an invoice or a
+ * provider subscription. The one in force is mirrored in `users.complimentary_until`, which the
+ * access check reads; a revocation or the expiry job ends it there and here (`endedAt`).
+ */
+export const accessGrants = pgTable(
+  'access_grants',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    startsAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    endsAt: timestamp({ withTimezone: true }).notNull(),
+    note: text().notNull(),
+    /** The administrator, by id and by name as it was then (the trail outlives accounts). */
+    grantedById: uuid(),
+    grantedByName: text().notNull(),
+    revokedAt: timestamp({ withTimezone: true }),
+    revokedById: uuid(),
+    revokedByName: text(),
+    revokeNote: text(),
+    /** When it stopped counting: revoked, replaced by a later grant, or past its end (the expiry job). Null while in force. */
+    endedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index().on(table.userId, table.createdAt),
+    // The expiry job: grants in force whose end has come.
+    index('access_grants_in_force')
+      .on(table.endsAt)
+      .where(sql`${table.endedAt} is null`),
+  ],
+);
+
+/**
+ * A refund an administrator asked for (full or part of a payment), made through the provider.
+ * `key` comes from the dialog that asked, so a double click is one refund. Written `pending`
+ * before the provider is called; `processed` with the provider's id, or `failed` with its words.
+ */
+export const adminRefunds = pgTable(
+  'admin_refunds',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    key: uuid().notNull().unique(),
+    paymentId: uuid()
+      .notNull()
+      .references(() => payments.id, { onDelete: 'restrict' }),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    amountPaise: integer().notNull(),
+    /** now, or period_end: whether the learner's access ends with the refund. */
+    access: text({ enum: ['now', 'period_end'] }).notNull(),
+    note: text().notNull(),
+    state: text({ enum: ['pending', 'processed', 'failed'] }).notNull().default('pending'),
+    failure: text(),
+    providerRefundId: text(),
+    creditNoteId: uuid(),
+    actorId: uuid(),
+    actorName: text().notNull(),
+    createdAt: createdAt(),
+    processedAt: timestamp({ withTimezone: true }),
+  },
+  (table) => [
+    index().on(table.paymentId, table.createdAt),
+    index('admin_refunds_pending')
+      .on(table.createdAt)
+      .where(sql`${table.state} = 'pending'`),
+    check('admin_refunds_state', sql`${table.state} in ('pending', 'processed', 'failed')`),
+    check('admin_refunds_access', sql`${table.access} in ('now', 'period_end')`),
+    check('admin_refunds_amount', sql`${table.amountPaise} > 0`),
+  ],
+);
+
+/** An email an administrator changed an account to: applied once the link mailed to the new address is opened. */
+export const emailChanges = pgTable(
+  'email_changes',
+  {
+    ...mailedLinkColumns(),
+    /** Lower-cased, as users.email. */
+    newEmail: text().notNull(),
+    requestedById: uuid(),
+  },
+  (table) => [index().on(table.userId)],
+);
+
+/**
+ * The audit trail: every administrator's action on people, money, settings and content
+ * (AUDIT_ACTIONS in the contract), appended and never changed: a trigger refuses updates and
+ * deletes (migration 0020). Names are copied in, so an entry reads the same after the account or
+ * the course is gone; there are no foreign keys for the same reason.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigint({ mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** Null for the queue's own entries (complimentary access that ran out). */
+    actorId: uuid(),
+    actorName: text(),
+    actorEmail: text(),
+    action: text().notNull(),
+    area: text().notNull(),
+    targetType: text(),
+    targetId: uuid(),
+    targetLabel: text(),
+    reason: text(),
+    summary: text().notNull(),
+    /** What the action carried, for whoever reads the trail later: amounts, dates, fields changed. */
+    details: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (table) => [
+    // Each filter, newest first (read backwards).
+    index().on(table.action, table.id),
+    index().on(table.area, table.id),
+    index().on(table.actorId, table.id),
+    index().on(table.targetId, table.id),
+    index().on(table.at),
+  ],
 );

@@ -2,10 +2,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKind } from '../test/app.ts';
-import { openDatabase } from './client.ts';
+import { createPglite, openDatabase } from './client.ts';
 import { copyDatabaseTemplate } from './template.ts';
 
 // The embedded database only: nothing here depends on the test database.
@@ -16,7 +15,7 @@ describe.skipIf(testDatabaseKind === 'postgres')('the database a first start cop
     scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'lms-template-'));
     // What scripts/build.mjs makes, with a mark of its own to recognise copies by.
     template = path.join(scratch, 'template');
-    const made = await PGlite.create(template);
+    const made = await createPglite({ dataDir: template });
     await made.exec(`CREATE TABLE made_by_the_build (mark text); INSERT INTO made_by_the_build VALUES ('template')`);
     await made.close();
     // Readable by all, as the build leaves it for a service user who is not the checkout's owner.

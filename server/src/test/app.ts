@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
-import { migrationsFolder, openDatabase, type Database } from '../db/client.ts';
+import { createPglite, migrationsFolder, openDatabase, type Database } from '../db/client.ts';
 import type { JobQueueOptions } from '../job-queue.ts';
 import { withSecrets } from '../secrets.ts';
 
@@ -30,7 +30,7 @@ let templateDump: Promise<Blob> | undefined;
 
 async function pgliteFromTemplate(): Promise<PGlite> {
   templateDump ??= readOrMakeTemplate();
-  return PGlite.create({ loadDataDir: await templateDump });
+  return createPglite({ loadDataDir: await templateDump });
 }
 
 async function readOrMakeTemplate(): Promise<Blob> {
@@ -39,7 +39,7 @@ async function readOrMakeTemplate(): Promise<Blob> {
   const id = Buffer.from(`${migrations}|${stamp}`).toString('base64url').slice(-40);
   const template = path.join(os.tmpdir(), `lms-pglite-template-${id}.tar`);
   const dump = await fs.readFile(template).catch(async () => {
-    const fresh = await PGlite.create();
+    const fresh = await createPglite();
     const database = await openDatabase({ pglite: fresh });
     const blob = await fresh.dumpDataDir('none');
     await database.close();

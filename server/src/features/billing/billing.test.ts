@@ -92,6 +92,7 @@ describe('tax lines', () => {
       igstPaise: 0,
       totalPaise: 9900,
       pdfKey: null,
+      adminRefundId: null,
       createdAt: new Date(),
     });
     const text = await pdfText(receipt);
