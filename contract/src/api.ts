@@ -563,21 +563,25 @@ const bindings = {
       schemas: { query: LearnersQuerySchema, response: LearnersResponseSchema },
       summary: 'Learners: search by name or email (any part, any case), filter by state, sort by sign-up or last active; a page at a time by cursor (admin)',
     },
-    export: { schemas: { query: LearnersExportQuerySchema, response: 'download' }, summary: 'The learners the search and state find, as CSV, streamed (admin)' },
+    export: {
+      schemas: { query: LearnersExportQuerySchema, response: 'download' },
+      summary: 'The learners the search and state find, as CSV, streamed (admin)',
+    },
     get: {
       schemas: { params: LearnerParamsSchema, response: LearnerResponseSchema },
-      summary: 'One learner: profile, access, subscriptions, payments with their documents and refunds, progress, sessions, quizzes, certificates, cancellations, activity (admin)',
+      summary:
+        'One learner: profile, access, subscriptions, payments with their documents and refunds, progress, sessions, quizzes, certificates, cancellations, activity (admin)',
     },
     grantAccess: {
-      schemas: { params: LearnerParamsSchema, body: GrantAccessSchema, response: LearnerResponseSchema },
+      schemas: { params: LearnerParamsSchema, body: GrantAccessSchema, response: MessageSchema },
       summary: 'Grant complimentary access to every course for some days or until a date, with a note; mailed to the learner (admin)',
     },
     revokeAccess: {
-      schemas: { params: LearnerParamsSchema, body: RevokeAccessSchema, response: LearnerResponseSchema },
+      schemas: { params: LearnerParamsSchema, body: RevokeAccessSchema, response: MessageSchema },
       summary: 'End complimentary access now, on every instance; mailed to the learner (admin)',
     },
     changeEmail: {
-      schemas: { params: LearnerParamsSchema, body: EmailChangeSchema, response: LearnerResponseSchema },
+      schemas: { params: LearnerParamsSchema, body: EmailChangeSchema, response: MessageSchema },
       summary: 'Change a learner’s email: a confirmation link goes to the new address, the old one is told (admin)',
     },
     refund: {

@@ -103,7 +103,10 @@ export const ActivityFilterSchema = z.object({
 });
 export const ActivityQuerySchema = ActivityFilterSchema.extend({
   /** The `nextCursor` of the page before. */
-  cursor: z.string().regex(/^\d{1,19}$/, answers.activityFilterInvalid).optional(),
+  cursor: z
+    .string()
+    .regex(/^\d{1,19}$/, answers.activityFilterInvalid)
+    .optional(),
   limit: z.coerce.number({ error: answers.invalidPage }).int(answers.invalidPage).min(1, answers.invalidPage).max(100, answers.invalidPage).default(50),
 });
 export type ActivityQuery = z.input<typeof ActivityQuerySchema>;

@@ -147,9 +147,13 @@ export const BillingEntrySchema = z.object({
   description: z.string(),
   /** Rupees charged. */
   amount: z.number(),
-  status: z.enum(['paid', 'refunded']),
+  /** Refunded in part: an administrator refunded less than the whole. */
+  status: z.enum(['paid', 'partly_refunded', 'refunded']),
+  /** Rupees refunded so far. */
+  refunded: z.number(),
   invoice: BillingDocumentSchema.nullable(),
-  creditNote: BillingDocumentSchema.nullable(),
+  /** One for each refund, oldest first. */
+  creditNotes: z.array(BillingDocumentSchema),
 });
 export type BillingEntry = z.infer<typeof BillingEntrySchema>;
 

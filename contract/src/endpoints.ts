@@ -492,17 +492,17 @@ export const endpoints = {
     /** One learner: profile, access, subscriptions, payments, progress, sessions, quizzes, certificates, cancellations, activity. */
     get: admin<{ params: typeof LearnerParamsSchema; response: typeof LearnerResponseSchema }>('GET', '/admin/learners/:id'),
     /** Complimentary access for some days or until a date: every course, no payment. */
-    grantAccess: admin<{ params: typeof LearnerParamsSchema; body: typeof GrantAccessSchema; response: typeof LearnerResponseSchema }>(
+    grantAccess: admin<{ params: typeof LearnerParamsSchema; body: typeof GrantAccessSchema; response: typeof MessageSchema }>(
       'POST',
       '/admin/learners/:id/access',
     ),
     /** Ends complimentary access now. */
-    revokeAccess: admin<{ params: typeof LearnerParamsSchema; body: typeof RevokeAccessSchema; response: typeof LearnerResponseSchema }>(
+    revokeAccess: admin<{ params: typeof LearnerParamsSchema; body: typeof RevokeAccessSchema; response: typeof MessageSchema }>(
       'POST',
       '/admin/learners/:id/access/revocation',
     ),
     /** A new email, mailed a confirmation link; the account's email changes once it is opened. */
-    changeEmail: admin<{ params: typeof LearnerParamsSchema; body: typeof EmailChangeSchema; response: typeof LearnerResponseSchema }>(
+    changeEmail: admin<{ params: typeof LearnerParamsSchema; body: typeof EmailChangeSchema; response: typeof MessageSchema }>(
       'PUT',
       '/admin/learners/:id/email',
     ),

@@ -236,7 +236,12 @@ export const GRANT_DAYS_MAX = 3650;
 /** Complimentary access for `days` from now, or until the end of `until` (a date, India's calendar): one of the two. */
 export const GrantAccessSchema = z
   .object({
-    days: z.number({ error: answers.grantDaysInvalid }).int(answers.grantDaysInvalid).min(1, answers.grantDaysInvalid).max(GRANT_DAYS_MAX, answers.grantDaysInvalid).optional(),
+    days: z
+      .number({ error: answers.grantDaysInvalid })
+      .int(answers.grantDaysInvalid)
+      .min(1, answers.grantDaysInvalid)
+      .max(GRANT_DAYS_MAX, answers.grantDaysInvalid)
+      .optional(),
     until: z.iso.date({ error: answers.grantUntilInvalid }).optional(),
     note: note(answers.grantNoteInvalid),
   })

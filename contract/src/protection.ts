@@ -190,9 +190,11 @@ export const SharingRiskResponseSchema = Reply.extend({
 });
 
 export const AccountParamsSchema = z.object({ id: z.uuid({ error: answers.notFound }) });
-export const SuspensionSchema = z.object({
-  suspended: z.boolean({ error: answers.invalidRequest }),
-  /** Why, mailed to the learner and kept in the audit trail; needed to suspend, optional to restore. */
-  reason: z.string().trim().max(500, answers.suspensionReasonInvalid).optional(),
-}).refine((body) => !body.suspended || (body.reason ?? '').length >= 2, answers.suspensionReasonNeeded);
+export const SuspensionSchema = z
+  .object({
+    suspended: z.boolean({ error: answers.invalidRequest }),
+    /** Why, mailed to the learner and kept in the audit trail; needed to suspend, optional to restore. */
+    reason: z.string().trim().max(500, answers.suspensionReasonInvalid).optional(),
+  })
+  .refine((body) => !body.suspended || (body.reason ?? '').length >= 2, answers.suspensionReasonNeeded);
 export const AccountResponseSchema = Reply.extend({ account: AccountSummarySchema });

@@ -112,6 +112,11 @@ export const UserSchema = z.object({
     cancelAtPeriodEnd: z.boolean().optional(),
     /** Ours, while in a free trial: when it ends and the first payment is taken (ISO). */
     trialEndsAt: z.string().optional(),
+    /**
+     * Ours: access an administrator granted without a payment (decision 0035). Active without a paid
+     * period, `currentPeriodEnd` is its end; it never renews and cannot be cancelled.
+     */
+    complimentary: z.literal(true).optional(),
   }),
   /** Ours: the initial administrator must choose their own password before anything else works. */
   mustChangePassword: z.boolean().optional(),

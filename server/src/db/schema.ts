@@ -1126,7 +1126,9 @@ export const adminRefunds = pgTable(
     /** now, or period_end: whether the learner's access ends with the refund. */
     access: text({ enum: ['now', 'period_end'] }).notNull(),
     note: text().notNull(),
-    state: text({ enum: ['pending', 'processed', 'failed'] }).notNull().default('pending'),
+    state: text({ enum: ['pending', 'processed', 'failed'] })
+      .notNull()
+      .default('pending'),
     failure: text(),
     providerRefundId: text(),
     creditNoteId: uuid(),

@@ -9,7 +9,11 @@ export interface AuditRecord {
   actor: AuditActor;
   action: AuditAction;
   /** What it was done to, with how it is called now (the entry keeps the name after a rename or a deletion). */
-  target?: { type: 'user' | 'payment' | 'document' | 'course' | 'lecture' | 'quiz' | 'plan' | 'coupon' | 'certificate' | 'settings'; id: string | null; label: string };
+  target?: {
+    type: 'user' | 'payment' | 'document' | 'course' | 'lecture' | 'quiz' | 'plan' | 'coupon' | 'certificate' | 'settings';
+    id: string | null;
+    label: string;
+  };
   /** The reason or note the administrator gave. */
   reason?: string | null;
   /** What changed, in a few words, as the Activity page shows it. */

@@ -168,6 +168,10 @@ export async function setBillingDetails(ctx: Context, user: UserRow, details: Bi
 
 const documentJson = (row: DocumentRow | undefined): BillingDocument | null => (row ? { id: row.id, number: row.number, ready: row.pdfKey !== null } : null);
 
+/** Paid, refunded in part (an administrator's partial refund), or refunded in full. */
+export const paymentStatusOf = (payment: { status: string; refundedPaise: number }) =>
+  payment.status === 'refunded' ? ('refunded' as const) : payment.refundedPaise > 0 ? ('partly_refunded' as const) : ('paid' as const);
+
 /** Every payment of the buyer, newest first, with its invoice and credit note; and when the subscription renews or ends. */
 export async function getBillingHistory(ctx: Context, user: UserRow): Promise<Omit<BillingHistory, 'success' | 'message'>> {
   const [paid, documents] = await Promise.all([
@@ -182,9 +186,13 @@ export async function getBillingHistory(ctx: Context, user: UserRow): Promise<Om
       date: payment.paidAt.toISOString(),
       description: invoice?.description ?? messages.bundleTitle,
       amount: payment.amountPaise / 100,
-      status: payment.status === 'refunded' ? ('refunded' as const) : ('paid' as const),
+      status: paymentStatusOf(payment),
+      refunded: payment.refundedPaise / 100,
       invoice: documentJson(invoice),
-      creditNote: documentJson(own.find((document) => document.kind === 'credit_note')),
+      creditNotes: own
+        .filter((document) => document.kind === 'credit_note')
+        .sort((a, b) => a.issuedAt.getTime() - b.issuedAt.getTime())
+        .map((document) => documentJson(document)!),
     };
   });
   const active = hasActiveSubscription(user);

@@ -19,7 +19,7 @@ export function BillingSection({ className = '' }: { className?: string }) {
   const [preparing, setPreparing] = useState(false);
   const history = useGetBillingHistoryQuery(undefined, { pollingInterval: preparing ? PREPARING_POLL_MS : 0 });
   const entries = history.data?.entries ?? [];
-  const nowPreparing = entries.some((entry) => [entry.invoice, entry.creditNote].some((document) => document && !document.ready));
+  const nowPreparing = entries.some((entry) => [entry.invoice, ...entry.creditNotes].some((document) => document && !document.ready));
   useEffect(() => setPreparing(nowPreparing), [nowPreparing]);
 
   return (
@@ -101,10 +101,12 @@ function HistoryRow({ entry }: { entry: BillingEntry }) {
           {refunded ? billingTexts.refunded : billingTexts.paid}
         </span>
       </div>
-      {(entry.invoice || entry.creditNote) && (
+      {(entry.invoice || entry.creditNotes.length > 0) && (
         <div className="flex basis-full flex-wrap gap-2">
           {entry.invoice && <DocumentLink what={billingTexts.invoice} document={entry.invoice} />}
-          {entry.creditNote && <DocumentLink what={billingTexts.creditNote} document={entry.creditNote} />}
+          {entry.creditNotes.map((creditNote) => (
+            <DocumentLink key={creditNote.id} what={billingTexts.creditNote} document={creditNote} />
+          ))}
         </div>
       )}
     </li>

@@ -14,7 +14,8 @@ const entry = (overrides: Partial<BillingEntry>): BillingEntry => ({
   amount: 99,
   status: 'paid',
   invoice: { id: '40000000-0000-4000-8000-000000000001', number: 'LMS/26-27/000007', ready: true },
-  creditNote: null,
+  refunded: 0,
+  creditNotes: [],
   ...overrides,
 });
 const history = (entries: BillingEntry[]) => ({ body: { success: true, message: answers.billingHistoryFetched, entries, renewal: null } });
@@ -34,7 +35,8 @@ describe('billing history', () => {
           date: '2026-10-20T06:30:00.000Z',
           status: 'refunded',
           invoice: { id: '40000000-0000-4000-8000-000000000002', number: 'LMS/26-27/000003', ready: true },
-          creditNote: { id: '40000000-0000-4000-8000-000000000003', number: 'CN/26-27/000001', ready: true },
+          refunded: 99,
+          creditNotes: [{ id: '40000000-0000-4000-8000-000000000003', number: 'CN/26-27/000001', ready: true }],
         }),
       ]),
     });
