@@ -20,7 +20,7 @@ export function AccountActions({ account, describedBy }: { account: AccountSumma
   function onEndSessions() {
     if (!window.confirm(texts.confirmEndSessions(account.fullName, account.email))) return;
     // A failure is the API client's toast.
-    endSessions(account._id).catch(() => undefined);
+    endSessions({ id: account._id }).catch(() => undefined);
   }
 
   return (

@@ -7,5 +7,6 @@ export { PlaybackFailed, PlaybackStopped } from './PlaybackNotice';
 export { playbackTexts } from './playback-texts';
 export { SharingRiskCard } from './SharingRiskCard';
 export { StreamLimitPanel } from './StreamLimitPanel';
+export { useEndAccountSessionsMutation } from './protection.api';
 export { SuspensionDialog, type SuspensionTarget } from './SuspensionDialog';
 export { usePlayback, watermarkOf, type PlaybackControls, type PlaybackState } from './use-playback';

@@ -19,9 +19,11 @@ const protectionApi = serverState.enhanceEndpoints({ addTagTypes: ['AccountProte
       query: () => serverCall(endpoints.protection.sharingRisk, {}, { fallback: messages.failedLoadData }),
       providesTags: ['AccountProtection', 'Viewer'],
     }),
-    endAccountSessions: build.mutation<ResponseOf<typeof endpoints.protection.endSessions>, string>({
-      query: (id) => serverCall(endpoints.protection.endSessions, { params: { id } }, { fallback: messages.operationFailed, toastSuccess: true }),
-      invalidatesTags: (_answer, error, id) => (error ? [] : ['AccountProtection', { type: 'Learner', id }, 'Learner']),
+    // `quiet` when a dialog says the refusal itself.
+    endAccountSessions: build.mutation<ResponseOf<typeof endpoints.protection.endSessions>, { id: string; quiet?: boolean }>({
+      query: ({ id, quiet = false }) =>
+        serverCall(endpoints.protection.endSessions, { params: { id } }, { fallback: messages.operationFailed, toastSuccess: true, quiet }),
+      invalidatesTags: (_answer, error, { id }) => (error ? [] : ['AccountProtection', { type: 'Learner', id }, 'Learner']),
     }),
     // Quiet: the dialog that asks for the reason says a refusal beside it.
     setSuspension: build.mutation<ResponseOf<typeof endpoints.protection.suspend>, { id: string; suspended: boolean; reason?: string }>({
