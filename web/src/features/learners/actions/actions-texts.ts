@@ -25,7 +25,7 @@ export const actionsTexts = {
   days: 'Days',
   until: 'Until',
   grantNoteHint: 'Why, for the activity log, e.g. “Scholarship” or “Refund goodwill”.',
-  grantEnds: (date: string) => `Access ends at the end of ${date}.`,
+  grantEnds: (date: string) => `Access ends on ${date}.`,
   grantSubmit: 'Grant',
   revoke: 'Revoke access',
   revokeTitle: (name: string) => `Revoke ${name}’s complimentary access?`,
