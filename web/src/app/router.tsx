@@ -31,6 +31,7 @@ export const routes: RouteObject[] = [
           { path: paths.forgotPassword, ...page(() => import('../features/auth/ForgotPasswordPage')) },
           { path: paths.resetPassword, ...page(() => import('../features/auth/ResetPasswordPage')) },
           { path: paths.signInLink, ...page(() => import('../features/auth/SignInLinkPage')) },
+          { path: paths.confirmEmail, ...page(() => import('../features/email-change/ConfirmEmailPage')) },
           { path: paths.denied, ...page(() => import('../features/errors/DeniedPage')) },
           { path: paths.courses, ...page(() => import('../features/courses/CourseListPage')) },
           { path: paths.courseDescription, ...page(() => import('../features/courses/CourseDescriptionPage')) },

@@ -46,8 +46,10 @@ export default function ProfilePage() {
   if (!user) return null;
   const { subscription } = user;
   const active = subscription.status === 'active';
+  // Granted by an administrator: no payment, nothing renews or can be cancelled; subscribing stays open for after.
+  const complimentary = active && subscription.complimentary === true;
   // Cancelled without a refund, it stays active until the paid period ends.
-  const ending = active && subscription.cancelAtPeriodEnd === true;
+  const ending = active && !complimentary && subscription.cancelAtPeriodEnd === true;
   const periodEnd = active ? formatDate(subscription.currentPeriodEnd) : undefined;
   // In a free trial the first payment is what comes next.
   const trialEnds = active ? formatDate(subscription.trialEndsAt) : undefined;
@@ -110,11 +112,19 @@ export default function ProfilePage() {
               <dd>{messages.roleNames[user.role]}</dd>
               <dt className={label}>Subscription</dt>
               <dd>
-                <span className={`badge ${active ? 'badge-success' : 'badge-neutral'}`}>{active ? 'Active' : 'Inactive'}</span>
+                <span className={`badge ${active ? 'badge-success' : 'badge-neutral'}`}>
+                  {complimentary ? billingTexts.complimentary : active ? 'Active' : 'Inactive'}
+                </span>
               </dd>
               {periodEnd && (
                 <dd className="mt-1 text-sm text-base-content/80 sm:col-start-2 sm:-mt-1">
-                  {ending ? messages.cancelledAccessUntil(periodEnd) : trialEnds ? billingTexts.trialFirstPayment(trialEnds) : messages.renewsOn(periodEnd)}
+                  {complimentary
+                    ? billingTexts.complimentaryUntil(periodEnd)
+                    : ending
+                      ? messages.cancelledAccessUntil(periodEnd)
+                      : trialEnds
+                        ? billingTexts.trialFirstPayment(trialEnds)
+                        : messages.renewsOn(periodEnd)}
                 </dd>
               )}
             </dl>
@@ -126,13 +136,18 @@ export default function ProfilePage() {
                 {messages.resumeSubscription}
               </Link>
             )}
+            {complimentary && user.role === 'USER' && (
+              <Link to={paths.checkout} className="btn btn-primary sm:col-span-2 lg:col-span-1">
+                {billingTexts.subscribe}
+              </Link>
+            )}
             <Link to={paths.changePassword} className="btn btn-outline">
               Change password
             </Link>
             <Link to={paths.editProfile} className="btn btn-outline">
               Edit profile
             </Link>
-            {active && !ending && (
+            {active && !ending && !complimentary && (
               <button
                 type="button"
                 className="btn btn-error btn-outline sm:col-span-2 lg:col-span-1"

@@ -101,6 +101,16 @@ describe('profile page', () => {
     expect(screen.queryByRole('link', { name: messages.resumeSubscription })).not.toBeInTheDocument();
   });
 
+  it('shows complimentary access: until when, no renewal, nothing to cancel, and a way to subscribe for after', () => {
+    renderProfile({ ...inactiveUser, subscription: { status: 'active', currentPeriodEnd: periodEnd, complimentary: true } });
+    expect(screen.getByText('Complimentary')).toBeInTheDocument();
+    expect(screen.getByText('Complimentary access until 23 Dec 2026')).toBeInTheDocument();
+    expect(screen.queryByText(/^Renews on/)).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: messages.cancelSubscription })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: messages.resumeSubscription })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Subscribe' })).toHaveAttribute('href', '/checkout');
+  });
+
   it('shows a subscription cancelled without a refund: still active, until when, and a way to resume it at checkout', () => {
     renderProfile(endingUser);
     expect(screen.getByText('Active')).toBeInTheDocument();

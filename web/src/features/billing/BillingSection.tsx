@@ -87,6 +87,7 @@ function RenewalLine({ renewal }: { renewal: NonNullable<BillingHistory['renewal
 
 function HistoryRow({ entry }: { entry: BillingEntry }) {
   const refunded = entry.status === 'refunded';
+  const partly = entry.status === 'partly_refunded';
   return (
     <li className="flex flex-wrap items-start justify-between gap-x-4 gap-y-3 p-4">
       <div className="min-w-0 flex-1">
@@ -97,9 +98,10 @@ function HistoryRow({ entry }: { entry: BillingEntry }) {
         <p className={`font-semibold tabular-nums ${refunded ? 'line-through decoration-base-content/50' : ''}`}>{rupees.format(entry.amount)}</p>
         {/* The word carries the status in the text colour (green 12 px text fails contrast); a dot adds the colour. */}
         <span className="badge badge-sm badge-ghost gap-1.5">
-          <span className={`size-2 rounded-full ${refunded ? 'bg-base-content/40' : 'bg-success'}`} aria-hidden="true" />
-          {refunded ? billingTexts.refunded : billingTexts.paid}
+          <span className={`size-2 rounded-full ${refunded ? 'bg-base-content/40' : partly ? 'bg-warning' : 'bg-success'}`} aria-hidden="true" />
+          {refunded ? billingTexts.refunded : partly ? billingTexts.partlyRefunded : billingTexts.paid}
         </span>
+        {partly && <span className="text-xs text-base-content/80 tabular-nums">{billingTexts.refundedAmount(entry.refunded)}</span>}
       </div>
       {(entry.invoice || entry.creditNotes.length > 0) && (
         <div className="flex basis-full flex-wrap gap-2">

@@ -12,6 +12,8 @@ export const billingTexts = {
   noPayments: 'No payments yet. Your invoices appear here after each payment.',
   paid: 'Paid',
   refunded: 'Refunded',
+  partlyRefunded: 'Partly refunded',
+  refundedAmount: (amount: number) => `${rupees.format(amount)} refunded`,
   invoice: 'Invoice',
   creditNote: 'Credit note',
   download: (what: string, number: string) => `Download ${what.toLowerCase()} ${number} (PDF)`,
@@ -29,6 +31,11 @@ export const billingTexts = {
   whyLeaving: 'Why are you leaving? (optional)',
   whyLeavingHint: 'It helps us make the courses better.',
   noteLabel: 'Anything else you want to tell us?',
+
+  // Access an administrator granted: no payment, no renewal, nothing to cancel.
+  complimentary: 'Complimentary',
+  complimentaryUntil: (date: string) => `Complimentary access until ${date}`,
+  subscribe: 'Subscribe',
 
   // The subscription's next step, free trials and the save offer.
   trialFirstPayment: (date: string) => `Trial, first payment on ${date}`,

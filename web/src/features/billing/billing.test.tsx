@@ -54,6 +54,30 @@ describe('billing history', () => {
     expect(within(row).getByText(billingTexts.refunded)).toBeInTheDocument();
   });
 
+  it('says a payment refunded in part is so, with the amount refunded and each credit note', async () => {
+    stubApi({
+      'GET /api/v1/billing/history': history([
+        entry({
+          amount: 499,
+          status: 'partly_refunded',
+          refunded: 249.5,
+          creditNotes: [
+            { id: '40000000-0000-4000-8000-000000000004', number: 'CN/26-27/000002', ready: true },
+            { id: '40000000-0000-4000-8000-000000000005', number: 'CN/26-27/000003', ready: true },
+          ],
+        }),
+      ]),
+    });
+    open();
+    const invoice = await screen.findByRole('link', { name: billingTexts.download(billingTexts.invoice, 'LMS/26-27/000007') });
+    const row = invoice.closest('li')!;
+    expect(within(row).getByText(billingTexts.partlyRefunded)).toBeInTheDocument();
+    expect(within(row).getByText('₹249.50 refunded')).toBeInTheDocument();
+    expect(within(row).queryByText(billingTexts.paid)).not.toBeInTheDocument();
+    expect(within(row).getByRole('link', { name: billingTexts.download(billingTexts.creditNote, 'CN/26-27/000002') })).toBeInTheDocument();
+    expect(within(row).getByRole('link', { name: billingTexts.download(billingTexts.creditNote, 'CN/26-27/000003') })).toBeInTheDocument();
+  });
+
   it('says a PDF is being prepared, and offers it once it is made', async () => {
     let reads = 0;
     stubApi({

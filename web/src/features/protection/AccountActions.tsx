@@ -1,29 +1,26 @@
 import type { AccountSummary } from '@lms/contract/protection';
+import { useState } from 'react';
 import { useAuth } from '../auth';
-import { useEndAccountSessionsMutation, useSetSuspensionMutation } from './protection.api';
+import { useEndAccountSessionsMutation } from './protection.api';
 import { protectionTexts as texts } from './protection-texts';
+import { SuspensionDialog } from './SuspensionDialog';
 
 /**
  * What an administrator does about an account found sharing or leaking: end its sessions (every
- * device signs in again), or suspend it (and restore it later). Each asks first. `describedBy` is
+ * device signs in again), or suspend it (and restore it later). Each asks first; suspending asks
+ * why, since the learner is mailed the reason. `describedBy` is
  * the id of what names the account, so that each button says whose it is.
  */
 export function AccountActions({ account, describedBy }: { account: AccountSummary; describedBy?: string }) {
   const me = useAuth((auth) => auth.data?._id);
   const [endSessions, ending] = useEndAccountSessionsMutation();
-  const [setSuspension, suspending] = useSetSuspensionMutation();
-  const busy = ending.isLoading || suspending.isLoading;
+  const [asking, setAsking] = useState(false);
+  const busy = ending.isLoading;
 
   function onEndSessions() {
     if (!window.confirm(texts.confirmEndSessions(account.fullName, account.email))) return;
     // A failure is the API client's toast.
-    endSessions(account._id).catch(() => undefined);
-  }
-  function onSuspension() {
-    const suspended = !account.suspended;
-    const question = suspended ? texts.confirmSuspend : texts.confirmRestore;
-    if (!window.confirm(question(account.fullName, account.email))) return;
-    setSuspension({ id: account._id, suspended }).catch(() => undefined);
+    endSessions({ id: account._id }).catch(() => undefined);
   }
 
   return (
@@ -52,20 +49,17 @@ export function AccountActions({ account, describedBy }: { account: AccountSumma
           // Neutral, not red: red outline text fails contrast on the grey rows of the dashboard.
           className="btn btn-outline btn-sm"
           disabled={busy}
-          aria-busy={suspending.isLoading}
+          aria-haspopup="dialog"
           aria-describedby={describedBy}
-          onClick={onSuspension}
+          onClick={() => setAsking(true)}
         >
-          {suspending.isLoading ? (
-            <span className="loading loading-spinner loading-xs" aria-hidden="true" />
-          ) : (
-            <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" aria-hidden="true">
-              {account.suspended ? <path d="M9 14 4 9l5-5M4 9h11a5 5 0 0 1 0 10h-3" /> : <path d="M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18zM5.6 5.6l12.8 12.8" />}
-            </svg>
-          )}
+          <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" aria-hidden="true">
+            {account.suspended ? <path d="M9 14 4 9l5-5M4 9h11a5 5 0 0 1 0 10h-3" /> : <path d="M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18zM5.6 5.6l12.8 12.8" />}
+          </svg>
           {account.suspended ? texts.restore : texts.suspend}
         </button>
       )}
+      {asking && <SuspensionDialog account={account} onClose={() => setAsking(false)} />}
     </div>
   );
 }

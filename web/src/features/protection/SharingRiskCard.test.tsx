@@ -73,10 +73,9 @@ describe('the sharing-risk card', () => {
     expect(screen.queryByRole('list', { name: texts.riskList })).not.toBeInTheDocument();
   });
 
-  it('suspends an account once confirmed, and lists it again as the server has it', async () => {
-    vi.spyOn(window, 'confirm').mockReturnValue(true);
+  it('suspends an account with the reason given, and lists it again as the server has it', async () => {
     let suspended = false;
-    stubApi({
+    const calls = stubApi({
       [RISK]: () => riskAnswer([{ ...shared, account: { ...shared.account, suspended, activeSessions: suspended ? 0 : 3 } }]),
       [`PUT /api/v1/admin/users/${shared.account._id}/suspension`]: () => {
         suspended = true;
@@ -86,10 +85,34 @@ describe('the sharing-risk card', () => {
     const { user } = open();
     const row = await screen.findByRole('article');
     await user.click(within(row).getByRole('button', { name: texts.suspend }));
-    expect(window.confirm).toHaveBeenCalledWith(texts.confirmSuspend('Asha Verma', 'asha@example.com'));
+    const dialog = screen.getByRole('dialog', { name: texts.suspendTitle('Asha Verma') });
+    expect(dialog).toHaveTextContent(texts.confirmSuspend('Asha Verma', 'asha@example.com'));
+    expect(within(dialog).getByLabelText(texts.reason)).toHaveFocus();
+    await user.type(within(dialog).getByLabelText(texts.reason), 'Shared with 9 networks');
+    await user.click(within(dialog).getByRole('button', { name: texts.suspend }));
     expect(await findToast(answers.suspensionSaved(true))).toBeInTheDocument();
     expect(await within(row).findByText(texts.suspended)).toBeInTheDocument();
     expect(within(row).getByRole('button', { name: texts.endSessions })).toBeDisabled();
+    const sent = calls.filter((call) => call.init.method === 'PUT').map((call) => JSON.parse(call.init.body as string) as unknown);
+    expect(sent).toEqual([{ suspended: true, reason: 'Shared with 9 networks' }]);
+  });
+
+  it('says a refusal inside the dialog, which stays open with the reason typed', async () => {
+    stubApi({
+      [RISK]: () => riskAnswer([shared]),
+      [`PUT /api/v1/admin/users/${shared.account._id}/suspension`]: { status: 400, body: { success: false, message: answers.suspensionReasonInvalid } },
+    });
+    const { user } = open();
+    const row = await screen.findByRole('article');
+    await user.click(within(row).getByRole('button', { name: texts.suspend }));
+    const dialog = screen.getByRole('dialog', { name: texts.suspendTitle('Asha Verma') });
+    await user.type(within(dialog).getByLabelText(texts.reason), 'Too long, as the server says');
+    await user.click(within(dialog).getByRole('button', { name: texts.suspend }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(answers.suspensionReasonInvalid);
+    expect(within(dialog).getByLabelText(texts.reason)).toHaveValue('Too long, as the server says');
+    // Cancel closes it.
+    await user.click(within(dialog).getByRole('button', { name: texts.cancel }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
   it('says when the list could not be loaded', async () => {

@@ -115,7 +115,7 @@ describe('the leak trace', () => {
     expect(calls).toEqual([]);
   });
 
-  it('ends an account’s sessions, and suspends and restores it, each once confirmed, reading the trace again', async () => {
+  it('ends an account’s sessions, and suspends and restores it, each once confirmed (a suspension with its reason), reading the trace again', async () => {
     let suspended = false;
     const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValue(true);
     const calls = stubApi({
@@ -140,16 +140,27 @@ describe('the leak trace', () => {
     expect(await findToast(answers.accountSessionsEnded(2))).toBeInTheDocument();
 
     await user.click(within(card).getByRole('button', { name: texts.suspend }));
-    expect(confirm).toHaveBeenLastCalledWith(texts.confirmSuspend('Asha Verma', 'asha@example.com'));
+    const asking = screen.getByRole('dialog', { name: texts.suspendTitle('Asha Verma') });
+    expect(asking).toHaveTextContent(texts.confirmSuspend('Asha Verma', 'asha@example.com'));
+    // The learner is mailed why: no reason, nothing sent.
+    await user.click(within(asking).getByRole('button', { name: texts.suspend }));
+    expect(within(asking).getByRole('alert')).toHaveTextContent(answers.suspensionReasonNeeded);
+    expect(calls.filter((call) => call.init.method === 'PUT')).toEqual([]);
+    await user.type(within(asking).getByLabelText(texts.reason), 'Sharing the account');
+    await user.click(within(asking).getByRole('button', { name: texts.suspend }));
     expect(await findToast(answers.suspensionSaved(true))).toBeInTheDocument();
     expect(await within(card).findByText(texts.suspended)).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
 
     await user.click(within(card).getByRole('button', { name: texts.restore }));
-    expect(confirm).toHaveBeenLastCalledWith(texts.confirmRestore('Asha Verma', 'asha@example.com'));
+    const restoring = screen.getByRole('dialog', { name: texts.restoreTitle('Asha Verma') });
+    expect(restoring).toHaveTextContent(texts.confirmRestore('Asha Verma', 'asha@example.com'));
+    expect(within(restoring).queryByLabelText(texts.reason)).not.toBeInTheDocument();
+    await user.click(within(restoring).getByRole('button', { name: texts.restore }));
     expect(await within(card).findByRole('button', { name: texts.suspend })).toBeInTheDocument();
     expect(within(card).queryByText(texts.suspended)).not.toBeInTheDocument();
     const bodies = calls.filter((call) => call.init.method === 'PUT').map((call) => JSON.parse(call.init.body as string) as unknown);
-    expect(bodies).toEqual([{ suspended: true }, { suspended: false }]);
+    expect(bodies).toEqual([{ suspended: true, reason: 'Sharing the account' }, { suspended: false }]);
     // Each action read the trace again.
     expect(calls.filter((call) => call.url.startsWith('/api/v1/admin/trace'))).toHaveLength(4);
   });

@@ -42,6 +42,12 @@ export const protectionTexts = {
     `End every session of ${name} (${email})? Every device signed in to the account is signed out, and playback stops there.`,
   confirmSuspend: (name: string, email: string) => `Suspend ${name} (${email})? Every session ends and the account cannot sign in until you restore it.`,
   confirmRestore: (name: string, email: string) => `Restore ${name} (${email})? The account can sign in again.`,
+  suspendTitle: (name: string) => `Suspend ${name}?`,
+  restoreTitle: (name: string) => `Restore ${name}?`,
+  reason: 'Reason',
+  reasonHint: 'Mailed to the learner and kept in the activity log, e.g. “Sharing the account with others”.',
+  cancel: 'Cancel',
+  close: 'Close',
 
   riskTitle: 'Sharing risk',
   riskIntro: (windowHours: number, blocks: number, refusals: number) =>
