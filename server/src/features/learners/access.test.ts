@@ -15,11 +15,12 @@ const DAY_MS = 24 * 3600 * 1000;
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof signUpAdmin>>;
 let courseId: string;
+let lectureId: string;
 beforeAll(async () => {
   t = await createTestApp();
   admin = await signUpAdmin(t.app);
   courseId = await newCourse(t, admin.cookie);
-  await newLecture(t, admin.cookie, courseId);
+  lectureId = await newLecture(t, admin.cookie, courseId);
 });
 afterAll(() => t?.close());
 
@@ -69,6 +70,18 @@ describe('complimentary access', () => {
       cancelAtPeriodEnd: false,
       complimentary: true,
     });
+
+    // Their progress is kept, and the administrator's course list counts them among those watching.
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/progress/lectures/${lectureId}`,
+      payload: { position: 12, watched: 12, duration: 60, at: Date.now() },
+      headers: { cookie: learner.cookie },
+    });
+    expect(saved.statusCode, saved.body).toBeLessThan(300);
+    await t.app.ctx.heldSaves.flush();
+    const listed = (await t.app.inject({ url: '/api/v1/courses', headers: { cookie: admin.cookie } })).json().courses;
+    expect(listed.find((course: { _id: string }) => course._id === courseId).subscribersWatching).toBe(1);
 
     const [mail] = await waitForParsedMails(t.dataDir, learner.email, new RegExp(`Complimentary access until ${until}`));
     expect(mail!.text).toContain(`complimentary access to every course until ${until}`);
