@@ -28,11 +28,13 @@ describe('the job queue', () => {
     // Billing's sweeps and reminders beside it (features/billing), certificates' PDFs never queued
     // (features/certificates), the checkouts left unpaid
     // (features/payments), scheduled publishing (features/courses), the playbacks kept for the
-    // leak trace (features/protection); video's are off in tests.
+    // leak trace (features/protection), complimentary access past its end (features/learners);
+    // video's are off in tests.
     expect(rows).toEqual([
       { name: 'abandoned-checkouts', cron: '17 * * * *', timezone: 'UTC' },
       { name: 'billing-pdf-stalled', cron: '* * * * *', timezone: 'UTC' },
       { name: 'certificate-pdf-stalled', cron: '* * * * *', timezone: 'UTC' },
+      { name: 'complimentary-expiry', cron: '* * * * *', timezone: 'UTC' },
       { name: 'lifecycle-mail-unsent', cron: '* * * * *', timezone: 'UTC' },
       { name: 'media-leftovers', cron: '17 * * * *', timezone: 'UTC' },
       { name: 'playback-history', cron: '17 * * * *', timezone: 'UTC' },

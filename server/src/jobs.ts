@@ -14,6 +14,8 @@ export interface Jobs {
    * The job makes the link and mails it itself: no job's data ever holds one.
    */
   'password-reset': { email: string };
+  /** An administrator changed an account's email: a confirmation link made and mailed to the new address by the job, as reset links are. */
+  'email-change': { userId: string; newEmail: string; requestedById: string };
   /** The right password past the account's login ceiling from an unknown browser: a one-time sign-in link, mailed as reset links are. */
   'sign-in-link': { userId: string };
   /** Unfinished uploads and files no row refers to, removed from media storage; hourly, on one instance. */
@@ -50,6 +52,8 @@ export interface Jobs {
   'certificate-pdf': { certificateId: string };
   /** Certificates whose PDF was never queued (a process died after the commit), queued again; every minute. */
   'certificate-pdf-stalled': Record<string, never>;
+  /** Complimentary access whose end has passed, closed, mailed and audited (features/learners); every minute. */
+  'complimentary-expiry': Record<string, never>;
   /** Playbacks and refused streams past the time they are kept for (features/protection); hourly. */
   'playback-history': Record<string, never>;
 }

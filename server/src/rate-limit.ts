@@ -57,6 +57,10 @@ export interface RateLimits {
   resetPerIp: RateLimiterAbstract;
   /** Reset links tried from one address: each good one costs a password hash. */
   resetTokenPerIp: RateLimiterAbstract;
+  /** Email changes an administrator asks for one account (keyed by its id): each mails both addresses. */
+  emailChangesPerAccount: RateLimiterAbstract;
+  /** Email-change links tried from one address: each is a look-up, and a good one ends the account's sessions. */
+  emailChangeTokenPerIp: RateLimiterAbstract;
   /** Sign-ups from one address: each costs a password hash and an image re-encode. */
   signupPerIp: RateLimiterAbstract;
   /** Password changes of one account: each checks the old password with a hash. */
@@ -121,6 +125,8 @@ export async function createRateLimits(
     resetPerEmail: limiter('reset-email', 3),
     resetPerIp: limiter('reset-ip', 20),
     resetTokenPerIp: limiter('reset-token-ip', 10),
+    emailChangesPerAccount: limiter('email-change-account', 5),
+    emailChangeTokenPerIp: limiter('email-change-token-ip', 10),
     signupPerIp: limiter('signup-ip', config.signupMaxPerIp),
     passwordChangePerUser: limiter('password-change-user', 10),
     contactPerIp: limiter('contact-ip', 5),

@@ -57,6 +57,7 @@ import { quizAuthoringRoutes } from './features/quizzes/authoring.routes.ts';
 import { paymentRoutes } from './features/payments/payments.routes.ts';
 import { planRoutes } from './features/plans/plans.routes.ts';
 import { quizResultsRoutes } from './features/quizzes/results.routes.ts';
+import { learnerAccessRoutes } from './features/learners/access.routes.ts';
 import { statsRoutes } from './features/stats/stats.routes.ts';
 import { storefrontRoutes } from './features/storefront/storefront.routes.ts';
 import { userRoutes } from './features/users/users.routes.ts';
@@ -143,4 +144,5 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(quizAuthoringRoutes);
   await api.register(attemptRoutes);
   await api.register(quizResultsRoutes);
+  await api.register(learnerAccessRoutes);
 }

@@ -13,6 +13,8 @@ import { changeProviderPlan } from './features/payments/charges.service.ts';
 import { makeCertificatePdf, queueStalledCertificatePdfs } from './features/certificates/certificate-pdf.ts';
 import { issueEarnedCertificate } from './features/certificates/certificates.service.ts';
 import { forgetOldPlaybacks } from './features/protection/playback.service.ts';
+import { expireGrants } from './features/learners/access.service.ts';
+import { mailEmailChangeLink } from './features/learners/email-change.service.ts';
 
 /** Minute 17 of every hour, UTC: away from the top of the hour, when other cron work tends to run. */
 const HOURLY = '17 * * * *';
@@ -22,6 +24,7 @@ export async function startWorkers(ctx: Context, { log }: { log: FastifyBaseLogg
   await ctx.jobs.work('mail', (mail) => ctx.mailer.send(mail));
   await ctx.jobs.work('password-reset', (request) => mailPasswordReset(ctx, request));
   await ctx.jobs.work('sign-in-link', (request) => mailSignInLink(ctx, request));
+  await ctx.jobs.work('email-change', (job) => mailEmailChangeLink(ctx, job));
   await ctx.jobs.work('media-leftovers', async () => void (await sweepMediaLeftovers(ctx, { olderThanMs: LEFTOVER_AGE_MS, log })));
   await ctx.jobs.schedule('media-leftovers', HOURLY, {});
   await ctx.jobs.work('billing-pdf', (job) => makeDocumentPdf(ctx, job));
@@ -43,6 +46,8 @@ export async function startWorkers(ctx: Context, { log }: { log: FastifyBaseLogg
   await ctx.jobs.schedule('certificate-pdf-stalled', EVERY_MINUTE, {});
   await ctx.jobs.work('playback-history', async () => void (await forgetOldPlaybacks(ctx)));
   await ctx.jobs.schedule('playback-history', HOURLY, {});
+  await ctx.jobs.work('complimentary-expiry', async () => void (await expireGrants(ctx)));
+  await ctx.jobs.schedule('complimentary-expiry', EVERY_MINUTE, {});
 
   // Without a working ffmpeg, uploads stay `waiting` and play as MP4; their jobs wait in the queue
   // for an instance that has one (and restartStalledVideos queues them again if they were lost).

@@ -35,14 +35,14 @@ export const signedInSessionRoutes: FastifyPluginAsync = async (app) => {
 
   route(app, api.protection.endSessions, {
     handler: async (request) => {
-      const ended = await endAccountSessions(ctx, request.params.id);
+      const ended = await endAccountSessions(ctx, currentUser(request), request.params.id);
       return { success: true, message: answers.accountSessionsEnded(ended), ended };
     },
   });
 
   route(app, api.protection.suspend, {
     handler: async (request) => {
-      const account = await setSuspension(ctx, currentUser(request), request.params.id, request.body.suspended);
+      const account = await setSuspension(ctx, currentUser(request), request.params.id, request.body);
       return { success: true, message: answers.suspensionSaved(account.suspended), account };
     },
   });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, gt, ne, sql } from 'drizzle-orm';
 import { answers } from '@lms/contract/answers';
 import type { AccountSummary, SignedInSession } from '@lms/contract/protection';
@@ -5,6 +6,8 @@ import type { Context } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { recordAudit } from '../audit/audit.ts';
+import { queueLifecycleMails, recordLifecycleMail } from '../billing/lifecycle-mail.ts';
 import { describeDevice, LOCAL_NETWORK } from '../protection/devices.ts';
 import { endSessions } from './end-sessions.ts';
 import { revokeAllSessions, type UserRow } from './sessions.ts';
@@ -65,30 +68,78 @@ export async function accountSummaryOf(db: Db, user: Pick<UserRow, 'id' | 'fullN
   return { _id: user.id, fullName: user.fullName, email: user.email, role: user.role, suspended: user.suspendedAt !== null, activeSessions: row!.n };
 }
 
-/** An administrator ends every session of an account; answers how many ended. */
-export async function endAccountSessions(ctx: Context, userId: string): Promise<number> {
-  const [user] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.id, userId));
-  if (!user) throw new AppError(404, answers.notFound);
-  return revokeAllSessions(ctx.db, userId);
+const userTarget = (user: Pick<UserRow, 'id' | 'fullName' | 'email'>) => ({ type: 'user' as const, id: user.id, label: `${user.fullName} <${user.email}>` });
+
+/** An administrator ends every session of an account; answers how many ended. Audited with the ending. */
+export async function endAccountSessions(ctx: Context, admin: UserRow, userId: string): Promise<number> {
+  return ctx.db.transaction(async (tx) => {
+    const [user] = await tx.select().from(users).where(eq(users.id, userId));
+    if (!user) throw new AppError(404, answers.notFound);
+    const ended = await revokeAllSessions(tx, userId);
+    await recordAudit(tx, {
+      actor: admin,
+      action: 'protection.endSessions',
+      target: userTarget(user),
+      summary: `Ended ${ended} ${ended === 1 ? 'session' : 'sessions'}`,
+      details: { ended },
+    });
+    return ended;
+  });
 }
 
 /**
  * Suspends an account or restores it. Suspended, it cannot sign in (createSession refuses it),
  * and its sessions end with their playbacks, in the transaction that marks it. Restoring it
  * gives nothing back: its owner signs in again. An administrator cannot suspend themself,
- * which would lock them out of restoring it.
+ * which would lock them out of restoring it. The reason is kept with the account, mailed to its
+ * owner (through the queue) and written to the audit trail, with the change.
  */
-export async function setSuspension(ctx: Context, admin: UserRow, userId: string, suspended: boolean): Promise<AccountSummary> {
+export async function setSuspension(
+  ctx: Context,
+  admin: UserRow,
+  userId: string,
+  { suspended, reason }: { suspended: boolean; reason?: string | undefined },
+): Promise<AccountSummary> {
   if (userId === admin.id && suspended) throw new AppError(400, answers.cannotSuspendSelf);
-  return ctx.db.transaction(async (tx) => {
+  const { account, mailId } = await ctx.db.transaction(async (tx) => {
+    const [before] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
+    if (!before) throw new AppError(404, answers.notFound);
     const [user] = await tx
       .update(users)
-      // Suspended again, it keeps the time it was first suspended.
-      .set({ suspendedAt: suspended ? sql`coalesce(${users.suspendedAt}, now())` : null, updatedAt: new Date() })
+      // Suspended again, it keeps the time it was first suspended, and takes the latest reason.
+      .set({
+        suspendedAt: suspended ? sql`coalesce(${users.suspendedAt}, now())` : null,
+        suspensionReason: suspended ? reason! : null,
+        updatedAt: new Date(),
+      })
       .where(eq(users.id, userId))
       .returning();
-    if (!user) throw new AppError(404, answers.notFound);
     if (suspended) await revokeAllSessions(tx, userId);
-    return accountSummaryOf(tx, user);
+    await recordAudit(tx, {
+      actor: admin,
+      action: suspended ? 'protection.suspend' : 'protection.restore',
+      target: userTarget(user!),
+      reason: reason || null,
+      summary: suspended
+        ? before.suspendedAt
+          ? 'Suspended again, with a new reason'
+          : 'Suspended; every session ended'
+        : before.suspendedAt
+          ? 'Restored'
+          : 'Restored (it was not suspended)',
+    });
+    // Mailed when the state changes, and when the reason given to the learner does.
+    const changed = suspended ? before.suspendedAt === null || before.suspensionReason !== reason : before.suspendedAt !== null;
+    const mailId = changed
+      ? await recordLifecycleMail(tx, {
+          key: `${suspended ? 'account_suspended' : 'account_restored'}:${randomUUID()}`,
+          kind: suspended ? 'account_suspended' : 'account_restored',
+          userId,
+          data: suspended ? { reason: reason! } : {},
+        })
+      : null;
+    return { account: await accountSummaryOf(tx, user!), mailId };
   });
+  await queueLifecycleMails(ctx, [mailId]);
+  return account;
 }

@@ -2,10 +2,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { eq, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answers } from '@lms/contract/answers';
-import { playbacks, sessions, signInLinks, users } from '../../db/schema.ts';
+import { auditLog, lifecycleMails, playbacks, sessions, signInLinks, users } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { login, sessionCookie, signUp, signUpAdmin } from '../../test/http.ts';
-import { mailTo, outbox, waitForJobs, waitForMails } from '../../test/mail.ts';
+import { mailTo, outbox, waitForJobs, waitForMails, waitForParsedMails } from '../../test/mail.ts';
 import { canWatchLectures } from '../users/users.service.ts';
 import { noteSight, SIGHT_INTERVAL_MS } from './last-sight.ts';
 import { hashToken, newToken } from './sessions.ts';
@@ -284,8 +284,15 @@ describe('the cap on signed-in devices', () => {
 
 describe('administrators: ending an account’s sessions, suspending it', () => {
   const endSessions = (cookie: string, id: string) => t.app.inject({ method: 'DELETE', url: `/api/v1/admin/users/${id}/sessions`, headers: { cookie } });
-  const suspend = (cookie: string, id: string, suspended: unknown) =>
-    t.app.inject({ method: 'PUT', url: `/api/v1/admin/users/${id}/suspension`, headers: { cookie }, payload: { suspended } });
+  /** Suspending gives a reason unless one is given (null: none at all). */
+  const suspend = (cookie: string, id: string, suspended: unknown, reason: string | null = suspended === true ? 'Shared with a whole class' : null) =>
+    t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/admin/users/${id}/suspension`,
+      headers: { cookie },
+      payload: { suspended, ...(reason !== null && { reason }) },
+    });
+  const auditOf = (targetId: string) => t.database.db.select().from(auditLog).where(eq(auditLog.targetId, targetId)).orderBy(auditLog.id);
 
   it('ends every session of the account, and its playbacks', async () => {
     const admin = await signUpAdmin(t.app);
@@ -301,6 +308,52 @@ describe('administrators: ending an account’s sessions, suspending it', () => 
     // Not suspended: its owner signs in again.
     await signIn(t, account);
     expect((await endSessions(admin.cookie, randomUUID())).statusCode).toBe(404);
+    // Audited, with who did it and how many sessions ended.
+    const [entry, ...more] = await auditOf(account.user._id);
+    expect(more).toEqual([]);
+    expect(entry).toMatchObject({
+      action: 'protection.endSessions',
+      actorId: admin.user._id,
+      actorEmail: admin.email,
+      summary: 'Ended 2 sessions',
+      targetType: 'user',
+    });
+  });
+
+  it('suspending needs a reason, kept with the account, mailed to its owner and audited; restoring clears it, mails and audits too', async () => {
+    const admin = await signUpAdmin(t.app);
+    const account = await signUp(t.app);
+    for (const reason of [null, '', ' x ']) {
+      const refused = await suspend(admin.cookie, account.user._id, true, reason);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toEqual({ success: false, message: answers.suspensionReasonNeeded });
+    }
+    const tooLong = await suspend(admin.cookie, account.user._id, true, 'x'.repeat(501));
+    expect(tooLong.json()).toEqual({ success: false, message: answers.suspensionReasonInvalid });
+    // Refused: nothing written.
+    expect(await auditOf(account.user._id)).toEqual([]);
+    expect(await t.database.db.select().from(lifecycleMails).where(eq(lifecycleMails.userId, account.user._id))).toEqual([]);
+    expect((await me(account.cookie)).statusCode).toBe(200);
+
+    const suspended = await suspend(admin.cookie, account.user._id, true, 'Shared the account on a forum');
+    expect(suspended.statusCode, suspended.body).toBe(200);
+    const [row] = await t.database.db.select().from(users).where(eq(users.id, account.user._id));
+    expect(row!.suspensionReason).toBe('Shared the account on a forum');
+    const [mail] = await waitForParsedMails(t.dataDir, account.email, /Your account is suspended/);
+    expect(mail!.text).toContain('The reason: Shared the account on a forum');
+
+    const restored = await suspend(admin.cookie, account.user._id, false);
+    expect(restored.statusCode, restored.body).toBe(200);
+    const [after] = await t.database.db.select().from(users).where(eq(users.id, account.user._id));
+    expect(after!.suspensionReason).toBeNull();
+    await waitForParsedMails(t.dataDir, account.email, /Your account is restored/);
+
+    const entries = await auditOf(account.user._id);
+    expect(entries.map((entry) => [entry.action, entry.reason, entry.actorId])).toEqual([
+      ['protection.suspend', 'Shared the account on a forum', admin.user._id],
+      ['protection.restore', null, admin.user._id],
+    ]);
+    expect(entries[0]!.targetLabel).toContain(account.email);
   });
 
   it('suspends: sessions and playbacks end, the right password is refused (403), a wrong one gets the usual answer; restoring lets it sign in', async () => {
@@ -369,9 +422,10 @@ describe('administrators: ending an account’s sessions, suspending it', () => 
       expect(response.statusCode).toBe(403);
       expect(response.json()).toEqual({ success: false, message: answers.notAllowed });
     }
-    expect((await t.app.inject({ method: 'PUT', url: `/api/v1/admin/users/${victim.user._id}/suspension`, payload: { suspended: true } })).statusCode).toBe(
-      401,
-    );
+    expect(
+      (await t.app.inject({ method: 'PUT', url: `/api/v1/admin/users/${victim.user._id}/suspension`, payload: { suspended: true, reason: 'Shared' } }))
+        .statusCode,
+    ).toBe(401);
     expect((await me(victim.cookie)).statusCode).toBe(200);
   });
 

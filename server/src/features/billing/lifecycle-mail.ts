@@ -15,7 +15,21 @@ import { formatIndiaDate, rupees } from './format.ts';
  * queue never got. A request never waits on SMTP.
  */
 
-export type LifecycleKind = 'receipt' | 'refund' | 'cancelled' | 'payment_failed' | 'access_ended' | 'renewal_reminder' | 'trial_reminder';
+export type LifecycleKind =
+  | 'receipt'
+  | 'refund'
+  | 'cancelled'
+  | 'payment_failed'
+  | 'access_ended'
+  | 'renewal_reminder'
+  | 'trial_reminder'
+  // An administrator's doing (features/learners): complimentary access, the account suspended or restored, its email being changed.
+  | 'access_granted'
+  | 'access_revoked'
+  | 'access_expired'
+  | 'account_suspended'
+  | 'account_restored'
+  | 'email_change_asked';
 type Data = Record<string, string | number | boolean | null>;
 
 /** Writes the mail of an event, once per `key`; answers the new row's id, or null when the event already had its mail. */
@@ -224,6 +238,41 @@ async function compose(ctx: Context, kind: LifecycleKind, data: Data, user: { na
         `Your free trial ends on ${date(data.renewsOn)}. That day we will charge ${rupees(Number(data.amountPaise))} for a ${String(data.period ?? 'month')} of every course, and the subscription renews from then on.`,
         'Nothing to do if you want to keep learning. To stop before the first payment, cancel from your profile: nothing is charged, and you keep watching until the trial ends.',
         profile,
+      ]);
+    case 'access_granted':
+      return letter(user.email, `Complimentary access until ${date(data.until)}`, user.name, [
+        `You have been given complimentary access to every course until ${date(data.until)}. Nothing is charged, and nothing renews by itself.`,
+        { link: `${site}/courses`, label: 'Start learning' },
+      ]);
+    case 'access_revoked':
+      return letter(user.email, 'Your complimentary access has ended', user.name, [
+        'Your complimentary access to the courses has been ended. A subscription of your own, if you have one, is not affected.',
+        'Questions? Reply to this mail or use the contact page.',
+        { link: `${site}/checkout`, label: 'Subscribe' },
+      ]);
+    case 'access_expired':
+      return letter(user.email, 'Your complimentary access has ended', user.name, [
+        `Your complimentary access to the courses ended on ${date(data.until)}. We hope you enjoyed it.`,
+        { link: `${site}/checkout`, label: 'Subscribe to keep learning' },
+      ]);
+    case 'account_suspended':
+      return letter(user.email, 'Your account is suspended', user.name, [
+        'Your account has been suspended: you cannot sign in, and every signed-in device has been signed out.',
+        `The reason: ${String(data.reason)}`,
+        'If you think this is a mistake, reply to this mail or use the contact page.',
+        { link: `${site}/contact`, label: 'Contact us' },
+      ]);
+    case 'account_restored':
+      return letter(user.email, 'Your account is restored', user.name, [
+        'Your account is no longer suspended: you can sign in again.',
+        { link: `${site}/login`, label: 'Sign in' },
+      ]);
+    case 'email_change_asked':
+      // To the address it had when asked, even if the change was confirmed before this was sent.
+      return letter(String(data.oldEmail ?? user.email), 'A change of your account’s email was asked', user.name, [
+        `An administrator asked to change the email of your account from this address to ${String(data.newEmail)}. A confirmation link was mailed there; the email changes once it is opened.`,
+        'If you did not expect this, reply to this mail or use the contact page before the link is opened.',
+        { link: `${site}/contact`, label: 'Contact us' },
       ]);
   }
 }

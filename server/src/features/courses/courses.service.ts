@@ -30,7 +30,8 @@ const totalDuration = sql<number | null>`(select sum(duration_seconds)::float8 f
 /** Learners who started the course and may watch it now: what unpublishing would take from them. For administrators' lists only. */
 const subscribersWatching = sql<number>`(select count(*)::int from course_progress
   join users on users.id = course_progress.user_id
-  where course_progress.course_id = courses.id and users.subscription_ends_at > now())`;
+  where course_progress.course_id = courses.id
+    and (users.subscription_ends_at > now() or users.complimentary_until > now()))`;
 const published = eq(courses.status, 'published');
 const courseColumns = {
   id: courses.id,

@@ -14,37 +14,49 @@ import { saveAvatar } from '../media/storage.ts';
 export const DEFAULT_AVATAR_URL = '/default-avatar.svg';
 
 /**
- * Whether the user's subscription is active now: they paid for a period that has
- * not ended. The one place that decides it, for lectures, video URLs, `user/me`
- * and (as the same condition in SQL) the statistics.
+ * Whether the user's subscription is active now: they paid for a period that has not ended.
+ * Paid only: the statistics, revenue and the refusal of a second subscription read it (the first
+ * two as the same condition in SQL). Complimentary access is not a subscription.
  */
 export function hasActiveSubscription(user: Pick<UserRow, 'subscriptionEndsAt'>, now = new Date()): boolean {
   return user.subscriptionEndsAt !== null && user.subscriptionEndsAt > now;
 }
 
-/** Lectures and their videos are for administrators and active subscribers (once they have chosen their password), never a suspended account. */
-export function canWatchLectures(user: UserRow): boolean {
-  return !user.mustChangePassword && !user.suspendedAt && (user.role === 'ADMIN' || hasActiveSubscription(user));
+/** Whether complimentary access an administrator granted (features/learners) is in force now. */
+export function hasComplimentaryAccess(user: Pick<UserRow, 'complimentaryUntil'>, now = new Date()): boolean {
+  return user.complimentaryUntil !== null && user.complimentaryUntil > now;
+}
+
+/**
+ * Lectures, their videos, files, captions and quizzes are for administrators, and for learners with a
+ * paid period or complimentary access in force (once they have chosen their password); never for a
+ * suspended account. The one rule every route that gives them out asks.
+ */
+export function canWatchLectures(user: UserRow, now = new Date()): boolean {
+  return !user.mustChangePassword && !user.suspendedAt && (user.role === 'ADMIN' || hasActiveSubscription(user, now) || hasComplimentaryAccess(user, now));
 }
 
 /** The user as the API shows it (the spec's user fields, and beside them what the profile needs); never the password hash. */
 export function toUserJson(ctx: Context, user: UserRow): User {
-  const active = hasActiveSubscription(user);
+  const now = new Date();
   return {
     _id: user.id,
     fullName: user.fullName,
     email: user.email,
     avatar: { secure_url: user.avatarKey ? ctx.media.publicUrl(user.avatarKey) : DEFAULT_AVATAR_URL },
     role: user.role,
-    subscription: active
+    subscription: hasActiveSubscription(user, now)
       ? {
           status: 'active',
           currentPeriodEnd: user.subscriptionEndsAt!.toISOString(),
           cancelAtPeriodEnd: user.subscriptionCancelledAt !== null,
           // In a free trial: the first payment is taken when it ends.
-          ...(user.trialEndsAt && user.trialEndsAt > new Date() && { trialEndsAt: user.trialEndsAt.toISOString() }),
+          ...(user.trialEndsAt && user.trialEndsAt > now && { trialEndsAt: user.trialEndsAt.toISOString() }),
         }
-      : { status: 'inactive' },
+      : hasComplimentaryAccess(user, now)
+        ? // A paid period, when there is one, is what the learner manages; complimentary access shows alone.
+          { status: 'active', currentPeriodEnd: user.complimentaryUntil!.toISOString(), cancelAtPeriodEnd: false, complimentary: true }
+        : { status: 'inactive' },
     ...(user.mustChangePassword && { mustChangePassword: true }),
   };
 }
