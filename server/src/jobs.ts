@@ -50,6 +50,8 @@ export interface Jobs {
   'certificate-pdf': { certificateId: string };
   /** Certificates whose PDF was never queued (a process died after the commit), queued again; every minute. */
   'certificate-pdf-stalled': Record<string, never>;
+  /** Administrators' refunds whose provider answer was lost, settled from the provider's list of refunds (features/learners); every minute. */
+  'admin-refunds-pending': Record<string, never>;
   /** Playbacks and refused streams past the time they are kept for (features/protection); hourly. */
   'playback-history': Record<string, never>;
 }

@@ -13,6 +13,7 @@ import { changeProviderPlan } from './features/payments/charges.service.ts';
 import { makeCertificatePdf, queueStalledCertificatePdfs } from './features/certificates/certificate-pdf.ts';
 import { issueEarnedCertificate } from './features/certificates/certificates.service.ts';
 import { forgetOldPlaybacks } from './features/protection/playback.service.ts';
+import { reconcilePendingRefunds } from './features/learners/refunds.service.ts';
 
 /** Minute 17 of every hour, UTC: away from the top of the hour, when other cron work tends to run. */
 const HOURLY = '17 * * * *';
@@ -43,6 +44,8 @@ export async function startWorkers(ctx: Context, { log }: { log: FastifyBaseLogg
   await ctx.jobs.schedule('certificate-pdf-stalled', EVERY_MINUTE, {});
   await ctx.jobs.work('playback-history', async () => void (await forgetOldPlaybacks(ctx)));
   await ctx.jobs.schedule('playback-history', HOURLY, {});
+  await ctx.jobs.work('admin-refunds-pending', async () => void (await reconcilePendingRefunds(ctx, { log })));
+  await ctx.jobs.schedule('admin-refunds-pending', EVERY_MINUTE, {});
 
   // Without a working ffmpeg, uploads stay `waiting` and play as MP4; their jobs wait in the queue
   // for an instance that has one (and restartStalledVideos queues them again if they were lost).
