@@ -9,7 +9,7 @@ import { recordAudit, type AuditActor } from '../audit/audit.ts';
 import type { UserRow } from '../auth/sessions.ts';
 import { issueCreditNote, queueDocumentPdfs } from '../billing/billing.service.ts';
 import { formatIndiaDate, rupees } from '../billing/format.ts';
-import { queueLifecycleMails, recordLifecycleMail } from '../billing/lifecycle-mail.ts';
+import { recordLifecycleMail } from '../billing/lifecycle-mail.ts';
 import { CHARGING_STATES, cancelAtProvider } from '../payments/provider.ts';
 import { RazorpayError, type RazorpayRefund } from '../payments/razorpay-client.ts';
 
@@ -39,7 +39,8 @@ const toJson = (row: RefundRow): AdminRefund => ({
 });
 
 /** How the audit trail names a payment: "₹99.00 on 20 Nov 2026 by Asha". */
-const paymentLabel = (payment: PaymentRow, buyer: { fullName: string }) => `${rupees(payment.amountPaise)} on ${formatIndiaDate(payment.paidAt)} by ${buyer.fullName}`;
+const paymentLabel = (payment: PaymentRow, buyer: { fullName: string }) =>
+  `${rupees(payment.amountPaise)} on ${formatIndiaDate(payment.paidAt)} by ${buyer.fullName}`;
 
 /** A refund already asked for under this key: its outcome again, whatever was sent this time. */
 function answerExisting(row: RefundRow, paymentId: string): { refund: AdminRefund; message: string } {

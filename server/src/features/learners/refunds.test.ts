@@ -30,8 +30,9 @@ beforeAll(async () => {
     createdBy: 'Asha Verma',
     thumbnail: { bytes: await pngImage(), filename: 'c.png' },
   });
-  courseId = (await t.app.inject({ method: 'POST', url: '/api/v1/courses', payload: course.payload, headers: { ...course.headers, cookie: admin.cookie } })).json()
-    .course._id;
+  courseId = (
+    await t.app.inject({ method: 'POST', url: '/api/v1/courses', payload: course.payload, headers: { ...course.headers, cookie: admin.cookie } })
+  ).json().course._id;
   const lecture = await multipart({ title: 'Lesson', description: 'The first one.', lectures: { bytes: mp4Video(), filename: 'l.mp4' } });
   await t.app.inject({ method: 'POST', url: `/api/v1/courses/${courseId}`, payload: lecture.payload, headers: { ...lecture.headers, cookie: admin.cookie } });
   await publishCourseDirectly(t.app.ctx, courseId);
@@ -51,7 +52,14 @@ const creditNotesOf = (paymentId: string) =>
 const providerRefundsOf = (providerPaymentId: string) => db().select().from(sandboxRefunds).where(eq(sandboxRefunds.paymentId, providerPaymentId));
 const refundRowsOf = (paymentId: string) => db().select().from(adminRefunds).where(eq(adminRefunds.paymentId, paymentId));
 const userRow = async (userId: string) => (await db().select().from(users).where(eq(users.id, userId)))[0]!;
-const netOfPaymentMonths = async () => Number((await db().select({ net: sum(paymentMonths.netPaise) }).from(paymentMonths))[0]!.net);
+const netOfPaymentMonths = async () =>
+  Number(
+    (
+      await db()
+        .select({ net: sum(paymentMonths.netPaise) })
+        .from(paymentMonths)
+    )[0]!.net,
+  );
 const log = { warn: () => undefined, error: () => undefined };
 
 describe('POST /admin/payments/:id/refunds', () => {
@@ -251,9 +259,10 @@ describe('POST /admin/payments/:id/refunds', () => {
     expect((await refund(payment.id, { amount: 0.001 })).json()).toEqual({ success: false, message: answers.refundAmountInvalid });
     expect((await refund(payment.id, { amount: -5 })).statusCode).toBe(400);
     expect((await refund(payment.id, { amount: 10, note: 'x' })).json().message).toBe(answers.refundNoteInvalid);
-    expect((await api('POST', `/admin/payments/${payment.id}/refunds`, admin.cookie, { key: randomUUID(), amount: 10, access: 'later', note: 'Goodwill' })).json().message).toBe(
-      answers.refundAccessInvalid,
-    );
+    expect(
+      (await api('POST', `/admin/payments/${payment.id}/refunds`, admin.cookie, { key: randomUUID(), amount: 10, access: 'later', note: 'Goodwill' })).json()
+        .message,
+    ).toBe(answers.refundAccessInvalid);
     expect((await refund(randomUUID(), { amount: 10 })).statusCode).toBe(404);
     expect(await refundRowsOf(payment.id)).toHaveLength(0);
   });

@@ -1,4 +1,4 @@
-import { and, count, eq, gt, like } from 'drizzle-orm';
+import { count, eq, gt, like } from 'drizzle-orm';
 import { answers } from '@lms/contract/answers';
 import type { Context } from '../../context.ts';
 import { billingDocuments, lifecycleMails, users } from '../../db/schema.ts';
