@@ -27,7 +27,8 @@ type RefundRow = typeof adminRefunds.$inferSelect;
 type PaymentRow = typeof payments.$inferSelect;
 type Log = { warn(object: object, message: string): void; error(object: object, message: string): void };
 
-const toJson = (row: RefundRow): AdminRefund => ({
+/** A refund as the learner's page shows it. */
+export const adminRefundJson = (row: RefundRow): AdminRefund => ({
   _id: row.id,
   amount: row.amountPaise / 100,
   state: row.state,
@@ -47,7 +48,7 @@ function answerExisting(row: RefundRow, paymentId: string): { refund: AdminRefun
   if (row.paymentId !== paymentId) throw new AppError(400, answers.invalidRequest);
   if (row.state === 'pending') throw new AppError(409, answers.refundInProgress);
   if (row.state === 'failed') throw new AppError(400, row.failure === answers.refundNotMade ? row.failure : answers.refundRefused(row.failure ?? ''));
-  return { refund: toJson(row), message: answers.refundIssued(rupees(row.amountPaise)) };
+  return { refund: adminRefundJson(row), message: answers.refundIssued(rupees(row.amountPaise)) };
 }
 
 export async function refundPayment(
@@ -106,7 +107,7 @@ export async function refundPayment(
     throw new AppError(400, answers.refundNotMade);
   }
   const settled = await settle(ctx, row, made.id, { log, actor: admin });
-  return { refund: toJson(settled), message: answers.refundIssued(rupees(row.amountPaise)) };
+  return { refund: adminRefundJson(settled), message: answers.refundIssued(rupees(row.amountPaise)) };
 }
 
 /** The provider refused (or never made) the refund: recorded as failed with its words; nothing refunded. */
