@@ -419,6 +419,8 @@ export const answers = {
   refundProviderDown: 'The payment provider could not be reached. Nothing was refunded; please try again.',
   documentResent: (email: string) => `Sent again to ${email}`,
   documentNotReady: 'The PDF is still being made: try again in a minute',
+  refundNotMade: 'The payment provider did not make this refund: nothing was refunded, and it may be tried again',
+  documentResendsExceeded: 'This document was sent again several times in the last hour: try again later',
 
   // Ours: learner management: suspension, sessions, email
   suspensionReasonInvalid: 'The reason may be up to 500 characters',

@@ -28,10 +28,11 @@ describe('the job queue', () => {
     // Billing's sweeps and reminders beside it (features/billing), certificates' PDFs never queued
     // (features/certificates), the checkouts left unpaid
     // (features/payments), scheduled publishing (features/courses), the playbacks kept for the
-    // leak trace (features/protection), complimentary access past its end (features/learners);
+    // leak trace (features/protection), complimentary access past its end and administrators' refunds left pending (features/learners);
     // video's are off in tests.
     expect(rows).toEqual([
       { name: 'abandoned-checkouts', cron: '17 * * * *', timezone: 'UTC' },
+      { name: 'admin-refunds-pending', cron: '* * * * *', timezone: 'UTC' },
       { name: 'billing-pdf-stalled', cron: '* * * * *', timezone: 'UTC' },
       { name: 'certificate-pdf-stalled', cron: '* * * * *', timezone: 'UTC' },
       { name: 'complimentary-expiry', cron: '* * * * *', timezone: 'UTC' },

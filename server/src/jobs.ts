@@ -54,6 +54,8 @@ export interface Jobs {
   'certificate-pdf-stalled': Record<string, never>;
   /** Complimentary access whose end has passed, closed, mailed and audited (features/learners); every minute. */
   'complimentary-expiry': Record<string, never>;
+  /** Administrators' refunds whose provider answer was lost, settled from the provider's list of refunds (features/learners); every minute. */
+  'admin-refunds-pending': Record<string, never>;
   /** Playbacks and refused streams past the time they are kept for (features/protection); hourly. */
   'playback-history': Record<string, never>;
 }

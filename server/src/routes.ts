@@ -52,6 +52,7 @@ import { attemptRoutes } from './features/quizzes/attempts.routes.ts';
 import { playbackRoutes } from './features/protection/playback.routes.ts';
 import { traceRoutes } from './features/protection/trace.routes.ts';
 import { billingRoutes } from './features/billing/billing.routes.ts';
+import { learnerRefundRoutes } from './features/learners/refunds.routes.ts';
 import { certificateRoutes } from './features/certificates/certificates.routes.ts';
 import { quizAuthoringRoutes } from './features/quizzes/authoring.routes.ts';
 import { paymentRoutes } from './features/payments/payments.routes.ts';
@@ -138,6 +139,7 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(progressRoutes);
   await api.register(playbackRoutes);
   await api.register(billingRoutes);
+  await api.register(learnerRefundRoutes);
   await api.register(traceRoutes);
   await api.register(captionSearchRoutes);
   await api.register(certificateRoutes);

@@ -15,6 +15,7 @@ import { issueEarnedCertificate } from './features/certificates/certificates.ser
 import { forgetOldPlaybacks } from './features/protection/playback.service.ts';
 import { expireGrants } from './features/learners/access.service.ts';
 import { mailEmailChangeLink } from './features/learners/email-change.service.ts';
+import { reconcilePendingRefunds } from './features/learners/refunds.service.ts';
 
 /** Minute 17 of every hour, UTC: away from the top of the hour, when other cron work tends to run. */
 const HOURLY = '17 * * * *';
@@ -48,6 +49,8 @@ export async function startWorkers(ctx: Context, { log }: { log: FastifyBaseLogg
   await ctx.jobs.schedule('playback-history', HOURLY, {});
   await ctx.jobs.work('complimentary-expiry', async () => void (await expireGrants(ctx)));
   await ctx.jobs.schedule('complimentary-expiry', EVERY_MINUTE, {});
+  await ctx.jobs.work('admin-refunds-pending', async () => void (await reconcilePendingRefunds(ctx, { log })));
+  await ctx.jobs.schedule('admin-refunds-pending', EVERY_MINUTE, {});
 
   // Without a working ffmpeg, uploads stay `waiting` and play as MP4; their jobs wait in the queue
   // for an instance that has one (and restartStalledVideos queues them again if they were lost).

@@ -907,6 +907,9 @@ export const sandboxRefunds = pgTable('sandbox_refunds', {
     .references(() => sandboxPayments.id),
   amount: integer().notNull(),
   status: text().notNull(),
+  /** What the caller asked Razorpay to keep with the refund: how a refund is found again after a lost answer. */
+  notes: jsonb().$type<Record<string, string>>().notNull().default({}),
+  receipt: text(),
   createdAt: createdAt(),
 });
 

@@ -83,16 +83,28 @@ export async function issueInvoice(
 
 /**
  * The credit note of a refund, in the transaction that records it: it cancels the tax of the
- * refunded amount on the payment's invoice, with the invoice's place of supply and rate. Once per
- * payment (two cancellations at once refund once); none for a payment that had no invoice (paid
- * before invoices existed). Answers its id, or null when none was issued now.
+ * refunded amount on the payment's invoice, with the invoice's place of supply and rate. A learner's
+ * own cancellation has one per payment (two cancellations at once refund once); an administrator's
+ * refunds have one each (`adminRefundId`, unique), however many partial refunds a payment has. None
+ * for a payment that had no invoice (paid before invoices existed). Answers its id, or null when none
+ * was issued now.
  */
-export async function issueCreditNote(db: Db, paymentId: string, refundedPaise: number, now = new Date()): Promise<string | null> {
+export async function issueCreditNote(
+  db: Db,
+  paymentId: string,
+  refundedPaise: number,
+  now = new Date(),
+  { adminRefundId = null }: { adminRefundId?: string | null } = {},
+): Promise<string | null> {
   // Locks the payment: of two refunds recorded at once, the second sees the first one's note.
   await db.select({ id: payments.id }).from(payments).where(eq(payments.id, paymentId)).for('update');
   const documents = await db.select().from(billingDocuments).where(eq(billingDocuments.paymentId, paymentId));
   const invoice = documents.find((document) => document.kind === 'invoice');
-  if (!invoice || documents.some((document) => document.kind === 'credit_note')) return null;
+  if (!invoice) return null;
+  const issuedAlready = documents.some(
+    (document) => document.kind === 'credit_note' && (adminRefundId ? document.adminRefundId === adminRefundId : document.adminRefundId === null),
+  );
+  if (issuedAlready) return null;
   const lines = taxLines({ ...invoice.seller, gstRate: invoice.taxRate }, invoice.placeOfSupply, refundedPaise);
   const { number } = await nextNumber(db, 'credit_note', now);
   const [issued] = await db
@@ -107,6 +119,7 @@ export async function issueCreditNote(db: Db, paymentId: string, refundedPaise: 
       seller: invoice.seller,
       buyer: invoice.buyer,
       description: `Refund of ${invoice.number}: ${invoice.description}`,
+      adminRefundId,
       ...lines,
     })
     .returning({ id: billingDocuments.id });

@@ -124,7 +124,7 @@ describe('billing', () => {
   async function historyWithPdfs(cookie: string) {
     for (let i = 0; i < 200; i++) {
       const history = (await api('GET', '/billing/history', cookie)).json();
-      const documents = history.entries.flatMap((entry: { invoice: unknown; creditNote: unknown }) => [entry.invoice, entry.creditNote]).filter(Boolean);
+      const documents = history.entries.flatMap((entry: { invoice: unknown; creditNotes: unknown[] }) => [entry.invoice, ...entry.creditNotes]).filter(Boolean);
       if (documents.every((document: { ready: boolean }) => document.ready)) return history;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -261,8 +261,9 @@ describe('billing', () => {
           description: expect.stringMatching(/^Subscription Bundle, \d{1,2} \w{3} \d{4} to \d{1,2} \w{3} \d{4}$/),
           amount: 99,
           status: 'paid',
+          refunded: 0,
           invoice: { id: invoice!.id, number: invoice!.number, ready: true },
-          creditNote: null,
+          creditNotes: [],
         },
       ]);
       expect(history.renewal).toEqual({
@@ -453,8 +454,9 @@ describe('billing', () => {
       expect(history.entries).toHaveLength(1);
       expect(history.entries[0]).toMatchObject({
         status: 'refunded',
+        refunded: 99,
         invoice: { number: invoice!.number },
-        creditNote: { number: creditNote!.number, ready: true },
+        creditNotes: [{ id: creditNote!.id, number: creditNote!.number, ready: true }],
       });
       expect(history.renewal).toBeNull();
       const text = await pdfText((await api('GET', `/billing/documents/${creditNote!.id}/pdf`, learner.cookie)).rawPayload);
@@ -473,7 +475,7 @@ describe('billing', () => {
       expect(history.renewal).toEqual({ renewsOn: null, cancelled: true, accessUntil: expect.any(String), plan: null, nextAmount: null, trialEndsAt: null });
       const [user] = await t.database.db.select().from(users).where(eq(users.id, learner.user._id));
       expect(history.renewal.accessUntil).toBe(user!.subscriptionEndsAt!.toISOString());
-      expect(history.entries[0]).toMatchObject({ status: 'paid', creditNote: null });
+      expect(history.entries[0]).toMatchObject({ status: 'paid', refunded: 0, creditNotes: [] });
     });
   });
 

@@ -185,7 +185,11 @@ async function compose(ctx: Context, kind: LifecycleKind, data: Data, user: { na
       const { document, attachment } = await documentFor(ctx, String(data.documentId));
       return {
         ...letter(user.email, `Refund issued: ${rupees(document.totalPaise)} · ${document.number}`, user.name, [
-          `We refunded ${rupees(document.totalPaise)} to the card you paid with. Banks usually take 5 to 7 working days to show it.`,
+          // An administrator's partial refund says what part of the payment went back.
+          data.paidPaise != null && Number(data.paidPaise) > document.totalPaise
+            ? `We refunded ${rupees(document.totalPaise)} of your payment of ${rupees(Number(data.paidPaise))} to the card you paid with. Banks usually take 5 to 7 working days to show it.`
+            : `We refunded ${rupees(document.totalPaise)} to the card you paid with. Banks usually take 5 to 7 working days to show it.`,
+          ...(data.accessEndedNow === true ? ['Your access to the courses has ended with this refund.'] : []),
           `The credit note ${document.number} is attached.`,
           profile,
         ]),

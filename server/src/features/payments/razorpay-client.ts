@@ -79,6 +79,17 @@ export interface RazorpayRefund {
   amount: number;
   payment_id: string;
   status: string;
+  /** Razorpay sends empty notes as `[]`. */
+  notes?: Record<string, string> | unknown[];
+  receipt?: string | null;
+  created_at?: number;
+}
+
+/** Razorpay's list answers. */
+export interface RazorpayCollection<T> {
+  entity: 'collection';
+  count: number;
+  items: T[];
 }
 
 /** The part of fetch the client uses, so the sandbox can answer in-process. */
@@ -126,8 +137,14 @@ export function createRazorpayClient(options: { baseUrl: string; keyId: string; 
     cancelSubscription: (subscriptionId: string, { atCycleEnd = false }: { atCycleEnd?: boolean } = {}) =>
       call<RazorpaySubscription>('POST', `/subscriptions/${id(subscriptionId)}/cancel`, { cancel_at_cycle_end: atCycleEnd ? 1 : 0 }),
     fetchPayment: (paymentId: string) => call<RazorpayPayment>('GET', `/payments/${id(paymentId)}`),
-    /** Refunds the whole payment. */
-    refundPayment: (paymentId: string) => call<RazorpayRefund>('POST', `/payments/${id(paymentId)}/refund`, { speed: 'normal' }),
+    /**
+     * Refunds the whole payment, or `amount` paise of it (a partial refund; Razorpay allows several
+     * until the payment is refunded in full). `notes` stay with the refund, so it can be found again.
+     */
+    refundPayment: (paymentId: string, input: { amount?: number; notes?: Record<string, string>; receipt?: string } = {}) =>
+      call<RazorpayRefund>('POST', `/payments/${id(paymentId)}/refund`, { speed: 'normal', ...input }),
+    /** Every refund of a payment, for finding one whose answer was lost. */
+    fetchRefunds: (paymentId: string) => call<RazorpayCollection<RazorpayRefund>>('GET', `/payments/${id(paymentId)}/refunds?count=100`),
   };
 }
 

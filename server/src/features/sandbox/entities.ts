@@ -110,11 +110,12 @@ export const RefundEntitySchema = z.object({
   currency: z.string(),
   payment_id: z.string(),
   notes: NotesSchema,
-  receipt: z.null(),
+  receipt: z.string().nullable(),
   status: z.enum(['processed', 'pending', 'failed']),
   created_at: z.number(),
 });
 export type RefundEntity = z.infer<typeof RefundEntitySchema>;
+export const RefundCollectionSchema = z.object({ entity: z.literal('collection'), count: z.number(), items: z.array(RefundEntitySchema) });
 
 export function toPlanEntity(plan: PlanRow): PlanEntity {
   const createdAt = toUnix(plan.createdAt);
@@ -212,8 +213,8 @@ export function toRefundEntity(refund: RefundRow, currency: string): RefundEntit
     amount: refund.amount,
     currency,
     payment_id: refund.paymentId,
-    notes: [],
-    receipt: null,
+    notes: toNotes(refund.notes),
+    receipt: refund.receipt,
     status: refund.status as RefundEntity['status'],
     created_at: toUnix(refund.createdAt),
   };

@@ -13,12 +13,12 @@ import {
   payWithCard,
   PayWithCardSchema,
 } from './card-checkout.service.ts';
-import { PaymentEntitySchema, PlanEntitySchema, RefundEntitySchema, SubscriptionEntitySchema } from './entities.ts';
+import { PaymentEntitySchema, PlanEntitySchema, RefundCollectionSchema, RefundEntitySchema, SubscriptionEntitySchema } from './entities.ts';
 import { authenticationFailed, inputError, SandboxError } from './errors.ts';
 import { hostedPaymentPage } from './hosted-page.service.ts';
 import { parseFormBody } from './inputs.ts';
 import { createPlan, CreatePlanSchema } from './plans.service.ts';
-import { fetchPayment, refundPayment, RefundPaymentSchema } from './refunds.service.ts';
+import { fetchPayment, fetchRefunds, refundPayment, RefundPaymentSchema } from './refunds.service.ts';
 import { hasApiKeys } from './signing.ts';
 import {
   CancelSubscriptionSchema,
@@ -46,7 +46,7 @@ const WebhookStatusSchema = z.object({ status: z.number() });
  *   /sandbox/pay/:id       a subscription's short_url: a page that opens that Checkout
  *   /sandbox/v1            the API (Basic auth with the key id and secret): plans;
  *                          subscriptions, /:id (GET, PATCH), /:id/cancel, /:id/charge, /:id/fail, /:id/halt;
- *                          payments/:id, /:id/refund; cards/fingerprints; and, without auth, Checkout's subscriptions/:id/checkout
+ *                          payments/:id, /:id/refund, /:id/refunds; cards/fingerprints; and, without auth, Checkout's subscriptions/:id/checkout
  *                          (the amount it shows) and subscriptions/:id/pay
  */
 export const sandboxRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -226,6 +226,12 @@ const sandboxApi: FastifyPluginAsyncZod = async (api) => {
     schema: { hide, params: IdParamsSchema, body: jsonBody(RefundPaymentSchema), response: { 200: RefundEntitySchema } },
     onRequest: apiKeys,
     handler: (request) => refundPayment(ctx, request.params.id, request.body),
+  });
+
+  api.get('/payments/:id/refunds', {
+    schema: { hide, params: IdParamsSchema, response: { 200: RefundCollectionSchema } },
+    onRequest: apiKeys,
+    handler: (request) => fetchRefunds(ctx, request.params.id),
   });
 };
 

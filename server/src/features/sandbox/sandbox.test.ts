@@ -149,6 +149,7 @@ describe('API keys', () => {
     ['POST', '/subscriptions/sub_00000000000000/halt'],
     ['GET', '/payments/pay_00000000000000'],
     ['POST', '/payments/pay_00000000000000/refund'],
+    ['GET', '/payments/pay_00000000000000/refunds'],
   ];
 
   it.each(routes)('are required on %s %s, before the body is looked at', async (method, path) => {
@@ -291,6 +292,7 @@ describe('subscriptions', () => {
       ['POST', '/subscriptions/sub_00000000000000/halt'],
       ['GET', '/payments/pay_00000000000000'],
       ['POST', '/payments/pay_00000000000000/refund'],
+      ['GET', '/payments/pay_00000000000000/refunds'],
     ] as [Method, string][]) {
       const response = await call(method, path);
       expect(response.statusCode, path).toBe(400);
@@ -541,6 +543,23 @@ describe('refunds', () => {
     const rest = await call('POST', `/payments/${paymentId}/refund`);
     expect(rest.json()).toMatchObject({ amount: 5900 });
     expect(await getPayment(paymentId)).toMatchObject({ status: 'refunded', amount_refunded: 9900, refund_status: 'full' });
+  });
+
+  it('keeps a refund’s notes and receipt, and lists a payment’s refunds', async () => {
+    const { paymentId } = await paidSubscription();
+    const first = await call('POST', `/payments/${paymentId}/refund`, { amount: 1000, notes: { refund_key: 'k-1' }, receipt: 'r-1' });
+    expect(first.json()).toMatchObject({ amount: 1000, notes: { refund_key: 'k-1' }, receipt: 'r-1' });
+    await call('POST', `/payments/${paymentId}/refund`, { amount: 2000 });
+    const listed = await call('GET', `/payments/${paymentId}/refunds`);
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(listed.json()).toMatchObject({
+      entity: 'collection',
+      count: 2,
+      items: [
+        { id: first.json().id, amount: 1000, notes: { refund_key: 'k-1' }, receipt: 'r-1', payment_id: paymentId },
+        { amount: 2000, notes: [], receipt: null },
+      ],
+    });
   });
 });
 

@@ -1,0 +1,2 @@
+ALTER TABLE "sandbox_refunds" ADD COLUMN "notes" jsonb DEFAULT '{}'::jsonb NOT NULL;--> statement-breakpoint
+ALTER TABLE "sandbox_refunds" ADD COLUMN "receipt" text;
