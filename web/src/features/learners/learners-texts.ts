@@ -79,6 +79,7 @@ export const learnersTexts = {
   accessSubscribed: (date: string) => `Subscribed until ${date}`,
   accessComplimentary: (date: string) => `Complimentary until ${date}`,
   noAccess: 'No access',
+  accessNow: 'Access',
   certificateName: (name: string) => `Name on certificates: ${name}`,
   sections: 'Sections',
   // Access
@@ -124,7 +125,7 @@ export const learnersTexts = {
   lectures: (done: number, all: number) => `${count.format(done)} of ${count.format(all)} lectures`,
   completed: 'Completed',
   startedOn: (date: string) => `Started ${date}`,
-  lastWatched: (date: string) => `last watched ${date}`,
+  lastWatched: 'last watched',
   progressOf: (title: string) => `Progress in ${title}`,
   // Quizzes
   quizzes: 'Quizzes',
@@ -147,7 +148,7 @@ export const learnersTexts = {
   noSessions: 'Not signed in anywhere.',
   device: (browser: string, os: string) => `${browser} on ${os}`,
   place: 'Network',
-  lastSeen: (when: string) => `last seen ${when}`,
+  lastSeen: 'last seen',
   // Cancellations
   cancellations: 'Cancellations',
   noCancellations: 'Never cancelled.',
