@@ -97,7 +97,7 @@ export default function LearnersPage() {
         </div>
       </header>
 
-      <search className="grid grid-cols-2 gap-3 rounded-box border border-base-300 bg-base-100 p-4 shadow-sm md:grid-cols-[minmax(0,1fr)_auto_auto]">
+      <div role="search" className="grid grid-cols-2 gap-3 rounded-box border border-base-300 bg-base-100 p-4 shadow-sm md:grid-cols-[minmax(0,1fr)_auto_auto]">
         <div className="fieldset col-span-2 min-w-0 p-0 md:col-span-1">
           <label htmlFor={searchId} className="fieldset-legend pt-0 text-sm">
             {texts.search}
@@ -152,7 +152,7 @@ export default function LearnersPage() {
             ))}
           </select>
         </div>
-      </search>
+      </div>
 
       {list.data ? (
         learners.length === 0 ? (
