@@ -35,7 +35,9 @@ const ravi = row(2, { fullName: 'Ravi Kumar', email: 'ravi@example.com', state: 
 const sunil = row(3, { fullName: 'Sunil Rao', email: 'sunil@example.com', state: 'lapsed', plan: 'Yearly', lifetimePaid: 99.5 });
 
 const listKey = (query: string) => `GET /api/v1/admin/learners?${query}`;
-const listed = (learners: LearnerRow[], nextCursor: string | null = null) => ({ body: { success: true, message: answers.learnersFetched, learners, nextCursor } });
+const listed = (learners: LearnerRow[], nextCursor: string | null = null) => ({
+  body: { success: true, message: answers.learnersFetched, learners, nextCursor },
+});
 
 const admin = () => storeLogin(sampleUser({ _id: '90000000-0000-4000-8000-000000000009', role: 'ADMIN', fullName: 'LMS Admin' }));
 

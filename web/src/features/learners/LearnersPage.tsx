@@ -4,6 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import { formatDate, rupees } from '../../lib/format';
 import { paths } from '../../lib/paths';
 import { usePageTitle } from '../../lib/use-page-title';
+import { learnerLink } from './learner-link';
 import { learnersExportUrl, useGetLearnersInfiniteQuery, type LearnersFilter } from './learners.api';
 import { learnersTexts as texts } from './learners-texts';
 import { Ago, Avatar, Email, StateBadge, SuspendedBadge } from './sections/badges';
@@ -13,9 +14,6 @@ const SEARCH_DEBOUNCE_MS = 300;
 
 const isState = (value: string | null): value is LearnerState => LEARNER_STATES.includes(value as LearnerState);
 const isSort = (value: string | null): value is LearnerSort => LEARNER_SORTS.includes(value as LearnerSort);
-
-/** A learner's page, by id in the address. */
-export const learnerLink = (id: string) => ({ pathname: paths.learner, search: `?id=${id}` });
 
 /**
  * Admin only (the router guards it): every account, found by name or email and by state, newest

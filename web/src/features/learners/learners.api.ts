@@ -43,8 +43,7 @@ const learnersApi = serverState.enhanceEndpoints({ addTagTypes: ['Learner'] }).i
 export const { useGetLearnersInfiniteQuery, useGetLearnerQuery } = learnersApi;
 
 /** The CSV of the learners the search and state find: a plain link, so the browser saves what the server streams. */
-export const learnersExportUrl = ({ q, state }: Pick<LearnersFilter, 'q' | 'state'>) =>
-  API_ROOT + urlFor(endpoints.learners.export, { query: { q, state } });
+export const learnersExportUrl = ({ q, state }: Pick<LearnersFilter, 'q' | 'state'>) => API_ROOT + urlFor(endpoints.learners.export, { query: { q, state } });
 
 /** A billing document's PDF (an invoice or a credit note): administrators may download any. */
 export const documentUrl = (id: string) => API_ROOT + urlFor(endpoints.billing.document, { params: { id } });

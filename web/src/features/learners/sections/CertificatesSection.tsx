@@ -1,3 +1,4 @@
+import { certificateCodeForDisplay } from '@lms/contract/certificates';
 import type { LearnerDetail } from '@lms/contract/learners';
 import { generatePath, Link } from 'react-router';
 import { formatDate } from '../../../lib/format';
@@ -17,7 +18,7 @@ export function CertificatesSection({ learner }: { learner: LearnerDetail }) {
               <p className="font-medium wrap-anywhere">{certificate.courseTitle}</p>
               <p className="text-base-content/70">
                 <Link to={generatePath(paths.certificate, { code: certificate.code })} className="link font-mono">
-                  {certificate.code}
+                  {certificateCodeForDisplay(certificate.code)}
                 </Link>{' '}
                 · {texts.issued} {formatDate(certificate.issuedAt)}
               </p>

@@ -25,8 +25,7 @@ export function ProgressSection({ learner }: { learner: LearnerDetail }) {
               <span className="w-10 text-right font-medium tabular-nums">{course.percent}%</span>
             </div>
             <p className="text-base-content/70">
-              {texts.lectures(course.completedLectures, course.lectureCount)} · {texts.startedOn(formatDate(course.startedAt) ?? '')} ·{' '}
-              {texts.lastWatched}{' '}
+              {texts.lectures(course.completedLectures, course.lectureCount)} · {texts.startedOn(formatDate(course.startedAt) ?? '')} · {texts.lastWatched}{' '}
               <Ago iso={course.lastWatchedAt} />
             </p>
           </li>
