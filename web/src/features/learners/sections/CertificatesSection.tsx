@@ -14,7 +14,7 @@ export function CertificatesSection({ learner }: { learner: LearnerDetail }) {
       <ul className="flex flex-col divide-y divide-base-300 text-sm">
         {learner.certificates.map((certificate) => (
           <li key={certificate.code} className="flex flex-wrap items-start justify-between gap-x-4 gap-y-1 py-2 first:pt-0 last:pb-0">
-            <div className="min-w-0 flex-1">
+            <div className="min-w-40 flex-1">
               <p className="font-medium wrap-anywhere">{certificate.courseTitle}</p>
               <p className="text-base-content/70">
                 <Link to={generatePath(paths.certificate, { code: certificate.code })} className="link font-mono">

@@ -28,7 +28,7 @@ export function PaymentsSection({ learner }: { learner: LearnerDetail }) {
   return (
     <Section title={texts.payments} empty={payments.length === 0} emptyText={texts.noPayments}>
       <table
-        className="table max-md:block max-md:[&_tbody]:block max-md:[&_td]:block max-md:[&_td]:px-0 max-md:[&_td]:py-1 max-md:[&_tr]:block max-md:[&_tr]:py-3"
+        className="table max-md:block max-md:[&_tbody]:block max-md:[&_td]:block max-md:[&_td]:px-0 max-md:[&_td]:py-1 max-md:[&_td]:border-0 max-md:[&_tr]:grid max-md:[&_tr]:grid-cols-2 max-md:[&_tr]:gap-x-4 max-md:[&_tr]:py-2"
         aria-label={texts.payments}
       >
         <thead className="max-md:sr-only">
@@ -51,7 +51,7 @@ export function PaymentsSection({ learner }: { learner: LearnerDetail }) {
               <td className="font-medium whitespace-nowrap">
                 <time dateTime={payment.paidAt}>{formatDate(payment.paidAt)}</time>
               </td>
-              <td className="min-w-40 wrap-anywhere">{payment.description}</td>
+              <td className="wrap-anywhere md:min-w-40">{payment.description}</td>
               <td className="tabular-nums md:text-right md:whitespace-nowrap">
                 <Label>{texts.amount}</Label>
                 <span className="font-semibold">{rupees.format(payment.amount)}</span>
@@ -63,7 +63,7 @@ export function PaymentsSection({ learner }: { learner: LearnerDetail }) {
               <td>
                 <DotBadge dot={statusDots[payment.status]}>{texts.paymentStatuses[payment.status]}</DotBadge>
               </td>
-              <td>
+              <td className="max-md:col-span-2">
                 <div className="flex flex-wrap items-center gap-2">
                   {payment.invoice && <DocumentLink what={texts.invoice} document={payment.invoice} />}
                   {payment.creditNotes.map((creditNote) => (
@@ -76,7 +76,7 @@ export function PaymentsSection({ learner }: { learner: LearnerDetail }) {
             </tr>
             {payment.refunds.length > 0 && (
               <tr>
-                <td colSpan={6} className="pt-0">
+                <td colSpan={6} className="pt-0 max-md:col-span-2">
                   <Refunds refunds={payment.refunds} />
                 </td>
               </tr>

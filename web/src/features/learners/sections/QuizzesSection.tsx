@@ -10,7 +10,7 @@ export function QuizzesSection({ learner }: { learner: LearnerDetail }) {
       <ul className="flex flex-col divide-y divide-base-300 text-sm">
         {learner.quizzes.map((quiz) => (
           <li key={quiz.quizId} className="flex flex-wrap items-start justify-between gap-x-4 gap-y-1 py-2 first:pt-0 last:pb-0">
-            <div className="min-w-0 flex-1">
+            <div className="min-w-40 flex-1">
               <p className="font-medium wrap-anywhere">{quiz.quizTitle}</p>
               <p className="text-base-content/70 wrap-anywhere">{quiz.courseTitle}</p>
             </div>

@@ -37,7 +37,7 @@ export function SuspendedBadge({ title }: { title?: string }) {
 
 /** The learner's picture, or their initials without one; decorative (the name is beside it). */
 export function Avatar({ url, name, size = 'sm' }: { url: string; name: string; size?: 'sm' | 'lg' }) {
-  const box = size === 'lg' ? 'size-16 text-xl' : 'size-9 text-sm';
+  const box = size === 'lg' ? 'size-12 text-lg sm:size-16 sm:text-xl' : 'size-9 text-sm';
   if (!url) {
     return (
       <div className="avatar avatar-placeholder shrink-0" aria-hidden="true">
