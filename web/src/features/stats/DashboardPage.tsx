@@ -31,6 +31,7 @@ const texts = {
   siteSettings: 'Site settings',
   leakTrace: 'Leak trace',
   certificates: 'Certificates',
+  learners: 'Learners',
 };
 
 const countFormat = new Intl.NumberFormat('en-IN');
@@ -80,6 +81,24 @@ export default function DashboardPage() {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-3xl font-bold">{messages.adminDashboard}</h1>
         <div className="flex flex-wrap gap-1">
+          {/* The learners first: support work starts there. */}
+          <Link to={paths.learners} className="btn btn-outline btn-sm">
+            <svg
+              viewBox="0 0 24 24"
+              width="16"
+              height="16"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+              aria-hidden="true"
+            >
+              <circle cx="9" cy="8" r="4" />
+              <path d="M2 21a7 7 0 0 1 14 0M16 4a4 4 0 0 1 0 8M22 21a7 7 0 0 0-4-6.3" />
+            </svg>
+            {texts.learners}
+          </Link>
           <Link to={paths.trace} className="btn btn-ghost btn-sm">
             <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" aria-hidden="true">
               <circle cx="11" cy="11" r="7" />
