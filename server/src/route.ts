@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import type { z } from 'zod';
 import type { ApiEndpoint } from '@lms/contract/api';
 import type { Access, Schemas } from '@lms/contract/http';
+import { recordAdminAction } from './features/audit/admin-actions.ts';
 import { requireLogin, requireRole, requireUser } from './features/auth/guards.ts';
 import type { RateLimited } from './rate-limit.ts';
 import { jsonBody } from './validation.ts';
@@ -69,6 +70,9 @@ export function route<S extends Schemas>(app: FastifyInstance, endpoint: ApiEndp
       const answer = await handler(request, reply);
       // A reply is a thenable: a handler that returns it has been awaited until it was sent.
       if (reply.sent) return reply;
+      // An administrator's write is appended to the audit trail once it has succeeded (outside
+      // its transaction; the services of learners' access, money and suspension record their own).
+      await recordAdminAction(request, endpoint, answer);
       return reply.code(status).send(answer);
     },
   };
