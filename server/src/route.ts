@@ -65,7 +65,10 @@ export function route<S extends Schemas>(app: FastifyInstance, endpoint: ApiEndp
       ...(body === 'multipart' && { consumes: ['multipart/form-data'] }),
       ...(response !== 'download' && { response: { [status]: response, ...endpoint.alsoAnswers } }),
     },
-    preHandler: [...GUARDS[endpoint.access], ...(setup.rateLimit ? [setup.rateLimit as unknown as Guard] : [])],
+    // An administrator's endpoint refuses anyone else before it reads their input: a learner gets
+    // 403 whatever they send, never the form's validation texts. The others check input first.
+    ...(endpoint.access === 'admin' && { preValidation: GUARDS.admin }),
+    preHandler: [...(endpoint.access === 'admin' ? [] : GUARDS[endpoint.access]), ...(setup.rateLimit ? [setup.rateLimit as unknown as Guard] : [])],
     handler: async (request, reply) => {
       const answer = await handler(request, reply);
       // A reply is a thenable: a handler that returns it has been awaited until it was sent.
