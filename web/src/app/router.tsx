@@ -55,6 +55,7 @@ export const routes: RouteObject[] = [
               { path: paths.coupons, ...page(() => import('../features/plans/CouponsPage')) },
               { path: paths.trace, ...page(() => import('../features/protection/TracePage')) },
               { path: paths.certificates, ...page(() => import('../features/certificates/admin/CertificatesAdminPage')) },
+              { path: paths.activity, ...page(() => import('../features/activity/ActivityPage')) },
               { path: paths.quizResults, ...page(() => import('../features/quizzes/results/QuizResultsPage')) },
               // The site's settings, and the first administrator's setup after choosing a password.
               { path: paths.settings, ...page(() => import('../features/settings/SettingsPage')) },
