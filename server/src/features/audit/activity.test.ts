@@ -25,8 +25,30 @@ beforeAll(async () => {
   const db = t.database.db;
   // Either side of midnight in India on 2 March 2026 (18:30 UTC the day before).
   await db.insert(auditLog).values([
-    { at: new Date('2026-03-01T18:29:59Z'), actorId: asha.user._id, actorName: asha.fullName, actorEmail: asha.email, action: 'plans.create', area: 'money', targetType: 'plan', targetId: randomUUID(), targetLabel: 'Yearly', summary: 'Created plan: Yearly' },
-    { at: new Date('2026-03-01T18:30:00Z'), actorId: ravi.user._id, actorName: 'Ravi Kumar', actorEmail: ravi.email, action: 'courses.update', area: 'content', targetType: 'course', targetId: courseId, targetLabel: 'Typography', summary: 'Edited course: Typography' },
+    {
+      at: new Date('2026-03-01T18:29:59Z'),
+      actorId: asha.user._id,
+      actorName: asha.fullName,
+      actorEmail: asha.email,
+      action: 'plans.create',
+      area: 'money',
+      targetType: 'plan',
+      targetId: randomUUID(),
+      targetLabel: 'Yearly',
+      summary: 'Created plan: Yearly',
+    },
+    {
+      at: new Date('2026-03-01T18:30:00Z'),
+      actorId: ravi.user._id,
+      actorName: 'Ravi Kumar',
+      actorEmail: ravi.email,
+      action: 'courses.update',
+      area: 'content',
+      targetType: 'course',
+      targetId: courseId,
+      targetLabel: 'Typography',
+      summary: 'Edited course: Typography',
+    },
   ]);
   await recordAudit(db, { actor: null, action: 'access.expire', target: { type: 'user', id: learner.user._id, label: learner.fullName }, summary: 'Ended' });
   for (let n = 1; n <= 5; n += 1)
@@ -97,7 +119,10 @@ describe('the Activity list', () => {
     expect((await entriesOf('?area=money')).map((entry) => entry.action)).toEqual(['plans.create']);
     expect(await entriesOf('?action=learners.grantAccess')).toHaveLength(5);
     expect((await entriesOf(`?actorId=${ravi.user._id}`)).map((entry) => entry.action)).toEqual(['courses.update']);
-    expect((await entriesOf(`?targetId=${learner.user._id}`)).map((entry) => entry.action)).toEqual([...Array(5).fill('learners.grantAccess'), 'access.expire']);
+    expect((await entriesOf(`?targetId=${learner.user._id}`)).map((entry) => entry.action)).toEqual([
+      ...Array(5).fill('learners.grantAccess'),
+      'access.expire',
+    ]);
     expect(await entriesOf(`?targetId=${learner.user._id}&area=content`)).toEqual([]);
   });
 

@@ -84,7 +84,12 @@ describe('the audit trail', () => {
       createdBy: 'Meera Iyer',
       thumbnail: { bytes: await pngImage(), filename: 'cover.png', type: 'image/png' },
     });
-    const created = await t.app.inject({ method: 'POST', url: `${API_PREFIX}/courses`, payload: form.payload, headers: { ...form.headers, cookie: admin.cookie } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `${API_PREFIX}/courses`,
+      payload: form.payload,
+      headers: { ...form.headers, cookie: admin.cookie },
+    });
     expect(created.statusCode, created.body).toBe(201);
     const courseId: string = created.json().course._id;
     const entries = await entriesOf('courses.create');

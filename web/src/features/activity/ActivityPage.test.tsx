@@ -29,8 +29,20 @@ const grant = entry(12, {
   reason: 'Scholarship',
   summary: '30 days, until 20 Dec 2026',
 });
-const plan = entry(11, { actor: ravi, action: 'plans.create', area: 'money', target: { type: 'plan', _id: null, label: 'Yearly' }, summary: 'Created plan: Yearly' });
-const expiry = entry(10, { actor: null, action: 'access.expire', area: 'people', target: { type: 'user', _id: learnerId, label: 'Neha Singh' }, summary: 'Ended' });
+const plan = entry(11, {
+  actor: ravi,
+  action: 'plans.create',
+  area: 'money',
+  target: { type: 'plan', _id: null, label: 'Yearly' },
+  summary: 'Created plan: Yearly',
+});
+const expiry = entry(10, {
+  actor: null,
+  action: 'access.expire',
+  area: 'people',
+  target: { type: 'user', _id: learnerId, label: 'Neha Singh' },
+  summary: 'Ended',
+});
 const older = entry(9);
 
 const key = (query: string) => `GET /api/v1/admin/activity?${query}`;
@@ -92,7 +104,11 @@ describe('the Activity page', () => {
     await waitFor(() => expect(within(screen.getByRole('table', { name: texts.listLabel })).queryByText('Neha Singh')).not.toBeInTheDocument());
     // The actions offered are the area's, under its name.
     const actions = screen.getByLabelText(texts.action);
-    expect(within(actions).getAllByRole('group').map((group) => group.getAttribute('label'))).toEqual(['Money']);
+    expect(
+      within(actions)
+        .getAllByRole('group')
+        .map((group) => group.getAttribute('label')),
+    ).toEqual(['Money']);
     expect(within(actions).queryByRole('option', { name: 'Created course' })).not.toBeInTheDocument();
 
     await user.selectOptions(actions, 'Created plan');

@@ -106,7 +106,12 @@ export default function ActivityPage() {
             </select>
           </Field>
           <Field id={ids.action} label={texts.action}>
-            <select id={ids.action} className="select w-full" value={filter.action ?? ''} onChange={(event) => set({ action: event.target.value || undefined })}>
+            <select
+              id={ids.action}
+              className="select w-full"
+              value={filter.action ?? ''}
+              onChange={(event) => set({ action: event.target.value || undefined })}
+            >
               <option value="">{texts.allActions}</option>
               {AUDIT_AREAS.filter((area) => shownActions.some(([, action]) => action.area === area)).map((area) => (
                 <optgroup key={area} label={AUDIT_AREA_LABELS[area]}>
@@ -122,7 +127,12 @@ export default function ActivityPage() {
             </select>
           </Field>
           <Field id={ids.actor} label={texts.administrator}>
-            <select id={ids.actor} className="select w-full" value={filter.actorId ?? ''} onChange={(event) => set({ actorId: event.target.value || undefined })}>
+            <select
+              id={ids.actor}
+              className="select w-full"
+              value={filter.actorId ?? ''}
+              onChange={(event) => set({ actorId: event.target.value || undefined })}
+            >
               <option value="">{texts.allAdministrators}</option>
               {actors.map((actor) => (
                 <option key={actor._id} value={actor._id}>
@@ -130,7 +140,9 @@ export default function ActivityPage() {
                 </option>
               ))}
               {/* One chosen by a link but not (or no longer) among those listed still shows as chosen. */}
-              {filter.actorId && pages && !actors.some((actor) => actor._id === filter.actorId) && <option value={filter.actorId}>{texts.administrator}</option>}
+              {filter.actorId && pages && !actors.some((actor) => actor._id === filter.actorId) && (
+                <option value={filter.actorId}>{texts.administrator}</option>
+              )}
             </select>
           </Field>
           <Field id={ids.from} label={texts.from}>
