@@ -75,26 +75,29 @@ function idOf(entity: Entity): string | null {
 }
 
 /**
- * What an administrator's write was done to: the most particular id its path or query names,
- * called as the answer calls it when the answer carries that thing (a course's title, a plan's
- * name), else by its id; for a creation, the thing the answer carries.
+ * What an administrator's write was done to. A thing the answer carries that the path does not
+ * name was made by the write (a quiz, a section, a file): that thing. Otherwise the most
+ * particular id the path or query names, called as the answer calls it when the answer carries
+ * that thing (a course's title, a plan's name), else by its id (a thing deleted).
  */
 export function targetOf(endpoint: ApiEndpoint, request: FastifyRequest, answer: unknown): Target | null {
   const named = { ...(request.query as Entity | undefined), ...(request.params as Entity | undefined) };
   const group = endpoint.name.split('.')[0]!;
+  const ids = ID_PARAMETERS.flatMap(([parameter, type]) => {
+    const id = text(named[parameter]);
+    return id && UUID.test(id) ? [{ type: parameter === 'id' ? (ID_OF_GROUP[group] ?? type) : type, id }] : [];
+  });
   const entry = Object.entries(answer && typeof answer === 'object' ? (answer as Entity) : {}).find(
     ([key, value]) => key in ANSWER_ENTITIES && value !== null && typeof value === 'object',
   );
   const entity = entry && { type: ANSWER_ENTITIES[entry[0]]!, value: entry[1] as Entity };
-  for (const [parameter, type] of ID_PARAMETERS) {
-    const id = text(named[parameter]);
-    if (!id || !UUID.test(id)) continue;
-    const of = parameter === 'id' ? (ID_OF_GROUP[group] ?? type) : type;
-    const label = entity?.type === of ? labelOf(of, entity.value) : undefined;
-    return { type: of, id, label: label ?? id };
+  if (entity && !ids.some((id) => id.type === entity.type)) {
+    return { type: entity.type, id: idOf(entity.value), label: labelOf(entity.type, entity.value) ?? entity.type };
   }
-  if (!entity) return null;
-  return { type: entity.type, id: idOf(entity.value), label: labelOf(entity.type, entity.value) ?? entity.type };
+  const [first] = ids;
+  if (!first) return null;
+  const label = entity?.type === first.type ? labelOf(first.type, entity.value) : undefined;
+  return { ...first, label: label ?? first.id };
 }
 
 /** Whether the route records this endpoint's successful answers: an administrator's write its service does not record. */

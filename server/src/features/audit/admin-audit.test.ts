@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiEndpoints, type ApiEndpoint } from '@lms/contract/api';
+import type { FastifyRequest } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { api, apiEndpoints, type ApiEndpoint } from '@lms/contract/api';
 import { answers } from '@lms/contract/answers';
 import { AUDIT_ACTIONS } from '@lms/contract/audit';
 import { API_PREFIX } from '@lms/contract/http';
 import { auditLog } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { multipart, pngImage, signUp, signUpAdmin } from '../../test/http.ts';
-import { AUDITED_BY_SERVICE, isAuditedByRoute } from './admin-actions.ts';
+import { AUDITED_BY_SERVICE, isAuditedByRoute, recordAdminAction, targetOf } from './admin-actions.ts';
 
 /** Actions no endpoint is named after: written by services (a restore, a confirmed email) or by the queue. */
 const WRITTEN_BY_SERVICES_ONLY = ['access.expire', 'email.confirm', 'protection.restore'];
@@ -45,6 +46,50 @@ describe('the names of the audit trail', () => {
   });
 });
 
+describe('what an administrator’s write was done to', () => {
+  const courseId = randomUUID();
+  const lectureId = randomUUID();
+  const made = randomUUID();
+  const request = (params: object = {}, query: object = {}) => ({ params, query }) as unknown as FastifyRequest;
+
+  it('is the thing the path names, called as the answer calls it, else by its id', () => {
+    expect(targetOf(api.lectures.update, request({ courseId, lectureId }), { lecture: { _id: lectureId, title: 'Kerning' } })).toEqual({
+      type: 'lecture',
+      id: lectureId,
+      label: 'Kerning',
+    });
+    // The answer is the course; the lecture is gone.
+    expect(targetOf(api.lectures.delete, request({}, { courseId, lectureId }), { course: { _id: courseId, title: 'Type' } })).toEqual({
+      type: 'lecture',
+      id: lectureId,
+      label: lectureId,
+    });
+  });
+
+  it('is the thing made, when the answer carries one the path does not name', () => {
+    expect(targetOf(api.quizzes.create, request({ courseId }), { quiz: { _id: made, title: 'Check yourself' } })).toEqual({
+      type: 'quiz',
+      id: made,
+      label: 'Check yourself',
+    });
+    expect(targetOf(api.settings.update, request(), { settings: { name: 'Acme' } })).toEqual({ type: 'settings', id: null, label: 'Site settings' });
+  });
+
+  it('leaves the change made when its entry cannot be written, and says so in the log', async () => {
+    const error = vi.fn();
+    const failing = {
+      params: { id: courseId },
+      query: {},
+      user: { id: randomUUID(), fullName: 'Asha', email: 'asha@example.com' },
+      log: { error },
+      server: { ctx: { db: { insert: () => ({ values: () => Promise.reject(new Error('the database went away')) }) } } },
+    } as unknown as FastifyRequest;
+    await expect(recordAdminAction(failing, api.courses.unpublish, { course: { _id: courseId, title: 'Type' } })).resolves.toBeUndefined();
+    expect(error).toHaveBeenCalledOnce();
+    expect(error.mock.calls[0]![0]).toMatchObject({ action: 'courses.unpublish' });
+  });
+});
+
 describe('the audit trail', () => {
   let t: TestApp;
   let admin: Awaited<ReturnType<typeof signUpAdmin>>;
@@ -66,10 +111,12 @@ describe('the audit trail', () => {
     const before = await entryCount();
     for (const endpoint of adminEndpoints) {
       const url = urlOf(endpoint);
-      const asLearner = await t.app.inject({ method: endpoint.method, url, headers: { cookie: learner.cookie } });
+      // A body no form would take: the guard answers before validation reads it.
+      const payload = endpoint.method === 'GET' ? undefined : { title: 7 };
+      const asLearner = await t.app.inject({ method: endpoint.method, url, headers: { cookie: learner.cookie }, ...(payload && { payload }) });
       expect(asLearner.statusCode, `${endpoint.name} as a learner: ${asLearner.body}`).toBe(403);
       expect(asLearner.json()).toEqual({ success: false, message: answers.notAllowed });
-      const asVisitor = await t.app.inject({ method: endpoint.method, url });
+      const asVisitor = await t.app.inject({ method: endpoint.method, url, ...(payload && { payload }) });
       expect(asVisitor.statusCode, `${endpoint.name} as a visitor: ${asVisitor.body}`).toBe(401);
     }
     // A learner's refused attempts are nobody's action.
