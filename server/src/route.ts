@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import type { z } from 'zod';
 import type { ApiEndpoint } from '@lms/contract/api';
 import type { Access, Schemas } from '@lms/contract/http';
+import { recordAdminAction } from './features/audit/admin-actions.ts';
 import { requireLogin, requireRole, requireUser } from './features/auth/guards.ts';
 import type { RateLimited } from './rate-limit.ts';
 import { jsonBody } from './validation.ts';
@@ -64,11 +65,17 @@ export function route<S extends Schemas>(app: FastifyInstance, endpoint: ApiEndp
       ...(body === 'multipart' && { consumes: ['multipart/form-data'] }),
       ...(response !== 'download' && { response: { [status]: response, ...endpoint.alsoAnswers } }),
     },
-    preHandler: [...GUARDS[endpoint.access], ...(setup.rateLimit ? [setup.rateLimit as unknown as Guard] : [])],
+    // An administrator's endpoint refuses anyone else before it reads their input: a learner gets
+    // 403 whatever they send, never the form's validation texts. The others check input first.
+    ...(endpoint.access === 'admin' && { preValidation: GUARDS.admin }),
+    preHandler: [...(endpoint.access === 'admin' ? [] : GUARDS[endpoint.access]), ...(setup.rateLimit ? [setup.rateLimit as unknown as Guard] : [])],
     handler: async (request, reply) => {
       const answer = await handler(request, reply);
       // A reply is a thenable: a handler that returns it has been awaited until it was sent.
       if (reply.sent) return reply;
+      // An administrator's write is appended to the audit trail once it has succeeded (outside
+      // its transaction; the services of learners' access, money and suspension record their own).
+      await recordAdminAction(request, endpoint, answer);
       return reply.code(status).send(answer);
     },
   };

@@ -54,6 +54,7 @@ import { traceRoutes } from './features/protection/trace.routes.ts';
 import { billingRoutes } from './features/billing/billing.routes.ts';
 import { learnerRefundRoutes } from './features/learners/refunds.routes.ts';
 import { certificateRoutes } from './features/certificates/certificates.routes.ts';
+import { activityRoutes } from './features/audit/activity.routes.ts';
 import { quizAuthoringRoutes } from './features/quizzes/authoring.routes.ts';
 import { paymentRoutes } from './features/payments/payments.routes.ts';
 import { planRoutes } from './features/plans/plans.routes.ts';
@@ -143,6 +144,7 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(traceRoutes);
   await api.register(captionSearchRoutes);
   await api.register(certificateRoutes);
+  await api.register(activityRoutes);
   await api.register(quizAuthoringRoutes);
   await api.register(attemptRoutes);
   await api.register(quizResultsRoutes);

@@ -58,6 +58,7 @@ export const routes: RouteObject[] = [
               { path: paths.certificates, ...page(() => import('../features/certificates/admin/CertificatesAdminPage')) },
               { path: paths.learners, ...page(() => import('../features/learners/LearnersPage')) },
               { path: paths.learner, ...page(() => import('../features/learners/LearnerPage')) },
+              { path: paths.activity, ...page(() => import('../features/activity/ActivityPage')) },
               { path: paths.quizResults, ...page(() => import('../features/quizzes/results/QuizResultsPage')) },
               // The site's settings, and the first administrator's setup after choosing a password.
               { path: paths.settings, ...page(() => import('../features/settings/SettingsPage')) },

@@ -5,12 +5,29 @@ import { auditLog } from '../../db/schema.ts';
 /** Who acted: an administrator as the request knows them, or null for the queue's own work. */
 export type AuditActor = { id: string; fullName: string; email: string } | null;
 
+/** What an entry can be about. */
+export type AuditTargetType =
+  | 'user'
+  | 'payment'
+  | 'document'
+  | 'course'
+  | 'lecture'
+  | 'section'
+  | 'resource'
+  | 'caption'
+  | 'quiz'
+  | 'plan'
+  | 'coupon'
+  | 'certificate'
+  | 'settings'
+  | 'page';
+
 export interface AuditRecord {
   actor: AuditActor;
   action: AuditAction;
   /** What it was done to, with how it is called now (the entry keeps the name after a rename or a deletion). */
   target?: {
-    type: 'user' | 'payment' | 'document' | 'course' | 'lecture' | 'quiz' | 'plan' | 'coupon' | 'certificate' | 'settings';
+    type: AuditTargetType;
     id: string | null;
     label: string;
   };

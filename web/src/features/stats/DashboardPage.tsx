@@ -32,6 +32,7 @@ const texts = {
   leakTrace: 'Leak trace',
   certificates: 'Certificates',
   learners: 'Learners',
+  activity: 'Activity',
 };
 
 const countFormat = new Intl.NumberFormat('en-IN');
@@ -122,6 +123,22 @@ export default function DashboardPage() {
               <path d="M8.5 14 7 22l5-3 5 3-1.5-8" />
             </svg>
             {texts.certificates}
+          </Link>
+          <Link to={paths.activity} className="btn btn-ghost btn-sm">
+            <svg
+              viewBox="0 0 24 24"
+              width="16"
+              height="16"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+              aria-hidden="true"
+            >
+              <path d="M9 6h11M9 12h11M9 18h11M4 6h.01M4 12h.01M4 18h.01" />
+            </svg>
+            {texts.activity}
           </Link>
           <Link to={paths.settings} className="btn btn-ghost btn-sm">
             <svg
