@@ -40,8 +40,9 @@ export const adminRefundJson = (row: RefundRow): AdminRefund => ({
 });
 
 /** How the audit trail names a payment: "₹99.00 on 20 Nov 2026 by Asha". */
-const paymentLabel = (payment: PaymentRow, buyer: { fullName: string }) =>
-  `${rupees(payment.amountPaise)} on ${formatIndiaDate(payment.paidAt)} by ${buyer.fullName}`;
+/** A refund is an action on the learner (their page lists it); the payment is named in its summary. */
+const learnerTarget = (buyer: { id: string; fullName: string; email: string }) => ({ type: 'user' as const, id: buyer.id, label: `${buyer.fullName} <${buyer.email}>` });
+const paymentWords = (payment: PaymentRow) => `the ${rupees(payment.amountPaise)} paid on ${formatIndiaDate(payment.paidAt)}`;
 
 /** A refund already asked for under this key: its outcome again, whatever was sent this time. */
 function answerExisting(row: RefundRow, paymentId: string): { refund: AdminRefund; message: string } {
@@ -123,10 +124,10 @@ async function refuse(ctx: Context, row: RefundRow, reason: string, actor: Audit
     await recordAudit(tx, {
       actor,
       action: 'learners.refund',
-      target: { type: 'payment', id: payment.id, label: paymentLabel(payment, buyer) },
+      target: learnerTarget(buyer),
       reason: row.note,
-      summary: `${rupees(row.amountPaise)} of ${rupees(payment.amountPaise)} refused by the provider: ${reason}`,
-      details: { key: row.key, amount: row.amountPaise / 100, access: row.access, state: 'failed' },
+      summary: `${rupees(row.amountPaise)} of ${paymentWords(payment)}, refused by the provider: ${reason}`,
+      details: { paymentId: payment.id, key: row.key, amount: row.amountPaise / 100, access: row.access, state: 'failed' },
     });
   });
 }
@@ -199,10 +200,10 @@ async function settle(ctx: Context, row: RefundRow, providerRefundId: string, { 
     await recordAudit(tx, {
       actor,
       action: 'learners.refund',
-      target: { type: 'payment', id: payment.id, label: paymentLabel(payment, buyer) },
+      target: learnerTarget(buyer),
       reason: row.note,
-      summary: `${rupees(row.amountPaise)} of ${rupees(payment.amountPaise)}, ${endsNow ? 'access ends now' : 'access to the period’s end'}`,
-      details: { key: row.key, amount: row.amountPaise / 100, access: row.access, providerRefundId, creditNoteId: creditNote },
+      summary: `${rupees(row.amountPaise)} of ${paymentWords(payment)}, ${endsNow ? 'access ended now' : 'access to the period’s end'}`,
+      details: { paymentId: payment.id, key: row.key, amount: row.amountPaise / 100, access: row.access, providerRefundId, creditNoteId: creditNote },
     });
     return { processed: { ...processed, creditNoteId: creditNote }, creditNote, ending };
   });

@@ -98,15 +98,16 @@ describe('POST /admin/payments/:id/refunds', () => {
     const [entry] = await db()
       .select()
       .from(auditLog)
-      .where(and(eq(auditLog.action, 'learners.refund'), eq(auditLog.targetId, payment.id)));
+      .where(and(eq(auditLog.action, 'learners.refund'), eq(auditLog.targetId, paid.user._id)));
     expect(entry).toMatchObject({
       actorId: admin.user._id,
       area: 'money',
-      targetType: 'payment',
+      targetType: 'user',
+      targetLabel: `${paid.fullName} <${paid.email}>`,
       reason: 'Charged twice',
-      summary: '₹99.00 of ₹99.00, access ends now',
+      details: expect.objectContaining({ paymentId: payment.id }),
     });
-    expect(entry!.targetLabel).toMatch(new RegExp(`^₹99\\.00 on .+ by ${paid.fullName}$`));
+    expect(entry!.summary).toMatch(/^₹99\.00 of the ₹99\.00 paid on .+, access ended now$/);
   });
 
   it('refunds in part twice, then refuses more than what remains (400, nothing written); access to the period’s end stays', async () => {

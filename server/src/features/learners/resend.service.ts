@@ -39,9 +39,11 @@ export async function resendDocument(ctx: Context, admin: UserRow, documentId: s
     await recordAudit(tx, {
       actor: admin,
       action: 'learners.resendDocument',
-      target: { type: 'document', id: document.id, label: document.number },
+      // An action on the learner (their page lists it); the document is named in the summary.
+      target: { type: 'user', id: buyer!.id, label: `${buyer!.fullName} <${buyer!.email}>` },
       reason: note || null,
       summary: `${isCreditNote ? 'Credit note' : 'Invoice'} ${document.number} sent again to ${buyer!.email}`,
+      details: { documentId: document.id },
     });
     return { mail, email: buyer!.email };
   });

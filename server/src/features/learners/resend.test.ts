@@ -47,12 +47,13 @@ describe('POST /admin/billing/documents/:id/resend', () => {
     const entries = await t.database.db
       .select()
       .from(auditLog)
-      .where(and(eq(auditLog.action, 'learners.resendDocument'), eq(auditLog.targetId, invoice.id)));
+      .where(and(eq(auditLog.action, 'learners.resendDocument'), eq(auditLog.targetId, paid.user._id)));
     expect(entries).toHaveLength(2);
     expect(entries[0]).toMatchObject({
       actorId: admin.user._id,
-      targetType: 'document',
-      targetLabel: invoice.number,
+      targetType: 'user',
+      targetLabel: `${paid.fullName} <${paid.email}>`,
+      details: { documentId: invoice.id },
       reason: 'Lost in spam',
       summary: `Invoice ${invoice.number} sent again to ${paid.email}`,
     });
