@@ -237,17 +237,15 @@ describe("a learner's page", () => {
       { quizId, versionId: version.id, userId: paid.user._id, courseId, number: 1, state: 'graded', questionOrder: [], score: 40, passed: false },
       { quizId, versionId: version.id, userId: paid.user._id, courseId, number: 2, state: 'graded', questionOrder: [], score: 90, passed: true },
     ]);
-    await t.app.ctx.db
-      .insert(certificates)
-      .values({
-        code: `C${randomUUID().replaceAll('-', '').slice(0, 15).toUpperCase()}`,
-        userId: paid.user._id,
-        courseId,
-        name: 'Asha',
-        courseTitle: 'Statistics for the page',
-        instructor: 'Meera',
-        issuer: 'LMS',
-      });
+    await t.app.ctx.db.insert(certificates).values({
+      code: `C${randomUUID().replaceAll('-', '').slice(0, 15).toUpperCase()}`,
+      userId: paid.user._id,
+      courseId,
+      name: 'Asha',
+      courseTitle: 'Statistics for the page',
+      instructor: 'Meera',
+      issuer: 'LMS',
+    });
     await recordAudit(t.app.ctx.db, {
       actor: { id: admin.user._id, fullName: admin.fullName, email: admin.email },
       action: 'protection.endSessions',
