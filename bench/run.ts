@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only=api,video,hls,upload,scale,progress,curriculum,protection,billing,weight,start,lighthouse,abuse,cluster,captions,quizzes]`
+// `npm run bench [-- --quick] [-- --only=api,video,hls,upload,scale,progress,curriculum,protection,billing,weight,start,lighthouse,abuse,cluster,captions,quizzes,learners]`
 // Measures the product against reference servers started in the same run, prints one
 // markdown table per section, and writes them to bench/results/<date>.md. Not a test: see README.md.
 import fs from 'node:fs/promises';
@@ -15,6 +15,7 @@ import { sectionMarkdown, type SectionResult } from './src/report.ts';
 import { measureAbuse } from './src/sections/abuse.ts';
 import { measureApi, type RunningProduct } from './src/sections/api.ts';
 import { measureHls } from './src/sections/hls.ts';
+import { measureLearners } from './src/sections/learners.ts';
 import { measureLighthouse } from './src/sections/lighthouse.ts';
 import { measureBilling } from './src/sections/billing.ts';
 import { measureCaptions } from './src/sections/captions.ts';
@@ -46,6 +47,7 @@ const SECTIONS = [
   'cluster',
   'captions',
   'quizzes',
+  'learners',
 ] as const;
 type SectionName = (typeof SECTIONS)[number];
 
@@ -178,6 +180,10 @@ try {
   if (wanted('quizzes')) {
     log('Quizzes: the results over 100,000 attempts, grading 50 submissions at once');
     report(await measureQuizzes(bench));
+  }
+  if (wanted('learners')) {
+    log('Learners at a million');
+    report(await measureLearners(bench));
   }
   if (wanted('weight')) {
     log('Front-end weight');

@@ -47,6 +47,7 @@ import { signedInSessionRoutes } from './features/auth/signed-in-sessions.routes
 import { courseRoutes } from './features/courses/courses.routes.ts';
 import { curriculumRoutes } from './features/lectures/curriculum.routes.ts';
 import { lectureRoutes } from './features/lectures/lectures.routes.ts';
+import { learnerRoutes } from './features/learners/learners.routes.ts';
 import { progressRoutes } from './features/progress/progress.routes.ts';
 import { attemptRoutes } from './features/quizzes/attempts.routes.ts';
 import { playbackRoutes } from './features/protection/playback.routes.ts';
@@ -149,4 +150,5 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(attemptRoutes);
   await api.register(quizResultsRoutes);
   await api.register(learnerAccessRoutes);
+  await api.register(learnerRoutes);
 }

@@ -57,7 +57,7 @@ export async function createSession(ctx: Context, userId: string, client: SignIn
     const signedOut = await endSessionsPastCap(tx, { user, sessionId: created!.id, maxDevices });
     return { id: created!.id, user, signedOut };
   });
-  noteSignIn(ctx, id);
+  noteSignIn(ctx, id, client.log);
   if (signedOut.length > 0) {
     try {
       await queueDevicesSignedOutMail(ctx, { user, signedOut, newDevice: { userAgent, addressBlock }, maxDevices });
