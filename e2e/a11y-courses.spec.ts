@@ -31,6 +31,18 @@ const demoQuizId = async (page: Page, courseId: string): Promise<string> => {
   return quizzes.find((quiz) => quiz.title === DEMO_QUIZ)!._id;
 };
 
+/** A learner of the admin's list: one signed up in a context of its own, so that the admin stays logged in. */
+const aLearner = async (page: Page): Promise<{ _id: string; fullName: string }> => {
+  const other = await page.context().browser()!.newContext();
+  const person = newPerson('listed');
+  await registerByApi(other.request, person);
+  await other.close();
+  const { learners } = (await (await page.request.get(`/api/v1/admin/learners?q=${encodeURIComponent(person.email)}`)).json()) as {
+    learners: { _id: string; fullName: string }[];
+  };
+  return learners[0]!;
+};
+
 const pages: [string, Visitor, Open][] = [
   ['/courses', 'visitor', visit(() => '/courses', /explore the courses/i)],
   ['/course/description', 'visitor', visit((id) => `/course/description?id=${id}`, DEMO_COURSE.title)],
@@ -71,6 +83,26 @@ const pages: [string, Visitor, Open][] = [
     },
   ],
   ['/admin/quiz-results', 'admin', visit((id) => `/admin/quiz-results?id=${id}`, 'Quiz results')],
+  [
+    '/admin/learners',
+    'admin',
+    async (page) => {
+      const learner = await aLearner(page);
+      await visit(() => '/admin/learners', 'Learners')(page, '');
+      // A table row on a desktop, a card on a phone: either way a link named by the learner.
+      await expect(page.getByRole('link', { name: learner.fullName }).first()).toBeVisible();
+    },
+  ],
+  [
+    '/admin/learner',
+    'admin',
+    async (page) => {
+      const learner = await aLearner(page);
+      await visit(() => `/admin/learner?id=${learner._id}`, learner.fullName)(page, '');
+      await expect(page.getByRole('region', { name: 'Payments' })).toBeVisible();
+    },
+  ],
+  ['/admin/activity', 'admin', visit(() => '/admin/activity', 'Activity')],
   [
     '/admin/dashboard',
     'admin',

@@ -32,14 +32,17 @@ test('learners: the admin finds a learner, grants 30 days and the learner watche
   await page.getByRole('link', { name: 'Learners', exact: true }).click();
   await expect(page).toHaveURL(/\/admin\/learners/);
   await page.getByRole('searchbox', { name: 'Search by name or email' }).fill(person.email.split('@')[0]!.slice(2).toUpperCase());
-  await page.getByRole('link', { name: `Open ${person.fullName}’s page` }).first().click();
+  await page
+    .getByRole('link', { name: `Open ${person.fullName}’s page` })
+    .first()
+    .click();
   await expect(page.getByRole('heading', { name: person.fullName })).toBeVisible();
   await expect(page.getByText('No access', { exact: true })).toBeVisible();
 
   // 30 days of complimentary access, with a note.
   await page.getByRole('button', { name: 'Grant access' }).click();
   const grant = page.getByRole('dialog', { name: `Grant ${person.fullName} complimentary access` });
-  await expect(grant.getByLabel('Days')).toHaveValue('30');
+  await expect(grant.getByRole('spinbutton', { name: 'Days' })).toHaveValue('30');
   await grant.getByLabel('Note').fill('Scholarship');
   await grant.getByRole('button', { name: 'Grant', exact: true }).click();
   await expect(grant).toBeHidden();
