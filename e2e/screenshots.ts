@@ -1,6 +1,6 @@
 // Long by nature: one list of every screen, each with the steps that reach it; read a screen at a time.
 /**
- * `npm run screenshots`: every page of the app as PNGs in screenshots/ (git-ignored), at 360 and
+ * `npm run screenshots [-- --only=learners,activity]`: every page of the app (or those named) as PNGs in screenshots/ (git-ignored), at 360 and
  * 1280 px wide, in the light and the dark theme (daisyUI follows prefers-color-scheme), full-page,
  * as each role that sees the page differently: `<page>-<role>-<width>-<theme>.png`.
  *
@@ -55,6 +55,17 @@ interface Shot {
    * ones still run side by side.
    */
   serial?: true;
+}
+
+/** From the learners list filtered to subscribers, the first one's page, once its payments show. */
+async function openSubscriber(page: Page) {
+  await page
+    .getByRole('link', { name: /^Open .+’s page$/ })
+    .or(page.locator('main a[href*="/admin/learner?id="]'))
+    .first()
+    .click();
+  await page.getByRole('region', { name: 'Payments' }).waitFor({ timeout: 10_000 });
+  await page.waitForLoadState('networkidle');
 }
 
 /** What the admin puts on sale before the shots of phase 2. */
@@ -165,6 +176,34 @@ const SHOTS: Shot[] = [
   { name: 'create-course', roles: ['admin'], url: () => '/course/create' },
   // The leak trace with a code nobody was shown: the form and the empty answer.
   { name: 'trace', roles: ['admin'], url: () => '/admin/trace?code=ZZZZ' },
+  // Learner management: the list, a subscriber's page (the learner role's: paid, with an invoice), its dialogs, the trail.
+  { name: 'learners', roles: ['admin'], url: () => '/admin/learners' },
+  { name: 'learner', roles: ['admin'], url: () => '/admin/learners?state=subscribed', act: openSubscriber },
+  {
+    name: 'learner-grant',
+    roles: ['admin'],
+    url: () => '/admin/learners?state=subscribed',
+    act: async (page) => {
+      await openSubscriber(page);
+      await page.getByRole('button', { name: 'Grant access' }).click();
+      await page.getByRole('dialog').waitFor({ timeout: 10_000 });
+    },
+  },
+  {
+    name: 'learner-refund',
+    roles: ['admin'],
+    url: () => '/admin/learners?state=subscribed',
+    act: async (page) => {
+      await openSubscriber(page);
+      await page
+        .getByRole('region', { name: 'Payments' })
+        .getByRole('button', { name: /^Refund / })
+        .first()
+        .click();
+      await page.getByRole('dialog').waitFor({ timeout: 10_000 });
+    },
+  },
+  { name: 'activity', roles: ['admin'], url: () => '/admin/activity' },
   { name: 'add-lecture', roles: ['admin'], url: ({ course }) => `/course/addlecture?id=${course}` },
   { name: '404', roles: ['visitor'], url: () => '/no-such-page' },
   { name: 'denied', roles: ['learner'], url: () => '/denied' },
@@ -411,6 +450,13 @@ async function payInCheckout(page: Page, button: string) {
   await settle(page);
 }
 
+/** `--only=learners,learner`: those shots alone (the names of SHOTS), to look again at a page just changed. */
+const only = process.argv
+  .slice(2)
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
+
 /** `--port 3500`, `--port=3500` or PORT: where the server listens; otherwise any free port. */
 function portWanted(): number | undefined {
   const args = process.argv.slice(2);
@@ -549,7 +595,9 @@ async function main() {
       }
     };
     const tasksOf = (phase: 1 | 2 | 3) =>
-      SHOTS.filter((shot) => (shot.phase ?? 1) === phase).flatMap((shot) => shot.roles.flatMap((role) => WIDTHS.map((width) => ({ shot, role, width }))));
+      SHOTS.filter((shot) => (shot.phase ?? 1) === phase && (!only || only.includes(shot.name))).flatMap((shot) =>
+        shot.roles.flatMap((role) => WIDTHS.map((width) => ({ shot, role, width }))),
+      );
     const [first, second, third] = [tasksOf(1), tasksOf(2), tasksOf(3)];
     const shots = (tasks: ShotTask[]) => tasks.length * THEMES.length;
     /** The success page twice (newcomer, trialist) and the trialist's profile, at every size. */
