@@ -41,7 +41,11 @@ export const adminRefundJson = (row: RefundRow): AdminRefund => ({
 
 /** How the audit trail names a payment: "₹99.00 on 20 Nov 2026 by Asha". */
 /** A refund is an action on the learner (their page lists it); the payment is named in its summary. */
-const learnerTarget = (buyer: { id: string; fullName: string; email: string }) => ({ type: 'user' as const, id: buyer.id, label: `${buyer.fullName} <${buyer.email}>` });
+const learnerTarget = (buyer: { id: string; fullName: string; email: string }) => ({
+  type: 'user' as const,
+  id: buyer.id,
+  label: `${buyer.fullName} <${buyer.email}>`,
+});
 const paymentWords = (payment: PaymentRow) => `the ${rupees(payment.amountPaise)} paid on ${formatIndiaDate(payment.paidAt)}`;
 
 /** A refund already asked for under this key: its outcome again, whatever was sent this time. */

@@ -147,7 +147,6 @@ export const learnersTexts = {
   sessions: 'Signed-in sessions',
   noSessions: 'Not signed in anywhere.',
   device: (browser: string, os: string) => `${browser} on ${os}`,
-  place: 'Network',
   lastSeen: 'last seen',
   // Cancellations
   cancellations: 'Cancellations',

@@ -12,7 +12,7 @@ export function SessionsSection({ learner }: { learner: LearnerDetail }) {
           <li key={session.id} className="flex flex-col gap-0.5 py-2 first:pt-0 last:pb-0">
             <span className="font-medium wrap-anywhere">{texts.device(session.browser, session.os)}</span>
             <span className="text-base-content/70 wrap-anywhere">
-              {texts.place} {session.place} · {texts.lastSeen} <Ago iso={session.lastSeenAt} />
+              {session.place} · {texts.lastSeen} <Ago iso={session.lastSeenAt} />
             </span>
           </li>
         ))}
