@@ -1,7 +1,10 @@
 import { adminCredentials, expect, logInAs, newPerson, signUp, test } from './fixtures.ts';
-import { CARDS, createCourseWithLectures, exclusively, lectureInList, payWithCard, publishCourse, releaseLocks } from './journeys.ts';
+import { CARDS, createCourseWithLectures, exclusively, lectureInList, payWithCard, publishCourse, releaseLocks, seriousViolations } from './journeys.ts';
 
 test.afterEach(releaseLocks);
+
+// axe is injected as an inline script, which the server's Content-Security-Policy would (rightly) refuse.
+test.use({ bypassCSP: true });
 
 const LECTURE = 'Reading a balance sheet';
 
@@ -73,9 +76,13 @@ test('learners: the admin finds a learner, grants 30 days and the learner watche
   await page.reload();
   await expect(page.getByText(/^Subscribed until /)).toBeVisible();
   const payments = page.getByRole('region', { name: 'Payments' });
+  // With a payment, its documents and its actions: checked as the empty page is (e2e/a11y-courses.spec.ts).
+  await expect(payments.getByRole('button', { name: /^Resend invoice / })).toBeVisible({ timeout: 30_000 });
+  expect(await seriousViolations(page), 'axe on a learner page with a payment').toEqual([]);
   await payments.getByRole('button', { name: /^Refund / }).click();
   const refund = page.getByRole('dialog', { name: 'Refund a payment' });
   await expect(refund.getByLabel('Amount (₹)')).toHaveValue('99');
+  expect(await seriousViolations(page), 'axe on the refund dialog').toEqual([]);
   await refund.getByRole('radio', { name: 'Now' }).check();
   await refund.getByLabel('Note').fill('Charged twice by mistake');
   await exclusively('payments', async () => {

@@ -143,7 +143,8 @@ export async function createTestApp({
     async close() {
       await app.close();
       if (!shared) await database.close();
-      await fs.rm(dataDir, { recursive: true, force: true });
+      // Retried: another instance on the same database may still be finishing a queued mail into this folder.
+      await fs.rm(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     },
   };
 }

@@ -99,6 +99,25 @@ describe('complimentary access', () => {
     expect(entry!.targetLabel).toContain(learner.email);
   });
 
+  it('is not a subscription in the figures: subscribers, MRR and revenue stay as they were', async () => {
+    const figures = async () => {
+      const users = (await t.app.inject({ url: '/api/v1/admin/status/users', headers: { cookie: admin.cookie } })).json();
+      const revenue = (await t.app.inject({ url: '/api/v1/admin/revenue', headers: { cookie: admin.cookie } })).json();
+      return {
+        subscribed: users.subscribedUsersCount,
+        active: revenue.activeSubscribers,
+        newSubscribers: revenue.newSubscribers,
+        mrr: revenue.mrr,
+        gross: revenue.grossRevenue,
+      };
+    };
+    const learner = await signUp(t.app);
+    const before = await figures();
+    expect((await grant(learner.user._id, { days: 30, note: 'Scholarship' })).statusCode).toBe(200);
+    expect((await lecturesOf(learner)).statusCode).toBe(200);
+    expect(await figures()).toEqual(before);
+  });
+
   it('revoked: refused at once (403), user/me inactive, mailed and audited; revoking again is 409 and writes nothing', async () => {
     const learner = await signUp(t.app);
     expect((await grant(learner.user._id, { days: 7, note: 'Goodwill' })).statusCode).toBe(200);

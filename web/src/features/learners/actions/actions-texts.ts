@@ -64,7 +64,8 @@ export const actionsTexts = {
   refundConfirm: (amount: number, name: string) => `Refund ${rupees.format(amount)} to ${name} through the payment provider.`,
   refundSubmit: 'Refund',
   resend: 'Resend',
-  resendNamed: (what: string, number: string) => `Mail ${what} ${number} to the learner again`,
+  // Begins with the button's word, so that what a voice-control user says is its name.
+  resendNamed: (what: string, number: string) => `Resend ${what} ${number} to the learner`,
   invoice: 'invoice',
   creditNote: 'credit note',
 } as const;
