@@ -47,6 +47,33 @@ export function sectionMarkdown(section: SectionResult): string {
   return lines.join('\n');
 }
 
+/** Every budgeted figure of a run in one table, and how many were missed. */
+export function budgetTable(sections: SectionResult[]): { markdown: string; missed: number } {
+  const judged = sections.flatMap((section) => section.rows.filter((row) => row.met !== undefined).map((row) => ({ section: section.title, row })));
+  const missed = judged.filter(({ row }) => !row.met).length;
+  const markdown = [
+    `## Budgets: ${judged.length - missed} of ${judged.length} met`,
+    '',
+    '| section | what | measured | ratio | budget | |',
+    '|---|---|---|---|---|---|',
+    ...judged.map(({ section, row }) =>
+      [
+        '',
+        cell(section),
+        cell(row.what),
+        cell(row.measured),
+        row.ratio === undefined ? '' : `${(row.ratio * 100).toFixed(0)} %`,
+        cell(row.budget),
+        verdict(row.met),
+        '',
+      ]
+        .join(' | ')
+        .trim(),
+    ),
+  ].join('\n');
+  return { markdown, missed };
+}
+
 // Number formats used across the tables.
 export const thousands = (n: number) => Math.round(n).toLocaleString('en-US');
 export const ms = (n: number) => `${n < 10 ? n.toFixed(2) : n.toFixed(1)} ms`;
