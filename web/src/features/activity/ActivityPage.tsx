@@ -1,10 +1,11 @@
 import { AUDIT_ACTIONS, AUDIT_AREA_LABELS, AUDIT_AREAS, type AuditAction, type AuditArea, type AuditEntry } from '@lms/contract/audit';
 import { useId, type ReactNode } from 'react';
-import { Link, useSearchParams } from 'react-router';
-import { paths } from '../../lib/paths';
+import { useSearchParams } from 'react-router';
 import { usePageTitle } from '../../lib/use-page-title';
 import { activityTexts as texts } from './activity-texts';
 import { activityExportUrl, useGetActivityInfiniteQuery, type ActivityFilter } from './activity.api';
+import { AdminPageHeader } from '../../lib/components/AdminPageHeader';
+import { DownloadIcon } from '../../lib/components/icons';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -74,24 +75,7 @@ export default function ActivityPage() {
 
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6 px-4 py-8">
-      <header className="flex flex-col gap-3">
-        <nav aria-label={texts.trail} className="breadcrumbs py-0 text-sm">
-          <ul>
-            <li>
-              <Link to={paths.dashboard} className="link link-hover">
-                {texts.dashboard}
-              </Link>
-            </li>
-            <li>
-              <span aria-current="page">{texts.title}</span>
-            </li>
-          </ul>
-        </nav>
-        <div className="max-w-2xl min-w-0">
-          <h1 className="text-3xl font-bold">{texts.title}</h1>
-          <p className="mt-1 text-base-content/80">{texts.intro}</p>
-        </div>
-      </header>
+      <AdminPageHeader title={texts.title} intro={texts.intro} />
 
       <section aria-label={texts.filters} className="flex flex-col gap-3 rounded-box border border-base-300 bg-base-100 p-4 shadow-sm">
         <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-5">
@@ -350,13 +334,6 @@ const icon = {
   strokeLinejoin: 'round',
 } as const;
 
-function DownloadIcon() {
-  return (
-    <svg {...icon} aria-hidden="true">
-      <path d="M12 4v11M7 10l5 5 5-5M5 20h14" />
-    </svg>
-  );
-}
 function ListIcon() {
   return (
     <svg {...icon} width={40} height={40} strokeWidth={1.5} className="size-10 text-base-content/40" aria-hidden="true">

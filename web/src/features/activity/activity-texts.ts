@@ -6,8 +6,6 @@
 export const activityTexts = {
   title: 'Activity',
   intro: 'Everything administrators did to people, money, content and settings: who, what, when and why. Entries are never changed or removed.',
-  dashboard: 'Admin Dashboard',
-  trail: 'Admin pages',
   // The filters
   filters: 'Filter the activity',
   area: 'Area',

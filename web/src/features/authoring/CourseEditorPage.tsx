@@ -7,11 +7,11 @@ import { BulkUpload } from './BulkUpload';
 import { CurriculumEditor } from './CurriculumEditor';
 import { EditorLectureTools } from './EditorLectureTools';
 import { PublishPanel } from './PublishPanel';
+import { AdminPageHeader } from '../../lib/components/AdminPageHeader';
 
 export const editorTexts = {
   title: 'Edit course',
   trail: 'Where you are',
-  dashboard: 'Admin Dashboard',
   loading: 'Loading the course…',
   notFound: 'There is no such course. Choose one from the dashboard.',
   coursePage: 'View course page',
@@ -48,25 +48,12 @@ export default function CourseEditorPage() {
     );
   return (
     <div className="mx-auto flex max-w-4xl flex-col gap-6 px-4 py-8">
-      <header className="flex flex-col gap-3">
-        <nav aria-label={editorTexts.trail} className="breadcrumbs py-0 text-sm">
-          <ul>
-            <li>
-              <Link to={paths.dashboard} className="link link-hover">
-                {editorTexts.dashboard}
-              </Link>
-            </li>
-            <li>
-              <span aria-current="page">{editorTexts.title}</span>
-            </li>
-          </ul>
-        </nav>
-        <div className="flex flex-wrap items-end justify-between gap-x-6 gap-y-3">
-          <div className="min-w-0">
-            <h1 className="text-3xl font-bold wrap-anywhere">{current.title}</h1>
-            <CourseStateBadge course={current} className="mt-2" />
-          </div>
-          <div className="flex flex-wrap gap-2">
+      <AdminPageHeader
+        title={editorTexts.title}
+        heading={current.title}
+        subtitle={<CourseStateBadge course={current} className="mt-2" />}
+        actions={
+          <>
             <Link to={courseLink(paths.courseDescription, current)} state={current} className="btn btn-ghost btn-sm">
               {editorTexts.coursePage}
             </Link>
@@ -76,9 +63,9 @@ export default function CourseEditorPage() {
             <Link to={courseLink(paths.quizResults, current)} className="btn btn-ghost btn-sm">
               {quizResultsTexts.link}
             </Link>
-          </div>
-        </div>
-      </header>
+          </>
+        }
+      />
 
       <PublishPanel key={`${current._id}:${current.publishAt}`} course={current} lectureCount={current.numbersOfLectures} />
 

@@ -9,6 +9,7 @@ import { AddCaptionsForm, CAPTION_ACCEPT } from './AddCaptionsForm';
 import { replaceCaption, useDeleteCaptionMutation, useGetCaptionsQuery, useUpdateCaptionMutation } from './captions.api';
 import { captionsTexts as texts } from './captions-texts';
 import { UploadProgress } from './UploadProgress';
+import { PlusIcon } from '../../lib/components/icons';
 
 // The editor (its player, its list of cues) loads when an admin opens it, not with the lecture page.
 const CueEditor = lazy(() => import('./CueEditor').then((module) => ({ default: module.CueEditor })));
@@ -290,14 +291,6 @@ function CaptionRow({ courseId, lectureId, caption, maxBytes, onEditCues, onDele
         </div>
       )}
     </li>
-  );
-}
-
-function PlusIcon() {
-  return (
-    <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" aria-hidden="true">
-      <path d="M12 5v14M5 12h14" />
-    </svg>
   );
 }
 

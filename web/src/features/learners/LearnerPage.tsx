@@ -16,6 +16,7 @@ import { ProgressSection } from './sections/ProgressSection';
 import { QuizzesSection } from './sections/QuizzesSection';
 import { SessionsSection } from './sections/SessionsSection';
 import { SubscriptionsSection } from './sections/SubscriptionsSection';
+import { AdminTrail } from '../../lib/components/AdminPageHeader';
 
 /** An id as the server reads one; anything else is no learner, without asking. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -38,27 +39,7 @@ export default function LearnerPage() {
 
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6 px-4 py-8">
-      <nav aria-label={texts.trail} className="breadcrumbs py-0 text-sm">
-        <ul>
-          <li>
-            <Link to={paths.dashboard} className="link link-hover">
-              {texts.dashboard}
-            </Link>
-          </li>
-          <li>
-            <Link to={paths.learners} className="link link-hover">
-              {texts.learnersLink}
-            </Link>
-          </li>
-          {learner && (
-            <li className="min-w-0">
-              <span aria-current="page" className="truncate">
-                {learner.profile.fullName}
-              </span>
-            </li>
-          )}
-        </ul>
-      </nav>
+      <AdminTrail via={[{ to: paths.learners, label: texts.learnersLink }]} current={learner?.profile.fullName} />
 
       {learner ? (
         <LearnerView learner={learner} />

@@ -2,12 +2,13 @@ import { LEARNER_SORTS, LEARNER_STATE_LABELS, LEARNER_STATES, type LearnerRow, t
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { formatDate, rupees } from '../../lib/format';
-import { paths } from '../../lib/paths';
 import { usePageTitle } from '../../lib/use-page-title';
 import { learnerLink } from './learner-link';
 import { learnersExportUrl, useGetLearnersInfiniteQuery, type LearnersFilter } from './learners.api';
 import { learnersTexts as texts } from './learners-texts';
 import { Ago, Avatar, Email, StateBadge, SuspendedBadge } from './sections/badges';
+import { AdminPageHeader } from '../../lib/components/AdminPageHeader';
+import { DownloadIcon } from '../../lib/components/icons';
 
 /** How long typing must pause before the list is searched: one request per word, not per letter. */
 const SEARCH_DEBOUNCE_MS = 300;
@@ -70,30 +71,16 @@ export default function LearnersPage() {
 
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6 px-4 py-8">
-      <header className="flex flex-col gap-3">
-        <nav aria-label={texts.trail} className="breadcrumbs py-0 text-sm">
-          <ul>
-            <li>
-              <Link to={paths.dashboard} className="link link-hover">
-                {texts.dashboard}
-              </Link>
-            </li>
-            <li>
-              <span aria-current="page">{texts.title}</span>
-            </li>
-          </ul>
-        </nav>
-        <div className="flex flex-wrap items-end justify-between gap-x-6 gap-y-4">
-          <div className="max-w-2xl min-w-0">
-            <h1 className="text-3xl font-bold">{texts.title}</h1>
-            <p className="mt-1 text-base-content/80">{texts.intro}</p>
-          </div>
+      <AdminPageHeader
+        title={texts.title}
+        intro={texts.intro}
+        actions={
           <a className="btn btn-outline btn-sm" href={learnersExportUrl(filter)} download title={filtered ? texts.exportHint : undefined}>
             <DownloadIcon />
             {texts.exportCsv}
           </a>
-        </div>
-      </header>
+        }
+      />
 
       <div role="search" className="grid grid-cols-2 gap-3 rounded-box border border-base-300 bg-base-100 p-4 shadow-sm md:grid-cols-[minmax(0,1fr)_auto_auto]">
         <div className="fieldset col-span-2 min-w-0 p-0 md:col-span-1">
@@ -335,13 +322,6 @@ const icon = {
   strokeLinejoin: 'round',
 } as const;
 
-function DownloadIcon() {
-  return (
-    <svg {...icon} aria-hidden="true">
-      <path d="M12 4v11M7 10l5 5 5-5M5 20h14" />
-    </svg>
-  );
-}
 function SearchIcon() {
   return (
     <svg {...icon} className="shrink-0 opacity-60" aria-hidden="true">

@@ -28,8 +28,6 @@ export function ago(iso: string, now = Date.now()): string {
 }
 
 export const learnersTexts = {
-  dashboard: 'Admin Dashboard',
-  trail: 'Admin pages',
   // The list
   title: 'Learners',
   intro: 'Everyone with an account: find a learner by name or email, see where they stand, and open their page to help them.',

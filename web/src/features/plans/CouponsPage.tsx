@@ -1,8 +1,11 @@
 import type { Coupon } from '@lms/contract/plans';
 import { useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { AdminPageHeader } from '../../lib/components/AdminPageHeader';
+import { PlusIcon } from '../../lib/components/icons';
 import { paths } from '../../lib/paths';
 import { usePageTitle } from '../../lib/use-page-title';
-import { AdminPageHeader, ListPending, RowActions, StatusBadge } from './AdminPageHeader';
+import { ListPending, RowActions, StatusBadge } from './ListParts';
 import { CouponDialog } from './CouponDialog';
 import { couponStatus, validityWords, type CouponStatus } from './coupon-validity';
 import { useGetAdminPlansQuery, useGetCouponsQuery, useUpdateCouponMutation } from './plans.api';
@@ -40,8 +43,17 @@ export default function CouponsPage() {
       <AdminPageHeader
         title={texts.title}
         intro={texts.intro}
-        sibling={{ to: paths.plans, label: texts.toPlans }}
-        newItem={{ label: texts.newCoupon, onClick: () => setEditing('new') }}
+        actions={
+          <>
+            <Link to={paths.plans} className="btn btn-ghost">
+              {texts.toPlans}
+            </Link>
+            <button type="button" className="btn btn-primary" onClick={() => setEditing('new')}>
+              <PlusIcon />
+              {texts.newCoupon}
+            </button>
+          </>
+        }
       />
       {query.data ? (
         coupons.length === 0 ? (

@@ -1,9 +1,12 @@
 import type { AdminPlan } from '@lms/contract/plans';
 import { useState } from 'react';
 import { formatDate, rupees } from '../../lib/format';
+import { Link } from 'react-router';
+import { AdminPageHeader } from '../../lib/components/AdminPageHeader';
+import { PlusIcon } from '../../lib/components/icons';
 import { paths } from '../../lib/paths';
 import { usePageTitle } from '../../lib/use-page-title';
-import { AdminPageHeader, ListPending, RowActions, StatusBadge } from './AdminPageHeader';
+import { ListPending, RowActions, StatusBadge } from './ListParts';
 import { PlanDialog } from './PlanDialog';
 import { useGetAdminPlansQuery, useUpdatePlanMutation } from './plans.api';
 import { adminTexts, plansTexts as texts } from './plans-texts';
@@ -29,8 +32,17 @@ export default function PlansPage() {
       <AdminPageHeader
         title={texts.title}
         intro={texts.intro}
-        sibling={{ to: paths.coupons, label: texts.toCoupons }}
-        newItem={{ label: texts.newPlan, onClick: () => setEditing('new') }}
+        actions={
+          <>
+            <Link to={paths.coupons} className="btn btn-ghost">
+              {texts.toCoupons}
+            </Link>
+            <button type="button" className="btn btn-primary" onClick={() => setEditing('new')}>
+              <PlusIcon />
+              {texts.newPlan}
+            </button>
+          </>
+        }
       />
       {query.data ? <PlanList plans={plans} onEdit={setEditing} /> : <ListPending failed={query.isError} texts={texts} rowHeight="h-28" />}
       {editing && <PlanDialog plan={editing === 'new' ? undefined : editing} tax={tax} onClose={() => setEditing(null)} />}

@@ -14,8 +14,6 @@ export const intervalWords: Record<PlanInterval, string> = { monthly: 'Monthly',
 const per: Record<PlanInterval, string> = { monthly: 'month', yearly: 'year' };
 
 export const adminTexts = {
-  dashboard: 'Admin Dashboard',
-  trail: 'Admin pages',
   cancel: 'Cancel',
   close: 'Close',
   edit: 'Edit',

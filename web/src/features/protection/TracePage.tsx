@@ -8,6 +8,7 @@ import { usePageTitle } from '../../lib/use-page-title';
 import { AccountActions, AccountLine } from './AccountActions';
 import { useTraceQuery } from './protection.api';
 import { protectionTexts as texts } from './protection-texts';
+import { AdminPageHeader } from '../../lib/components/AdminPageHeader';
 
 /** The server lists at most this many playbacks (the newest). */
 const TRACE_LIMIT = 20;
@@ -57,22 +58,7 @@ export default function TracePage() {
 
   return (
     <div className="mx-auto flex w-full max-w-4xl flex-col gap-6 px-4 py-8">
-      <header className="flex flex-col gap-3">
-        <nav aria-label={texts.trail} className="breadcrumbs py-0 text-sm">
-          <ul>
-            <li>
-              <Link to={paths.dashboard} className="link link-hover">
-                {texts.dashboard}
-              </Link>
-            </li>
-            <li>
-              <span aria-current="page">{texts.traceTitle}</span>
-            </li>
-          </ul>
-        </nav>
-        <h1 className="text-3xl font-bold">{texts.traceTitle}</h1>
-        <p className="max-w-2xl text-base-content/80">{texts.traceIntro}</p>
-      </header>
+      <AdminPageHeader title={texts.traceTitle} intro={texts.traceIntro} />
 
       <form
         role="search"

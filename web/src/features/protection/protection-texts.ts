@@ -9,8 +9,6 @@ export const protectionTexts = {
   traceIntro:
     'Found a course video shared somewhere it should not be? Type the code shown on it, or the part you can read (at least 4 characters), to see which account played it, when and from where.',
   traceHint: 'Case and dashes do not matter; O reads as 0, and I or L as 1.',
-  dashboard: 'Admin Dashboard',
-  trail: 'Admin pages',
   code: 'Code',
   trace: 'Trace',
   tracing: 'Looking for the code…',

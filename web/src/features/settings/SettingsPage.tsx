@@ -1,5 +1,3 @@
-import { Link } from 'react-router';
-import { paths } from '../../lib/paths';
 import { usePageTitle } from '../../lib/use-page-title';
 import { BrandSection } from './BrandSection';
 import { ContactSection, LegalPagesSection, SellerSection, SocialSection } from './DetailsSections';
@@ -9,6 +7,7 @@ import { ProtectionSection } from './ProtectionSection';
 import { useGetSettingsQuery } from './settings.api';
 import { settingsTexts as texts } from './settings-texts';
 import { SiteSection } from './SiteSection';
+import { AdminPageHeader } from '../../lib/components/AdminPageHeader';
 
 /** The sections in the page's order, for the list beside them on a wide screen. */
 const SECTIONS = [
@@ -35,22 +34,7 @@ export default function SettingsPage() {
   const settings = query.data?.settings;
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6 px-4 py-8">
-      <header className="flex flex-col gap-3">
-        <nav aria-label={texts.trail} className="breadcrumbs py-0 text-sm">
-          <ul>
-            <li>
-              <Link to={paths.dashboard} className="link link-hover">
-                {texts.dashboard}
-              </Link>
-            </li>
-            <li>
-              <span aria-current="page">{texts.title}</span>
-            </li>
-          </ul>
-        </nav>
-        <h1 className="text-3xl font-bold">{texts.title}</h1>
-        <p className="max-w-2xl text-base-content/80">{texts.intro}</p>
-      </header>
+      <AdminPageHeader title={texts.title} intro={texts.intro} />
       {!settings ? (
         query.isError ? (
           <p className="rounded-box bg-base-200 p-6 text-base-content/80">{texts.failed}</p>

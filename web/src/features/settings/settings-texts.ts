@@ -9,8 +9,6 @@ import { FAQ_MAX, TESTIMONIALS_MAX, type SocialNetwork } from '@lms/contract/set
 export const settingsTexts = {
   title: 'Site settings',
   intro: 'What visitors see of your business: its name, logo, colours, home page, contact details and legal pages; and how its videos are protected.',
-  dashboard: 'Admin Dashboard',
-  trail: 'Admin pages',
   sections: 'Sections',
   loading: 'Loading the settings…',
   failed: 'The settings could not be loaded.',

@@ -1,6 +1,6 @@
 import { certificateCodeForDisplay, type AdminCertificate } from '@lms/contract/certificates';
 import { useEffect, useId, useState, type ReactNode } from 'react';
-import { generatePath, Link, useSearchParams } from 'react-router';
+import { generatePath, useSearchParams } from 'react-router';
 import { formatDate } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 import { usePageTitle } from '../../../lib/use-page-title';
@@ -16,6 +16,8 @@ import {
 import { ConfirmRevocation, type Revocation } from './ConfirmRevocation';
 import { IssueDialog } from './IssueDialog';
 import { Pagination } from '../../../lib/components/Pagination';
+import { AdminPageHeader } from '../../../lib/components/AdminPageHeader';
+import { DownloadIcon, PlusIcon } from '../../../lib/components/icons';
 
 /** The course filter offers the newest this many courses (the server's page limit), as the dashboard lists them. */
 const COURSES_LIMIT = 100;
@@ -65,30 +67,16 @@ export default function CertificatesAdminPage() {
 
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6 px-4 py-8">
-      <header className="flex flex-col gap-3">
-        <nav aria-label={texts.trail} className="breadcrumbs py-0 text-sm">
-          <ul>
-            <li>
-              <Link to={paths.dashboard} className="link link-hover">
-                {texts.dashboard}
-              </Link>
-            </li>
-            <li>
-              <span aria-current="page">{texts.title}</span>
-            </li>
-          </ul>
-        </nav>
-        <div className="flex flex-wrap items-end justify-between gap-x-6 gap-y-4">
-          <div className="max-w-2xl min-w-0">
-            <h1 className="text-3xl font-bold">{texts.title}</h1>
-            <p className="mt-1 text-base-content/80">{texts.intro}</p>
-          </div>
+      <AdminPageHeader
+        title={texts.title}
+        intro={texts.intro}
+        actions={
           <button type="button" className="btn btn-primary" onClick={() => setIssuing(true)}>
             <PlusIcon />
             {texts.issue}
           </button>
-        </div>
-      </header>
+        }
+      />
 
       <div className="flex flex-col gap-3 rounded-box border border-base-300 bg-base-100 p-4 shadow-sm sm:flex-row sm:items-end sm:justify-between">
         <div className="fieldset min-w-0 p-0 sm:w-80">
@@ -397,20 +385,6 @@ const icon = {
   strokeLinejoin: 'round',
 } as const;
 
-function PlusIcon() {
-  return (
-    <svg {...icon} width={18} height={18} aria-hidden="true">
-      <path d="M12 5v14M5 12h14" />
-    </svg>
-  );
-}
-function DownloadIcon() {
-  return (
-    <svg {...icon} aria-hidden="true">
-      <path d="M12 4v11M7 10l5 5 5-5M5 20h14" />
-    </svg>
-  );
-}
 function ExternalIcon() {
   return (
     <svg {...icon} aria-hidden="true">

@@ -9,8 +9,6 @@ const count = new Intl.NumberFormat('en-IN');
 export const certificatesAdminTexts = {
   title: 'Certificates',
   intro: 'Certificates of completion: issued when a learner completes every lecture of a course, or by you by hand. Anyone can check one on its public page.',
-  dashboard: 'Admin Dashboard',
-  trail: 'Admin pages',
   // The filter and the list
   course: 'Course',
   allCourses: 'All courses',

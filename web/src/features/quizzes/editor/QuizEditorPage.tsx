@@ -27,6 +27,7 @@ import {
 } from './quiz-draft';
 import { useCreateQuizMutation, useDeleteQuizMutation, useGetAuthoredQuizQuery, usePlaceQuizMutation, useUpdateQuizMutation } from './quiz-editor.api';
 import { quizEditorTexts as texts } from './quiz-editor-texts';
+import { AdminTrail } from '../../../lib/components/AdminPageHeader';
 
 /**
  * The admin writes a quiz of a course (`?id=` the course, `&quiz=` the quiz; none: a new one, at
@@ -96,25 +97,10 @@ export default function QuizEditorPage() {
   return (
     <div className="mx-auto flex max-w-4xl flex-col gap-6 px-4 py-8">
       <header className="flex flex-col gap-3">
-        <nav aria-label={texts.trail} className="breadcrumbs py-0 text-sm">
-          <ul>
-            <li>
-              <Link to={paths.dashboard} className="link link-hover">
-                {texts.dashboard}
-              </Link>
-            </li>
-            {courseId && (
-              <li>
-                <Link to={backToCourse} className="link link-hover wrap-anywhere">
-                  {course.currentData?.title ?? texts.courseEditor}
-                </Link>
-              </li>
-            )}
-            <li>
-              <span aria-current="page">{quizId ? texts.editTitle : texts.newTitle}</span>
-            </li>
-          </ul>
-        </nav>
+        <AdminTrail
+          via={courseId ? [{ to: backToCourse, label: course.currentData?.title ?? texts.courseEditor }] : []}
+          current={quizId ? texts.editTitle : texts.newTitle}
+        />
         <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
           <h1 className="text-3xl font-bold wrap-anywhere">{quizId ? (authored?.title ?? texts.editTitle) : texts.newTitle}</h1>
           {authored && <span className="badge badge-outline">{texts.version(authored.version)}</span>}

@@ -6,7 +6,6 @@ export const quizEditorTexts = {
   newTitle: 'New quiz',
   editTitle: 'Edit quiz',
   trail: 'Where you are',
-  dashboard: 'Admin Dashboard',
   courseEditor: 'Edit course',
   loading: 'Loading the quiz…',
   loadFailed: 'The quiz could not be loaded.',

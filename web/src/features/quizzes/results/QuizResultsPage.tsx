@@ -8,6 +8,7 @@ import { useGetCourseQuery } from '../../courses';
 import { ATTEMPTS_PAGE_SIZE, useGetQuizAttemptsQuery, useGetQuizResultsQuery } from './quiz-results.api';
 import { quizResultsTexts as texts } from './quiz-results-texts';
 import { Pagination } from '../../../lib/components/Pagination';
+import { AdminPageHeader } from '../../../lib/components/AdminPageHeader';
 
 /** A page number from the address: a whole number from 1, else the first page. */
 function pageOf(text: string | null): number {
@@ -60,30 +61,12 @@ export default function QuizResultsPage() {
 
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6 px-4 py-8">
-      <header className="flex flex-col gap-3">
-        <nav aria-label={texts.trail} className="breadcrumbs py-0 text-sm">
-          <ul>
-            <li>
-              <Link to={paths.dashboard} className="link link-hover">
-                {texts.dashboard}
-              </Link>
-            </li>
-            <li>
-              <Link to={courseLink(paths.editCourse, { _id: courseId })} className="link link-hover">
-                {texts.editor}
-              </Link>
-            </li>
-            <li>
-              <span aria-current="page">{texts.title}</span>
-            </li>
-          </ul>
-        </nav>
-        <div className="max-w-3xl min-w-0">
-          <h1 className="text-3xl font-bold">{texts.title}</h1>
-          {courseTitle ? <p className="mt-1 text-lg font-medium wrap-anywhere">{courseTitle}</p> : <div className="skeleton mt-2 h-6 w-64" />}
-          <p className="mt-1 text-base-content/80">{texts.intro}</p>
-        </div>
-      </header>
+      <AdminPageHeader
+        title={texts.title}
+        via={[{ to: courseLink(paths.editCourse, { _id: courseId }), label: texts.editor }]}
+        subtitle={courseTitle ? <p className="mt-1 text-lg font-medium wrap-anywhere">{courseTitle}</p> : <div className="skeleton mt-2 h-6 w-64" />}
+        intro={texts.intro}
+      />
 
       {results.currentData ? (
         results.currentData.quizzes.length === 0 ? (

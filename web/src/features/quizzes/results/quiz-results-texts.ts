@@ -11,9 +11,7 @@ export const quizResultsTexts = {
   /** The course editor's link to this page. */
   link: 'Quiz results',
   intro: 'How learners do in each quiz of this course: finished attempts only (an attempt under way counts once it is submitted or its time runs out).',
-  dashboard: 'Admin Dashboard',
   editor: 'Course editor',
-  trail: 'Admin pages',
   noCourse: 'Choose a course from the dashboard to see its quiz results.',
   loading: 'Loading the quiz results…',
   failed: 'The quiz results could not be loaded.',

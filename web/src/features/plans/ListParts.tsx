@@ -1,53 +1,5 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
-import { paths } from '../../lib/paths';
 import { adminTexts } from './plans-texts';
-
-interface Props {
-  title: string;
-  intro: string;
-  /** The other page of the pair (plans ↔ coupons), as a quiet link. */
-  sibling: { to: string; label: string };
-  /** The page's one primary action: a new plan, a new coupon. */
-  newItem: { label: string; onClick: () => void };
-}
-
-/** The top of the plans and coupons pages: the way back to the dashboard, the title, and what the page is for. */
-export function AdminPageHeader({ title, intro, sibling, newItem }: Props) {
-  return (
-    <header className="flex flex-col gap-3">
-      <nav aria-label={adminTexts.trail} className="breadcrumbs py-0 text-sm">
-        <ul>
-          <li>
-            <Link to={paths.dashboard} className="link link-hover">
-              {adminTexts.dashboard}
-            </Link>
-          </li>
-          <li>
-            <span aria-current="page">{title}</span>
-          </li>
-        </ul>
-      </nav>
-      <div className="flex flex-wrap items-end justify-between gap-x-6 gap-y-4">
-        <div className="max-w-2xl min-w-0">
-          <h1 className="text-3xl font-bold">{title}</h1>
-          <p className="mt-1 text-base-content/80">{intro}</p>
-        </div>
-        <div className="flex flex-wrap items-center gap-2">
-          <Link to={sibling.to} className="btn btn-ghost">
-            {sibling.label}
-          </Link>
-          <button type="button" className="btn btn-primary" onClick={newItem.onClick}>
-            <svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" aria-hidden="true">
-              <path d="M12 5v14M5 12h14" />
-            </svg>
-            {newItem.label}
-          </button>
-        </div>
-      </div>
-    </header>
-  );
-}
 
 /** Where a page's list goes until it has loaded: two skeleton rows of `rowHeight`, or why it failed. */
 export function ListPending({ failed, texts, rowHeight }: { failed: boolean; texts: { loading: string; failed: string }; rowHeight: 'h-24' | 'h-28' }) {
