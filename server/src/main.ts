@@ -72,9 +72,9 @@ try {
   // `npm run backup` while the server runs (backup/control-socket.ts).
   backups = await listenForBackups(app);
   if (config.eventLoopStatsFile) writeEventLoopStats(config.eventLoopStatsFile);
-  // Not awaited: the server serves meanwhile. Before listening, the queue's start-up queries, its
-  // cron keeping and the look for stalled videos held the first answer back by seconds; a job sent
-  // meanwhile is stored and waits for these workers, as for any busy worker.
+  // Not awaited: the server serves meanwhile. Before listening, loading pg-boss, its start-up queries
+  // and cron keeping and the look for stalled videos were a quarter of a later start's work; a job
+  // sent meanwhile is stored and waits for these workers, as it would for a busy one.
   void (async () => {
     try {
       await startWorkers(app.ctx, { log: app.log });
