@@ -52,7 +52,7 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
   app.decorate('ctx', ctx);
   // The spec's bundle as the default plan, made on the first start (features/plans).
   await ensureDefaultPlan(ctx);
-  await startWorkers(ctx, { log: app.log });
+  if (!options.jobsAfterListen) await startWorkers(ctx, { log: app.log });
   app.decorateRequest('user', null);
   app.decorateRequest('session', null);
   app.addHook('onClose', close);

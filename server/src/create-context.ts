@@ -28,6 +28,8 @@ export interface ContextOptions {
   jobs?: Pick<JobQueueOptions, 'retryDelaySeconds' | 'pollingIntervalSeconds' | 'rules'>;
   /** How often held progress saves are written (tests lengthen it to see them held). */
   heldSavesFlushMs?: number;
+  /** The job queue and its workers are started by the caller once it listens (main.ts), not before. */
+  jobsAfterListen?: boolean;
 }
 
 /** Where routes.ts mounts the sandbox's imitation of the Razorpay API. */
@@ -80,7 +82,7 @@ export async function createContext(
     config,
     db: database.db,
     changes,
-    jobs: await startJobQueue<Jobs>(database, { log: app.log, rules: QUEUE_RULES, ...options.jobs }),
+    jobs: await startJobQueue<Jobs>(database, { log: app.log, rules: QUEUE_RULES, ...options.jobs, startLater: options.jobsAfterListen }),
     mailer: createMailer(config, async () => (await settings.current()).site.name),
     media: await createStorage(config),
     passwords: createPasswordHasher(config.passwordCost),

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type PgBoss from 'pg-boss';
 import type { Database } from './db/client.ts';
 
 /**
@@ -28,6 +29,11 @@ export interface JobQueue<Jobs> {
   onJobDone(listener: (job: FinishedJob) => void): void;
   /** Jobs waiting in each queue, on every instance together: sent and not yet taken, or waiting for a retry. */
   waiting(): Promise<Record<string, number>>;
+  /**
+   * Starts pg-boss (its schema check, its clock and cron keeping) if nothing has yet: with
+   * `startLater`, the first call of any method starts it, and a server calls this once it listens.
+   */
+  start(): Promise<void>;
 }
 
 /** One try of a job, as it ended. */
@@ -69,14 +75,18 @@ export interface JobQueueOptions {
    * them: what a killed instance held (pg-boss's default, 2 minutes; tests shorten it).
    */
   maintenanceIntervalSeconds?: number;
+  /**
+   * Leaves pg-boss unstarted until `start()` or the first send, work or schedule: a server starting
+   * up answers requests without waiting for the queue's own start-up queries and cron keeping.
+   */
+  startLater?: boolean;
 }
 
 const STOP_TIMEOUT_MS = 5000;
 
 export async function startJobQueue<Jobs>(database: Database, options: JobQueueOptions): Promise<JobQueue<Jobs>> {
-  const { log, retryDelaySeconds = 15, retryLimit = 8, pollingIntervalSeconds = 2, rules = {}, maintenanceIntervalSeconds } = options;
+  const { log, retryDelaySeconds = 15, retryLimit = 8, pollingIntervalSeconds = 2, rules = {}, maintenanceIntervalSeconds, startLater = false } = options;
   const stopping = new AbortController();
-  const { default: PgBoss } = await import('pg-boss');
   // pg-boss marks a finished job complete without awaiting it, so its stop() can resolve while that
   // query still runs: stop() below waits for every query in flight before the database may close.
   // A job still running when stop() gave up finishes against a closed database: its queries are
@@ -94,13 +104,10 @@ export async function startJobQueue<Jobs>(database: Database, options: JobQueueO
     void query.finally(() => inFlight.delete(query)).catch(() => undefined);
     return query;
   };
-  const boss = new PgBoss({
-    db: { executeSql },
-    schedule: true,
-    ...(maintenanceIntervalSeconds && { maintenanceIntervalSeconds }),
-  });
-  boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
-  await boss.start();
+  // Made at the start: loading pg-boss (and the PostgreSQL client it brings) is part of what a
+  // server's start leaves until it listens.
+  let boss!: PgBoss;
+  let started = false;
 
   const workers = new Map<string, string[]>();
   // The tries this instance's workers are running, which stop() waits for itself.
@@ -119,8 +126,36 @@ export async function startJobQueue<Jobs>(database: Database, options: JobQueueO
   // two concurrent pgboss.create_queue calls of one name can deadlock).
   // Those a start finds already made are not made again: pg-boss would leave them as they are, after
   // a query each (fifteen on a later start).
-  const queues = new Map<string, Promise<void>>((await boss.getQueues()).map(({ name }) => [name, Promise.resolve()]));
-  const ensureQueue = (name: string) => {
+  const queues = new Map<string, Promise<void>>();
+  // Once, whoever asks first; a failed start is tried again by the next caller.
+  let starting: Promise<void> | undefined;
+  const start = () => {
+    if (stopped) return Promise.reject(new Error('the job queue has stopped; it does not start again'));
+    return (starting ??= (async () => {
+      const { default: Boss } = await import('pg-boss');
+      const made = new Boss({
+        db: { executeSql },
+        schedule: true,
+        ...(maintenanceIntervalSeconds && { maintenanceIntervalSeconds }),
+      });
+      made.on('error', (error) => log.error({ err: error }, 'job queue error'));
+      try {
+        await made.start();
+        for (const { name } of await made.getQueues()) queues.set(name, Promise.resolve());
+      } catch (error) {
+        await made.stop({ graceful: false, wait: true }).catch(() => undefined);
+        throw error;
+      }
+      boss = made;
+      started = true;
+    })().catch((error: unknown) => {
+      starting = undefined;
+      throw error;
+    }));
+  };
+  if (!startLater) await start();
+  const ensureQueue = async (name: string) => {
+    await start();
     let created = queues.get(name);
     if (!created) {
       const rule = rules[name] ?? {};
@@ -149,6 +184,7 @@ export async function startJobQueue<Jobs>(database: Database, options: JobQueueO
       if (worker) boss.notifyWorker(worker);
     },
     async work(name, handler, { concurrency = 1 } = {}) {
+      if (stopped) throw new Error(`the job queue has stopped; no worker for ${name}`);
       await ensureQueue(name);
       const attempt = async (job: { id: string; data: Jobs[typeof name]; retryCount: number; retryLimit: number }) => {
         const finalAttempt = job.retryCount >= job.retryLimit;
@@ -173,11 +209,23 @@ export async function startJobQueue<Jobs>(database: Database, options: JobQueueO
       }
     },
     async schedule(name, cron, data) {
+      if (stopped) throw new Error(`the job queue has stopped; ${name} was not scheduled`);
       await ensureQueue(name);
       await boss.schedule(name, cron, data as object, { tz: 'UTC' });
     },
+    start,
     async stop() {
       stopping.abort(new Error('the job queue is stopping'));
+      // Never started: nothing of pg-boss's to stop. A start under way is let finish, then stopped.
+      if (!starting) {
+        stopped = true;
+        return;
+      }
+      await starting.catch(() => undefined);
+      if (!started) {
+        stopped = true;
+        return;
+      }
       // No new tries from here; the running ones are waited for below.
       await Promise.all([...workers.keys()].map((name) => boss.offWork(name)));
       // pg-boss's own graceful stop looks every half second whether a try still runs, so one that
@@ -200,6 +248,7 @@ export async function startJobQueue<Jobs>(database: Database, options: JobQueueO
     async waiting() {
       // Its queries would be dropped, never answered, once the queue has stopped.
       if (stopped) return {};
+      await start();
       const queues = await boss.getQueues();
       return Object.fromEntries(await Promise.all(queues.map(async ({ name }) => [name, (await boss.getQueueSize(name)) ?? 0] as const)));
     },

@@ -10,6 +10,7 @@ import { databaseTargetOf } from './db/client.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
 import { LEFTOVER_AGE_MS, sweepMediaLeftovers } from './features/media/leftovers.ts';
 import { withSecrets } from './secrets.ts';
+import { startWorkers } from './workers.ts';
 
 // Listens and shuts down gracefully; everything else lives in buildApp.
 try {
@@ -17,7 +18,8 @@ try {
   // First of all, before the secrets and the database are written there.
   const privacy = makeDataDirPrivate(settings.dataDir);
   const config = withSecrets(settings);
-  const app = await buildApp(config);
+  // The job queue and its workers start once the server listens (below).
+  const app = await buildApp(config, { jobsAfterListen: true });
   const embedded = databaseTargetOf(config);
   // PGlite sets the modes of its own files, past the umask: closed again now that it has written them.
   const database = 'dir' in embedded ? { folder: embedded.dir, ...closeToOthers(embedded.dir) } : undefined;
@@ -32,7 +34,10 @@ try {
       app.log.warn({ folder, count: failed.count, paths: failed.paths }, 'could not make these DATA_DIR files private; are they owned by another user?');
     }
   }
-  // Before the initial admin: it seeds only while the database has no accounts and no courses.
+  // Before listening, though each costs a query or two on a later start: a sign-up answered first
+  // would leave a first start without its demo courses (it seeds only while the database has no
+  // accounts and no courses), and the administrator it prints must be able to sign in at once.
+  // Before the initial admin, for the same reason.
   if (config.demoContent) await seedDemoCourses(app.ctx, (line) => app.log.info(line));
   // Plain console output, not a log record: the one-time credentials must be readable at a glance.
   // The password itself only on a terminal; a journal or a piped log would keep it.
@@ -41,7 +46,7 @@ try {
   let closing = false;
   // Set once the server listens; a stop before then has no backup socket to close.
   let backups: Awaited<ReturnType<typeof listenForBackups>> = undefined;
-  const shutdown = async (signal: string) => {
+  const shutdown = async (signal: string, exitCode = 0) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
@@ -56,7 +61,7 @@ try {
     // Marks the instance draining (/readyz answers 503), stops accepting connections, lets requests in
     // flight finish (uploads too), hands running jobs back to the queue, then closes the database.
     await app.close();
-    process.exit(0);
+    process.exit(exitCode);
   };
   // Kept for repeats, which are ignored: Ctrl-C under `npm start` reaches the server twice (from the
   // terminal, and passed on by npm), as SIGTERM does under systemd's default KillMode. With no handler
@@ -67,10 +72,22 @@ try {
   // `npm run backup` while the server runs (backup/control-socket.ts).
   backups = await listenForBackups(app);
   if (config.eventLoopStatsFile) writeEventLoopStats(config.eventLoopStatsFile);
-  // Not awaited: the server serves while the sweep walks the media.
-  sweepMediaLeftovers(app.ctx, { olderThanMs: LEFTOVER_AGE_MS, log: app.log, signal: sweeping.signal }).catch((error: unknown) => {
-    if (!closing) app.log.error({ err: error }, 'sweeping media leftovers failed');
-  });
+  // Not awaited: the server serves meanwhile. Before listening, loading pg-boss, its start-up queries
+  // and cron keeping and the look for stalled videos were a quarter of a later start's work; a job
+  // sent meanwhile is stored and waits for these workers, as it would for a busy one.
+  void (async () => {
+    try {
+      await startWorkers(app.ctx, { log: app.log });
+    } catch (error) {
+      if (closing) return;
+      // A server whose jobs would never run must not look healthy: stopped, as a failed start was.
+      app.log.fatal({ err: error }, 'the job queue did not start');
+      return void shutdown('a failed start of the job queue', 1);
+    }
+    await sweepMediaLeftovers(app.ctx, { olderThanMs: LEFTOVER_AGE_MS, log: app.log, signal: sweeping.signal }).catch((error: unknown) => {
+      if (!closing) app.log.error({ err: error }, 'sweeping media leftovers failed');
+    });
+  })();
 } catch (error) {
   if (error instanceof ConfigError || error instanceof DataDirLockedError) {
     console.error(error.message);

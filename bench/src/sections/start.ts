@@ -71,25 +71,61 @@ async function demoVideosProcessed(origin: string) {
   throw new Error('the demo lectures were not processed within 10 minutes');
 }
 
-const figures = (times: number[]) => `${ms(median(times))} (median of ${times.length}: ${times.map((t) => ms(t)).join(', ')})`;
+/** A start's time with the machine's load average (1 min) as it came up: the times stretch with it. */
+interface Timed {
+  ms: number;
+  load: number;
+}
+const timed = (upMs: number): Timed => ({ ms: upMs, load: os.loadavg()[0]! });
+const stopFigures = (times: number[]) => `${ms(median(times))} (median of ${times.length}: ${times.map((t) => ms(t)).join(', ')})`;
+const figures = (runs: Timed[]) => {
+  const each = runs.map((run) => `${ms(run.ms)} at load ${run.load.toFixed(1)}`).join(', ');
+  return runs.length === 1 ? each : `${ms(median(runs.map((run) => run.ms)))} (median of ${runs.length}: ${each})`;
+};
+
+/** The server's source a stale-build start touches, as a `git pull` that changed the server would. */
+const TOUCHED_SOURCE = path.join(root, 'server/src/main.ts');
+
+/**
+ * `npm start` after a source file changed: it builds the server again first. The file's times are
+ * put back afterwards (the bundle built from it stays, newer than it).
+ */
+async function staleBuildStart(bench: Bench, dataDir: string): Promise<Timed> {
+  const before = fs.statSync(TOUCHED_SOURCE);
+  const bundle = path.join(root, 'server/dist/main.mjs');
+  const built = fs.statSync(bundle).mtimeMs;
+  fs.utimesSync(TOUCHED_SOURCE, before.atime, new Date());
+  try {
+    const server = await npmStart(bench, dataDir);
+    const run = timed(server.upMs);
+    await server.stop();
+    if (fs.statSync(bundle).mtimeMs <= built) throw new Error('npm start did not build the server again after a source file changed');
+    return run;
+  } finally {
+    fs.utimesSync(TOUCHED_SOURCE, before.atime, before.mtime);
+  }
+}
 
 /**
  * What the README and docs/operations.md promise about starting and stopping: a first start (a
  * fresh DATA_DIR: the database made, the demo courses added, the initial administrator created),
- * later starts on the folder a first start left, and how long SIGTERM takes to stop it, idle and
- * while the demo videos of a first start are being transcoded.
+ * later starts on the folder a first start left (the budgeted row), a later start whose build is
+ * stale, and how long SIGTERM takes to stop it, idle and while the demo videos of a first start are
+ * being transcoded.
  */
 export async function measureStart(bench: Bench): Promise<SectionResult> {
-  const runs = bench.sizes.startRuns;
+  // One first start fewer than later ones (the budgeted row): each first start waits out a database copy and the demo's seeding.
+  const laterRuns = bench.sizes.startRuns;
+  const firstRuns = Math.max(1, laterRuns - 1);
   // These times stretch with whatever else keeps the cores busy: said beside them.
   const loadBefore = os.loadavg()[0]!;
-  const first: number[] = [];
+  const first: Timed[] = [];
   const stopTranscoding: number[] = [];
   let dataDir = '';
-  for (let attempt = 0; attempt < runs; attempt++) {
+  for (let attempt = 0; attempt < firstRuns; attempt++) {
     dataDir = fs.mkdtempSync(path.join(bench.workDir, 'first-start-'));
     const server = await npmStart(bench, dataDir);
-    first.push(server.upMs);
+    first.push(timed(server.upMs));
     // The demo videos are being transcoded now, as after every first start.
     stopTranscoding.push(await server.stop());
   }
@@ -98,26 +134,31 @@ export async function measureStart(bench: Bench): Promise<SectionResult> {
   const settling = await npmStart(bench, dataDir);
   await demoVideosProcessed(settling.origin);
   await settling.stop();
-  const later: number[] = [];
+  const later: Timed[] = [];
   const stopIdle: number[] = [];
-  for (let attempt = 0; attempt < runs; attempt++) {
+  for (let attempt = 0; attempt < laterRuns; attempt++) {
     const server = await npmStart(bench, dataDir);
-    later.push(server.upMs);
+    later.push(timed(server.upMs));
     // Idle: past the start's own work (the leftover sweep, the first polls of the job queue).
     await sleep(3000);
     stopIdle.push(await server.stop());
   }
+  const staleBuild = await staleBuildStart(bench, dataDir);
 
   const rows: Measurement[] = [
     { what: '`npm start`, first start: a fresh DATA_DIR, the build already done, to the first 200 from /healthz', measured: figures(first) },
     {
-      what: '`npm start`, later starts on the DATA_DIR a first start left, to the first 200 from /healthz',
+      what: '`npm start`, later starts on the DATA_DIR a first start left, the build up to date, to the first 200 from /healthz',
       measured: figures(later),
-      budget: '< 3 s',
-      met: median(later) < BUDGET_MS,
+      budget: '≤ 3 s',
+      met: median(later.map((run) => run.ms)) <= BUDGET_MS,
     },
-    { what: 'SIGTERM to npm until it has exited, idle', measured: figures(stopIdle) },
-    { what: 'SIGTERM to npm until it has exited, right after a first start (the demo videos being transcoded)', measured: figures(stopTranscoding) },
+    {
+      what: '`npm start` after a server source file changed (it builds the server first), a later start, to the first 200 from /healthz',
+      measured: figures([staleBuild]),
+    },
+    { what: 'SIGTERM to npm until it has exited, idle', measured: stopFigures(stopIdle) },
+    { what: 'SIGTERM to npm until it has exited, right after a first start (the demo videos being transcoded)', measured: stopFigures(stopTranscoding) },
   ];
   const notes = [
     `Load average (1 min) of the machine, ${os.cpus().length} cores: ${loadBefore.toFixed(1)} as the section began, ${os.loadavg()[0]!.toFixed(1)} as it ended.`,
