@@ -201,6 +201,40 @@ describe('GET /media/private/* (signed lecture video)', () => {
     expect(response.body).toBe('tiny video');
   });
 
+  it('serves the same bytes and headers from a file kept open as send does for a conditional request', async () => {
+    const url = await urlFor(admin.id);
+    for (const range of [undefined, 'bytes=0-99', 'bytes=1000-', `bytes=${SIZE - 5}-${SIZE + 100}`]) {
+      const plain = await get(url, range ? { range } : {});
+      // A condition that holds sends the request through send.
+      const throughSend = await get(url, { ...(range && { range }), 'if-match': plain.headers.etag as string });
+      expect(plain.statusCode, range).toBe(range ? 206 : 200);
+      expect(throughSend.statusCode, range).toBe(plain.statusCode);
+      for (const name of ['accept-ranges', 'etag', 'last-modified', 'content-range', 'content-length', 'content-type', 'cache-control']) {
+        expect(plain.headers[name], `${range} ${name}`).toEqual(throughSend.headers[name]);
+      }
+      expect(plain.rawPayload.equals(throughSend.rawPayload), range).toBe(true);
+    }
+  });
+
+  it('never serves a deleted or replaced video from the file it kept open', async () => {
+    const replaced = newVideoKey();
+    await t.app.ctx.media.put(replaced, Buffer.from('first upload'), 'video/mp4');
+    const url = await urlFor(admin.id, { key: replaced });
+    expect((await get(url)).body).toBe('first upload');
+    expect((await get(url, { range: 'bytes=0-4' })).body).toBe('first');
+
+    await t.app.ctx.media.put(replaced, Buffer.from('second upload, longer'), 'video/mp4');
+    expect((await get(url)).body).toBe('second upload, longer');
+    const range = await get(url, { range: 'bytes=7-12' });
+    expect(range.headers['content-range']).toBe('bytes 7-12/21');
+    expect(range.body).toBe('upload');
+
+    await t.app.ctx.media.remove(replaced);
+    const gone = await get(url, { range: 'bytes=0-4' });
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json()).toEqual({ success: false, message: answers.notFound });
+  });
+
   it('answers 404 for a correctly signed link to a video that is not there', async () => {
     const response = await get(await urlFor(admin.id, { key: newVideoKey() }));
     expect(response.statusCode).toBe(404);
