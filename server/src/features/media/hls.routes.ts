@@ -8,7 +8,6 @@ import { AppError } from '../../errors.ts';
 import { HLS_PREFIX, MASTER_PLAYLIST, readHlsPath, type HlsCaptionName } from './hls-urls.ts';
 import { ladderTiming, subtitlePlaylist, withSubtitles, withTimestampMap, type SubtitleTrack } from './hls-subtitles.ts';
 import { MAX_CACHE_SECONDS, READ_CHUNK_BYTES, refuseEveryViewer, withoutBodyHeaders, type MediaRouteOptions } from './media.routes.ts';
-import { createOpenFiles } from './open-files.ts';
 import { hlsFileKey, mediaRoot } from './storage.ts';
 import type { Context } from '../../context.ts';
 
@@ -57,8 +56,6 @@ const noCaptions = async (): Promise<LadderCaptions> => ({ durationSeconds: null
 export const hlsRoutes: FastifyPluginAsyncZod<HlsRouteOptions> = async (app, { checkViewer = refuseEveryViewer, findCaptions = noCaptions }) => {
   const { ctx } = app;
   const root = mediaRoot(ctx.config.dataDir);
-  const openFiles = createOpenFiles();
-  app.addHook('onClose', async () => openFiles.closeAll());
 
   app.route({
     method: ['GET', 'HEAD'],
@@ -115,11 +112,6 @@ export const hlsRoutes: FastifyPluginAsyncZod<HlsRouteOptions> = async (app, { c
           .send(await readPlaylist(ctx, fileKey));
       }
 
-      const kept = openFiles.read(request, root, fileKey, READ_CHUNK_BYTES);
-      if (kept) {
-        reply.code(kept.statusCode).headers(kept.headers).header('cache-control', cacheControl);
-        return reply.header('content-type', isPlaylist ? PLAYLIST_TYPE : SEGMENT_TYPE).send(kept.stream);
-      }
       const result = await send(request.raw, fileKey, {
         root,
         dotfiles: 'deny',
