@@ -12,9 +12,13 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export function answerWhenCaughtUp(app: FastifyInstance, database: Pick<Database, 'kind'>, { everyRequest = false } = {}): void {
   if (database.kind !== 'postgres') return;
-  app.addHook('onSend', async (request, _reply, payload) => {
-    if (!SAFE_METHODS.has(request.method)) await app.ctx.changes.caughtUp();
-    return payload;
+  // A callback hook: a read, nearly every request, passes without a promise of its own.
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    if (SAFE_METHODS.has(request.method)) return done(null, payload);
+    app.ctx.changes.caughtUp().then(
+      () => done(null, payload),
+      (error: Error) => done(error),
+    );
   });
   if (everyRequest) app.addHook('onRequest', () => app.ctx.changes.caughtUp());
 }

@@ -15,6 +15,8 @@ export interface RunningProduct {
   product: Product;
   /** An administrator's session cookie. */
   cookie: string;
+  /** A published course of the catalogue, whose page's reads are measured too. */
+  courseId?: string;
 }
 
 /** Budgets of the signed-in hot path (every signed-in page asks it): against hello-world, and its p99 at 50 connections. */
@@ -50,7 +52,7 @@ export async function measureApi(bench: Bench, products: RunningProduct[]): Prom
   }
 
   const rows: Measurement[] = [{ what: 'bare Fastify hello-world (reference)', measured: describeRate(reference) }];
-  for (const { label, database, product, cookie } of products) {
+  for (const { label, database, product, cookie, courseId } of products) {
     bench.log(`  wrk: GET /api/v1/courses and /api/v1/user/me, ${label}`);
     const courses = wrk(`${product.url}/api/v1/courses`, bench.sizes.apiLoad);
     const me = wrk(`${product.url}/api/v1/user/me`, bench.sizes.apiLoad, { headers: { cookie } });
@@ -66,6 +68,7 @@ export async function measureApi(bench: Bench, products: RunningProduct[]): Prom
       },
       userMeRow(`GET /api/v1/user/me with a session, ${label}`, me, reference, ME_BUDGETS[database]),
     );
+    if (courseId) rows.push(...measureCoursePage(bench, product.url, courseId, cookie, label, reference));
   }
   const { connections, seconds } = bench.sizes.apiLoad;
   return {
@@ -73,4 +76,30 @@ export async function measureApi(bench: Bench, products: RunningProduct[]): Prom
     rows,
     notes: [`wrk, one thread, ${connections} connections, ${seconds} s per run after a 1 s warm-up; each server is one Node process.`],
   };
+}
+
+/**
+ * The course page's API reads: its curriculum and its card (the catalogue filtered by id), the
+ * same for every visitor and cached as the catalogue is, held to the catalogue's budget; and a
+ * signed-in learner's lectures (`GET /courses/:id`), read from the database each time, reported.
+ */
+function measureCoursePage(bench: Bench, url: string, courseId: string, cookie: string, label: string, reference: WrkResult): Measurement[] {
+  bench.log(`  wrk: the course page's reads, ${label}`);
+  const cached = [
+    { what: `GET /api/v1/courses/:id/curriculum, ${label}`, result: wrk(`${url}/api/v1/courses/${courseId}/curriculum`, bench.sizes.apiLoad) },
+    { what: `GET /api/v1/courses?id=, ${label}`, result: wrk(`${url}/api/v1/courses?id=${courseId}`, bench.sizes.apiLoad) },
+  ];
+  const lectures = wrk(`${url}/api/v1/courses/${courseId}`, bench.sizes.apiLoad, { headers: { cookie } });
+  return [
+    ...cached.map(({ what, result }) => {
+      const ratio = result.requestsPerSecond / reference.requestsPerSecond;
+      return { what, measured: describeRate(result), reference: 'hello-world', ratio, budget: '≥ 50 %', met: ratio >= 0.5 };
+    }),
+    {
+      what: `GET /api/v1/courses/:id (lectures) with a session, ${label}`,
+      measured: describeRate(lectures),
+      reference: 'hello-world',
+      ratio: lectures.requestsPerSecond / reference.requestsPerSecond,
+    },
+  ];
 }

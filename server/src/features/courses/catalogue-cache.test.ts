@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gunzipSync, brotliDecompressSync } from 'node:zlib';
-import { COMPRESS_MIN_BYTES, createCatalogueCache, type CataloguePage } from './catalogue-cache.ts';
+import { COMPRESS_MIN_BYTES, createCatalogueCache, matchesEtag, type CataloguePage } from './catalogue-cache.ts';
 
 /** A clock the test moves by hand. */
 function clock(start = 1_000_000) {
@@ -20,6 +20,8 @@ function counting<T>(value: (call: number) => T) {
 }
 
 const json = (page: CataloguePage) => JSON.parse(page.json.toString('utf8'));
+/** Lets every compute already resolved, and what waits on it, finish. */
+const settled = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('createCatalogueCache', () => {
   it('shares one compute among concurrent callers of a missing page', async () => {
@@ -40,21 +42,75 @@ describe('createCatalogueCache', () => {
     expect(json(a)).toEqual({ courses: [{ title: 'Rust für Anfänger' }], total: 1 });
   });
 
-  it('serves the cached bytes until freshMs has passed, then computes again', async () => {
+  it('serves the cached bytes until freshMs has passed, then the aged page while one compute makes the next', async () => {
     const time = clock();
     const cache = createCatalogueCache({ freshMs: 5000, now: time.now });
-    const source = counting((call) => ({ call }));
-    expect(json(await cache.page('all', source.compute))).toEqual({ call: 1 });
+    let finish!: () => void;
+    let calls = 0;
+    const compute = () => {
+      const call = ++calls;
+      return call === 1 ? Promise.resolve({ call }) : new Promise<unknown>((resolve) => (finish = () => resolve({ call })));
+    };
+    expect(json(await cache.page('all', compute))).toEqual({ call: 1 });
     time.advance(4999);
-    expect(json(await cache.page('all', source.compute))).toEqual({ call: 1 });
-    expect(source.calls).toBe(1);
+    expect(json(await cache.page('all', compute))).toEqual({ call: 1 });
+    expect(calls).toBe(1);
     time.advance(1);
-    expect(json(await cache.page('all', source.compute))).toEqual({ call: 2 });
-    expect(source.calls).toBe(2);
-    // The new page is fresh for another freshMs from now.
+    // Aged: still answered at once, by the old page, while a single compute runs.
+    expect(json(await cache.page('all', compute))).toEqual({ call: 1 });
+    expect(json(await cache.page('all', compute))).toEqual({ call: 1 });
+    expect(calls).toBe(2);
+    finish();
+    await settled();
+    expect(json(await cache.page('all', compute))).toEqual({ call: 2 });
+    // The new page is fresh for another freshMs from when it was asked for.
     time.advance(4999);
-    expect(json(await cache.page('all', source.compute))).toEqual({ call: 2 });
-    expect(source.calls).toBe(2);
+    expect(json(await cache.page('all', compute))).toEqual({ call: 2 });
+    expect(calls).toBe(2);
+  });
+
+  it('never serves an aged page after invalidate(), nor lets its late compute back in', async () => {
+    const time = clock();
+    const cache = createCatalogueCache({ freshMs: 5000, now: time.now });
+    let finishLate!: () => void;
+    let calls = 0;
+    const compute = () => {
+      const call = ++calls;
+      return call === 2 ? new Promise<unknown>((resolve) => (finishLate = () => resolve({ call }))) : Promise.resolve({ call });
+    };
+    expect(json(await cache.page('all', compute))).toEqual({ call: 1 });
+    time.advance(5000);
+    expect(json(await cache.page('all', compute))).toEqual({ call: 1 });
+    cache.invalidate();
+    expect(json(await cache.page('all', compute))).toEqual({ call: 3 });
+    finishLate();
+    await settled();
+    expect(json(await cache.page('all', compute))).toEqual({ call: 3 });
+  });
+
+  it('drops an aged page whose new compute failed: the next call computes again, and says so if it fails', async () => {
+    const time = clock();
+    const cache = createCatalogueCache({ freshMs: 5000, now: time.now });
+    let calls = 0;
+    const compute = async () => {
+      calls += 1;
+      if (calls > 1) throw new Error('database unavailable');
+      return { call: calls };
+    };
+    expect(json(await cache.page('all', compute))).toEqual({ call: 1 });
+    time.advance(5000);
+    expect(json(await cache.page('all', compute))).toEqual({ call: 1 });
+    await settled();
+    await expect(cache.page('all', compute)).rejects.toThrow('database unavailable');
+  });
+
+  it('tags a page by its bytes: the same content the same ETag, in any cache; other content another', async () => {
+    const one = await createCatalogueCache().page('all', async () => ({ courses: ['Rust'] }));
+    const same = await createCatalogueCache().page('all', async () => ({ courses: ['Rust'] }));
+    const other = await createCatalogueCache().page('all', async () => ({ courses: ['Go'] }));
+    expect(one.etag).toMatch(/^W\/"[\w-]+"$/);
+    expect(same.etag).toBe(one.etag);
+    expect(other.etag).not.toBe(one.etag);
   });
 
   it('computes again after invalidate()', async () => {
@@ -148,5 +204,16 @@ describe('createCatalogueCache', () => {
       expect(page.json.length).toBeLessThan(COMPRESS_MIN_BYTES);
       expect(await page.bodyFor(chromium)).toEqual({ body: page.json });
     });
+  });
+});
+
+describe('matchesEtag', () => {
+  it("compares weakly, any tag of a list, and takes '*'", () => {
+    expect(matchesEtag('W/"abc"', 'W/"abc"')).toBe(true);
+    expect(matchesEtag('"abc"', 'W/"abc"')).toBe(true);
+    expect(matchesEtag('W/"x" , W/"abc"', 'W/"abc"')).toBe(true);
+    expect(matchesEtag('*', 'W/"abc"')).toBe(true);
+    expect(matchesEtag('W/"abcd"', 'W/"abc"')).toBe(false);
+    expect(matchesEtag('', 'W/"abc"')).toBe(false);
   });
 });

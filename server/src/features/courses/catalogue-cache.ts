@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
@@ -9,7 +10,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * compressed once for the browsers that accept it: a page of 50 courses is about 23 KB of
  * JSON and 2.7 KB of Brotli. Any change to courses or lectures, made on any instance of a
  * scaled-out deployment (decision 0019), empties it on every instance (changes.ts); pages are also
- * computed again after CATALOGUE_FRESH_MS, for what they show from elsewhere.
+ * computed again after CATALOGUE_FRESH_MS, for what they show from elsewhere: meanwhile the
+ * page that has aged is still served, so that no visitor waits for the query (on PGlite it
+ * runs on this thread and held every request behind it).
+ * Each page has an ETag made from its bytes, so every instance gives the same page the same
+ * ETag, and a browser that already has it is answered 304 without the body.
  * What is built from the catalogue alone is kept here too, so the same writes refresh it:
  * a course's public curriculum, its page's HTML head, the sitemap.
  */
@@ -34,6 +39,8 @@ const ENCODINGS: ContentEncoding[] = ['br', 'gzip'];
 export interface CataloguePage {
   /** The bytes as they are: the value as JSON, or the text itself when the value is a string. */
   json: Buffer;
+  /** A weak validator of the content (any encoding of it): a digest of `json`. */
+  etag: string;
   /** The bytes to send to a client whose Accept-Encoding is `acceptEncoding`, and their encoding. */
   bodyFor(acceptEncoding: string | undefined): Promise<{ body: Buffer; encoding?: ContentEncoding }>;
 }
@@ -57,6 +64,7 @@ function cataloguePage(value: unknown): CataloguePage {
   const compressed = new Map<ContentEncoding, Promise<Buffer>>();
   return {
     json,
+    etag: `W/"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`,
     async bodyFor(acceptEncoding) {
       const encoding = json.length >= COMPRESS_MIN_BYTES && acceptEncoding ? negotiate(acceptEncoding, ENCODINGS) : null;
       if (!encoding) return { body: json };
@@ -67,39 +75,79 @@ function cataloguePage(value: unknown): CataloguePage {
   };
 }
 
+interface CacheEntry {
+  until: number;
+  page: Promise<CataloguePage>;
+  /** The page once computed: what is served, past `until`, while `refresh` computes the next one. */
+  ready?: CataloguePage;
+  refresh?: Promise<void>;
+}
+
 export function createCatalogueCache({ freshMs = CATALOGUE_FRESH_MS, now = Date.now } = {}): CatalogueCache {
-  const pages = new Map<string, { until: number; page: Promise<CataloguePage> }>();
+  const pages = new Map<string, CacheEntry>();
   const stats: CacheStats = { hits: 0, misses: 0 };
+  const computed = (key: string, compute: () => Promise<unknown>): CacheEntry => {
+    const entry: CacheEntry = { until: now() + freshMs, page: compute().then(cataloguePage) };
+    entry.page.then(
+      (page) => void (entry.ready = page),
+      // A failure is not kept: the next request tries again.
+      () => pages.get(key) === entry && pages.delete(key),
+    );
+    return entry;
+  };
   return {
     stats,
     page(key, compute) {
       const cached = pages.get(key);
-      if (cached && cached.until > now()) {
+      if (cached && (cached.until > now() || cached.ready)) {
         stats.hits++;
+        // Aged, not invalidated (a write empties the map): one compute replaces it, as it finishes.
+        if (cached.until <= now() && !cached.refresh) {
+          stats.misses++;
+          const next = computed(key, compute);
+          cached.refresh = next.page.then(
+            () => void (pages.get(key) === cached && pages.set(key, next)),
+            () => void (pages.get(key) === cached && pages.delete(key)),
+          );
+        }
         return cached.page;
       }
       stats.misses++;
       if (pages.size >= MAX_PAGES) pages.clear();
-      const entry = { until: now() + freshMs, page: compute().then(cataloguePage) };
+      const entry = computed(key, compute);
       pages.set(key, entry);
-      // A failure is not kept: the next request tries again.
-      entry.page.catch(() => pages.get(key) === entry && pages.delete(key));
       return entry.page;
     },
     invalidate: () => pages.clear(),
   };
 }
 
-/** Sends a cached page, compressed when the client accepts it; JSON unless `type` says otherwise. */
+/**
+ * Sends a cached page, compressed when the client accepts it; JSON unless `type` says otherwise.
+ * A client that holds this very page (If-None-Match) gets 304 and no body; whether a browser may
+ * keep a copy to ask about is the caller's Cache-Control.
+ */
 export async function sendCataloguePage(
   request: FastifyRequest,
   reply: FastifyReply,
   page: CataloguePage,
   type = 'application/json; charset=utf-8',
 ): Promise<FastifyReply> {
+  reply.header('vary', 'accept-encoding').header('etag', page.etag);
+  const ifNoneMatch = request.headers['if-none-match'];
+  if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, page.etag)) return reply.code(304).send();
   const { body, encoding } = await page.bodyFor(request.headers['accept-encoding']);
   // Already serialized, sent as it is: a route's response schema describes what is inside the bytes.
-  reply.type(type).header('vary', 'accept-encoding');
+  reply.type(type);
   if (encoding) reply.header('content-encoding', encoding);
   return reply.send(body as never);
+}
+
+/** If-None-Match's weak comparison (RFC 9110 §13.1.2): any listed tag, W/ or not, or `*`. */
+export function matchesEtag(ifNoneMatch: string, etag: string): boolean {
+  const opaque = etag.replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((listed) => {
+    const tag = listed.trim();
+    return tag === '*' || tag.replace(/^W\//, '') === opaque;
+  });
 }

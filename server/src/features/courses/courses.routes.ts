@@ -20,6 +20,8 @@ export const courseRoutes: FastifyPluginAsync = async (app) => {
     handler: async (request, reply) => {
       // Administrators' lists hold drafts and live counts: never cached, never shared.
       if (await isAdminRequest(request)) return cataloguePage(ctx, request.query, { includeDrafts: true });
+      // The same for every visitor: a browser may keep it, and asks each time whether it changed (ETag).
+      reply.header('cache-control', 'private, no-cache');
       return sendCataloguePage(request, reply, await cachedCataloguePage(ctx, request.query));
     },
   });

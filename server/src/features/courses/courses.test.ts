@@ -458,6 +458,43 @@ describe('the catalogue is cached but never stale after a change, wherever it wa
     expect(JSON.parse(gunzipSync(gzip.rawPayload).toString('utf8'))).toEqual(plain.json());
   });
 
+  it('answers 304 without the body to a browser that holds the page, and a new ETag once it changed', async () => {
+    const course = await newCourse({ title: 'Tagged once' });
+    const first = await t.app.inject({ url: '/api/v1/courses' });
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^W\/"[\w-]+"$/);
+    expect(first.headers['cache-control']).toBe('private, no-cache');
+    // Another encoding of the same page is the same content: the same ETag.
+    const compressed = await t.app.inject({ url: '/api/v1/courses', headers: { 'accept-encoding': 'br' } });
+    expect(compressed.headers.etag).toBe(etag);
+
+    for (const ifNoneMatch of [etag, etag.slice(2), `W/"other", ${etag}`, '*']) {
+      const again = await t.app.inject({ url: '/api/v1/courses', headers: { 'if-none-match': ifNoneMatch } });
+      expect(again.statusCode, ifNoneMatch).toBe(304);
+      expect(again.rawPayload.length).toBe(0);
+      expect(again.headers.etag).toBe(etag);
+    }
+    // Another page of the catalogue is other content.
+    const searched = await t.app.inject({ url: '/api/v1/courses?search=Tagged', headers: { 'if-none-match': etag } });
+    expect(searched.statusCode).toBe(200);
+    expect(searched.headers.etag).not.toBe(etag);
+
+    const edited = await send('PUT', `/api/v1/courses/${course._id}`, admin, { title: 'Tagged twice' });
+    expect(edited.statusCode, edited.body).toBe(200);
+    const changed = await t.app.inject({ url: '/api/v1/courses', headers: { 'if-none-match': etag } });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(listed(changed.json(), course._id)?.title).toBe('Tagged twice');
+  });
+
+  it("gives an administrator the live list, never a 304 for the visitors' page", async () => {
+    const page = await t.app.inject({ url: '/api/v1/courses' });
+    const response = await t.app.inject({ url: '/api/v1/courses', headers: { cookie: admin, 'if-none-match': page.headers.etag as string } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers.etag).toBeUndefined();
+    expect(response.headers['cache-control']).toBe('no-store');
+  });
+
   it('shows a created course at once, with the total one higher', async () => {
     const before = await catalogue();
     const course = await newCourse({ title: 'Freshly Added' });
@@ -522,5 +559,39 @@ describe('the catalogue is cached but never stale after a change, wherever it wa
     expect((await catalogue('?search=cached%20apart')).total).toBe(2);
     expect((await catalogue('?limit=1&page=2')).courses[0]!._id).toBe(first._id);
     expect((await catalogue()).total).toBe(plain.total + 1);
+  });
+});
+
+describe('two instances on one database give the catalogue the same ETag, and both a new one after a write on either', () => {
+  let b: TestApp;
+  beforeAll(async () => {
+    b = await createTestApp({ database: t.database, catchUpOnEveryRequest: false });
+  });
+  afterAll(() => b?.close());
+
+  const etagOn = async (app: TestApp) => (await app.app.inject({ url: '/api/v1/courses' })).headers.etag as string;
+  /** Polls until `check` holds; fails if it still does not a second later. */
+  async function within1s(check: () => Promise<boolean>): Promise<void> {
+    const started = Date.now();
+    while (!(await check())) {
+      if (Date.now() - started > 1000) throw new Error('still not so a second later');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it('answers 304 on one for the ETag the other gave, until a course changes', async () => {
+    const created = await createCourse({ title: 'Seen on both' });
+    const courseId = created.json().course._id as string;
+    await within1s(async () => (await etagOn(b)) === (await etagOn(t)));
+    const etag = await etagOn(t);
+    expect((await b.app.inject({ url: '/api/v1/courses', headers: { 'if-none-match': etag } })).statusCode).toBe(304);
+
+    // Edited through the first: the second's page, and its ETag, change too.
+    expect((await send('PUT', `/api/v1/courses/${courseId}`, admin, { title: 'Renamed on one' })).statusCode).toBe(200);
+    await within1s(async () => (await b.app.inject({ url: '/api/v1/courses', headers: { 'if-none-match': etag } })).statusCode === 200);
+    const renamed = await b.app.inject({ url: '/api/v1/courses' });
+    expect(renamed.headers.etag).not.toBe(etag);
+    expect(renamed.json().courses.find((course: { _id: string }) => course._id === courseId).title).toBe('Renamed on one');
+    expect(await etagOn(t)).toBe(renamed.headers.etag);
   });
 });

@@ -201,6 +201,25 @@ describe('GET /media/private/* (signed lecture video)', () => {
     expect(response.body).toBe('tiny video');
   });
 
+  it('serves a replaced video as it is now, and 404 once it is deleted', async () => {
+    const replaced = newVideoKey();
+    await t.app.ctx.media.put(replaced, Buffer.from('first upload'), 'video/mp4');
+    const url = await urlFor(admin.id, { key: replaced });
+    expect((await get(url)).body).toBe('first upload');
+    expect((await get(url, { range: 'bytes=0-4' })).body).toBe('first');
+
+    await t.app.ctx.media.put(replaced, Buffer.from('second upload, longer'), 'video/mp4');
+    expect((await get(url)).body).toBe('second upload, longer');
+    const range = await get(url, { range: 'bytes=7-12' });
+    expect(range.headers['content-range']).toBe('bytes 7-12/21');
+    expect(range.body).toBe('upload');
+
+    await t.app.ctx.media.remove(replaced);
+    const gone = await get(url, { range: 'bytes=0-4' });
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json()).toEqual({ success: false, message: answers.notFound });
+  });
+
   it('answers 404 for a correctly signed link to a video that is not there', async () => {
     const response = await get(await urlFor(admin.id, { key: newVideoKey() }));
     expect(response.statusCode).toBe(404);
