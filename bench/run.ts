@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only=api,video,hls,upload,scale,progress,curriculum,protection,billing,weight,start,lighthouse,abuse,cluster,captions,quizzes,learners]`
+// `npm run bench [-- --quick] [-- --only=api,video,hls,upload,scale,progress,curriculum,protection,billing,weight,start,lighthouse,abuse,cluster,captions,quizzes,learners,first-frame]`
 // Measures the product against reference servers started in the same run, prints one
 // markdown table per section, and writes them to bench/results/<date>.md. Not a test: see README.md.
 import fs from 'node:fs/promises';
@@ -14,6 +14,7 @@ import { buildIfStale, firstCourse, latestLectureUrl, loginAsAdmin, startProduct
 import { sectionMarkdown, type SectionResult } from './src/report.ts';
 import { measureAbuse } from './src/sections/abuse.ts';
 import { measureApi, type RunningProduct } from './src/sections/api.ts';
+import { measureFirstFrame } from './src/sections/first-frame.ts';
 import { measureHls } from './src/sections/hls.ts';
 import { measureLearners } from './src/sections/learners.ts';
 import { measureLighthouse } from './src/sections/lighthouse.ts';
@@ -48,6 +49,7 @@ const SECTIONS = [
   'captions',
   'quizzes',
   'learners',
+  'first-frame',
 ] as const;
 type SectionName = (typeof SECTIONS)[number];
 
@@ -184,6 +186,10 @@ try {
   if (wanted('learners')) {
     log('Learners at a million');
     report(await measureLearners(bench));
+  }
+  if (wanted('first-frame')) {
+    log('Time to first frame in Chromium, against nginx and a bare page');
+    report(await measureFirstFrame(bench));
   }
   if (wanted('weight')) {
     log('Front-end weight');
