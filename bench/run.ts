@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --budgets] [-- --only=api,video,hls,upload,scale,progress,curriculum,protection,billing,weight,start,lighthouse,abuse,cluster,captions,quizzes,learners]`
+// `npm run bench [-- --quick] [-- --budgets] [-- --only=api,video,hls,upload,scale,progress,curriculum,protection,billing,weight,start,lighthouse,abuse,cluster,captions,quizzes,learners,first-frame]`
 // Measures the product against reference servers started in the same run, prints one
 // markdown table per section, and writes them to bench/results/<date>….md. Not a test: see README.md.
 // `--budgets` runs the sections that judge the performance budgets, and exits non-zero when one is missed.
@@ -15,6 +15,7 @@ import { buildIfStale, firstCourse, latestLectureUrl, loginAsAdmin, startProduct
 import { budgetTable, sectionMarkdown, type SectionResult } from './src/report.ts';
 import { measureAbuse } from './src/sections/abuse.ts';
 import { measureApi, type RunningProduct } from './src/sections/api.ts';
+import { measureFirstFrame } from './src/sections/first-frame.ts';
 import { measureHls } from './src/sections/hls.ts';
 import { measureLearners } from './src/sections/learners.ts';
 import { measureLighthouse } from './src/sections/lighthouse.ts';
@@ -49,11 +50,12 @@ const SECTIONS = [
   'captions',
   'quizzes',
   'learners',
+  'first-frame',
 ] as const;
 type SectionName = (typeof SECTIONS)[number];
 
 /** The sections that judge the performance budgets, in about ten minutes together. */
-const BUDGET_SECTIONS: SectionName[] = ['api', 'video', 'hls', 'progress', 'weight', 'start'];
+const BUDGET_SECTIONS: SectionName[] = ['api', 'video', 'hls', 'first-frame', 'progress', 'weight', 'start'];
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -193,6 +195,10 @@ try {
   if (wanted('learners')) {
     log('Learners at a million');
     report(await measureLearners(bench));
+  }
+  if (wanted('first-frame')) {
+    log('Time to first frame in Chromium, against nginx and a bare page');
+    report(await measureFirstFrame(bench));
   }
   if (wanted('weight')) {
     log('Front-end weight');

@@ -25,7 +25,7 @@ http {
   access_log off;
   sendfile on;
   tcp_nopush on;
-  types { video/mp4 mp4; }
+  types { video/mp4 mp4; text/html html; application/javascript js; application/vnd.apple.mpegurl m3u8; video/mp2t ts; }
   default_type application/octet-stream;
   client_body_temp_path ${prefix}/temp/body;
   proxy_temp_path ${prefix}/temp/proxy;

@@ -13,6 +13,7 @@ import { useCourse } from '../courses';
 import { usePageTitle } from '../../lib/use-page-title';
 import { withNext } from '../../lib/with-next';
 import { VideoPlayer } from '../../lib/components/VideoPlayer';
+import { loadHls } from '../../lib/components/hls-loader';
 import { useGetLecturesQuery, useGetVideoStatusQuery } from './lectures.api';
 import { LectureAdminTools } from './LectureAdminTools';
 import { LectureList } from './LectureList';
@@ -107,6 +108,12 @@ export default function LecturePage() {
   const openedByLink = lecture !== undefined && opened?.lectureId === lecture._id && opened.linked === true;
   const captionsAnswer = useGetCaptionsQuery({ courseId: courseId ?? '', lectureId: lectureId ?? '' }, { skip: !courseId || !lectureId });
   const captions = (captionsAnswer.currentData?.captions ?? []).map(({ language, label, isDefault, url }) => ({ language, label, isDefault, url }));
+
+  // hls.js is fetched while the lease and the progress are asked for, not once the player mounts after them.
+  const hasLadder = lectures.some((item) => item.hls_url);
+  useEffect(() => {
+    if (hasLadder) loadHls().catch(() => undefined);
+  }, [hasLadder]);
 
   const next = lectures[current + 1];
   // A lecture that is not a free preview plays under a lease, started before the player has its source.
@@ -213,7 +220,12 @@ export default function LecturePage() {
                 ) : lease.kind === 'failed' ? (
                   <PlaybackFailed message={lease.message} busy={playback.busy !== null} onRetry={playback.playHere} />
                 ) : !playerShown ? (
-                  <div className="skeleton aspect-video w-full rounded-xl" aria-hidden="true" />
+                  // The lecture's poster while its lease starts: the picture is there at once, where the player will be.
+                  lecture.poster_url ? (
+                    <img src={lecture.poster_url} alt="" className="aspect-video w-full rounded-xl bg-black object-contain" />
+                  ) : (
+                    <div className="skeleton aspect-video w-full rounded-xl" aria-hidden="true" />
+                  )
                 ) : (
                   <VideoPlayer
                     key={lecture._id}

@@ -106,6 +106,26 @@ describe('/course/lecture under a playback lease', () => {
     await vi.waitFor(() => expect(calls.filter((call) => call.url.endsWith('/heartbeat')).length).toBeGreaterThanOrEqual(2), { timeout: 4000 });
   });
 
+  it("shows the lecture's poster where the player will be while the lease starts, then the player over it", async () => {
+    const withPoster = { ...lecture(1), poster_url: '/media/posters/1.webp' };
+    stubApi({ ...leaseAnswers(samplePlayback()), [`GET /api/v1/courses/${course._id}`]: lecturesAnswer([withPoster, lecture(2)]) });
+    let answerStart: (() => void) | undefined;
+    const stubbed = globalThis.fetch;
+    globalThis.fetch = (async (url: string, init: RequestInit = {}) => {
+      if (url === '/api/v1/playback' && init.method === 'POST') await new Promise<void>((resolve) => (answerStart = resolve));
+      return stubbed(url, init);
+    }) as typeof fetch;
+    const view = await openLectures();
+    await waitFor(() => expect(answerStart).toBeDefined());
+    const poster = () => view.container.querySelector('img[src="/media/posters/1.webp"]');
+    expect(poster()).toBeInTheDocument();
+    expect(screen.queryByLabelText('Lecture 1: Lesson 1')).not.toBeInTheDocument();
+
+    answerStart!();
+    expect(await player()).toHaveAttribute('poster', '/media/posters/1.webp');
+    expect(poster()).not.toBeInTheDocument();
+  });
+
   it('plays a free preview with no lease and no watermark', async () => {
     const calls = stubApi({ [`GET /api/v1/courses/${course._id}`]: lecturesAnswer([lecture(1, true)]) });
     await openLectures();

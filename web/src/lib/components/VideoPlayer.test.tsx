@@ -56,6 +56,13 @@ describe('VideoPlayer', () => {
     expect(fake.instance.currentLevel).toBe(2);
   });
 
+  it('starts from the lowest rendition, where the first picture comes soonest, and lets hls.js climb from there', async () => {
+    render(<VideoPlayer src="/a.mp4" hlsSrc="/media/hls/g/f/master.m3u8" label="Lecture 1" />);
+    await vi.waitFor(() => expect(fake.instance.loadSource).toHaveBeenCalled());
+    expect(fake.Hls).toHaveBeenLastCalledWith(expect.objectContaining({ startLevel: 0, capLevelToPlayerSize: true }));
+    expect(fake.instance.currentLevel).toBe(-1);
+  });
+
   it('falls back to the MP4 when hls.js reports a fatal error', async () => {
     render(<VideoPlayer src="/a.mp4" hlsSrc="/media/hls/g/f/master.m3u8" label="Lecture 1" />);
     await vi.waitFor(() => expect(fake.instance.loadSource).toHaveBeenCalled());

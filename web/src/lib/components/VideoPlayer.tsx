@@ -3,6 +3,7 @@ import type HlsType from 'hls.js';
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode, type Ref } from 'react';
 import { openingCaption, rememberCaption, rememberedCaption, sameLanguage, toggledOnCaption, type PlayerCaption } from './caption-choice';
 import { CaptionsMenu } from './CaptionsMenu';
+import { loadHls } from './hls-loader';
 import { playerTexts } from './player-texts';
 import { useWatermark, type PlayerWatermark } from './watermark';
 
@@ -232,8 +233,8 @@ export function VideoPlayer({
       element.src = src;
       start();
     };
-    import('hls.js')
-      .then(({ default: Hls }) => {
+    loadHls()
+      .then((Hls) => {
         if (cancelled) return;
         if (!Hls.isSupported()) {
           // No Media Source (iPhones before iOS 17): the browser's own HLS, else the MP4.
@@ -244,7 +245,9 @@ export function VideoPlayer({
           start();
           return;
         }
-        const player = new Hls({ capLevelToPlayerSize: true, ...(from > 0 && { startPosition: from }) });
+        // The first segment from the lowest rendition, the smallest: the picture comes soonest, and the
+        // bandwidth it took to come tells hls.js how high to climb for the next ones.
+        const player = new Hls({ capLevelToPlayerSize: true, startLevel: 0, ...(from > 0 && { startPosition: from }) });
         hls.current = player;
         setEngine('hls');
         player.on(Hls.Events.MANIFEST_PARSED, (_event, data) => {
