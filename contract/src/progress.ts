@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CourseSchema } from './courses.ts';
 import { ReplySchema } from './envelope.ts';
 import { answers } from './answers.ts';
+import { MAX_WATCHED_PER_SAVE } from './progress-rules.ts';
 import { QuizStandingSchema } from './quizzes.ts';
 
 /**
@@ -11,10 +12,7 @@ import { QuizStandingSchema } from './quizzes.ts';
 
 /** No lecture is longer than a day: anything beyond is a broken or hostile client. */
 export const MAX_VIDEO_SECONDS = 24 * 3600;
-/** A save reports at most this much play time: the player saves every ~10 s, and on pause, seek and leave. */
-export const MAX_WATCHED_PER_SAVE = 120;
-/** A lecture counts as completed once the learner has reached this share of it (or its end). */
-export const COMPLETION_SHARE = 0.9;
+export { COMPLETION_SHARE, MAX_WATCHED_PER_SAVE } from './progress-rules.ts';
 /** How long a subscriber may go without watching before the dashboard lists them as at risk; a new subscriber has as long to start. */
 export const CHURN_RISK_DAYS = 14;
 /** "This week" on the dashboard: the last seven days. */

@@ -1,5 +1,5 @@
 import type { Course } from '@lms/contract/courses';
-import { CourseProgressBar } from '../progress';
+import { ProgressBar } from './ProgressBar';
 import { CourseStateBadge } from './CourseStateBadge';
 
 /**
@@ -61,7 +61,7 @@ export function CourseCard({
           <dt className="text-base-content/70">Instructor</dt>
           <dd className="wrap-anywhere">{course.createdBy}</dd>
         </dl>
-        {progress && <CourseProgressBar percent={progress.percent} label={progress.label} />}
+        {progress && <ProgressBar percent={progress.percent} label={progress.label} />}
       </div>
     </article>
   );

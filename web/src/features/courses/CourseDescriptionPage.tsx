@@ -1,19 +1,22 @@
 import type { Course } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
-import { useId, useState } from 'react';
+import { lazy, Suspense, useId, useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { checkoutPath } from '../payments';
 import { paths } from '../../lib/paths';
 import { useGetCurriculumQuery } from './courses.api';
 import { useGetPlanQuery } from '../payments';
 import { useAuth } from '../auth';
-import { cardProgress, useMyCourses } from '../progress';
+import { useMyCourses } from './my-courses';
 import { courseLink } from '../../lib/paths';
 import { usePageTitle } from '../../lib/use-page-title';
 import { initialsOf } from '../../lib/components/initials';
 import { Curriculum, curriculumSummary, isPlayable } from './Curriculum';
-import { PreviewDialog, type PlayablePreview } from './PreviewDialog';
+import type { PlayablePreview } from './PreviewDialog';
 import { PriceCard } from './PriceCard';
+
+// The player with its captions and progress: loaded when a visitor opens a preview, not with the page.
+const PreviewDialog = lazy(() => import('./PreviewDialog').then((module) => ({ default: module.PreviewDialog })));
 
 /**
  * The course's details, with 'watch lectures' for an active subscriber or an admin and
@@ -32,7 +35,8 @@ export default function CourseDescriptionPage() {
   const plan = useGetPlanQuery();
   // By id: a fresh curriculum (new video URLs) reaches the preview playing.
   const [playingId, setPlayingId] = useState<string>();
-  const mine = useMyCourses().byCourse.get(id ?? '');
+  const { byCourse, cardProgress, reader } = useMyCourses();
+  const mine = byCourse.get(id ?? '');
 
   const curriculum = answer.currentData;
   const course = curriculum?.course ?? (passed?._id === id ? passed : undefined);
@@ -57,6 +61,7 @@ export default function CourseDescriptionPage() {
       aria-busy={!curriculum && !failure}
       className="mx-auto grid w-full max-w-6xl gap-8 px-4 py-6 sm:py-10 lg:grid-cols-[minmax(0,1fr)_22rem] lg:grid-rows-[auto_1fr] lg:gap-x-12"
     >
+      {reader}
       <CourseHeader course={course} />
 
       {/* On a phone, after the header and before the curriculum; on a desktop, a right column that stays in view. */}
@@ -95,15 +100,17 @@ export default function CourseDescriptionPage() {
       </div>
 
       {playing && course && (
-        <PreviewDialog
-          courseId={course._id}
-          courseTitle={course.title}
-          previews={previews}
-          playing={playing}
-          onSelect={setPlaying}
-          onClose={() => setPlaying(undefined)}
-          onVideoRefused={() => void answer.refetch()}
-        />
+        <Suspense fallback={null}>
+          <PreviewDialog
+            courseId={course._id}
+            courseTitle={course.title}
+            previews={previews}
+            playing={playing}
+            onSelect={setPlaying}
+            onClose={() => setPlaying(undefined)}
+            onVideoRefused={() => void answer.refetch()}
+          />
+        </Suspense>
       )}
     </article>
   );

@@ -1,7 +1,7 @@
 import type { FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../lib/paths';
-import { cardProgress, useMyCourses } from '../progress';
+import { useMyCourses } from './my-courses';
 import { useGetCategoriesQuery, useGetCoursesQuery } from './courses.api';
 import { courseLink } from '../../lib/paths';
 import { usePageTitle } from '../../lib/use-page-title';
@@ -25,7 +25,7 @@ export default function CourseListPage() {
   const courses = data?.courses ?? [];
   const total = isError ? 0 : (data?.total ?? 0);
   const { data: categories = [] } = useGetCategoriesQuery();
-  const { byCourse } = useMyCourses();
+  const { byCourse, cardProgress, reader } = useMyCourses();
 
   function update(next: Record<string, string>) {
     const merged = new URLSearchParams(params);
@@ -45,6 +45,7 @@ export default function CourseListPage() {
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   return (
     <section className="mx-auto max-w-6xl px-4 py-8">
+      {reader}
       <h1 className="mb-6 text-3xl font-bold wrap-anywhere">
         Explore the courses made by <span className="text-primary">industry experts</span>
       </h1>

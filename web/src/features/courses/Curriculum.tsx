@@ -1,11 +1,13 @@
 import type { CurriculumLecture, Section } from '@lms/contract/lectures';
 import { messages } from '@lms/contract/messages';
-import { curriculumItems, type CurriculumItem, type QuizSummary } from '@lms/contract/quizzes';
+import { curriculumItems, type CurriculumItem } from '@lms/contract/curriculum';
+import type { QuizSummary } from '@lms/contract/quizzes';
 import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { clockDuration, isoDuration, spokenDuration } from '../../lib/format';
 import { QuizIcon, quizLink, quizTakeTexts } from '../quizzes';
-import { PlayIcon, type PlayablePreview } from './PreviewDialog';
+import { PlayIcon } from './PlayIcon';
+import type { PlayablePreview } from './PreviewDialog';
 
 /** Past this many sections, only the first is open at first: the list stays short enough to take in. */
 const SECTIONS_ALL_OPEN = 5;

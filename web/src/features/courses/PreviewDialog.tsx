@@ -6,6 +6,7 @@ import { clockDuration } from '../../lib/format';
 import { resumePosition, useGetCourseProgressQuery } from '../progress';
 import { useProgressTracking } from '../progress';
 import { useAuth } from '../auth';
+import { PlayIcon } from './PlayIcon';
 import { useGetCaptionsQuery } from '../captions';
 
 /** A free preview lecture, with the video URL the curriculum gives anyone. */
@@ -137,14 +138,5 @@ export function PreviewDialog({ courseId, courseTitle, previews, playing, onSele
         </button>
       </div>
     </dialog>
-  );
-}
-
-export function PlayIcon({ className = 'size-5 shrink-0' }: { className?: string }) {
-  return (
-    <svg viewBox="0 0 24 24" className={className} fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-      <circle cx="12" cy="12" r="10" />
-      <path d="M10 8.5v7l6-3.5z" fill="currentColor" stroke="none" />
-    </svg>
   );
 }

@@ -2,9 +2,9 @@ import type { Course } from '@lms/contract/courses';
 import { messages } from '@lms/contract/messages';
 import { useId } from 'react';
 import { rupees } from '../../lib/format';
-import { CourseProgressBar } from '../progress';
+import { ProgressBar } from './ProgressBar';
 import { Tick } from '../../lib/components/Tick';
-import { PlayIcon } from './PreviewDialog';
+import { PlayIcon } from './PlayIcon';
 
 interface PriceCardProps {
   course: Course | undefined;
@@ -85,7 +85,7 @@ export function PriceCard({ course, plan, planLoading, access, summary, onSubscr
             <p className="text-sm text-base-content/80">{messages.priceCardIncludes}</p>
           </>
         )}
-        {progress && <CourseProgressBar percent={progress.percent} label={progress.label} />}
+        {progress && <ProgressBar percent={progress.percent} label={progress.label} />}
         {watching ? (
           <button type="button" className="btn btn-block btn-lg btn-primary" onClick={onWatch}>
             <PlayIcon />

@@ -206,7 +206,8 @@ describe('/course/description', () => {
     expect(screen.queryByRole('button', { name: /Modules/ })).not.toBeInTheDocument();
 
     await clicker.click(screen.getByRole('button', { name: `${messages.playPreview}: Welcome` }));
-    const dialog = screen.getByRole('dialog', { name: 'Course 1' });
+    // The dialog and its player load when a preview is first opened.
+    const dialog = await screen.findByRole('dialog', { name: 'Course 1' });
     const video = within(dialog).getByLabelText(messages.previewFor('Welcome'));
     expect(video).toHaveAttribute('src', lessons[0]!.secure_url);
     await vi.waitFor(() => expect(HTMLMediaElement.prototype.play).toHaveBeenCalled());
@@ -217,7 +218,7 @@ describe('/course/description', () => {
 
     // The cover plays the first preview too, and the close button closes it.
     await clicker.click(screen.getByRole('button', { name: messages.previewThisCourse }));
-    expect(within(screen.getByRole('dialog')).getByLabelText(messages.previewFor('Welcome'))).toBeInTheDocument();
+    expect(within(await screen.findByRole('dialog')).getByLabelText(messages.previewFor('Welcome'))).toBeInTheDocument();
     await clicker.click(screen.getByRole('button', { name: messages.closePreview }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
@@ -243,7 +244,7 @@ describe('/course/description', () => {
     const { user: clicker } = open(null, `?id=${course(1)._id}`);
     await screen.findByRole('heading', { level: 1, name: 'Course 1' });
     await clicker.click(screen.getByRole('button', { name: `${messages.playPreview}: Welcome` }));
-    const video = await findPlayer(messages.previewFor('Welcome'), screen.getByRole('dialog'));
+    const video = await findPlayer(messages.previewFor('Welcome'), await screen.findByRole('dialog'));
     act(() => void video.dispatchEvent(new Event('loadedmetadata')));
     expect(video.currentTime).toBe(125);
 

@@ -2,6 +2,7 @@
 export { selectCourseList, useDeleteCourseMutation, useGetCoursesQuery, useGetCurriculumQuery, type CoursesQuery } from './courses.api';
 export { CourseCard } from './CourseCard';
 export { useCourse } from './use-course';
+export { useMyCourses } from './my-courses';
 export { CourseStateBadge, publishTime } from './CourseStateBadge';
 export { CourseForm } from './CourseForm';
 export { useGetCourseQuery, usePublishCourseMutation, useUnpublishCourseMutation } from './courses.api';

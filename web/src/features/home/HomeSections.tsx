@@ -1,9 +1,8 @@
 import { messages } from '@lms/contract/messages';
+import { lazy, Suspense } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ContinueWatching } from '../progress';
 import { paths } from '../../lib/paths';
-import { cardProgress, useMyCourses } from '../progress';
-import { useGetCoursesQuery } from '../courses';
+import { useGetCoursesQuery, useMyCourses } from '../courses';
 import { useGetPlanQuery } from '../payments';
 import { useAuth } from '../auth';
 import { courseLink } from '../../lib/paths';
@@ -13,6 +12,9 @@ import { Faq } from './Faq';
 import { HowItWorks } from './HowItWorks';
 import { NEWEST_COUNT, NewestCoursesFrame, NewestCoursesPlaceholders, courseGridClass } from './NewestCoursesFrame';
 import { Testimonials } from './Testimonials';
+
+// A visitor has nothing to continue: the section and the progress feature load only for someone signed in.
+const ContinueWatching = lazy(() => import('../progress').then((progress) => ({ default: progress.ContinueWatching })));
 
 /**
  * Everything below the hero, loaded after it (a chunk of its own, with the server-state cache): the
@@ -25,7 +27,11 @@ export default function HomeSections() {
   const canWatch = role === 'ADMIN' || user?.subscription.status === 'active';
   return (
     <>
-      <ContinueWatching className="mx-auto w-full max-w-6xl px-4 pt-12 sm:pt-16" />
+      {user && (
+        <Suspense fallback={null}>
+          <ContinueWatching className="mx-auto w-full max-w-6xl px-4 pt-12 sm:pt-16" />
+        </Suspense>
+      )}
       <NewestCourses />
       <HowItWorks />
       <BundleOffer price={plan.data?.price} refundWindowDays={plan.data?.refundWindowDays} loading={plan.isLoading} canWatch={canWatch} />
@@ -40,7 +46,7 @@ function NewestCourses() {
   const navigate = useNavigate();
   const isAdmin = useAuth((auth) => auth.role === 'ADMIN');
   const { data, isLoading, isError, refetch } = useGetCoursesQuery({ page: 1, limit: NEWEST_COUNT });
-  const { byCourse } = useMyCourses();
+  const { byCourse, cardProgress, reader } = useMyCourses();
   const courses = data?.courses ?? [];
 
   let content;
@@ -88,5 +94,10 @@ function NewestCourses() {
       </ul>
     );
   }
-  return <NewestCoursesFrame>{content}</NewestCoursesFrame>;
+  return (
+    <NewestCoursesFrame>
+      {reader}
+      {content}
+    </NewestCoursesFrame>
+  );
 }

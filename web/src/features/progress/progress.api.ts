@@ -1,7 +1,8 @@
 import { endpoints } from '@lms/contract/endpoints';
 import type { BodyOf, ResponseOf } from '@lms/contract/http';
 import { messages } from '@lms/contract/messages';
-import { COMPLETION_SHARE, type LearnerCourse, type LectureProgress } from '@lms/contract/progress';
+import type { LearnerCourse, LectureProgress } from '@lms/contract/progress';
+import { COMPLETION_SHARE } from '@lms/contract/progress-rules';
 import { API_ROOT, urlFor } from '../../lib/api-client';
 import { serverCall, serverState, type CacheDispatch } from '../../lib/server-state';
 import { useAuth } from '../auth';

@@ -1,4 +1,4 @@
-import { MAX_WATCHED_PER_SAVE } from '@lms/contract/progress';
+import { MAX_WATCHED_PER_SAVE } from '@lms/contract/progress-rules';
 import { useAppDispatch } from '../../lib/store-hooks';
 import { useEffect, useRef, type RefObject } from 'react';
 import { beaconProgress, myProgressStale, saveProgress, type SaveBody } from './progress.api';
