@@ -98,7 +98,7 @@ describe('a 720p upload', () => {
     } finally {
       await t.close();
     }
-  });
+  }, 90_000);
 
   it('deleted between its renditions: the run stops and leaves no files', async () => {
     const { t, gate, admin, courseId } = await gatedServer();
@@ -114,7 +114,7 @@ describe('a 720p upload', () => {
     } finally {
       await t.close();
     }
-  });
+  }, 90_000);
 
   it('a run killed between its renditions (kill -9) is handed to a new run: the dead one’s early ladder goes, the new one completes', async () => {
     const { t, gate, admin, courseId } = await gatedServer();
@@ -159,7 +159,7 @@ describe('a 720p upload', () => {
     } finally {
       await t.close();
     }
-  });
+  }, 90_000);
 });
 
 describe('a replacement', () => {
@@ -203,5 +203,5 @@ describe('a replacement', () => {
     } finally {
       await t.close();
     }
-  });
+  }, 90_000);
 });
