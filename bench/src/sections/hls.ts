@@ -74,12 +74,16 @@ export async function measureHls(bench: Bench): Promise<SectionResult> {
     // From here on the transcode alone: the delay wrk's own load causes is not the transcode's.
     const loopFrom = Date.now() + 1000;
     let ready: BenchLecture | undefined;
-    for (let tries = 0; tries < 2400 && !ready; tries++) {
-      ready = (await lectures()).find((lecture) => lecture.title === 'Bench lecture' && lecture.processing.state === 'ready');
-      if (!ready) await sleep(250);
+    let playable: number | undefined;
+    for (let tries = 0; tries < 4800 && !ready; tries++) {
+      const lecture = (await lectures()).find((candidate) => candidate.title === 'Bench lecture');
+      if (lecture?.hls_url && playable === undefined) playable = (performance.now() - uploaded) / 1000;
+      if (lecture?.processing.state === 'ready') ready = lecture;
+      else await sleep(playable === undefined ? 100 : 250);
     }
-    if (!ready) throw new Error('the clip was not processed within 10 minutes');
+    if (!ready || playable === undefined) throw new Error('the clip was not processed within 10 minutes');
     const seconds = (performance.now() - uploaded) / 1000;
+    const playableRatio = playable / CLIP_SECONDS;
     const loopFrames = (await fs.readFile(statsFile, 'utf8'))
       .split('\n')
       .filter(Boolean)
@@ -88,6 +92,12 @@ export async function measureHls(bench: Bench): Promise<SectionResult> {
     const loopP99 = Math.max(...loopFrames.map((frame) => frame.p99));
     const ratio = seconds / CLIP_SECONDS;
     rows.push(
+      {
+        what: '60 s 1080p clip: upload answered → first rendition (360p) playable as HLS',
+        measured: `${playable.toFixed(1)} s = ${playableRatio.toFixed(2)} × the clip`,
+        budget: '≤ 0.25 ×',
+        met: playableRatio <= 0.25,
+      },
       {
         what: `60 s 1080p clip: upload answered → whole ladder (360p, 720p, 1080p) ready`,
         measured: `${seconds.toFixed(1)} s = ${ratio.toFixed(2)} × the clip`,
@@ -109,8 +119,8 @@ export async function measureHls(bench: Bench): Promise<SectionResult> {
       },
     );
     notes.push(
-      `ffmpeg: ${status.ffmpeg}; x264 preset superfast, one ffmpeg run for the whole ladder (decoded once, scaled three ways), so the first rendition is ready when the last is: there is no earlier "first rendition ready".`,
-      "The event-loop delay is the server's own (`monitorEventLoopDelay`, EVENT_LOOP_STATS_FILE), one line a second; ffmpeg runs as a child at nice 10.",
+      `ffmpeg: ${status.ffmpeg}; x264 preset superfast; the 360p step in one ffmpeg run, stored and played at once, then 720p and 1080p in one more (decoded once, scaled two ways).`,
+      "The event-loop delay is the server's own (`monitorEventLoopDelay`, EVENT_LOOP_STATS_FILE), one line a second; ffmpeg runs as a child at nice 10; the ladder's files are moved into storage (rename), not streamed.",
     );
 
     // Segments: the product with the viewer's cookie against nginx on the same files.

@@ -90,9 +90,12 @@ const processingAndReplacementOf = (lecture: LectureRow): Pick<Lecture, 'process
 const hlsUrlOf = (ctx: Context, lecture: LectureRow, viewerId: string, expiresAt: Date) =>
   hasReadyLadder(lecture) ? hlsMasterUrl(ctx.config.sessionSecret, { key: lecture.hlsKey!, viewerId, expiresAt }) : null;
 
-/** Whether the lecture's ladder plays: processed, or kept playing while a replacement is processed. */
-const hasReadyLadder = (lecture: Pick<LectureRow, 'videoState' | 'hlsKey' | 'replacementVideoKey'>) =>
-  (lecture.videoState === 'ready' || lecture.replacementVideoKey !== null) && lecture.hlsKey !== null;
+/**
+ * Whether the lecture's ladder plays: processed, kept playing while a replacement is processed,
+ * or a first upload's ladder from its first stored rendition on (the pipeline sets `hlsKey` only
+ * once a rendition and a master naming it are stored, and clears it if the run fails).
+ */
+const hasReadyLadder = (lecture: Pick<LectureRow, 'hlsKey'>) => lecture.hlsKey !== null;
 
 const posterUrlOf = (ctx: Context, lecture: LectureRow) => (lecture.posterKey ? ctx.media.publicUrl(lecture.posterKey) : null);
 

@@ -27,6 +27,25 @@ export function createLocalStorage(root: string, secret: string): MediaStorage {
         throw error;
       }
     },
+    async moveIn(key, source) {
+      const file = fileOf(key);
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      try {
+        await fs.rename(source, file);
+      } catch (error) {
+        // Another file system (DATA_DIR's work folder mounted apart): copied by the kernel, then renamed into place.
+        if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+        const temporary = temporaryFileName(file, randomBytes(4).toString('hex'));
+        try {
+          await fs.copyFile(source, temporary, fs.constants.COPYFILE_EXCL);
+          await fs.rename(temporary, file);
+        } catch (copyError) {
+          await fs.rm(temporary, { force: true });
+          throw copyError;
+        }
+        await fs.rm(source, { force: true });
+      }
+    },
     remove: (key) => fs.rm(fileOf(key), { force: true }),
     removeFolder: (folderKey) => fs.rm(fileOf(folderKey), { force: true, recursive: true }),
     localFile: (key) => fileOf(key),

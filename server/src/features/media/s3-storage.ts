@@ -1,7 +1,9 @@
+import { createReadStream } from 'node:fs';
+import fs from 'node:fs/promises';
 import { PassThrough, Readable, pipeline } from 'node:stream';
 import type { Config } from '../../config.ts';
 import { attachmentDisposition, DOWNLOAD_CACHE_CONTROL } from './download-headers.ts';
-import { isMediaKey, MEDIA_FOLDERS, StorageCannotList, withCheckedKeys, type MediaStorage } from './storage.ts';
+import { isMediaKey, MEDIA_FOLDERS, StorageCannotList, withCheckedKeys, type MediaStorage, type StorageBackend } from './storage.ts';
 
 export type S3Settings = Extract<Config['storage'], { kind: 's3' }>;
 
@@ -74,7 +76,7 @@ export async function createS3Storage(settings: S3Settings): Promise<MediaStorag
     }
   };
 
-  return withCheckedKeys({
+  const backend: StorageBackend = {
     async put(key, body, contentType) {
       const upload = new Upload({
         client,
@@ -95,6 +97,10 @@ export async function createS3Storage(settings: S3Settings): Promise<MediaStorag
         body.destroy();
         throw cause;
       }
+    },
+    async moveIn(key, file, contentType) {
+      await backend.put(key, createReadStream(file), contentType);
+      await fs.rm(file, { force: true });
     },
     remove,
     removeFolder,
@@ -167,7 +173,8 @@ export async function createS3Storage(settings: S3Settings): Promise<MediaStorag
       // The cheapest request that proves the bucket is there and these credentials reach it.
       await client.send(new HeadBucketCommand({ Bucket }), { abortSignal: signal });
     },
-  });
+  };
+  return withCheckedKeys(backend);
 
   /**
    * When an upload last sent a part: S3 dates an upload by when it began, and a long video

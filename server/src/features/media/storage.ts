@@ -14,6 +14,12 @@ import type { MediaGrant } from './signed-urls.ts';
 export interface MediaStorage {
   /** Stores `body` (a buffer, or a stream of any length) at `key`. On any failure nothing is left at `key`. */
   put(key: string, body: Buffer | Readable, contentType: string): Promise<void>;
+  /**
+   * Stores the file at `file` (a path on this machine) at `key`, taking it: the file is gone
+   * afterwards. Local disk moves it into place (no byte passes through the event loop); S3 streams it.
+   * On any failure nothing is left at `key`.
+   */
+  moveIn(key: string, file: string, contentType: string): Promise<void>;
   /** Removes the object at `key`, or, for an HLS folder key (`hls/<hex>`), every object in the folder. */
   remove(key: string): Promise<void>;
   /** The object's path on this machine's disk when storage is local (ffmpeg reads it in place); undefined on S3. */
@@ -119,6 +125,7 @@ async function* keysOfOurs<T extends { key: string }>(items: AsyncIterable<T>): 
 export function withCheckedKeys(backend: StorageBackend): MediaStorage {
   return {
     put: async (key, body, contentType) => backend.put(checked(key), body, contentType),
+    moveIn: async (key, file, contentType) => backend.moveIn(checked(key), file, contentType),
     remove: async (key) => (isHlsFolderKey(key) ? backend.removeFolder(key) : backend.remove(checked(key))),
     localFile: (key) => backend.localFile(checked(key)),
     stat: async (key) => backend.stat(checked(key)),

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { answers } from '@lms/contract/answers';
 import { makeClip, testVideoTools } from '../../test/video.ts';
 import { describeFfmpeg, ffmpegWarning, findVideoTools, type VideoTools } from './ffmpeg.ts';
-import { ladderFor, transcodeToHls } from './hls-transcode.ts';
+import { ladderFor, ladderRuns, masterPlaylist, transcodeToHls } from './hls-transcode.ts';
 import { grabFrame, probeVideo, UnreadableVideo, type ProbedVideo } from './probe.ts';
 
 let tools: VideoTools;
@@ -156,9 +156,24 @@ describe('transcodeToHls', () => {
     await fs.mkdir(outDir);
     const progress: number[] = [];
     const video = await probeVideo(tools, source);
-    await transcodeToHls(tools, { file: source, outDir, video, renditions: ladderFor(video.height), onProgress: (done) => progress.push(done) });
-
-    const master = await fs.readFile(path.join(outDir, 'master.m3u8'), 'utf8');
+    const runs = ladderRuns(ladderFor(video.height));
+    // The lowest step alone, then the rest: each run's files numbered in the whole ladder.
+    expect(runs.map((run) => run.renditions.map((step) => step.height))).toEqual([[360], [720]]);
+    const made = [];
+    for (const run of runs) {
+      made.push(
+        ...(await transcodeToHls(tools, {
+          file: source,
+          outDir,
+          video,
+          renditions: run.renditions,
+          firstIndex: run.firstIndex,
+          onProgress: (done) => progress.push(done),
+        })),
+      );
+    }
+    expect(masterPlaylist(made.slice(0, 1)).match(/RESOLUTION=\d+x\d+/g)).toEqual(['RESOLUTION=640x360']);
+    const master = masterPlaylist(made);
     expect(master).toContain('#EXTM3U');
     expect(master.match(/RESOLUTION=\d+x\d+/g)).toEqual(['RESOLUTION=640x360', 'RESOLUTION=1280x720']);
     // The peak bit rate of each rendition's segments: the higher rendition needs more.

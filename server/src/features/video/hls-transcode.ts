@@ -37,11 +37,34 @@ export function ladderFor(height: number): Rendition[] {
   return [{ ...LADDER[0]!, height: even }];
 }
 
+/** A rendition transcoded into a work folder: its files, segments first and playlist last, and its line in the master playlist. */
+export interface TranscodedRendition {
+  index: number;
+  segments: string[];
+  playlist: string;
+  streamInf: string;
+}
+
 /**
- * Transcodes `file` into an HLS ladder in `outDir`: a playlist per rendition (`0.m3u8`, lowest
- * first) of SEGMENT_SECONDS-long H.264/AAC segments (`0_00000.ts`…) and `master.m3u8`. The
- * picture is decoded once and scaled for every rendition in the same run. `onProgress` gets
- * the share done (0–1) as ffmpeg reports it.
+ * How the ladder is made: its lowest step alone first, so that it can be stored and played while
+ * the rest follows in one more run (the picture decoded once and scaled for each of them).
+ */
+export function ladderRuns(renditions: Rendition[]): { firstIndex: number; renditions: Rendition[] }[] {
+  const [lowest, ...rest] = renditions;
+  if (!lowest) return [];
+  return rest.length > 0
+    ? [
+        { firstIndex: 0, renditions: [lowest] },
+        { firstIndex: 1, renditions: rest },
+      ]
+    : [{ firstIndex: 0, renditions: [lowest] }];
+}
+
+/**
+ * Transcodes `file` into some steps of an HLS ladder in `outDir` (a folder of its own): a playlist
+ * per rendition (`<index>.m3u8`, the index counted in the whole ladder from `firstIndex`) of
+ * SEGMENT_SECONDS-long H.264/AAC segments (`<index>_00000.ts`…). The picture is decoded once and
+ * scaled for every rendition of the run. `onProgress` gets the share done (0–1) as ffmpeg reports it.
  */
 export async function transcodeToHls(
   tools: VideoTools,
@@ -50,6 +73,7 @@ export async function transcodeToHls(
     outDir,
     video,
     renditions,
+    firstIndex = 0,
     onProgress,
     signal,
   }: {
@@ -57,10 +81,11 @@ export async function transcodeToHls(
     outDir: string;
     video: ProbedVideo;
     renditions: Rendition[];
+    firstIndex?: number;
     onProgress: (done: number) => void;
     signal?: AbortSignal;
   },
-): Promise<void> {
+): Promise<TranscodedRendition[]> {
   const split = `[0:v]split=${renditions.length}${renditions.map((_, index) => `[s${index}]`).join('')}`;
   const scales = renditions.map((step, index) => `[s${index}]scale=-2:${step.height}[v${index}]`);
   const args = ['-hide_banner', '-v', 'error', '-nostdin', '-y', ...input(file), '-filter_complex', [split, ...scales].join(';')];
@@ -78,7 +103,7 @@ export async function transcodeToHls(
     // A key frame every SEGMENT_SECONDS, whatever the frame rate: every segment starts with one, and all renditions switch at the same points.
     ...['-force_key_frames', `expr:gte(t,n_forced*${SEGMENT_SECONDS})`],
     ...['-f', 'hls', '-hls_time', String(SEGMENT_SECONDS), '-hls_playlist_type', 'vod', '-hls_flags', 'independent_segments'],
-    // No -master_pl_name: the static ffmpeg 4.1 of the npm package crashes (SIGSEGV) writing it; writeMasterPlaylist does.
+    // No -master_pl_name: the static ffmpeg 4.1 of the npm package crashes (SIGSEGV) writing it; masterPlaylist does.
     ...['-hls_segment_filename', `${outDir}/%v_%05d.ts`, '-var_stream_map', streamMap],
     ...['-progress', 'pipe:1', '-nostats'],
     `${outDir}/%v.m3u8`,
@@ -96,37 +121,55 @@ export async function transcodeToHls(
     if (error instanceof ChildFailed) throw new Error(`ffmpeg failed: ${lastLine(error.stderr) || `exit code ${error.code}`}`);
     throw error;
   });
-  await writeMasterPlaylist(outDir, video, renditions);
+  const made: TranscodedRendition[] = [];
+  for (const [runIndex, step] of renditions.entries()) made.push(await renamedRendition(outDir, video, step, runIndex, firstIndex + runIndex));
+  return made;
 }
 
 /**
- * `master.m3u8`: one entry per rendition playlist (`0.m3u8`, lowest first) with its size and its
- * BANDWIDTH as HLS defines it, the peak bit rate of its segments (AVERAGE-BANDWIDTH beside it),
- * measured from the segments written.
+ * ffmpeg numbers a run's renditions from 0: the files of its `runIndex` get their `index` in the
+ * ladder (the playlist rewritten to name them), and the rendition its line in the master playlist,
+ * with its size and its BANDWIDTH as HLS defines it, the peak bit rate of its segments
+ * (AVERAGE-BANDWIDTH beside it), measured from the segments written.
  */
-async function writeMasterPlaylist(outDir: string, video: ProbedVideo, renditions: Rendition[]): Promise<void> {
-  const lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-INDEPENDENT-SEGMENTS'];
-  for (const [index, step] of renditions.entries()) {
-    const playlist = await fs.readFile(path.join(outDir, `${index}.m3u8`), 'utf8');
-    let seconds = 0;
-    let peak = 0;
-    let bits = 0;
-    let total = 0;
-    for (const line of playlist.split('\n')) {
-      if (line.startsWith('#EXTINF:')) seconds = Number.parseFloat(line.slice('#EXTINF:'.length));
-      else if (line.endsWith('.ts') && seconds > 0) {
-        const segmentBits = (await fs.stat(path.join(outDir, line.trim()))).size * 8;
-        peak = Math.max(peak, segmentBits / seconds);
-        bits += segmentBits;
-        total += seconds;
-      }
+async function renamedRendition(outDir: string, video: ProbedVideo, step: Rendition, runIndex: number, index: number): Promise<TranscodedRendition> {
+  const written = await fs.readFile(path.join(outDir, `${runIndex}.m3u8`), 'utf8');
+  const segments: string[] = [];
+  let seconds = 0;
+  let peak = 0;
+  let bits = 0;
+  let total = 0;
+  const lines = [];
+  for (const line of written.split('\n')) {
+    if (line.startsWith('#EXTINF:')) seconds = Number.parseFloat(line.slice('#EXTINF:'.length));
+    if (!line.trim().endsWith('.ts')) {
+      lines.push(line);
+      continue;
     }
-    // As scale=-2:<height> makes it: the source's shape, rounded to an even width.
-    const width = 2 * Math.round((video.width * step.height) / video.height / 2);
-    lines.push(
-      `#EXT-X-STREAM-INF:BANDWIDTH=${Math.ceil(peak)},AVERAGE-BANDWIDTH=${Math.ceil(total > 0 ? bits / total : 0)},RESOLUTION=${width}x${step.height}`,
-      `${index}.m3u8`,
-    );
+    const name = line.trim().replace(/^\d+_/, `${index}_`);
+    if (name !== line.trim()) await fs.rename(path.join(outDir, line.trim()), path.join(outDir, name));
+    segments.push(name);
+    lines.push(name);
+    if (seconds > 0) {
+      const segmentBits = (await fs.stat(path.join(outDir, name))).size * 8;
+      peak = Math.max(peak, segmentBits / seconds);
+      bits += segmentBits;
+      total += seconds;
+    }
   }
-  await fs.writeFile(path.join(outDir, 'master.m3u8'), `${lines.join('\n')}\n`);
+  const playlist = `${index}.m3u8`;
+  if (runIndex !== index) {
+    await fs.writeFile(path.join(outDir, playlist), lines.join('\n'));
+    await fs.rm(path.join(outDir, `${runIndex}.m3u8`));
+  }
+  // As scale=-2:<height> makes it: the source's shape, rounded to an even width.
+  const width = 2 * Math.round((video.width * step.height) / video.height / 2);
+  const streamInf = `#EXT-X-STREAM-INF:BANDWIDTH=${Math.ceil(peak)},AVERAGE-BANDWIDTH=${Math.ceil(total > 0 ? bits / total : 0)},RESOLUTION=${width}x${step.height}\n${playlist}`;
+  return { index, segments, playlist, streamInf };
+}
+
+/** `master.m3u8` of the renditions stored so far, lowest first: a player offers only those. */
+export function masterPlaylist(stored: readonly TranscodedRendition[]): string {
+  const entries = [...stored].sort((a, b) => a.index - b.index).map((rendition) => rendition.streamInf);
+  return `${['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-INDEPENDENT-SEGMENTS', ...entries].join('\n')}\n`;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -10,30 +10,36 @@ import type { Context } from '../../context.ts';
 import { lectures } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Jobs } from '../../jobs.ts';
+import { MASTER_PLAYLIST } from '../media/hls-urls.ts';
 import { hlsFileKey, savePoster, videoRunKeys } from '../media/storage.ts';
 import { clampProgressToDuration } from '../progress/progress.service.ts';
 import { describeFfmpeg, ffmpegWarning, type VideoTools } from './ffmpeg.ts';
-import { ladderFor, transcodeToHls } from './hls-transcode.ts';
+import { ladderFor, ladderRuns, masterPlaylist, transcodeToHls, type Rendition, type TranscodedRendition } from './hls-transcode.ts';
 import { grabFrame, probeVideo, UnreadableVideo, type ProbedVideo } from './probe.ts';
 import { swapInReplacement } from './replacement.ts';
 
 /**
  * The video pipeline (decision 0014): after an upload, a job on the queue probes the video (its
- * duration and size go to the lecture at once), cuts a poster frame and transcodes the HLS
- * ladder in a work folder, then stores the ladder beside the upload and marks the lecture ready.
+ * duration and size go to the lecture at once), then transcodes the HLS ladder in a work folder,
+ * its lowest step first (decision 0036): once that is stored with a master playlist naming it,
+ * the lecture plays it (a poster frame is cut then), and the master grows as the other steps are
+ * stored; the lecture is marked ready when the whole ladder is there.
  *
  * A lecture is held by one run at a time: `processingRun` is the id of the job that may work on
  * it (the job is sent with that id, so sending it twice queues it once). A run writes a heartbeat
  * with its progress every few seconds; one silent for longer than the stall limit died with its
  * process (kill -9, a lost machine), and `restartStalledVideos` hands the lecture to a new run.
  * A run that finds the lecture gone (deleted) or held by another run stops and removes what it made.
+ * A run that fails or stops lets go of the early ladder first (the MP4 plays again), then removes it.
  * A lecture with a replacement on its way (`replacementVideoKey`) is processed from that file,
- * and swapped in when done (replacement.ts).
+ * and swapped in when its whole ladder is stored (replacement.ts): nothing of it plays before.
  */
 export type VideoProcessingJob = Jobs['video-processing'];
 
 const HEARTBEAT_MS = 3000;
 const POSTER_MAX_WIDTH = 1280;
+const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
+const SEGMENT_TYPE = 'video/mp2t';
 
 /** Where ffmpeg writes a run's files before they are stored: private to the server, under DATA_DIR. */
 export const workRoot = (dataDir: string) => path.join(dataDir, 'work');
@@ -71,10 +77,11 @@ export async function processLectureVideo(
     if (replacing) await report(ctx, job, { processingPercent: 0 });
     else await recordMeasures(ctx, job, video);
 
-    // Nothing is stored until the transcode is done: a process killed during it leaves only its work folder.
-    const hlsKey = await transcodeAndStore(ctx, tools, { job, source, video, workDir, made, signal: stop.signal });
-    made.push(videoRunKeys(job.run).posterKey);
-    const poster = await posterOf(ctx, tools, job, source, video, stop.signal);
+    // Only finished renditions are stored: a process killed during a transcode leaves its work
+    // folder, and what it stored before is named by its run's keys (removeOrphanWorkFolders).
+    const { hlsKey, posterKey } = videoRunKeys(job.run);
+    made.push(hlsKey, posterKey);
+    const poster = await transcodeAndStore(ctx, tools, { job, source, video, workDir, publish: !replacing, signal: stop.signal });
     // Everything is stored: the scratch folder goes before the lecture says ready, so ready means no disk left in use.
     await fs.rm(workDir, { recursive: true, force: true });
 
@@ -85,23 +92,32 @@ export async function processLectureVideo(
     made.length = 0;
     log.info({ lectureId: job.lectureId, seconds: video.durationSeconds, height: video.height }, 'lecture video processed');
   } catch (error) {
-    await Promise.all(made.map((key) => ctx.media.remove(key).catch(() => undefined)));
-    if (error instanceof LostLecture)
+    if (error instanceof LostLecture) {
+      await removeAll(ctx, made);
       return void log.info({ lectureId: job.lectureId }, 'lecture deleted or taken over while processing; its files are removed');
-    if (error instanceof UnreadableVideo) return markFailed(ctx, job, answers.videoUnreadable(error.detail));
+    }
+    // The row lets go of the ladder it may already play before its files go: the MP4 plays meanwhile.
+    if (error instanceof UnreadableVideo) {
+      await markFailed(ctx, job, answers.videoUnreadable(error.detail));
+      return removeAll(ctx, made);
+    }
     if (signal?.aborted) {
       // Shutting down: the next try (after the queue's retry delay) starts it again.
       await release(ctx, job);
+      await removeAll(ctx, made);
       throw error;
     }
     if (finalAttempt) await markFailed(ctx, job, answers.videoTranscodeFailed((error as Error).message));
     else await release(ctx, job);
+    await removeAll(ctx, made);
     throw error;
   } finally {
     signal?.removeEventListener('abort', abort);
     await fs.rm(workDir, { recursive: true, force: true });
   }
 }
+
+const removeAll = async (ctx: Context, keys: string[]) => void (await Promise.all(keys.map((key) => ctx.media.remove(key).catch(() => undefined))));
 
 /** The run's lost its lecture: deleted, or handed to another run after a stall. */
 class LostLecture extends Error {}
@@ -170,14 +186,23 @@ async function markReady(ctx: Context, job: VideoProcessingJob, made: { hlsKey: 
 async function release(ctx: Context, job: VideoProcessingJob): Promise<void> {
   await ctx.db
     .update(lectures)
-    .set({ processingHeartbeatAt: null, processingPercent: 0 })
+    .set({ processingHeartbeatAt: null, processingPercent: 0, ...withoutRunOutputs(job.run) })
     .where(and(eq(lectures.id, job.lectureId), eq(lectures.processingRun, job.run)));
+}
+
+/** The ladder and poster columns, let go of where they name what `run` made (a first upload's early ladder); others' are kept. */
+function withoutRunOutputs(run: string) {
+  const { hlsKey, posterKey } = videoRunKeys(run);
+  return {
+    hlsKey: sql<string | null>`case when ${lectures.hlsKey} = ${hlsKey} then null else ${lectures.hlsKey} end`,
+    posterKey: sql<string | null>`case when ${lectures.posterKey} = ${posterKey} then null else ${lectures.posterKey} end`,
+  };
 }
 
 async function markFailed(ctx: Context, job: VideoProcessingJob, reason: string): Promise<void> {
   await ctx.db
     .update(lectures)
-    .set({ videoState: 'failed', processingError: reason, processingPercent: null, processingHeartbeatAt: null })
+    .set({ videoState: 'failed', processingError: reason, processingPercent: null, processingHeartbeatAt: null, ...withoutRunOutputs(job.run) })
     .where(and(eq(lectures.id, job.lectureId), eq(lectures.processingRun, job.run)));
 }
 
@@ -197,7 +222,14 @@ async function posterOf(ctx: Context, tools: VideoTools, job: VideoProcessingJob
   return savePoster(ctx.media, await sharp(png).webp({ quality: 80 }).toBuffer(), videoRunKeys(job.run).posterKey);
 }
 
-/** Transcodes the ladder into the work folder, reporting progress, then stores it under the run's HLS folder key. */
+/**
+ * Transcodes the ladder in runs (ladderRuns: the lowest step alone, then the rest) and stores
+ * each run's renditions under the run's HLS folder key as they land, with a master playlist that
+ * names only those stored. With `publish` (a first upload), the lecture plays the ladder from its
+ * first stored rendition: `hlsKey` is set then, the poster's key once it is cut, and the state
+ * stays processing (with its percent) until the whole ladder is there. A replacement publishes
+ * nothing: it is swapped in whole. Answers the poster's key.
+ */
 async function transcodeAndStore(
   ctx: Context,
   tools: VideoTools,
@@ -206,44 +238,71 @@ async function transcodeAndStore(
     source,
     video,
     workDir,
-    made,
+    publish,
     signal,
-  }: { job: VideoProcessingJob; source: string; video: ProbedVideo; workDir: string; made: string[]; signal: AbortSignal },
+  }: { job: VideoProcessingJob; source: string; video: ProbedVideo; workDir: string; publish: boolean; signal: AbortSignal },
 ): Promise<string> {
-  const outDir = path.join(workDir, 'hls');
-  await fs.mkdir(outDir);
-  let done = 0;
+  const { hlsKey } = videoRunKeys(job.run);
+  const runs = ladderRuns(ladderFor(video.height));
+  // Work grows with the pixels made: 1080p is nine times 360p.
+  const weightOf = (steps: Rendition[]) => steps.reduce((sum, step) => sum + step.height * step.height, 0);
+  const total = runs.reduce((sum, run) => sum + weightOf(run.renditions), 0);
+  let doneWeight = 0;
+  let share = 0;
   let lost: unknown;
   const controller = new AbortController();
   signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+  // One heartbeat write every HEARTBEAT_MS for the whole ladder, with the percent done.
+  const percent = () => Math.min(99, Math.floor(((doneWeight + share) / total) * 100));
   const heartbeat = setInterval(() => {
-    report(ctx, job, { processingPercent: Math.min(99, Math.floor(done * 100)) }).catch((error: unknown) => {
+    report(ctx, job, { processingPercent: percent() }).catch((error: unknown) => {
       // Deleted or taken over: stop ffmpeg now rather than finish work nobody wants.
       lost = error;
       controller.abort(error);
     });
   }, HEARTBEAT_MS);
+  const stored: TranscodedRendition[] = [];
+  let poster: string | undefined;
   try {
-    await transcodeToHls(tools, {
-      file: source,
-      outDir,
-      video,
-      renditions: ladderFor(video.height),
-      onProgress: (share) => (done = share),
-      signal: controller.signal,
-    });
+    for (const [number, run] of runs.entries()) {
+      const outDir = path.join(workDir, `hls-${number}`);
+      await fs.mkdir(outDir);
+      const weight = weightOf(run.renditions);
+      const made = await transcodeToHls(tools, {
+        file: source,
+        outDir,
+        video,
+        renditions: run.renditions,
+        firstIndex: run.firstIndex,
+        onProgress: (done) => (share = done * weight),
+        signal: controller.signal,
+      });
+      if (lost) throw lost;
+      for (const rendition of made) {
+        // Moved, not copied, on local disk: segments never pass through the event loop.
+        for (const name of [...rendition.segments, rendition.playlist]) {
+          const type = name.endsWith('.m3u8') ? PLAYLIST_TYPE : SEGMENT_TYPE;
+          await ctx.media.moveIn(hlsFileKey(hlsKey, name), path.join(outDir, name), type);
+        }
+        stored.push(rendition);
+      }
+      await ctx.media.put(hlsFileKey(hlsKey, MASTER_PLAYLIST), Buffer.from(masterPlaylist(stored)), PLAYLIST_TYPE);
+      await fs.rm(outDir, { recursive: true, force: true });
+      doneWeight += weight;
+      share = 0;
+      if (number === 0) {
+        if (publish) await report(ctx, job, { hlsKey, processingPercent: percent() });
+        poster = await posterOf(ctx, tools, job, source, video, controller.signal);
+        if (publish) await report(ctx, job, { posterKey: poster });
+      }
+    }
   } catch (error) {
     throw lost ?? error;
   } finally {
     clearInterval(heartbeat);
   }
-  const { hlsKey } = videoRunKeys(job.run);
-  made.push(hlsKey);
-  for (const name of await fs.readdir(outDir)) {
-    const type = name.endsWith('.m3u8') ? 'application/vnd.apple.mpegurl' : 'video/mp2t';
-    await ctx.media.put(hlsFileKey(hlsKey, name), createReadStream(path.join(outDir, name)), type);
-  }
-  return hlsKey;
+  if (!poster) throw new Error('the video has no ladder to make');
+  return poster;
 }
 
 /**
@@ -255,7 +314,14 @@ export async function restartStalledVideos(ctx: Context, { log }: { log: Fastify
   const stalled = new Date(Date.now() - ctx.config.video.stallSeconds * 1000);
   const handedOver = await ctx.db
     .update(lectures)
-    .set({ processingRun: sql`gen_random_uuid()`, processingHeartbeatAt: null, processingPercent: 0 })
+    .set({
+      processingRun: sql`gen_random_uuid()`,
+      processingHeartbeatAt: null,
+      processingPercent: 0,
+      // A first upload's early ladder and poster were the dead run's: its files go with its work folder, and the MP4 plays until the new run's ladder.
+      hlsKey: sql`case when ${lectures.replacementVideoKey} is null then null else ${lectures.hlsKey} end`,
+      posterKey: sql`case when ${lectures.replacementVideoKey} is null then null else ${lectures.posterKey} end`,
+    })
     .where(and(eq(lectures.videoState, 'processing'), lt(lectures.processingHeartbeatAt, stalled)))
     .returning({ lectureId: lectures.id, run: lectures.processingRun });
   if (handedOver.length > 0) log.warn({ lectures: handedOver.map((row) => row.lectureId) }, 'video processing stalled; starting it again');
