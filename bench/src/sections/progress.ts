@@ -20,8 +20,10 @@ import { describeRate, wrk } from '../wrk.ts';
 
 const HELLO_WORLD = path.join(path.dirname(fileURLToPath(import.meta.url)), '../hello-world.ts');
 const BUDGET_MS = 100;
-/** The scale progress saves are built for (a target rather than a budget): 10,000 viewers saving every ~10 s. */
+/** The scale progress saves are built for: 10,000 viewers saving every ~10 s. */
 const VIEWERS_WRITES_PER_SECOND = 1000;
+/** A save is answered at once (it is written with the others of its second): its p99 stays under this. */
+const SAVE_P99_MS = 50;
 const LECTURES_PER_COURSE = 10;
 /** The i-th lecture's place ('a1', 'a2', …: fractional-indexing keys, good for up to 61 lectures). */
 const rankOf = (column: string) => `'a' || substr('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', ${column} + 1, 1)`;
@@ -109,17 +111,25 @@ async function measureSaves(bench: Bench, label: string, name: string, databaseU
       body: JSON.stringify({ position: 1, watched: 1, at: Date.now() }),
     });
     if (probe.status !== 200) throw new Error(`a save on ${label} answered ${probe.status}: ${await probe.text()}`);
+    // Viewers already watching: each opened their lecture page, which reads their progress in the course before the player starts.
+    bench.log(`  ${thousands(sessions)} viewers open their lecture page, ${label}`);
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        while (next < sessions) await getJson(product, `/progress/courses/${courseId}`, `lms_session=benchsession${++next}`);
+      }),
+    );
     bench.log(`  wrk: progress saves, ${label}`);
     const result = wrk(`${product.url}/`, bench.sizes.apiLoad, { script, env: { SESSIONS: String(sessions), LECTURES: lectures.join(',') } });
-    // The saves were written: a saver finds its position.
+    // The saves were written (a learner's read writes their held saves first): a saver finds its position.
     const saved = await getJson<{ lectures: unknown[] }>(product, `/progress/courses/${courseId}`, 'lms_session=benchsession1');
     if (saved.lectures.length === 0) throw new Error(`no progress saved on ${label}`);
     return {
       what: `POST /api/v1/progress/lectures/:id, ${label}`,
       measured: describeRate(result),
       rate: result.requestsPerSecond,
-      budget: `≥ ${thousands(VIEWERS_WRITES_PER_SECOND)}/s (10,000 viewers every ~10 s)`,
-      met: result.requestsPerSecond >= VIEWERS_WRITES_PER_SECOND,
+      budget: `≥ ${thousands(VIEWERS_WRITES_PER_SECOND)}/s, p99 ≤ ${SAVE_P99_MS} ms (10,000 viewers every ~10 s)`,
+      met: result.requestsPerSecond >= VIEWERS_WRITES_PER_SECOND && result.p99Ms <= SAVE_P99_MS,
     };
   } finally {
     await product.stop();
@@ -274,7 +284,7 @@ export async function measureProgress(bench: Bench): Promise<SectionResult> {
     title: `Learner progress: saves, and the engagement figures with ${thousands(bench.sizes.progress.learners)} learners × 50 lectures`,
     rows: [...rows, ...engagement.rows],
     notes: [
-      `Saves: wrk, one thread, ${connections} connections, ${seconds} s after a 1 s warm-up; ${thousands(bench.sizes.progress.sessions)} subscriber sessions in turn over ${LECTURES_PER_COURSE} lectures, each session under its 30-a-minute limit (so every save is written: none held back); a non-2xx answer fails the run.`,
+      `Saves: wrk, one thread, ${connections} connections, ${seconds} s after a 1 s warm-up; ${thousands(bench.sizes.progress.sessions)} subscriber sessions in turn over ${LECTURES_PER_COURSE} lectures, each session under its 30-a-minute limit (so every save is answered in full, none with a bare 202); each viewer's lecture page read their course progress first, as the lecture page does; saves are acknowledged at once and written in batches of a second (decision 0037); a non-2xx answer fails the run.`,
       '',
       ...engagement.notes,
     ],

@@ -252,6 +252,27 @@ export async function saveOrHoldProgress(
   };
 }
 
+/**
+ * Keeps the learner's rows in a course as a read of their progress found them (read in
+ * `generation`), unless a copy is kept already: the lecture page reads them before the player
+ * starts, and its first save then asks the database nothing.
+ */
+export function keepLearnerCourse(ctx: Context, userId: string, courseId: string, generation: number, rows: LectureProgressRow[], quizzes: QuizCounts): void {
+  const states = ctx.heldSaves.learners;
+  if (states.get(userId, courseId)) return;
+  const lectureRows = new Map<string, StoredLecture>();
+  for (const row of rows)
+    lectureRows.set(row.lectureId, {
+      position: row.positionSeconds,
+      positionAt: row.positionAt.getTime(),
+      watched: row.watchedSeconds,
+      completedAt: row.completedAt?.getTime() ?? null,
+      completionSetAt: row.completionSetAt?.getTime() ?? null,
+      updatedAt: row.updatedAt.getTime(),
+    });
+  states.remember(userId, courseId, { lectures: lectureRows, quizCount: quizzes.quizCount, passedQuizzes: quizzes.passedQuizzes }, generation);
+}
+
 /** Writes the learner's held saves before a read or a mark of their own progress: they see what they saved. */
 export async function writeHeldSavesOf(ctx: Context, userId: string): Promise<void> {
   if (ctx.heldSaves.holds(userId)) await ctx.heldSaves.flush();
