@@ -50,7 +50,7 @@ export interface Context {
   publishedVideos: VideoTrust;
   /** Sessions recently found holding a playback lease; a lease stopped anywhere forgets its session. */
   leases: LeaseCache;
-  /** Progress saves held back from sessions over their rate, the latest of each kept (features/progress). */
+  /** Progress saves, held and written in batches, and the copies a save is checked and answered from (features/progress). */
   heldSaves: HeldSaves;
   /** The ffmpeg this instance processes videos with, or why it cannot (features/video). */
   video: VideoToolsStatus;

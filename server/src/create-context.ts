@@ -12,6 +12,7 @@ import { createLeaseCache } from './features/protection/lease-cache.ts';
 import { createStorage } from './features/media/storage-factory.ts';
 import { createRazorpayClient, inProcessFetch } from './features/payments/razorpay-client.ts';
 import { createHeldSaves } from './features/progress/held-saves.ts';
+import { writeHeldSaves } from './features/progress/progress.service.ts';
 import { findVideoTools } from './features/video/ffmpeg.ts';
 import { startJobQueue, type JobQueueOptions } from './job-queue.ts';
 import { QUEUE_RULES, type Jobs } from './jobs.ts';
@@ -58,6 +59,12 @@ export async function createContext(
   const sessions = createSessionCache();
   const publishedVideos = createVideoTrust();
   const leases = createLeaseCache();
+  // Every progress save is held and written in batches; a save the rules refuse at the write (its lecture or learner deleted meanwhile) is dropped there.
+  const heldSaves = createHeldSaves({
+    write: (batch) => writeHeldSaves(ctx, batch),
+    onError: (error) => void (error instanceof AppError || app.log.error({ err: error }, 'writing held progress saves failed')),
+    flushMs: options.heldSavesFlushMs,
+  });
   const changes = await followChanges(database, {
     apply(change) {
       if (change.kind === 'user') return sessions.forgetUser(change.userId);
@@ -71,10 +78,12 @@ export async function createContext(
       if (change.kind === 'settings' || change.kind === 'anything') settings.forget();
       catalogue.invalidate();
       publishedVideos.forgetAll();
+      heldSaves.forgetCopies();
     },
     onListening(listening) {
       sessions.setTrusted(listening);
       leases.setTrusted(listening);
+      heldSaves.lectures.setTrusted(listening);
       if (!listening) app.log.warn('not hearing changes from the database: sessions are looked up on every request until it is back');
     },
   });
@@ -100,11 +109,7 @@ export async function createContext(
     sessions,
     publishedVideos,
     leases,
-    // A held save the rules refuse (its lecture deleted, a position past the end) is dropped quietly.
-    heldSaves: createHeldSaves({
-      onError: (error) => void (error instanceof AppError || app.log.error({ err: error }, 'a held progress save failed')),
-      flushMs: options.heldSavesFlushMs,
-    }),
+    heldSaves,
     video: videoTools ? await videoTools : { available: false, reason: 'it is turned off (VIDEO_PROCESSING=off)' },
   };
   const close = async () => {

@@ -8,20 +8,22 @@ import { openDatabase, type DatabaseTarget } from '../../../server/src/db/client
 import * as schema from '../../../server/src/db/schema.ts';
 import type { UserRow } from '../../../server/src/features/auth/sessions.ts';
 import { getMyProgress } from '../../../server/src/features/progress/my-courses.service.ts';
-import { saveProgress } from '../../../server/src/features/progress/progress.service.ts';
+import { writeHeldSaves } from '../../../server/src/features/progress/progress.service.ts';
 import { getEngagement } from '../../../server/src/features/stats/stats.service.ts';
 import type { Bench } from '../bench.ts';
 import { recreateDatabase } from '../postgres.ts';
 import { freePort, startService, waitUntilUp } from '../processes.ts';
-import { firstCourse, getJson, startProduct } from '../product.ts';
+import { getJson, startProduct } from '../product.ts';
 import { median, ms, thousands, type Measurement, type SectionResult } from '../report.ts';
 import { recordingDb, timeAndExplain } from '../queries.ts';
 import { describeRate, wrk } from '../wrk.ts';
 
 const HELLO_WORLD = path.join(path.dirname(fileURLToPath(import.meta.url)), '../hello-world.ts');
 const BUDGET_MS = 100;
-/** The scale progress saves are built for (a target rather than a budget): 10,000 viewers saving every ~10 s. */
+/** The scale progress saves are built for: 10,000 viewers saving every ~10 s. */
 const VIEWERS_WRITES_PER_SECOND = 1000;
+/** A save is answered at once (it is written with the others of its second): its p99 stays under this. */
+const SAVE_P99_MS = 50;
 const LECTURES_PER_COURSE = 10;
 /** The i-th lecture's place ('a1', 'a2', …: fractional-indexing keys, good for up to 61 lectures). */
 const rankOf = (column: string) => `'a' || substr('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', ${column} + 1, 1)`;
@@ -47,10 +49,18 @@ end
 `;
 
 /** Subscribers with a session each (cookie `lms_session=benchsession<i>`) and ten 10-minute lectures in the course. */
-async function seedSavers(target: DatabaseTarget, courseId: string, sessions: number): Promise<string[]> {
+async function seedSavers(target: DatabaseTarget, sessions: number): Promise<{ courseId: string; lectures: string[] }> {
   const database = await openDatabase(target);
   try {
     const { db } = database;
+    // A course of its own: the demo course's lectures already hold the first places.
+    const courseId = (
+      (await db.execute(sql`
+        insert into courses (title, description, category, created_by, thumbnail_key, status, published_at)
+        values ('Bench saves', 'Saved to.', 'Bench', 'Bench', 'thumbnails/bench.webp', 'published', now()) returning id`)) as unknown as {
+        rows: { id: string }[];
+      }
+    ).rows[0]!.id;
     await db.execute(sql`
       insert into lectures (course_id, title, description, video_key, video_type, video_bytes, duration_seconds, video_state, created_at, rank)
       select ${courseId}, 'Bench lecture ' || i, 'Saved to.', 'videos/bench.mp4', 'video/mp4', 1, 600, 'ready', now() + i * interval '1 second', ${sql.raw(rankOf('i'))}
@@ -76,7 +86,7 @@ async function seedSavers(target: DatabaseTarget, courseId: string, sessions: nu
       insert into course_progress (user_id, course_id, last_lecture_id, last_watched_at)
       select md5('bench-saver-' || i)::uuid, ${courseId}, (${`{${ids.join(',')}}`}::uuid[])[i % ${ids.length} + 1], now() - interval '1 hour'
       from generate_series(1, ${sessions}) as i`);
-    return ids;
+    return { courseId, lectures: ids };
   } finally {
     await database.close();
   }
@@ -87,10 +97,9 @@ async function measureSaves(bench: Bench, label: string, name: string, databaseU
   const dataDir = path.join(bench.workDir, name);
   const options = { name, dataDir, databaseUrl, logDir: bench.workDir };
   let product = await startProduct(options);
-  const course = await firstCourse(product);
-  await product.stop();
+  await product.stop(); // migrated; the savers go in with the server stopped
   const { sessions } = bench.sizes.progress;
-  const lectures = await seedSavers(databaseUrl ? { url: databaseUrl } : { dir: path.join(dataDir, 'db') }, course.id, sessions);
+  const { courseId, lectures } = await seedSavers(databaseUrl ? { url: databaseUrl } : { dir: path.join(dataDir, 'db') }, sessions);
   product = await startProduct(options);
   try {
     const script = path.join(bench.workDir, 'progress-saves.lua');
@@ -102,17 +111,25 @@ async function measureSaves(bench: Bench, label: string, name: string, databaseU
       body: JSON.stringify({ position: 1, watched: 1, at: Date.now() }),
     });
     if (probe.status !== 200) throw new Error(`a save on ${label} answered ${probe.status}: ${await probe.text()}`);
+    // Viewers already watching: each opened their lecture page, which reads their progress in the course before the player starts.
+    bench.log(`  ${thousands(sessions)} viewers open their lecture page, ${label}`);
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        while (next < sessions) await getJson(product, `/progress/courses/${courseId}`, `lms_session=benchsession${++next}`);
+      }),
+    );
     bench.log(`  wrk: progress saves, ${label}`);
     const result = wrk(`${product.url}/`, bench.sizes.apiLoad, { script, env: { SESSIONS: String(sessions), LECTURES: lectures.join(',') } });
-    // The saves were written: a saver finds its position.
-    const saved = await getJson<{ lectures: unknown[] }>(product, `/progress/courses/${course.id}`, 'lms_session=benchsession1');
+    // The saves were written (a learner's read writes their held saves first): a saver finds its position.
+    const saved = await getJson<{ lectures: unknown[] }>(product, `/progress/courses/${courseId}`, 'lms_session=benchsession1');
     if (saved.lectures.length === 0) throw new Error(`no progress saved on ${label}`);
     return {
       what: `POST /api/v1/progress/lectures/:id, ${label}`,
       measured: describeRate(result),
       rate: result.requestsPerSecond,
-      budget: `≥ ${thousands(VIEWERS_WRITES_PER_SECOND)}/s (10,000 viewers every ~10 s)`,
-      met: result.requestsPerSecond >= VIEWERS_WRITES_PER_SECOND,
+      budget: `≥ ${thousands(VIEWERS_WRITES_PER_SECOND)}/s, p99 ≤ ${SAVE_P99_MS} ms (10,000 viewers every ~10 s)`,
+      met: result.requestsPerSecond >= VIEWERS_WRITES_PER_SECOND && result.p99Ms <= SAVE_P99_MS,
     };
   } finally {
     await product.stop();
@@ -185,7 +202,7 @@ async function measureEngagement(bench: Bench): Promise<{ rows: Measurement[]; n
 
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
   const { db, recorder } = recordingDb(pool);
-  const ctx = { db, media: { publicUrl: (key: string) => `/media/${key}` } } as unknown as Context;
+  const ctx = { db, media: { publicUrl: (key: string) => `/media/${key}` }, heldSaves: { holds: () => false } } as unknown as Context;
   const rows: Measurement[] = [];
   const notes: string[] = [];
   try {
@@ -204,15 +221,32 @@ async function measureEngagement(bench: Bench): Promise<{ rows: Measurement[]; n
     const timed = await timeAndExplain(pool, recorder.queries, names, runs, BUDGET_MS);
     rows.push(...timed.rows);
     notes.push(...timed.notes);
-    // One save at this size, through the service as the route calls it (two statements in a transaction).
-    const lecture = (await pool.query<{ id: string }>(`select md5('bench-lecture-3-5')::uuid as id`)).rows[0]!;
+    // One flush of one save at this size, as the held saves write it (two statements in a transaction).
+    const lecture = (await pool.query<{ id: string; course_id: string }>(`select id, course_id from lectures where id = md5('bench-lecture-3-5')::uuid`))
+      .rows[0]!;
     const saves: number[] = [];
     for (let run = -1; run < runs; run++) {
       const started = performance.now();
-      await saveProgress(ctx, learner as UserRow, lecture.id, { position: 200 + run, watched: 10, at: Date.now() });
+      const at = Date.now();
+      await writeHeldSaves(ctx, [
+        {
+          userId: learner!.id,
+          lectureId: lecture.id,
+          courseId: lecture.course_id,
+          position: 200 + run,
+          positionAt: at,
+          watched: 10,
+          duration: null,
+          completingAt: null,
+          heldAt: at,
+        },
+      ]);
       if (run >= 0) saves.push(performance.now() - started);
     }
-    rows.push({ what: 'one save (saveProgress) at this size', measured: `p50 ${ms(median(saves))} (max ${ms(Math.max(...saves))}, ${runs} runs)` });
+    rows.push({
+      what: 'one flush of one save (writeHeldSaves) at this size',
+      measured: `p50 ${ms(median(saves))} (max ${ms(Math.max(...saves))}, ${runs} runs)`,
+    });
   } finally {
     await pool.end();
   }
@@ -250,7 +284,7 @@ export async function measureProgress(bench: Bench): Promise<SectionResult> {
     title: `Learner progress: saves, and the engagement figures with ${thousands(bench.sizes.progress.learners)} learners × 50 lectures`,
     rows: [...rows, ...engagement.rows],
     notes: [
-      `Saves: wrk, one thread, ${connections} connections, ${seconds} s after a 1 s warm-up; ${thousands(bench.sizes.progress.sessions)} subscriber sessions in turn over ${LECTURES_PER_COURSE} lectures, each session under its 30-a-minute limit (so every save is written: none held back); a non-2xx answer fails the run.`,
+      `Saves: wrk, one thread, ${connections} connections, ${seconds} s after a 1 s warm-up; ${thousands(bench.sizes.progress.sessions)} subscriber sessions in turn over ${LECTURES_PER_COURSE} lectures, each session under its 30-a-minute limit (so every save is answered in full, none with a bare 202); each viewer's lecture page read their course progress first, as the lecture page does; saves are acknowledged at once and written in batches of a second (decision 0037); a non-2xx answer fails the run.`,
       '',
       ...engagement.notes,
     ],

@@ -1,79 +1,185 @@
+import { createLearnerStates, createLectureFacts, type LearnerStates, type LectureFacts } from './save-copies.ts';
+
 /**
- * Saves held back from a session that sends more than its share (rate-limit.ts,
- * progressPerSession). A flood is not written row by row, and its latest position is not lost
- * either: the newest held save of each learner and lecture replaces the one before it, and a timer
- * writes what is held every FLUSH_MS. Held saves live in this process; closing the app writes them.
+ * Every progress save is held here and written a moment later: the saves of a flush interval go
+ * to the database as one batch (one statement for the lecture rows, one for the course rows, one
+ * commit), where one statement and one commit a save capped the rate at about a hundred a second.
+ * The newest save of each learner and lecture is merged into the one before it (held-saves
+ * merging rules below), so a player saving every few seconds costs one row a flush.
  *
- * Only a save the learner may make is held (the route checks the lecture first), and each learner
- * holds at most MAX_HELD_PER_LEARNER at once: the area is shared, and one learner filling it would
- * turn everyone else's saves away.
+ * Held saves live in this process: closing the app writes them, a crash loses at most one flush
+ * interval of positions. Each instance holds its own; the rules of the write (an older `at` never
+ * wins, a completed lecture stays completed) keep two instances writing the same row right.
+ *
+ * The area is shared: each learner holds at most MAX_HELD_PER_LEARNER lectures at once, and past
+ * `maxHeld` saves are refused (429) rather than let memory grow.
  */
+export interface HeldSave {
+  userId: string;
+  lectureId: string;
+  courseId: string;
+  /** Where the learner is, as of `positionAt` (ms, the browser's clock but never ahead of ours). */
+  position: number;
+  positionAt: number;
+  /** Seconds played, summed over the saves merged. */
+  watched: number;
+  /** The player's idea of the length: stands in while the server has not measured the video. */
+  duration: number | null;
+  /** When the latest save that completes the lecture was read (ms); null when none does. */
+  completingAt: number | null;
+  /** When this instance last held a save of it (ms): the lecture held last is the course's last watched. */
+  heldAt: number;
+}
+
 export interface HeldSaves {
   /**
-   * Holds `write` as the latest for `key`, a save of `learner`'s; false when that learner already
-   * holds their share or the holder is full (the caller answers 429).
+   * Holds `save`, merged into the one held for its learner and lecture; false when that learner
+   * already holds their share or the area is full (the caller answers 429).
    */
-  hold(learner: string, key: string, write: () => Promise<unknown>): boolean;
+  hold(save: HeldSave): boolean;
+  /** Whether `userId` has saves not yet written (a read of their own progress writes them first). */
+  holds(userId: string): boolean;
   /** Writes everything held now. */
   flush(): Promise<void>;
   /** How many are waiting. */
   readonly size: number;
+  /** What saves need to know of lectures, kept between saves; catalogue changes drop it. */
+  readonly lectures: LectureFacts;
+  /** Each learner's stored rows in the courses they are watching, which a save's answer is computed from. */
+  readonly learners: LearnerStates;
+  /** Drops both copies (a change to the catalogue, or anything). */
+  forgetCopies(): void;
   close(): Promise<void>;
 }
 
-const FLUSH_MS = 2000;
-/** Memory bound: beyond this many learners being throttled at once, saves are refused. */
-const MAX_HELD = 10_000;
+/** Writes a batch; rejects when nothing of it was written (the batch is held again and retried). */
+export type WriteSaves = (batch: HeldSave[]) => Promise<void>;
+
+const FLUSH_MS = 1000;
+/** Memory bound: ten times the saves of 10,000 viewers a flush. */
+const MAX_HELD = 100_000;
 /**
  * Lectures one learner may have saves held for at once. A player saves one lecture; moving to
  * the next within a flush makes two. More is no player's doing.
  */
 export const MAX_HELD_PER_LEARNER = 4;
+/** A batch that failed this many times is written a save at a time: one bad save must not hold the others back. */
+const ATTEMPTS_AS_BATCH = 2;
+
+const keyOf = (save: HeldSave) => `${save.userId}:${save.lectureId}`;
+
+/** Two saves of one learner and lecture as one: the later position, the time played summed, completion if either completes. */
+export function mergeSaves(held: HeldSave, next: HeldSave): HeldSave {
+  const later = next.positionAt >= held.positionAt ? next : held;
+  return {
+    ...held,
+    courseId: next.courseId,
+    position: later.position,
+    positionAt: later.positionAt,
+    watched: held.watched + next.watched,
+    duration: next.duration ?? held.duration,
+    heldAt: Math.max(held.heldAt, next.heldAt),
+    completingAt:
+      held.completingAt === null ? next.completingAt : next.completingAt === null ? held.completingAt : Math.max(held.completingAt, next.completingAt),
+  };
+}
 
 export function createHeldSaves({
+  write,
   onError,
   flushMs = FLUSH_MS,
   maxHeld = MAX_HELD,
 }: {
+  write: WriteSaves;
   onError: (error: unknown) => void;
   flushMs?: number | undefined;
   maxHeld?: number | undefined;
 }): HeldSaves {
-  const held = new Map<string, () => Promise<unknown>>();
-  /** Saves held per learner, emptied with `held`. */
-  const perLearner = new Map<string, number>();
+  let held = new Map<string, HeldSave>();
+  /** Lectures held per learner, emptied with `held`. */
+  let perLearner = new Map<string, number>();
+  /** How often each save now held failed to be written as part of a batch. */
+  let failures = new Map<string, number>();
   let flushing: Promise<void> | undefined;
+  /** Learners whose saves the flush under way is writing. */
+  let writing = new Set<string>();
+
+  function add(save: HeldSave, { bounded }: { bounded: boolean }): boolean {
+    const key = keyOf(save);
+    const before = held.get(key);
+    if (before) {
+      held.set(key, mergeSaves(before, save));
+      return true;
+    }
+    const count = perLearner.get(save.userId) ?? 0;
+    if (bounded && (count >= MAX_HELD_PER_LEARNER || held.size >= maxHeld)) return false;
+    perLearner.set(save.userId, count + 1);
+    held.set(key, save);
+    return true;
+  }
+
+  /** A batch that could not be written goes back, under whatever was held since (merging keeps the later position). */
+  function holdAgain(batch: HeldSave[], failed: Map<string, number>) {
+    for (const save of batch) {
+      const key = keyOf(save);
+      const newer = held.get(key);
+      if (newer) held.delete(key);
+      add(newer ? mergeSaves(save, newer) : save, { bounded: false });
+      failures.set(key, (failed.get(key) ?? 0) + 1);
+    }
+  }
+
+  async function writeBatch(batch: HeldSave[], failed: Map<string, number>) {
+    const [asBatch, alone] = [[] as HeldSave[], [] as HeldSave[]];
+    for (const save of batch) ((failed.get(keyOf(save)) ?? 0) >= ATTEMPTS_AS_BATCH ? alone : asBatch).push(save);
+    if (asBatch.length > 0) {
+      try {
+        await write(asBatch);
+      } catch (error) {
+        onError(error);
+        holdAgain(asBatch, failed);
+      }
+    }
+    // Saves that failed in batches: each alone, and one that still fails is given up (and logged).
+    for (const save of alone) await write([save]).catch(onError);
+  }
 
   async function flush() {
     // One flush at a time; a save held during it waits for the next.
     while (flushing) await flushing;
     if (held.size === 0) return;
     const batch = [...held.values()];
-    held.clear();
-    perLearner.clear();
-    flushing = (async () => {
-      for (const write of batch) await write().catch(onError);
-    })();
-    await flushing;
-    flushing = undefined;
+    const failed = failures;
+    held = new Map();
+    perLearner = new Map();
+    failures = new Map();
+    writing = new Set(batch.map((save) => save.userId));
+    flushing = writeBatch(batch, failed);
+    try {
+      await flushing;
+    } finally {
+      flushing = undefined;
+      writing = new Set();
+    }
   }
 
   const timer = setInterval(() => void flush(), flushMs);
   timer.unref();
 
+  const lectures = createLectureFacts();
+  const learners = createLearnerStates();
   return {
-    hold(learner, key, write) {
-      if (!held.has(key)) {
-        const count = perLearner.get(learner) ?? 0;
-        if (count >= MAX_HELD_PER_LEARNER || held.size >= maxHeld) return false;
-        perLearner.set(learner, count + 1);
-      }
-      held.set(key, write);
-      return true;
-    },
+    hold: (save) => add(save, { bounded: true }),
+    holds: (userId) => perLearner.has(userId) || writing.has(userId),
     flush,
     get size() {
       return held.size;
+    },
+    lectures,
+    learners,
+    forgetCopies() {
+      lectures.forgetAll();
+      learners.forgetAll();
     },
     async close() {
       clearInterval(timer);

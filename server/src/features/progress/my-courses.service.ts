@@ -6,7 +6,7 @@ import { courseProgress, courseSections, courses, lectureProgress, lectures, qui
 import type { UserRow } from '../auth/sessions.ts';
 import { toCourseJson } from '../courses/courses.service.ts';
 import { displayOrder, lectureSection } from '../lectures/curriculum-order.ts';
-import { courseProgressJson, toLectureProgressJson, type QuizCounts } from './progress.service.ts';
+import { courseProgressJson, keepLearnerCourse, toLectureProgressJson, writeHeldSavesOf, type QuizCounts } from './progress.service.ts';
 
 /** What a learner reads of their own progress: a course's lectures, and every course they started. */
 
@@ -43,6 +43,8 @@ async function quizStandings(ctx: Context, userId: string, courseId: string): Pr
 
 /** The learner's progress in each lecture and quiz of a course; `course` is null until they start it. */
 export async function getCourseProgress(ctx: Context, user: UserRow, courseId: string) {
+  await writeHeldSavesOf(ctx, user.id);
+  const generation = ctx.heldSaves.learners.generation;
   const [[summary], rows, [lectureTotal], counts, standings] = await Promise.all([
     ctx.db
       .select()
@@ -56,6 +58,7 @@ export async function getCourseProgress(ctx: Context, user: UserRow, courseId: s
     quizCountsOf(ctx, user.id, [courseId]),
     quizStandings(ctx, user.id, courseId),
   ]);
+  keepLearnerCourse(ctx, user.id, courseId, generation, rows, counts.get(courseId)!);
   return {
     course: summary ? courseProgressJson({ ...summary, ...counts.get(courseId)!, completed: summary.completedLectures, lectureCount: lectureTotal!.n }) : null,
     lectures: rows.map(toLectureProgressJson),
@@ -72,6 +75,7 @@ const MY_COURSES_MAX = 100;
  * watched last, or once that one is completed the first one after it not completed yet.
  */
 export async function getMyProgress(ctx: Context, user: UserRow): Promise<{ courses: LearnerCourse[]; settings: ProgressSettings }> {
+  await writeHeldSavesOf(ctx, user.id);
   const started = await ctx.db
     .select({ progress: courseProgress, course: courses })
     .from(courseProgress)

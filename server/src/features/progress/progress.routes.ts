@@ -5,7 +5,6 @@ import { isOverLimit, rateLimited, type Limit } from '../../rate-limit.ts';
 import { route } from '../../route.ts';
 import { currentUser } from '../auth/guards.ts';
 import { hashToken, SESSION_COOKIE } from '../auth/sessions.ts';
-import { createKnownLectures } from './known-lectures.ts';
 import { getCourseProgress, getMyProgress } from './my-courses.service.ts';
 import { saveOrHoldProgress, setLectureCompleted, setProgressSettings } from './progress.service.ts';
 
@@ -18,7 +17,6 @@ const writesPerSession: Limit = {
 /** The signed-in learner's own progress. */
 export const progressRoutes: FastifyPluginAsync = async (app) => {
   const { ctx } = app;
-  const known = createKnownLectures();
 
   route(app, api.progress.mine, {
     handler: async (request) => ({ success: true, message: answers.progressFetched, ...(await getMyProgress(ctx, currentUser(request))) }),
@@ -33,10 +31,10 @@ export const progressRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, api.progress.save, {
-    // Past the rate a save is not refused: it is held back, and written a moment later (202).
+    // Every save is held and written with the others of its flush; past the rate it is answered nothing (202).
     rateLimit: rateLimited({ ...writesPerSession, over: 'let-through' }),
     handler: async (request, reply) => {
-      const saved = await saveOrHoldProgress(ctx, known, {
+      const saved = await saveOrHoldProgress(ctx, {
         user: currentUser(request),
         lectureId: request.params.lectureId,
         input: request.body,

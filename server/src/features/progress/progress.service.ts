@@ -9,7 +9,8 @@ import { AppError } from '../../errors.ts';
 import type { UserRow } from '../auth/sessions.ts';
 import { queueCertificateCheck } from '../certificates/certificates.service.ts';
 import { canWatchLectures } from '../users/users.service.ts';
-import { checkSaveMayBeHeld, type KnownLectures } from './known-lectures.ts';
+import type { HeldSave } from './held-saves.ts';
+import type { LearnerCourse, LectureFact, StoredLecture } from './save-copies.ts';
 
 export type SaveInput = z.output<typeof SaveProgressSchema>;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -92,145 +93,310 @@ export interface SavedProgress {
   course: CourseProgress;
 }
 
-/** What the one statement of a save answers (raw rows: snake_case, times as the driver gives them). */
-interface SaveRow {
-  course_id: string;
-  is_preview: boolean;
-  duration: number | null;
-  lecture_count: number;
+/** A lecture as saves see it, from the copy kept between saves or read once; 404 when it does not exist. */
+async function lectureFact(ctx: Context, lectureId: string): Promise<LectureFact> {
+  const facts = ctx.heldSaves.lectures;
+  const known = facts.get(lectureId);
+  if (known) return known;
+  const generation = facts.generation;
+  const [lecture] = await ctx.db
+    .select({
+      courseId: lectures.courseId,
+      isPreview: lectures.isPreview,
+      durationSeconds: lectures.durationSeconds,
+      // Spelled out: drizzle leaves a column unqualified here, which the subquery would take for its own.
+      lectureCount: sql<number>`(select count(*) from lectures as siblings where siblings.course_id = lectures.course_id)`.mapWith(Number),
+    })
+    .from(lectures)
+    .where(eq(lectures.id, lectureId));
+  if (!lecture) throw new AppError(404, answers.lectureNotFound);
+  facts.remember(lectureId, lecture, generation);
+  return lecture;
+}
+
+/** What one read of a learner's rows in a course answers (raw rows: snake_case, times as the driver gives them). */
+interface LearnerCourseRow {
   quiz_count: number;
   passed_quizzes: number;
   lecture_id: string | null;
-  position_seconds: number | null;
-  watched_seconds: number | null;
+  position_seconds: number;
+  position_at: Date | string;
+  watched_seconds: number;
   completed_at: Date | string | null;
-  updated_at: Date | string | null;
-  completed: number | null;
-  /** This save completed the lecture (its completion time is this statement's). */
-  just_completed: boolean | null;
+  completion_set_at: Date | string | null;
+  updated_at: Date | string;
+}
+
+const msOf = (value: Date | string) => new Date(value).getTime();
+const msOrNull = (value: Date | string | null) => (value === null ? null : msOf(value));
+
+/** The learner's rows in a course, from this instance's copy or read once (one statement). */
+async function learnerCourse(ctx: Context, userId: string, courseId: string): Promise<LearnerCourse> {
+  const states = ctx.heldSaves.learners;
+  const known = states.get(userId, courseId);
+  if (known) return known;
+  const generation = states.generation;
+  const result = await ctx.db.execute(sql`
+    select (select count(*) from quizzes as q where q.course_id = ${courseId}::uuid)::int as quiz_count,
+           (select count(distinct a.quiz_id) from quiz_attempts as a
+             where a.user_id = ${userId}::uuid and a.course_id = ${courseId}::uuid and a.passed)::int as passed_quizzes,
+           p.lecture_id, p.position_seconds, p.position_at, p.watched_seconds, p.completed_at, p.completion_set_at, p.updated_at
+    from (select 1) as one
+    left join lecture_progress as p on p.user_id = ${userId}::uuid and p.course_id = ${courseId}::uuid`);
+  const rows = (result as unknown as { rows: LearnerCourseRow[] }).rows;
+  const state: LearnerCourse = { lectures: new Map(), quizCount: Number(rows[0]!.quiz_count), passedQuizzes: Number(rows[0]!.passed_quizzes) };
+  for (const row of rows) {
+    if (row.lecture_id === null) continue;
+    state.lectures.set(row.lecture_id, {
+      position: Number(row.position_seconds),
+      positionAt: msOf(row.position_at),
+      watched: Number(row.watched_seconds),
+      completedAt: msOrNull(row.completed_at),
+      completionSetAt: msOrNull(row.completion_set_at),
+      updatedAt: msOf(row.updated_at),
+    });
+  }
+  states.remember(userId, courseId, state, generation);
+  return state;
 }
 
 /**
- * Records where the learner is in a lecture. Idempotent and order-proof: a save read before the
+ * A learner's row for a lecture as a save leaves it: the rules writeHeldSaves writes by, applied
+ * in memory, so that the answer says now what the flush will store.
+ */
+export function applySave(stored: StoredLecture | undefined, save: HeldSave, length: number | null, now: number): StoredLecture {
+  const within = (seconds: number) => (length === null ? seconds : Math.min(seconds, length));
+  if (!stored)
+    return {
+      position: within(save.position),
+      positionAt: save.positionAt,
+      watched: within(save.watched),
+      completedAt: save.completingAt === null ? null : now,
+      completionSetAt: null,
+      updatedAt: now,
+    };
+  const completes = save.completingAt !== null && (stored.completionSetAt === null || save.completingAt > stored.completionSetAt);
+  return {
+    position: save.positionAt >= stored.positionAt ? within(save.position) : stored.position,
+    positionAt: Math.max(save.positionAt, stored.positionAt),
+    watched: within(stored.watched + save.watched),
+    completedAt: stored.completedAt ?? (completes ? now : null),
+    completionSetAt: stored.completionSetAt,
+    updatedAt: now,
+  };
+}
+
+/**
+ * Records where the learner is in a lecture: checked now (404, 403, 400 at once, from copies kept
+ * between saves: no query for a lecture and learner seen lately), held, and written with the other
+ * saves of the flush interval (held-saves.ts). Idempotent and order-proof: a save read before the
  * one stored (its `at`) leaves the position alone, and no save un-completes a lecture. A lecture
  * is completed once the learner reaches COMPLETION_SHARE of it or its end (decision 0015).
  *
- * The product's most frequent write, so it is one statement (atomic on its own, one round trip,
- * one commit): it reads the lecture, writes the learner's row for it only when they may watch it
- * and the position is within it, and brings their course row in step. When nothing was written,
- * what it read says why (404, 403 or 400). Answers, beside what was saved, whether the lecture is a
- * free preview (for the route's KnownLectures).
- */
-/**
- * Saves the position now; or, when the session is over its rate (`overRate`), holds the save
- * back to be written a moment later, the latest kept. Held only when it would be written: a
- * flood about lectures that do not exist, or that are not the learner's to watch, is refused
- * now instead of filling the area others share.
+ * Answers the lecture and course progress as the write will leave them, computed from the
+ * learner's rows (decision 0037). A session over its rate (`overRate`) is answered nothing (202):
+ * its save is held as any other, and the flood costs no answer.
  */
 export async function saveOrHoldProgress(
   ctx: Context,
-  known: KnownLectures,
   { user, lectureId, input, overRate }: { user: UserRow; lectureId: string; input: SaveInput; overRate: boolean },
 ): Promise<SavedProgress | null> {
-  const save = () => saveProgress(ctx, user, lectureId, input);
-  if (!overRate) {
-    const { isPreview, ...saved } = await save();
-    known.remember(lectureId, isPreview);
-    return saved;
-  }
-  await checkSaveMayBeHeld(ctx, known, user, lectureId);
-  if (!ctx.heldSaves.hold(user.id, `${user.id}:${lectureId}`, save)) throw new AppError(429, answers.tooManyRequests);
-  return null;
-}
-
-export async function saveProgress(ctx: Context, user: UserRow, lectureId: string, input: SaveInput): Promise<SavedProgress & { isPreview: boolean }> {
   const now = Date.now();
   if (input.at > now + CLOCK_SKEW_MS) throw new AppError(400, answers.progressTimeInvalid);
+  const lecture = await lectureFact(ctx, lectureId);
+  // Free previews count for anyone signed in; everything else needs what watching it needs.
+  if (!lecture.isPreview && !canWatchLectures(user)) throw new AppError(403, answers.subscribeToWatch);
+  // The server's measure wins; the player's stands in until the pipeline has measured the video.
+  const length = lecture.durationSeconds ?? input.duration ?? null;
+  if (length !== null && input.position > length + END_TOLERANCE_SECONDS) throw new AppError(400, answers.progressPositionInvalid);
   // The browser's clock, but never ahead of ours: a fast clock must not freeze the position.
-  const readAt = new Date(Math.min(input.at, now)).toISOString();
-  const canWatch = canWatchLectures(user);
-  const result = await ctx.db.execute(sql`
-    with lecture as (
-      select l.id, l.course_id, l.is_preview,
-             -- The server's measure wins; the player's stands in until the pipeline has measured the video.
-             coalesce(l.duration_seconds, ${input.duration ?? null}::real) as duration,
-             (select count(*) from lectures as siblings where siblings.course_id = l.course_id)::int as lecture_count,
-             -- Quizzes count in the percent as items: two index lookups (quizzes by course, attempts by learner and course).
-             (select count(*) from quizzes as q where q.course_id = l.course_id)::int as quiz_count,
-             (select count(distinct a.quiz_id) from quiz_attempts as a
-               where a.user_id = ${user.id}::uuid and a.course_id = l.course_id and a.passed)::int as passed_quizzes
-      from lectures as l where l.id = ${lectureId}::uuid
-    ), allowed as (
-      select * from lecture
-      where (${canWatch}::boolean or is_preview) and (duration is null or ${input.position}::real <= duration + ${END_TOLERANCE_SECONDS})
-    ), saved as (
-      insert into lecture_progress as p (user_id, lecture_id, course_id, position_seconds, position_at, watched_seconds, completed_at)
-      select ${user.id}::uuid, id, course_id, least(${input.position}::real, coalesce(duration, 'Infinity')), ${readAt}::timestamptz,
-             least(${input.watched}::real, coalesce(duration, 'Infinity')),
-             case when ${input.ended === true}::boolean or ${input.position}::real >= ${COMPLETION_SHARE} * duration then now() end
-      from allowed
-      on conflict (user_id, lecture_id) do update set
-        position_seconds = case when excluded.position_at >= p.position_at then excluded.position_seconds else p.position_seconds end,
-        position_at = greatest(excluded.position_at, p.position_at),
-        watched_seconds = least(p.watched_seconds + excluded.watched_seconds, coalesce((select duration from allowed), 'Infinity')),
-        -- Completed stays completed; a save read before the learner's own unmark does not complete it again.
-        completed_at = case
-          when p.completed_at is null and excluded.completed_at is not null
-           and (p.completion_set_at is null or excluded.position_at > p.completion_set_at)
-          then excluded.completed_at else p.completed_at end,
-        updated_at = now()
-      returning p.lecture_id, p.course_id, p.position_seconds, p.watched_seconds, p.completed_at, p.updated_at
-    ), others as (
-      -- The learner's other completed lectures of the course (this one's row is the one just written).
-      select count(*)::int as n from lecture_progress as o, allowed as a
-      where o.user_id = ${user.id}::uuid and o.course_id = a.course_id and o.lecture_id <> a.id and o.completed_at is not null
-    ), course as (
-      insert into course_progress as c (user_id, course_id, completed_lectures, last_lecture_id, last_watched_at)
-      select ${user.id}::uuid, s.course_id, o.n + (s.completed_at is not null)::int, s.lecture_id, now() from saved as s, others as o
-      on conflict (user_id, course_id) do update set
-        completed_lectures = excluded.completed_lectures,
-        last_lecture_id = excluded.last_lecture_id,
-        last_watched_at = excluded.last_watched_at
-      -- Rewritten only when a reader would see a change, or a minute passed: steady playback costs one write a minute here.
-      where c.completed_lectures <> excluded.completed_lectures
-         or c.last_lecture_id is distinct from excluded.last_lecture_id
-         or c.last_watched_at < excluded.last_watched_at - interval '1 minute'
-      returning 1
-    )
-    select l.course_id, l.is_preview, l.duration, l.lecture_count, l.quiz_count, l.passed_quizzes,
-           s.lecture_id, s.position_seconds, s.watched_seconds, s.completed_at, s.updated_at,
-           o.n + (s.completed_at is not null)::int as completed,
-           s.completed_at = now() as just_completed
-    from lecture as l left join saved as s on true left join others as o on true`);
-  const row = (result as unknown as { rows: SaveRow[] }).rows[0];
-  if (!row) throw new AppError(404, answers.lectureNotFound);
-  if (row.lecture_id === null) {
-    if (!canWatch && !row.is_preview) throw new AppError(403, answers.subscribeToWatch);
-    throw new AppError(400, answers.progressPositionInvalid);
-  }
-  // The end of a video completes a lecture as marking it does: the last one may earn a certificate.
-  if (row.just_completed && Number(row.completed) >= Number(row.lecture_count)) await queueCertificateCheck(ctx, { userId: user.id, courseId: row.course_id });
-  const time = (value: Date | string) => new Date(value).toISOString();
+  const readAt = Math.min(input.at, now);
+  const save: HeldSave = {
+    userId: user.id,
+    lectureId,
+    courseId: lecture.courseId,
+    position: input.position,
+    positionAt: readAt,
+    watched: input.watched,
+    duration: input.duration ?? null,
+    completingAt: input.ended === true || (length !== null && input.position >= COMPLETION_SHARE * length) ? readAt : null,
+    heldAt: now,
+  };
+  // A flood is answered without reading the learner's rows; a copy already kept still follows it.
+  const state = overRate ? ctx.heldSaves.learners.get(user.id, lecture.courseId) : await learnerCourse(ctx, user.id, lecture.courseId);
+  if (!ctx.heldSaves.hold(save)) throw new AppError(429, answers.tooManyRequests);
+  if (!state) return null;
+  const row = applySave(state.lectures.get(lectureId), save, length, now);
+  state.lectures.set(lectureId, row);
+  if (overRate) return null;
+  let completed = 0;
+  for (const stored of state.lectures.values()) if (stored.completedAt !== null) completed++;
   return {
-    isPreview: row.is_preview,
     lecture: {
-      lectureId: row.lecture_id,
-      position: Number(row.position_seconds),
-      watched: Number(row.watched_seconds),
-      completed: row.completed_at !== null,
-      completedAt: row.completed_at === null ? null : time(row.completed_at),
-      updatedAt: time(row.updated_at!),
+      lectureId,
+      position: row.position,
+      watched: row.watched,
+      completed: row.completedAt !== null,
+      completedAt: row.completedAt === null ? null : new Date(row.completedAt).toISOString(),
+      updatedAt: new Date(row.updatedAt).toISOString(),
     },
     course: courseProgressJson({
-      courseId: row.course_id,
-      completed: Number(row.completed),
-      lectureCount: Number(row.lecture_count),
-      quizCount: Number(row.quiz_count),
-      passedQuizzes: Number(row.passed_quizzes),
+      courseId: lecture.courseId,
+      completed,
+      lectureCount: lecture.lectureCount,
+      quizCount: state.quizCount,
+      passedQuizzes: state.passedQuizzes,
       lastLectureId: lectureId,
-      lastWatchedAt: new Date(),
+      lastWatchedAt: new Date(now),
     }),
   };
+}
+
+/**
+ * Keeps the learner's rows in a course as a read of their progress found them (read in
+ * `generation`), unless a copy is kept already: the lecture page reads them before the player
+ * starts, and its first save then asks the database nothing.
+ */
+export function keepLearnerCourse(ctx: Context, userId: string, courseId: string, generation: number, rows: LectureProgressRow[], quizzes: QuizCounts): void {
+  const states = ctx.heldSaves.learners;
+  if (states.get(userId, courseId)) return;
+  const lectureRows = new Map<string, StoredLecture>();
+  for (const row of rows)
+    lectureRows.set(row.lectureId, {
+      position: row.positionSeconds,
+      positionAt: row.positionAt.getTime(),
+      watched: row.watchedSeconds,
+      completedAt: row.completedAt?.getTime() ?? null,
+      completionSetAt: row.completionSetAt?.getTime() ?? null,
+      updatedAt: row.updatedAt.getTime(),
+    });
+  states.remember(userId, courseId, { lectures: lectureRows, quizCount: quizzes.quizCount, passedQuizzes: quizzes.passedQuizzes }, generation);
+}
+
+/** Writes the learner's held saves before a read or a mark of their own progress: they see what they saved. */
+export async function writeHeldSavesOf(ctx: Context, userId: string): Promise<void> {
+  if (ctx.heldSaves.holds(userId)) await ctx.heldSaves.flush();
+}
+
+/** A lecture row the batch wrote (raw). */
+interface WrittenRow {
+  user_id: string;
+  lecture_id: string;
+  course_id: string;
+  just_completed: boolean;
+}
+
+/** A learner's course row brought in step (raw). */
+interface CountedRow {
+  user_id: string;
+  course_id: string;
+  completed: number;
+  lecture_count: number;
+}
+
+/**
+ * Writes a batch of held saves in one transaction of two statements: the lecture rows, then each
+ * learner's course row (the lecture saved last becomes the last one watched; the count of
+ * completed lectures is counted again). A save of a lecture or a learner deleted meanwhile is
+ * dropped. The rules are those of applySave: the later `at` wins the position, completed stays
+ * completed, and a save read before the learner's own unmark does not complete the lecture again.
+ * A course completed by the batch queues its certificate check.
+ */
+export async function writeHeldSaves(ctx: Context, batch: HeldSave[]): Promise<void> {
+  if (batch.length === 0) return;
+  const saves = JSON.stringify(
+    batch.map((save) => ({
+      user_id: save.userId,
+      lecture_id: save.lectureId,
+      position: save.position,
+      position_at: new Date(save.positionAt).toISOString(),
+      watched: save.watched,
+      duration: save.duration,
+      completing_at: save.completingAt === null ? null : new Date(save.completingAt).toISOString(),
+    })),
+  );
+  const counted = await ctx.db.transaction(async (tx) => {
+    const written = await tx.execute(sql`
+      with allowed as (
+        select s.*, l.course_id, coalesce(l.duration_seconds, s.duration) as length
+        from json_to_recordset(${saves}::json) as s(user_id uuid, lecture_id uuid, position real, position_at timestamptz, watched real, duration real, completing_at timestamptz)
+        join lectures as l on l.id = s.lecture_id
+        join users as u on u.id = s.user_id
+      ), updated as (
+        update lecture_progress as p set
+          position_seconds = case when a.position_at >= p.position_at then least(a.position, coalesce(a.length, 'Infinity')) else p.position_seconds end,
+          position_at = greatest(a.position_at, p.position_at),
+          watched_seconds = least(p.watched_seconds + a.watched, coalesce(a.length, 'Infinity')),
+          completed_at = case
+            when p.completed_at is null and a.completing_at is not null and (p.completion_set_at is null or a.completing_at > p.completion_set_at)
+            then now() else p.completed_at end,
+          updated_at = now()
+        from allowed as a
+        where p.user_id = a.user_id and p.lecture_id = a.lecture_id
+        returning p.user_id, p.lecture_id, p.course_id, p.completed_at = now() as just_completed
+      ), inserted as (
+        insert into lecture_progress as p (user_id, lecture_id, course_id, position_seconds, position_at, watched_seconds, completed_at)
+        select a.user_id, a.lecture_id, a.course_id, least(a.position, coalesce(a.length, 'Infinity')), a.position_at,
+               least(a.watched, coalesce(a.length, 'Infinity')), case when a.completing_at is not null then now() end
+        from allowed as a
+        where not exists (select 1 from lecture_progress as o where o.user_id = a.user_id and o.lecture_id = a.lecture_id)
+        -- Another instance wrote the row since this statement began: the same rules, on what it wrote.
+        on conflict (user_id, lecture_id) do update set
+          position_seconds = case when excluded.position_at >= p.position_at then excluded.position_seconds else p.position_seconds end,
+          position_at = greatest(excluded.position_at, p.position_at),
+          watched_seconds = least(p.watched_seconds + excluded.watched_seconds,
+            coalesce((select l.duration_seconds from lectures as l where l.id = excluded.lecture_id), 'Infinity')),
+          completed_at = case
+            when p.completed_at is null and excluded.completed_at is not null
+             and (p.completion_set_at is null or excluded.position_at > p.completion_set_at)
+            then excluded.completed_at else p.completed_at end,
+          updated_at = now()
+        returning p.user_id, p.lecture_id, p.course_id, p.completed_at = now() as just_completed
+      )
+      select * from updated union all select * from inserted`);
+    // Per learner and course: the lecture saved last, and whether the batch completed one of its lectures.
+    const bySave = new Map(batch.map((save) => [`${save.userId}:${save.lectureId}`, save]));
+    const touched = new Map<string, { user_id: string; course_id: string; last_lecture_id: string; heldAt: number; justCompleted: boolean }>();
+    for (const row of (written as unknown as { rows: WrittenRow[] }).rows) {
+      const save = bySave.get(`${row.user_id}:${row.lecture_id}`)!;
+      const key = `${row.user_id}:${row.course_id}`;
+      const before = touched.get(key);
+      const justCompleted = row.just_completed === true || before?.justCompleted === true;
+      if (!before || save.heldAt >= before.heldAt)
+        touched.set(key, { user_id: row.user_id, course_id: row.course_id, last_lecture_id: row.lecture_id, heldAt: save.heldAt, justCompleted });
+      else before.justCompleted = justCompleted;
+    }
+    if (touched.size === 0) return [];
+    // The course was last watched when its last save came, not when the batch was written.
+    const courses = [...touched.values()].map(({ heldAt, ...course }) => ({ ...course, last_watched_at: new Date(heldAt).toISOString() }));
+    const result = await tx.execute(sql`
+      with touched as (
+        select * from json_to_recordset(${JSON.stringify(courses)}::json) as t(user_id uuid, course_id uuid, last_lecture_id uuid, last_watched_at timestamptz)
+      ), counted as (
+        select t.user_id, t.course_id, t.last_lecture_id, t.last_watched_at,
+               (select count(*) from lecture_progress as p
+                 where p.user_id = t.user_id and p.course_id = t.course_id and p.completed_at is not null)::int as completed,
+               (select count(*) from lectures as l where l.course_id = t.course_id)::int as lecture_count
+        from touched as t
+      ), written as (
+        insert into course_progress as c (user_id, course_id, completed_lectures, last_lecture_id, last_watched_at)
+        select user_id, course_id, completed, last_lecture_id, last_watched_at from counted
+        on conflict (user_id, course_id) do update set
+          completed_lectures = excluded.completed_lectures,
+          last_lecture_id = excluded.last_lecture_id,
+          last_watched_at = greatest(c.last_watched_at, excluded.last_watched_at)
+        -- Rewritten only when a reader would see a change, or a minute passed: steady playback costs one write a minute here.
+        where c.completed_lectures <> excluded.completed_lectures
+           or c.last_lecture_id is distinct from excluded.last_lecture_id
+           or c.last_watched_at < excluded.last_watched_at - interval '1 minute'
+        returning 1
+      )
+      select user_id, course_id, completed, lecture_count from counted`);
+    return (result as unknown as { rows: CountedRow[] }).rows.filter((row) => touched.get(`${row.user_id}:${row.course_id}`)!.justCompleted);
+  });
+  // The end of a video completes a lecture as marking it does: the last one may earn a certificate (the job checks the quizzes too).
+  for (const row of counted)
+    if (Number(row.completed) >= Number(row.lecture_count)) await queueCertificateCheck(ctx, { userId: row.user_id, courseId: row.course_id });
 }
 
 /** A course's progress: lectures completed and quizzes passed each count as one item of the percent. */
@@ -256,6 +422,8 @@ export const courseProgressJson = (
 /** The learner marks a lecture as completed, or takes the mark back; the position stays where it is. */
 export async function setLectureCompleted(ctx: Context, user: UserRow, lectureId: string, completed: boolean): Promise<SavedProgress> {
   const lecture = await watchableLecture(ctx, user, lectureId);
+  // Saves held before the mark go first: the mark's count of completed lectures includes them.
+  await writeHeldSavesOf(ctx, user.id);
   const now = new Date();
   const saved = await ctx.db.transaction(async (tx) => {
     const [row] = await tx
@@ -292,6 +460,8 @@ export async function setLectureCompleted(ctx: Context, user: UserRow, lectureId
       }),
     };
   });
+  // The rows a save's answer is computed from changed here.
+  ctx.heldSaves.learners.forgetLearner(user.id);
   // Every lecture completed: the certificate is the job's to issue (it checks the quizzes too), after this answer, never in it.
   if (completed && saved.course.completedLectures >= saved.course.lectureCount)
     await queueCertificateCheck(ctx, { userId: user.id, courseId: lecture.courseId });

@@ -7,6 +7,7 @@ import { PROGRESS_WRITES_PER_MINUTE } from '../../rate-limit.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { publishCourseDirectly } from '../../test/courses.ts';
 import { createHeldSaves, MAX_HELD_PER_LEARNER } from './held-saves.ts';
+import { writeHeldSaves } from './progress.service.ts';
 import { mp4Video, multipart, pngImage, signUp, signUpAdmin } from '../../test/http.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -244,20 +245,64 @@ describe('who may save', () => {
   });
 });
 
+describe('the copy of a lecture that saves are checked against', () => {
+  it('is dropped when the lecture changes or goes: a preview made private refuses, a shorter video refuses a place past its end, a deleted lecture is 404', async () => {
+    const courseId = await newCourse();
+    const lecture = await newLecture(courseId, { preview: true });
+    await newLecture(courseId);
+    const visitor = await signUp(t.app);
+    expect((await save(lecture, visitor.cookie, { position: 50 })).statusCode).toBe(200);
+    await t.app.ctx.db.update(lectures).set({ isPreview: false }).where(eq(lectures.id, lecture));
+    await t.app.ctx.changes.caughtUp();
+    expect((await save(lecture, visitor.cookie, { position: 51 })).statusCode).toBe(403);
+
+    expect((await save(lecture, admin, { position: 50 })).statusCode).toBe(200);
+    await t.app.ctx.db.update(lectures).set({ durationSeconds: 20 }).where(eq(lectures.id, lecture));
+    await t.app.ctx.changes.caughtUp();
+    expect((await save(lecture, admin, { position: 50 })).statusCode).toBe(400);
+
+    const deleted = await t.app.inject({ method: 'DELETE', url: `/api/v1/courses?courseId=${courseId}&lectureId=${lecture}`, headers: { cookie: admin } });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    const gone = await save(lecture, admin, { position: 5 });
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json()).toEqual({ success: false, message: answers.lectureNotFound });
+  });
+
+  it('is dropped on another instance of the same database when the lecture changes', async () => {
+    const other = await createTestApp({ database: t.database, catchUpOnEveryRequest: false, heldSavesFlushMs: 3_600_000 });
+    try {
+      const courseId = await newCourse();
+      const lecture = await newLecture(courseId);
+      const visitor = await signUp(t.app);
+      // The other instance keeps the lecture as not a preview.
+      expect((await save(lecture, visitor.cookie, { position: 5 }, other.app)).statusCode).toBe(403);
+      await t.app.ctx.db.update(lectures).set({ isPreview: true }).where(eq(lectures.id, lecture));
+      const started = Date.now();
+      while ((await save(lecture, visitor.cookie, { position: 5 }, other.app)).statusCode !== 200) {
+        if (Date.now() - started > 1000) throw new Error('the other instance still refuses the save a second later');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('a flood of saves from one session', () => {
   it('is throttled, and the latest position is still written', async () => {
     const courseId = await newCourse();
     const lecture = await newLecture(courseId, { duration: 1000 });
     const learner = await subscriber();
+    await t.app.ctx.heldSaves.flush();
     const statuses: number[] = [];
     for (let i = 1; i <= PROGRESS_WRITES_PER_MINUTE + 20; i++) statuses.push((await save(lecture, learner.cookie, { position: i })).statusCode);
     expect(statuses.filter((status) => status === 200)).toHaveLength(PROGRESS_WRITES_PER_MINUTE);
     expect(statuses.filter((status) => status === 202)).toHaveLength(20);
-    // Held, not yet written: the database has the last save within the rate.
-    expect((await lectureOf(courseId, lecture, learner.cookie)).position).toBe(PROGRESS_WRITES_PER_MINUTE);
+    // Held, not yet written: the newest save of the lecture is all that is held.
     expect(t.app.ctx.heldSaves.size).toBe(1);
-    // The flush (every 2 s in production) writes the newest held save only.
-    await t.app.ctx.heldSaves.flush();
+    const [stored] = await t.app.ctx.db.select().from(lectureProgress).where(eq(lectureProgress.lectureId, lecture));
+    expect(stored).toBeUndefined();
+    // The learner reading their progress has their held saves written first: the newest position.
     expect((await lectureOf(courseId, lecture, learner.cookie)).position).toBe(PROGRESS_WRITES_PER_MINUTE + 20);
     expect(t.app.ctx.heldSaves.size).toBe(0);
   });
@@ -290,6 +335,7 @@ describe('a flood about lectures the learner may not save', () => {
     await t.app.ctx.heldSaves.flush();
     await spendRate(lecture, learner.cookie);
     await spendRate(preview, visitor.cookie);
+    await t.app.ctx.heldSaves.flush();
 
     for (const unknown of UNKNOWN) {
       const refused = await save(unknown, learner.cookie, { position: 2 });
@@ -317,7 +363,12 @@ describe('a flood about lectures the learner may not save', () => {
     const shared = t.app.ctx.heldSaves;
     await shared.flush();
     // A small area, so that one learner could fill it without a share of their own.
-    t.app.ctx.heldSaves = createHeldSaves({ onError: () => undefined, flushMs: 3_600_000, maxHeld: MAX_HELD_PER_LEARNER + 2 });
+    t.app.ctx.heldSaves = createHeldSaves({
+      write: (batch) => writeHeldSaves(t.app.ctx, batch),
+      onError: () => undefined,
+      flushMs: 3_600_000,
+      maxHeld: MAX_HELD_PER_LEARNER + 2,
+    });
     try {
       await spendRate(many[0]!, flooder.cookie);
       await spendRate(many[0]!, other.cookie);
@@ -372,6 +423,7 @@ describe('continue watching (GET /progress)', () => {
     await save(o1, learner.cookie, { position: 70 });
     // The first lecture of the newer course done, the second not started: pick up at the second.
     await save(n1, learner.cookie, { position: 100 });
+    await t.app.ctx.heldSaves.flush();
     await t.app.ctx.db
       .update(courseProgress)
       .set({ lastWatchedAt: new Date(Date.now() - DAY_MS) })
@@ -408,6 +460,7 @@ describe('deleting', () => {
     await save(a, learner.cookie, { position: 95 });
     await save(b, learner.cookie, { position: 20 });
     await save(k, learner.cookie, { position: 20 });
+    await t.app.ctx.heldSaves.flush();
     const rowsOf = (lectureId: string) => t.app.ctx.db.select().from(lectureProgress).where(eq(lectureProgress.lectureId, lectureId));
 
     const deleted = await t.app.inject({ method: 'DELETE', url: `/api/v1/courses?courseId=${courseId}&lectureId=${a}`, headers: { cookie: admin } });
@@ -463,6 +516,7 @@ describe('GET /api/v1/admin/engagement', () => {
     await put(d1, boss, 100); // the admin's own watching counts for nothing
     // `lapsed` watched, but 20 days ago.
     await put(d1, lapsed!.cookie, 10);
+    await e.app.ctx.heldSaves.flush();
     await e.app.ctx.db
       .update(courseProgress)
       .set({ lastWatchedAt: new Date(Date.now() - 20 * DAY_MS) })

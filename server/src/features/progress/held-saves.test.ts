@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import { createHeldSaves, type HeldSave } from './held-saves.ts';
+import { applySave } from './progress.service.ts';
+import { createLearnerStates, createLectureFacts } from './save-copies.ts';
+
+const learner = '11111111-1111-4111-8111-111111111111';
+const lecture = '22222222-2222-4222-8222-222222222222';
+const course = '33333333-3333-4333-8333-333333333333';
+
+/** A save of `learner` in `lecture` read at `at`. */
+const saveAt = (at: number, extra: Partial<HeldSave> = {}): HeldSave => ({
+  userId: learner,
+  lectureId: lecture,
+  courseId: course,
+  position: at / 1000,
+  positionAt: at,
+  watched: 10,
+  duration: null,
+  completingAt: null,
+  heldAt: at,
+  ...extra,
+});
+
+/** Held saves whose writes land in `written` (one array a batch), never by the timer. */
+function heldInto(written: HeldSave[][], { failWhile = (_batch: HeldSave[]): boolean => false } = {}) {
+  const errors: unknown[] = [];
+  const held = createHeldSaves({
+    flushMs: 3_600_000,
+    onError: (error) => errors.push(error),
+    write: async (batch) => {
+      if (failWhile(batch)) throw new Error('the database is away');
+      written.push(batch);
+    },
+  });
+  return { held, errors };
+}
+
+describe('held saves', () => {
+  it('write the latest save of a lecture once a flush, with the time watched summed', async () => {
+    const written: HeldSave[][] = [];
+    const { held } = heldInto(written);
+    expect(held.hold(saveAt(1000))).toBe(true);
+    expect(held.hold(saveAt(2000))).toBe(true);
+    expect(held.hold(saveAt(3000))).toBe(true);
+    expect(held.size).toBe(1);
+    expect(held.holds(learner)).toBe(true);
+    await held.flush();
+    expect(written).toEqual([[expect.objectContaining({ position: 3, positionAt: 3000, watched: 30 })]]);
+    expect(held.holds(learner)).toBe(false);
+    await held.close();
+  });
+
+  it('never let a save read earlier replace one read later, whatever order they come in', async () => {
+    const written: HeldSave[][] = [];
+    const { held } = heldInto(written);
+    held.hold(saveAt(5000));
+    held.hold(saveAt(2000));
+    await held.flush();
+    expect(written[0]![0]).toMatchObject({ position: 5, positionAt: 5000, watched: 20 });
+    await held.close();
+  });
+
+  it('keep a completion when a later save does not complete', async () => {
+    const written: HeldSave[][] = [];
+    const { held } = heldInto(written);
+    held.hold(saveAt(1000, { completingAt: 1000 }));
+    held.hold(saveAt(2000));
+    await held.flush();
+    expect(written[0]![0]).toMatchObject({ positionAt: 2000, completingAt: 1000 });
+    await held.close();
+  });
+
+  it('are written when closed', async () => {
+    const written: HeldSave[][] = [];
+    const { held } = heldInto(written);
+    held.hold(saveAt(1000));
+    await held.close();
+    expect(written).toEqual([[expect.objectContaining({ positionAt: 1000 })]]);
+  });
+
+  it('are held again when a flush fails, under the newer saves, and written by the next flush', async () => {
+    const written: HeldSave[][] = [];
+    let away = true;
+    const { held, errors } = heldInto(written, { failWhile: () => away });
+    held.hold(saveAt(1000));
+    held.hold(saveAt(1000, { lectureId: '44444444-4444-4444-8444-444444444444' }));
+    await held.flush();
+    expect(errors).toHaveLength(1);
+    expect(written).toEqual([]);
+    expect(held.size).toBe(2);
+    held.hold(saveAt(4000));
+    away = false;
+    await held.flush();
+    expect(written).toHaveLength(1);
+    expect(written[0]).toHaveLength(2);
+    expect(written[0]!.find((save) => save.lectureId === lecture)).toMatchObject({ positionAt: 4000, watched: 20 });
+    await held.close();
+  });
+
+  it('write a save that keeps failing alone, so that it holds none of the others back', async () => {
+    const written: HeldSave[][] = [];
+    const bad = '55555555-5555-4555-8555-555555555555';
+    const { held, errors } = heldInto(written, { failWhile: (batch) => batch.some((save) => save.lectureId === bad) });
+    held.hold(saveAt(1000, { lectureId: bad }));
+    held.hold(saveAt(1000));
+    await held.flush();
+    await held.flush();
+    expect(written).toEqual([]);
+    // Twice failed as a batch: now each alone; the good one is written, the bad one given up and logged.
+    await held.flush();
+    expect(written).toEqual([[expect.objectContaining({ lectureId: lecture })]]);
+    expect(held.size).toBe(0);
+    expect(errors).toHaveLength(3);
+    await held.close();
+  });
+
+  it('refuse a learner past their share of lectures, and nobody past the area', async () => {
+    const { held } = heldInto([]);
+    const lectureNo = (i: number) => `66666666-6666-4666-8666-${String(i).padStart(12, '0')}`;
+    const results = [1, 2, 3, 4, 5].map((i) => held.hold(saveAt(1000, { lectureId: lectureNo(i) })));
+    expect(results).toEqual([true, true, true, true, false]);
+    // A lecture already held takes the newer save.
+    expect(held.hold(saveAt(2000, { lectureId: lectureNo(1) }))).toBe(true);
+    await held.close();
+  });
+});
+
+describe('a save applied to the stored row (the answer)', () => {
+  const stored = { position: 50, positionAt: 5000, watched: 40, completedAt: null, completionSetAt: null, updatedAt: 5000 };
+
+  it('takes the position of a later save only, and caps what was watched at the length', () => {
+    expect(applySave(stored, saveAt(4000, { position: 10 }), 100, 9000)).toMatchObject({ position: 50, positionAt: 5000, watched: 50 });
+    expect(applySave(stored, saveAt(6000, { position: 10, watched: 90 }), 100, 9000)).toMatchObject({ position: 10, positionAt: 6000, watched: 100 });
+  });
+
+  it('completes once, never un-completes, and does not complete again on a save read before the learner unmarked it', () => {
+    const completed = applySave(stored, saveAt(6000, { completingAt: 6000 }), 100, 9000);
+    expect(completed.completedAt).toBe(9000);
+    expect(applySave(completed, saveAt(7000, { position: 1 }), 100, 9500).completedAt).toBe(9000);
+    const unmarked = { ...stored, completionSetAt: 8000 };
+    expect(applySave(unmarked, saveAt(7000, { completingAt: 7000 }), 100, 9500).completedAt).toBeNull();
+    expect(applySave(unmarked, saveAt(8500, { completingAt: 8500 }), 100, 9500).completedAt).toBe(9500);
+  });
+});
+
+describe('the copies a save is answered from', () => {
+  const fact = { courseId: course, isPreview: false, durationSeconds: 100, lectureCount: 3 };
+
+  it('forget lectures on a change, and keep none read across one or while changes are not heard', () => {
+    const facts = createLectureFacts();
+    facts.remember(lecture, fact, facts.generation);
+    expect(facts.get(lecture)).toEqual(fact);
+    facts.forgetAll();
+    expect(facts.get(lecture)).toBeUndefined();
+    const readIn = facts.generation;
+    facts.forgetAll(); // a change while it was read
+    facts.remember(lecture, fact, readIn);
+    expect(facts.get(lecture)).toBeUndefined();
+    facts.setTrusted(false);
+    facts.remember(lecture, fact, facts.generation);
+    expect(facts.get(lecture)).toBeUndefined();
+    facts.setTrusted(true);
+    facts.remember(lecture, fact, facts.generation);
+    expect(facts.get(lecture)).toEqual(fact);
+  });
+
+  it("forget a learner's rows when they mark a lecture, and read them again after a while", () => {
+    let now = 0;
+    const states = createLearnerStates({ trustMs: 1000, now: () => now });
+    const state = { lectures: new Map(), quizCount: 0, passedQuizzes: 0 };
+    states.remember(learner, course, state, states.generation);
+    expect(states.get(learner, course)).toBe(state);
+    states.forgetLearner(learner);
+    expect(states.get(learner, course)).toBeUndefined();
+    states.remember(learner, course, state, states.generation);
+    now = 1001;
+    expect(states.get(learner, course)).toBeUndefined();
+  });
+});
