@@ -152,8 +152,8 @@ export async function measureHls(bench: Bench): Promise<SectionResult> {
           measured: describeTransfer(ours),
           reference: 'nginx',
           ratio: segmentRatio,
-          budget: '≥ 50 %',
-          met: segmentRatio >= 0.5,
+          budget: '≥ 60 %',
+          met: segmentRatio >= 0.6,
         },
       );
       notes.push(
