@@ -6,8 +6,8 @@
  *
  * Lectures are dropped whenever the catalogue changes anywhere (changes.ts: every instance hears
  * it), and not trusted while changes are not heard. A learner's rows are this instance's: what its
- * own saves and marks did is applied to them at once; what another instance did to the same
- * learner, or a quiz passed, shows within LEARNER_TRUST_MS.
+ * own saves and marks did is applied to them at once, and a quiz passed here drops them; what
+ * another instance did to the same learner shows within LEARNER_TRUST_MS.
  */
 
 /** A lecture as saves see it. */

@@ -271,8 +271,12 @@ export async function submitAttempt(
     await expireTimedOut(ctx.db, user.id, quizId, attemptId);
     throw new AppError(409, answers.attemptTimeUp);
   }
-  // A first pass may be the last thing the certificate waited for: the job decides, after this answer.
-  if (outcome.firstPass) await queueCertificateCheck(ctx, { userId: user.id, courseId: quiz.courseId });
+  if (outcome.firstPass) {
+    // The course's percent counts passed quizzes: the next progress save reads them again.
+    ctx.heldSaves.learners.forgetLearner(user.id);
+    // A first pass may be the last thing the certificate waited for: the job decides, after this answer.
+    await queueCertificateCheck(ctx, { userId: user.id, courseId: quiz.courseId });
+  }
   const made = await attemptCount(ctx.db, user.id, quizId);
   return { attempt: toAttemptResult(outcome.attempt, version), attemptsLeft: attemptsLeftOf(current, made) };
 }

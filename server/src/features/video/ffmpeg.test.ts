@@ -160,11 +160,14 @@ describe('transcodeToHls', () => {
     // The lowest step alone, then the rest: each run's files numbered in the whole ladder.
     expect(runs.map((run) => run.renditions.map((step) => step.height))).toEqual([[360], [720]]);
     const made = [];
+    // Each run in a folder of its own, as the pipeline gives it: ffmpeg numbers every run's files from 0.
+    const runDir = (firstIndex: number) => path.join(outDir, `run-${firstIndex}`);
     for (const run of runs) {
+      await fs.mkdir(runDir(run.firstIndex));
       made.push(
         ...(await transcodeToHls(tools, {
           file: source,
-          outDir,
+          outDir: runDir(run.firstIndex),
           video,
           renditions: run.renditions,
           firstIndex: run.firstIndex,
@@ -183,8 +186,9 @@ describe('transcodeToHls', () => {
     expect(bandwidths[1]).toBeGreaterThan(bandwidths[0]!);
     expect(master.split('\n').filter((line) => line.endsWith('.m3u8'))).toEqual(['0.m3u8', '1.m3u8']);
 
-    for (const rendition of ['0', '1']) {
-      const playlist = await fs.readFile(path.join(outDir, `${rendition}.m3u8`), 'utf8');
+    for (const rendition of [0, 1]) {
+      const folder = runDir(rendition);
+      const playlist = await fs.readFile(path.join(folder, `${rendition}.m3u8`), 'utf8');
       expect(playlist).toContain('#EXT-X-PLAYLIST-TYPE:VOD');
       expect(playlist).toContain('#EXT-X-ENDLIST');
       const segments = playlist.split('\n').filter((line) => line.endsWith('.ts'));
@@ -192,7 +196,7 @@ describe('transcodeToHls', () => {
       expect(segments).toEqual([`${rendition}_00000.ts`, `${rendition}_00001.ts`]);
       const lengths = [...playlist.matchAll(/#EXTINF:([\d.]+)/g)].map((match) => Number(match[1]));
       expect(Math.max(...lengths)).toBeLessThanOrEqual(6.1);
-      for (const segment of segments) expect((await fs.stat(path.join(outDir, segment))).size).toBeGreaterThan(1000);
+      for (const segment of segments) expect((await fs.stat(path.join(folder, segment))).size).toBeGreaterThan(1000);
     }
     expect(progress.at(-1)).toBeGreaterThan(0.9);
   });
