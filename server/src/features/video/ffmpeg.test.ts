@@ -201,6 +201,30 @@ describe('transcodeToHls', () => {
     expect(progress.at(-1)).toBeGreaterThan(0.9);
   });
 
+  it('numbers the files of a run of several steps in the whole ladder, each step keeping its own', async () => {
+    const source = await makeClip(tools, path.join(dir, 'steps.mp4'), { seconds: 3, width: 640, height: 360 });
+    const video = await probeVideo(tools, source);
+    const outDir = path.join(dir, 'hls-steps');
+    await fs.mkdir(outDir);
+    // As the second run of a 1080p ladder: its two steps become the ladder's 1 and 2.
+    const steps = [
+      { height: 180, videoKbps: 200, audioKbps: 64 },
+      { height: 360, videoKbps: 600, audioKbps: 64 },
+    ];
+    const made = await transcodeToHls(tools, { file: source, outDir, video, renditions: steps, firstIndex: 1, onProgress: () => undefined });
+    expect(made.map((rendition) => rendition.playlist)).toEqual(['1.m3u8', '2.m3u8']);
+    expect((await fs.readdir(outDir)).filter((name) => name.endsWith('.m3u8')).sort()).toEqual(['1.m3u8', '2.m3u8']);
+    for (const [index, rendition] of made.entries()) {
+      const playlist = await fs.readFile(path.join(outDir, rendition.playlist), 'utf8');
+      const segments = playlist.split('\n').filter((line) => line.endsWith('.ts'));
+      expect(segments).toEqual(rendition.segments);
+      expect(segments.every((name) => name.startsWith(`${index + 1}_`))).toBe(true);
+      // Each playlist's segments are its own step's picture, not the other's.
+      const frame = await sharp(await grabFrame(tools, path.join(outDir, segments[0]!), 0, 2000)).metadata();
+      expect(frame.height).toBe(steps[index]!.height);
+    }
+  });
+
   it('stops ffmpeg when asked to', async () => {
     const outDir = path.join(dir, 'stopped');
     await fs.mkdir(outDir);

@@ -121,8 +121,11 @@ export async function transcodeToHls(
     if (error instanceof ChildFailed) throw new Error(`ffmpeg failed: ${lastLine(error.stderr) || `exit code ${error.code}`}`);
     throw error;
   });
+  // Highest first: a file's new name is a step higher than its own, and is free only once that step's files have moved on.
   const made: TranscodedRendition[] = [];
-  for (const [runIndex, step] of renditions.entries()) made.push(await renamedRendition(outDir, video, step, runIndex, firstIndex + runIndex));
+  for (let runIndex = renditions.length - 1; runIndex >= 0; runIndex--) {
+    made.unshift(await renamedRendition(outDir, video, renditions[runIndex]!, runIndex, firstIndex + runIndex));
+  }
   return made;
 }
 
