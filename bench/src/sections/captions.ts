@@ -12,7 +12,7 @@ import type { Bench } from '../bench.ts';
 import { recreateDatabase } from '../postgres.ts';
 import { recordingDb, scansOf } from '../queries.ts';
 import { firstCourse, startProduct } from '../product.ts';
-import { kb, median, ms, type Measurement, type SectionResult } from '../report.ts';
+import { kb, median, ms, percentile, type Measurement, type SectionResult } from '../report.ts';
 
 /** 100 lectures of 1,000 cues: 90 in English, 10 in Hindi (read with the `simple` configuration). */
 const LECTURES = 100;
@@ -130,8 +130,6 @@ async function seedCaptions(target: DatabaseTarget, thumbnailKey: string): Promi
     await database.close();
   }
 }
-
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]!;
 
 /** `GET /captions/search` one request at a time; a forwarded address per hundred, so that the per-address limit (120 a minute) does not answer instead. */
 async function timeSearches(url: string, q: string, runs: number, firstAddress: number): Promise<{ times: number[]; found: number }> {

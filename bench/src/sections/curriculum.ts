@@ -8,7 +8,7 @@ import type { Bench } from '../bench.ts';
 import { recreateDatabase } from '../postgres.ts';
 import { freePort, startService, waitUntilUp } from '../processes.ts';
 import { firstCourse, getJson, loginAsAdmin, startProduct, type Product } from '../product.ts';
-import { kb, ms, type Measurement, type SectionResult } from '../report.ts';
+import { kb, ms, percentile, type Measurement, type SectionResult } from '../report.ts';
 import { describeRate, wrk, type WrkResult } from '../wrk.ts';
 
 /** What one move may write: the lecture moved, no section, its course's row (the lock that orders moves). */
@@ -120,8 +120,6 @@ async function putMove(product: Product, cookie: string, courseId: string, move:
   if (response.status !== 200) throw new Error(`a move answered ${response.status}: ${await response.text()}`);
   return elapsed;
 }
-
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]!;
 
 /** Rows inserted, updated and deleted so far in the curriculum's tables, as PostgreSQL counts them. */
 async function rowsWritten(databaseUrl: string): Promise<Record<string, number>> {

@@ -1,17 +1,17 @@
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { pagePaths } from '../../../contract/src/pages.ts';
 import { openDatabase } from '../../../server/src/db/client.ts';
 import type { Bench } from '../bench.ts';
+import { launchChromium } from '../chromium.ts';
 import { startNginx } from '../nginx.ts';
 import { recreateDatabase } from '../postgres.ts';
 import { firstCourse, getJson, loginAsAdmin, root, startProduct, uploadLecture, type Product } from '../product.ts';
-import { ms, type Measurement, type SectionResult } from '../report.ts';
+import { ms, percentile, type Measurement, type SectionResult } from '../report.ts';
+import { writeTestClip } from '../test-clip.ts';
 
 const CLIP_SECONDS = 8;
 /** Views per measure: p95 of 20 is the second worst. */
@@ -28,17 +28,6 @@ const VIEWERS = 400;
 const UUID_SQL = (name: string) => sql.raw(`(substr(md5(${name}), 1, 12) || '4' || substr(md5(${name}), 14, 3) || '8' || substr(md5(${name}), 18, 15))::uuid`);
 
 /** The same flags as the journeys (e2e/playwright.config.ts), and autoplay without a gesture: the load measure presses play from a script. */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--autoplay-policy=no-user-gesture-required',
-];
-
 /**
  * In every page, before its own scripts: when the address carries `#press-at-load`, play is pressed
  * on the first <video> as soon as it has a source (again on the next tick if a new load interrupted
@@ -88,21 +77,6 @@ interface Target {
   cookie?: () => string;
 }
 
-/** The ffmpeg the server would use: on PATH, else the npm package's. */
-function ffmpegBinary(): string {
-  try {
-    execFileSync('ffmpeg', ['-version'], { stdio: 'ignore' });
-    return 'ffmpeg';
-  } catch {
-    return (createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string }).path;
-  }
-}
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-};
-
 /**
  * Time to first frame in Debian's Chromium, on a subscriber's lecture page of the product and on a
  * bare page served by nginx (the same ladder and MP4, hls.js or a plain <video>): click on play →
@@ -118,11 +92,7 @@ export async function measureFirstFrame(bench: Bench): Promise<SectionResult> {
   const options = { name: 'first-frame', dataDir, databaseUrl, logDir: bench.workDir, env: { SESSION_SECRET } };
   const clip = path.join(bench.workDir, 'first-frame-1080p.mp4');
   bench.log(`  generating a ${CLIP_SECONDS} s 1080p clip`);
-  execFileSync(ffmpegBinary(), [
-    ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30', '-f', 'lavfi', '-i', 'sine=frequency=440'],
-    ...['-t', String(CLIP_SECONDS), '-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', '6M', '-pix_fmt', 'yuv420p'],
-    ...['-c:a', 'aac', '-movflags', '+faststart', '-shortest', clip],
-  ]);
+  writeTestClip(clip, { seconds: CLIP_SECONDS, videoBitrate: '6M', faststart: true });
 
   let product: Product = await startProduct(options);
   const course = await firstCourse(product);
@@ -194,7 +164,7 @@ export async function measureFirstFrame(bench: Bench): Promise<SectionResult> {
   const nginx = await startNginx(bench.workDir, { urlPrefix: '/reference/', directory: referenceDir }, '/reference/hls.min.js');
 
   product = await startProduct(options);
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  const browser = await launchChromium(['--autoplay-policy=no-user-gesture-required']);
   const rows: Measurement[] = [];
   const notes: string[] = [];
   try {

@@ -1,11 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Bench } from '../bench.ts';
 import { startNginx } from '../nginx.ts';
 import { firstCourse, getJson, loginAsAdmin, startProduct, uploadLecture, type Product } from '../product.ts';
 import { ms, type Measurement, type SectionResult } from '../report.ts';
+import { writeTestClip } from '../test-clip.ts';
 import { describeRate, describeTransfer, wrk } from '../wrk.ts';
 
 const CLIP_SECONDS = 60;
@@ -28,16 +27,6 @@ interface BenchLecture {
   processing: { state: string; percent: number | null };
 }
 
-/** The ffmpeg the server would use: on PATH, else the npm package's. */
-function ffmpegBinary(): string {
-  try {
-    execFileSync('ffmpeg', ['-version'], { stdio: 'ignore' });
-    return 'ffmpeg';
-  } catch {
-    return (createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string }).path;
-  }
-}
-
 /**
  * The video pipeline's budgets (the whole ladder against the clip's length, the event loop's delay,
  * segments against nginx), on a fresh embedded product: a 60 s 1080p clip uploaded and timed to
@@ -48,12 +37,8 @@ export async function measureHls(bench: Bench): Promise<SectionResult> {
   const dataDir = path.join(bench.workDir, 'hls');
   const statsFile = path.join(bench.workDir, 'event-loop.jsonl');
   const clip = path.join(bench.workDir, 'clip-1080p.mp4');
-  const ffmpeg = ffmpegBinary();
   bench.log(`  generating a ${CLIP_SECONDS} s 1080p clip`);
-  execFileSync(ffmpeg, [
-    ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30', '-f', 'lavfi', '-i', 'sine=frequency=440'],
-    ...['-t', String(CLIP_SECONDS), '-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', '8M', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', clip],
-  ]);
+  writeTestClip(clip, { seconds: CLIP_SECONDS, videoBitrate: '8M' });
 
   const product: Product = await startProduct({ name: 'hls', dataDir, logDir: bench.workDir, env: { EVENT_LOOP_STATS_FILE: statsFile } });
   const rows: Measurement[] = [];

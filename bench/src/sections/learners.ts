@@ -10,7 +10,7 @@ import { recreateDatabase } from '../postgres.ts';
 import { residentBytes } from '../processes.ts';
 import { loginAsAdmin, startProduct, type Product } from '../product.ts';
 import { recordingDb, scansOf } from '../queries.ts';
-import { mb, median, ms, thousands, type Measurement, type SectionResult } from '../report.ts';
+import { mb, median, ms, percentile, thousands, type Measurement, type SectionResult } from '../report.ts';
 
 /** The issue's scale: a million learners and a million payments, on PostgreSQL. */
 const USERS = 1_000_000;
@@ -68,7 +68,6 @@ const pgArray = (values: string[]) => `{${values.join(',')}}`;
 /** Learner i's kind (0–9, see seed), from a hash of i: independent of their name, as a school's would be. */
 const stateOf = (i: string) => `(('x' || substr(md5('state' || (${i})), 1, 4))::bit(16)::int % 10)`;
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]!;
 /** Learner i's id: an md5 made to read as a version-4 UUID, which the API's parameters insist on. */
 const learnerIdSql = (i: string) => `overlay(overlay(md5('bench-learner-' || (${i})) placing '4' from 13 for 1) placing '8' from 17 for 1)::uuid`;
 

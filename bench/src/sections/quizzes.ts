@@ -12,7 +12,7 @@ import type { Bench } from '../bench.ts';
 import { recreateDatabase } from '../postgres.ts';
 import { recordingDb, scansOf } from '../queries.ts';
 import { firstCourse, loginAsAdmin, startProduct, type Product } from '../product.ts';
-import { median, ms, thousands, type Measurement, type SectionResult } from '../report.ts';
+import { median, ms, percentile, thousands, type Measurement, type SectionResult } from '../report.ts';
 
 /** Finished attempts written for the results: spread over the course's quizzes, two a learner and quiz. */
 const ATTEMPTS = 100_000;
@@ -26,7 +26,6 @@ const SUBMITTERS = 50;
 
 type ChoiceQuestion = Extract<AuthoredQuestion, { type: 'single' | 'multiple' }>;
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]!;
 /** Learner i's id: an md5 made to read as a version-4 UUID, which the API's answers insist on. */
 const learnerId = (i: number | string) =>
   sql.raw(`overlay(overlay(md5('bench-quiz-learner-' || (${i})) placing '4' from 13 for 1) placing '8' from 17 for 1)::uuid`);

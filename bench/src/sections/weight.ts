@@ -1,15 +1,15 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type CDPSession } from 'playwright-core';
+import type { CDPSession } from 'playwright-core';
 import { paths } from '../../../web/src/lib/paths.ts';
 import type { Bench } from '../bench.ts';
+import { launchChromium } from '../chromium.ts';
 import { firstCourse, root, startProduct, type Product } from '../product.ts';
 import { kb, type Measurement, type SectionResult } from '../report.ts';
 
 const WEB = path.join(root, 'web');
 const DIST = path.join(WEB, 'dist');
 /** Debian's full browser, as the screenshots use it; the bench never downloads one. */
-const CHROMIUM = '/usr/bin/chromium';
 /** Budgets: the JS a logged-out visitor's first load downloads, as Chromium gets it (Brotli, which the server pre-compresses). */
 const HOME_BUDGET_BYTES = 110 * 1024;
 const PAGE_BUDGET_BYTES = 120 * 1024;
@@ -129,18 +129,7 @@ export async function measureWeight(bench: Bench): Promise<SectionResult> {
       { what: '`/courses`', path: paths.courses, budget: PAGE_BUDGET_BYTES },
       { what: 'a course page', path: `${paths.courseDescription}?id=${course.id}`, budget: PAGE_BUDGET_BYTES },
     ];
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    const browser = await launchChromium();
     try {
       for (const page of pages) {
         bench.log(`  scripts of ${page.path}`);
