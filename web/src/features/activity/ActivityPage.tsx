@@ -58,7 +58,9 @@ export default function ActivityPage() {
   const query = useGetActivityInfiniteQuery(filter);
   const pages = query.currentData?.pages;
   const entries = pages?.flatMap((page) => page.entries) ?? [];
-  const actors = pages?.[0]?.actors ?? [];
+  // The administrators who have acted do not depend on the filters: the last answer's list stays
+  // while the next is read, so the choice is never empty under the pointer.
+  const actors = query.data?.pages[0]?.actors ?? [];
   const filtered = Object.keys(filter).length > 0;
   const ids = { area: useId(), action: useId(), actor: useId(), from: useId(), to: useId() };
 
