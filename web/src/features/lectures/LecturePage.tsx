@@ -54,9 +54,10 @@ export default function LecturePage() {
     setVideoElement(element);
   }, []);
   const [captionShown, setCaptionShown] = useState<string | null>(null);
-  const courseId = course?._id;
-  const answer = useGetLecturesQuery(courseId ?? '', { skip: !courseId });
   const [search] = useSearchParams();
+  // The address names the course: its lectures and the learner's progress are asked for with the course, not after it.
+  const courseId = course?._id ?? search.get('id') ?? undefined;
+  const answer = useGetLecturesQuery(courseId ?? '', { skip: !courseId });
   const progress = useGetCourseProgressQuery(courseId ?? '', { skip: !courseId || !isLoggedIn });
   const [markCompleted] = useMarkCompletedMutation();
   const [setAutoplayNext] = useSetAutoplayNextMutation();
@@ -79,7 +80,14 @@ export default function LecturePage() {
   const linkedAt = linkedTime(search.get('t'));
   /** The lecture `?t=` was used for: the link's time is for its first opening, not for coming back to it later. */
   const linkUsed = useRef<string | null>(null);
-  useEffect(() => setCurrent(Math.max(wanted, 0)), [courseId, lectureIds, wanted]);
+  // Set while rendering, not in an effect after it: the page never shows (nor asks for the lease, captions and
+  // files of) the first lecture for a moment when the address names another.
+  const selection = `${courseId}|${lectureIds}|${wanted}`;
+  const [selectedFor, setSelectedFor] = useState(selection);
+  if (selectedFor !== selection) {
+    setSelectedFor(selection);
+    setCurrent(Math.max(wanted, 0));
+  }
 
   const lecture = lectures[current];
   const progressReady = !isLoggedIn || progress.isSuccess || progress.isError;

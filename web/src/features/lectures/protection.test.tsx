@@ -126,6 +126,33 @@ describe('/course/lecture under a playback lease', () => {
     expect(poster()).not.toBeInTheDocument();
   });
 
+  it('opened by its address, asks for the lectures with the course and starts the lease of the lecture named there only', async () => {
+    const calls = stubApi({
+      ...leaseAnswers(samplePlayback()),
+      [`GET /api/v1/courses?id=${course._id}`]: { body: { success: true, message: 'ok', courses: [course], total: 1, page: 1, limit: 50 } },
+      [`GET /api/v1/courses/${course._id}`]: lecturesAnswer(),
+    });
+    // The course's answer is held: the list and the lease do not wait for it.
+    let answerCourse: (() => void) | undefined;
+    const stubbed = globalThis.fetch;
+    globalThis.fetch = (async (url: string, init: RequestInit = {}) => {
+      if (url === `/api/v1/courses?id=${course._id}`) await new Promise<void>((resolve) => (answerCourse = resolve));
+      return stubbed(url, init);
+    }) as typeof fetch;
+    storeLogin(learner);
+    const view = renderPage(<LecturePage />, { path: '/course/lecture' });
+    await view.router.navigate(`/course/lecture?id=${course._id}&lecture=${lecture(2)._id}`);
+    await waitFor(() => expect(calls.some((call) => call.url === '/api/v1/playback')).toBe(true));
+    expect(answerCourse).toBeDefined();
+
+    answerCourse!();
+    await waitFor(() => expect(screen.getByLabelText('Lecture 2: Lesson 2')).toHaveAttribute('src', lecture(2).secure_url));
+    const starts = calls.filter((call) => call.url === '/api/v1/playback');
+    expect(starts.map((call) => JSON.parse(call.init.body as string))).toEqual([{ lectureId: lecture(2)._id }]);
+    // Nothing was asked about the first lecture, which the page does not show.
+    expect(calls.filter((call) => call.url.includes(lecture(1)._id))).toEqual([]);
+  });
+
   it('plays a free preview with no lease and no watermark', async () => {
     const calls = stubApi({ [`GET /api/v1/courses/${course._id}`]: lecturesAnswer([lecture(1, true)]) });
     await openLectures();

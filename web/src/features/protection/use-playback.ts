@@ -1,6 +1,6 @@
 import { answers } from '@lms/contract/answers';
 import { codeForDisplay, type Playback, type StreamLimit } from '@lms/contract/protection';
-import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import type { PlayerWatermark } from '../../lib/components/watermark';
 import { messageOf, type ServerError } from '../../lib/server-state';
 import { useAppDispatch } from '../../lib/store-hooks';
@@ -61,7 +61,8 @@ export function usePlayback(lectureId: string | undefined, enabled: boolean, vid
   /** The current lecture's session of leases: its `start` is what the buttons call. */
   const session = useRef<{ start: (why: 'first' | 'restart' | 'asked') => Promise<void> } | null>(null);
 
-  useEffect(() => {
+  // Before the page's other effects: the lease is what the player waits for, so its request goes out first.
+  useLayoutEffect(() => {
     if (!enabled || !lectureId) {
       setHeld(null);
       return;
