@@ -1,13 +1,13 @@
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, matchRoutes, MemoryRouter, Route, RouterProvider, Routes, type RouteObject } from 'react-router';
+import { matchRoutes, MemoryRouter, Route, Routes, type RouteObject } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '@lms/contract/messages';
 import { answers } from '@lms/contract/answers';
 import { isPagePath, pagePaths } from '@lms/contract/pages';
 import type { User } from '@lms/contract/users';
-import { sampleUser, storeLogin, stubApi } from '../test/render';
+import { memoryRouter, sampleUser, storeLogin, stubApi } from '../test/render';
 import { RouteErrorBoundary } from './ErrorPage';
 import { AppRoutes, routes } from './router';
 import { createStore } from './store';
@@ -73,12 +73,8 @@ describe('the plans and coupons pages', () => {
   const me = (user: User) => ({ body: { success: true, message: answers.userDetailsFetched, user } });
   const renderAt = (path: string, user?: User) => {
     if (user) storeLogin(user);
-    const router = createMemoryRouter(routes, { initialEntries: [path] });
-    render(
-      <Provider store={createStore()}>
-        <RouterProvider router={router} />
-      </Provider>,
-    );
+    const { routed, router } = memoryRouter(routes, path);
+    render(<Provider store={createStore()}>{routed}</Provider>);
     return router;
   };
 

@@ -49,21 +49,15 @@ function RouterProbe({ router, routes }: { router: { current?: TestRouter }; rou
 }
 
 /**
- * Renders `element` at `path` inside the real store and a memory router of the kind the app runs
- * in (no data router: main.tsx's `BrowserRouter`); other paths render their name, so a test can
- * see where a page navigated to.
+ * `routes` at `path` in a memory router of the kind the app runs in (main.tsx's `BrowserRouter`,
+ * no data router): the element to render, and the router to follow and move.
  */
-export function renderPage(element: ReactElement, { path = '/', routes = [] as RouteObject[] } = {}) {
-  const store = createStore();
+export function memoryRouter(routes: RouteObject[], path: string): { routed: ReactElement; router: TestRouter } {
   const probe: { current?: TestRouter } = {};
-  const user = userEvent.setup();
-  const view = render(
-    <Provider store={store}>
-      <MemoryRouter initialEntries={[path]}>
-        <RouterProbe router={probe} routes={[{ path, element }, ...routes, { path: '*', Component: Location }]} />
-      </MemoryRouter>
-      <Toasts />
-    </Provider>,
+  const routed = (
+    <MemoryRouter initialEntries={[path]}>
+      <RouterProbe router={probe} routes={routes} />
+    </MemoryRouter>
   );
   const router: TestRouter = {
     get state() {
@@ -71,6 +65,24 @@ export function renderPage(element: ReactElement, { path = '/', routes = [] as R
     },
     navigate: (to, options) => probe.current!.navigate(to, options),
   };
+  return { routed, router };
+}
+
+/**
+ * Renders `element` at `path` inside the real store and a memory router of the kind the app runs
+ * in (no data router: main.tsx's `BrowserRouter`); other paths render their name, so a test can
+ * see where a page navigated to.
+ */
+export function renderPage(element: ReactElement, { path = '/', routes = [] as RouteObject[] } = {}) {
+  const store = createStore();
+  const { routed, router } = memoryRouter([{ path, element }, ...routes, { path: '*', Component: Location }], path);
+  const user = userEvent.setup();
+  const view = render(
+    <Provider store={store}>
+      {routed}
+      <Toasts />
+    </Provider>,
+  );
   return { ...view, store, router, user };
 }
 
