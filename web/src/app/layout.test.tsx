@@ -1,12 +1,11 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
 import { answers } from '@lms/contract/answers';
 import type { User } from '@lms/contract/users';
-import { sampleUser, storeLogin, stubApi } from '../test/render';
+import { memoryRouter, sampleUser, storeLogin, stubApi } from '../test/render';
 import { routes } from './router';
 import { createStore } from './store';
 
@@ -18,12 +17,8 @@ const me = (user: User) => ({ body: { success: true, message: answers.userDetail
 async function renderApp(path: string, user?: User) {
   if (user) storeLogin(user);
   stubApi(user ? { 'GET /api/v1/user/me': me(user) } : {});
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(
-    <Provider store={createStore()}>
-      <RouterProvider router={router} />
-    </Provider>,
-  );
+  const { routed, router } = memoryRouter(routes, path);
+  render(<Provider store={createStore()}>{routed}</Provider>);
   await screen.findByRole('heading', { level: 1 });
   return { router, user: userEvent.setup() };
 }

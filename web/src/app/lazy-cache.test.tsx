@@ -1,8 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { Provider } from 'react-redux';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { stubApi } from '../test/render';
+import { memoryRouter, stubApi } from '../test/render';
 import { createStore } from './store';
 
 // As in the browser: the store is made with the first chunk; the cache arrives later with a page's chunk.
@@ -30,12 +29,8 @@ describe('the server-state cache, loaded after the store', () => {
     };
     const page = { success: true, message: 'ok', courses: [course], total: 1, page: 1, limit: 12 };
     stubApi({ 'GET /api/v1/courses?page=1&limit=12': { body: page }, 'GET /api/v1/courses?limit=100': { body: { ...page, limit: 100 } } });
-    const router = createMemoryRouter([{ path: '/courses', element: <CourseListPage /> }], { initialEntries: ['/courses'] });
-    render(
-      <Provider store={store}>
-        <RouterProvider router={router} />
-      </Provider>,
-    );
+    const { routed } = memoryRouter([{ path: '/courses', element: <CourseListPage /> }], '/courses');
+    render(<Provider store={store}>{routed}</Provider>);
 
     expect(await screen.findByRole('button', { name: 'Rust' })).toBeInTheDocument();
     expect(errors).not.toHaveBeenCalled();

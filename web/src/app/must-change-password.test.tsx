@@ -2,13 +2,12 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Toaster } from 'react-hot-toast';
 import { Provider } from 'react-redux';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { messages } from '@lms/contract/messages';
 import { answers } from '@lms/contract/answers';
 import type { User } from '@lms/contract/users';
 import { DEFAULT_SITE } from '@lms/contract/site';
-import { findToast, sampleUser, storeLogin, stubApi } from '../test/render';
+import { findToast, memoryRouter, sampleUser, storeLogin, stubApi } from '../test/render';
 import { routes } from './router';
 import { createStore } from './store';
 
@@ -24,10 +23,10 @@ const refused = { status: 403, body: { success: false, message: messages.chooseP
 function renderApp(path: string, user: User) {
   storeLogin(user);
   const store = createStore();
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const { routed, router } = memoryRouter(routes, path);
   render(
     <Provider store={store}>
-      <RouterProvider router={router} />
+      {routed}
       <Toaster />
     </Provider>,
   );

@@ -1,13 +1,15 @@
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { Provider } from 'react-redux';
-import { createMemoryRouter, matchRoutes, RouterProvider, type RouteObject } from 'react-router';
+import userEvent from '@testing-library/user-event';
+import { matchRoutes, MemoryRouter, Route, Routes, type RouteObject } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '@lms/contract/messages';
 import { answers } from '@lms/contract/answers';
 import { isPagePath, pagePaths } from '@lms/contract/pages';
 import type { User } from '@lms/contract/users';
-import { sampleUser, storeLogin, stubApi } from '../test/render';
-import { routes } from './router';
+import { memoryRouter, sampleUser, storeLogin, stubApi } from '../test/render';
+import { RouteErrorBoundary } from './ErrorPage';
+import { AppRoutes, routes } from './router';
 import { createStore } from './store';
 
 afterEach(() => {
@@ -18,15 +20,16 @@ describe('the first page of a visit', () => {
   it("paints the layout at once, holds the page's place while its chunk loads, then shows it, without React Router's warning", async () => {
     const warn = vi.spyOn(console, 'warn');
     const error = vi.spyOn(console, 'error');
-    const router = createMemoryRouter(routes, { initialEntries: ['/denied'] });
+    // As main.tsx renders the app, with a memory router in place of the browser's.
     render(
       <Provider store={createStore()}>
-        <RouterProvider router={router} />
+        <MemoryRouter initialEntries={['/denied']}>
+          <AppRoutes />
+        </MemoryRouter>
       </Provider>,
     );
 
     // Before the lazy page has arrived: the navigation bar and the footer are there, the page's place is busy.
-    expect(router.state.initialized).toBe(false);
     expect(screen.getByRole('banner')).toBeInTheDocument();
     expect(screen.getByRole('contentinfo')).toBeInTheDocument();
     expect(within(screen.getByRole('main')).queryByRole('heading')).not.toBeInTheDocument();
@@ -35,7 +38,33 @@ describe('the first page of a visit', () => {
     expect(await screen.findByRole('heading', { level: 1, name: messages.accessDenied })).toBeInTheDocument();
     expect(screen.getByRole('main').querySelector('[aria-busy="true"]')).toBeNull();
     const said = [...warn.mock.calls, ...error.mock.calls].map((args) => args.map(String).join(' '));
-    expect(said.filter((line) => /HydrateFallback/.test(line))).toEqual([]);
+    expect(said.filter((line) => /React Router|HydrateFallback/.test(line))).toEqual([]);
+  });
+});
+
+describe('a page that fails to render', () => {
+  function Broken(): never {
+    throw new Error('The page broke');
+  }
+
+  it('shows the error screen with what went wrong, and the pages again once the user goes home', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    render(
+      <MemoryRouter initialEntries={['/broken']}>
+        <RouteErrorBoundary>
+          <Routes>
+            <Route path="/broken" element={<Broken />} />
+            <Route path="/" element={<h1>Home</h1>} />
+          </Routes>
+        </RouteErrorBoundary>
+      </MemoryRouter>,
+    );
+    expect(await screen.findByRole('heading', { level: 1, name: messages.unexpectedError })).toBeInTheDocument();
+    expect(screen.getByText('The page broke')).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('link', { name: messages.goHome }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Home' })).toBeInTheDocument();
+    expect(screen.queryByText('The page broke')).not.toBeInTheDocument();
   });
 });
 
@@ -44,12 +73,8 @@ describe('the plans and coupons pages', () => {
   const me = (user: User) => ({ body: { success: true, message: answers.userDetailsFetched, user } });
   const renderAt = (path: string, user?: User) => {
     if (user) storeLogin(user);
-    const router = createMemoryRouter(routes, { initialEntries: [path] });
-    render(
-      <Provider store={createStore()}>
-        <RouterProvider router={router} />
-      </Provider>,
-    );
+    const { routed, router } = memoryRouter(routes, path);
+    render(<Provider store={createStore()}>{routed}</Provider>);
     return router;
   };
 

@@ -1,11 +1,10 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import { Provider } from 'react-redux';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Site } from '@lms/contract/settings';
 import { DEFAULT_SITE } from '@lms/contract/site';
 import { setSite } from '../lib/site';
-import { stubApi } from '../test/render';
+import { memoryRouter, stubApi } from '../test/render';
 import { routes } from './router';
 import { createStore } from './store';
 
@@ -13,12 +12,8 @@ import { createStore } from './store';
 async function renderApp(path: string, site: Site = DEFAULT_SITE) {
   setSite(site);
   stubApi({});
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(
-    <Provider store={createStore()}>
-      <RouterProvider router={router} />
-    </Provider>,
-  );
+  const { routed, router } = memoryRouter(routes, path);
+  render(<Provider store={createStore()}>{routed}</Provider>);
   await screen.findByRole('heading', { level: 1 });
   return router;
 }

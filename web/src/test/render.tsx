@@ -1,9 +1,20 @@
-import { getByLabelText, render, screen, waitFor } from '@testing-library/react';
+import { act, getByLabelText, render, screen, waitFor } from '@testing-library/react';
 import type { User } from '@lms/contract/users';
 import userEvent from '@testing-library/user-event';
-import type { ReactElement } from 'react';
+import { useLayoutEffect, type ReactElement } from 'react';
 import { Provider } from 'react-redux';
-import { createMemoryRouter, RouterProvider, useLocation, type RouteObject } from 'react-router';
+import {
+  MemoryRouter,
+  useLocation,
+  useNavigate,
+  useNavigationType,
+  useRoutes,
+  type Location,
+  type NavigateOptions,
+  type NavigationType,
+  type RouteObject,
+  type To,
+} from 'react-router';
 import { createStore } from '../app/store';
 import { Toasts } from '../lib/components/ToastLimit';
 
@@ -12,17 +23,63 @@ function Location() {
   return <p data-testid="location">{useLocation().pathname}</p>;
 }
 
+/** Where a test's router is, and a way to move it as the app would (through `useNavigate`). */
+export interface TestRouter {
+  state: { location: Location; historyAction: NavigationType };
+  navigate(to: To | number, options?: NavigateOptions): Promise<void>;
+}
+
+/** Keeps `router` up to date with the memory router it is rendered in. */
+function RouterProbe({ router, routes }: { router: { current?: TestRouter }; routes: RouteObject[] }) {
+  const location = useLocation();
+  const historyAction = useNavigationType();
+  const navigate = useNavigate();
+  useLayoutEffect(() => {
+    router.current = {
+      state: { location, historyAction },
+      navigate: async (to, options) => {
+        await act(async () => {
+          if (typeof to === 'number') await navigate(to);
+          else await navigate(to, options);
+        });
+      },
+    };
+  });
+  return useRoutes(routes);
+}
+
 /**
- * Renders `element` at `path` inside the real store and a memory router; other
- * paths render their name, so a test can see where a page navigated to.
+ * `routes` at `path` in a memory router of the kind the app runs in (main.tsx's `BrowserRouter`,
+ * no data router): the element to render, and the router to follow and move.
+ */
+export function memoryRouter(routes: RouteObject[], path: string): { routed: ReactElement; router: TestRouter } {
+  const probe: { current?: TestRouter } = {};
+  const routed = (
+    <MemoryRouter initialEntries={[path]}>
+      <RouterProbe router={probe} routes={routes} />
+    </MemoryRouter>
+  );
+  const router: TestRouter = {
+    get state() {
+      return probe.current!.state;
+    },
+    navigate: (to, options) => probe.current!.navigate(to, options),
+  };
+  return { routed, router };
+}
+
+/**
+ * Renders `element` at `path` inside the real store and a memory router of the kind the app runs
+ * in (no data router: main.tsx's `BrowserRouter`); other paths render their name, so a test can
+ * see where a page navigated to.
  */
 export function renderPage(element: ReactElement, { path = '/', routes = [] as RouteObject[] } = {}) {
   const store = createStore();
-  const router = createMemoryRouter([{ path, element }, ...routes, { path: '*', Component: Location }], { initialEntries: [path] });
+  const { routed, router } = memoryRouter([{ path, element }, ...routes, { path: '*', Component: Location }], path);
   const user = userEvent.setup();
   const view = render(
     <Provider store={store}>
-      <RouterProvider router={router} />
+      {routed}
       <Toasts />
     </Provider>,
   );

@@ -3,8 +3,9 @@ import { AddLectureSchema } from '@lms/contract/lectures';
 import { messages } from '@lms/contract/messages';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import { useBlocker, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useAppDispatch } from '../../lib/store-hooks';
+import { useLeaveBlocker } from '../../lib/use-leave-blocker';
 import { useCourse } from '../courses';
 import { usePageTitle } from '../../lib/use-page-title';
 import { useObjectUrl } from '../../lib/components/FilePreview';
@@ -27,7 +28,7 @@ export default function AddLecturePage() {
   /** The upload in flight, if any: what decides whether leaving asks first. */
   const upload = useRef<AbortController>(undefined);
   const uploading = progress !== undefined;
-  const blocker = useBlocker(() => upload.current !== undefined);
+  const blocker = useLeaveBlocker(() => upload.current !== undefined);
   const blocked = blocker.state === 'blocked';
   usePageTitle(messages.addNewLecture);
 
@@ -101,7 +102,7 @@ export default function AddLecturePage() {
   function leave() {
     upload.current?.abort();
     upload.current = undefined;
-    blocker.proceed?.();
+    blocker.proceed();
   }
 
   const percent = Math.round((progress ?? 0) * 100);
@@ -156,7 +157,7 @@ export default function AddLecturePage() {
           </button>
         </form>
       </div>
-      {blocked && <LeaveDuringUpload onStay={() => blocker.reset?.()} onLeave={leave} />}
+      {blocked && <LeaveDuringUpload onStay={() => blocker.reset()} onLeave={leave} />}
     </section>
   );
 }

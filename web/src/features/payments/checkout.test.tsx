@@ -2,7 +2,6 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import toast, { Toaster } from 'react-hot-toast';
 import { Provider } from 'react-redux';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { messages } from '@lms/contract/messages';
 import { answers } from '@lms/contract/answers';
@@ -10,7 +9,7 @@ import type { Discount, Plan } from '@lms/contract/plans';
 import type { CheckoutQuote } from '@lms/contract/payments';
 import type { User } from '@lms/contract/users';
 import { createStore } from '../../app/store';
-import { findToast, renderPage, stubApi } from '../../test/render';
+import { findToast, memoryRouter, renderPage, stubApi } from '../../test/render';
 import { checkoutTexts } from './checkout-texts';
 import CheckoutFailPage from './CheckoutFailPage';
 import CheckoutPage from './CheckoutPage';
@@ -156,18 +155,18 @@ const subscribeBodies = (calls: { url: string; init: RequestInit }[]) =>
 /** The checkout opened at `url` (a query string too, which renderPage's path cannot carry). */
 function renderCheckoutAt(url: string) {
   const store = createStore();
-  const router = createMemoryRouter(
+  const { routed, router } = memoryRouter(
     [
       { path: '/checkout', element: <CheckoutPage /> },
       { path: '/checkout/success', element: <CheckoutSuccessPage /> },
       { path: '/checkout/fail', element: <CheckoutFailPage /> },
       { path: '*', element: <p>Elsewhere</p> },
     ],
-    { initialEntries: [url] },
+    url,
   );
   const view = render(
     <Provider store={store}>
-      <RouterProvider router={router} />
+      {routed}
       <Toaster />
     </Provider>,
   );

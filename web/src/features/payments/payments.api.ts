@@ -34,10 +34,6 @@ const paymentsApi = serverState.injectEndpoints({
         if (answer) dispatch(keyLoaded(answer.data.key ?? ''));
       },
     }),
-    /** Public: the bundle's price per month and refund window, for the storefront (home, course page). Quiet: a page shows it is missing. */
-    getPlan: build.query<ResponseOf<typeof endpoints.payments.plan>, void>({
-      query: () => serverCall(endpoints.payments.plan, {}, { fallback: messages.failedLoadData, quiet: true }),
-    }),
     /** The plans on sale, and whether this account may still have a free trial. Quiet: the checkout falls back to the bundle. */
     getPlans: build.query<ResponseOf<typeof endpoints.payments.plans>, void>({
       query: () => serverCall(endpoints.payments.plans, {}, { fallback: messages.failedLoadData, quiet: true }),
@@ -98,7 +94,7 @@ const paymentsApi = serverState.injectEndpoints({
   }),
 });
 
-export const { useGetCheckoutDetailsQuery, useGetPlanQuery, useGetPlansQuery } = paymentsApi;
+export const { useGetCheckoutDetailsQuery, useGetPlansQuery } = paymentsApi;
 
 const aborted = () => new DOMException('The checkout was left', 'AbortError');
 

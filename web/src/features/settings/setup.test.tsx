@@ -2,7 +2,6 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Toaster } from 'react-hot-toast';
 import { Provider } from 'react-redux';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { answers } from '@lms/contract/answers';
 import { DEFAULT_PROTECTION } from '@lms/contract/protection';
@@ -13,7 +12,7 @@ import type { User } from '@lms/contract/users';
 import { routes } from '../../app/router';
 import { createStore } from '../../app/store';
 import { setSite } from '../../lib/site';
-import { sampleUser, storeLogin, stubApi } from '../../test/render';
+import { memoryRouter, sampleUser, storeLogin, stubApi } from '../../test/render';
 import { settingsTexts as texts } from './settings-texts';
 
 // chart.js draws on a canvas, which jsdom lacks.
@@ -39,10 +38,10 @@ const dashboardCalls = {
 function renderApp(path: string, user: User) {
   storeLogin(user);
   const store = createStore();
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const { routed, router } = memoryRouter(routes, path);
   render(
     <Provider store={store}>
-      <RouterProvider router={router} />
+      {routed}
       <Toaster />
     </Provider>,
   );
@@ -148,12 +147,8 @@ describe('the settings pages’ guard', () => {
 
   it('sends a visitor to login', async () => {
     stubApi({});
-    const router = createMemoryRouter(routes, { initialEntries: ['/admin/settings'] });
-    render(
-      <Provider store={createStore()}>
-        <RouterProvider router={router} />
-      </Provider>,
-    );
+    const { routed, router } = memoryRouter(routes, '/admin/settings');
+    render(<Provider store={createStore()}>{routed}</Provider>);
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
   });
 
