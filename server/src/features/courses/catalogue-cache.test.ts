@@ -133,7 +133,13 @@ describe('createCatalogueCache', () => {
   });
 
   describe('answers kept for visitors', () => {
-    const answerOf = (page: CataloguePage) => ({ page, statusCode: 200, headers: { 'content-type': 'application/json' }, body: page.json });
+    const answerOf = (page: CataloguePage) => ({
+      page,
+      statusCode: 200,
+      headers: { 'content-type': 'application/json' },
+      body: page.json,
+      notModifiedHeaders: {},
+    });
 
     it('gives a kept answer back, by URL and Accept-Encoding, while its page is fresh, and counts it a hit', async () => {
       const time = clock();

@@ -67,12 +67,16 @@ export interface CatalogueCache {
   readonly stats: CacheStats;
 }
 
-/** An answer as sendCataloguePage gave it: its status, every header set before the body, and the body. */
+type HeaderValues = Record<string, string | number | string[] | undefined>;
+
+/** An answer as sendCataloguePage gave it: its status, every header set before the body, and the body; and its 304's headers. */
 export interface KeptAnswer {
   page: CataloguePage;
   statusCode: number;
-  headers: ReturnType<FastifyReply['getHeaders']>;
+  headers: HeaderValues;
   body: Buffer;
+  /** The headers of the 304 to a client that holds the page (If-None-Match). */
+  notModifiedHeaders: HeaderValues;
 }
 
 export interface CacheStats {
@@ -176,15 +180,18 @@ const isVisitor = (request: FastifyRequest) => !request.headers.cookie?.includes
 /**
  * Answers a visitor's GET from the answers sendCataloguePage kept, byte for byte as the route
  * would (the same status, headers and body), before the hooks and the handler the route would
- * run: the catalogue and the curriculum are most of the server's traffic. A request with a
- * session cookie, with If-None-Match, or for a page that aged or changed goes the route's way.
+ * run: the catalogue and the curriculum are most of the server's traffic; a visitor that holds the
+ * page (If-None-Match) gets the route's 304. A request with a session cookie, or for a page that
+ * aged or changed, goes the route's way.
  * Later hooks (onSend, onResponse: the access log, the metrics) run as for any answer.
  */
 export function answerFromCatalogue(cache: Pick<CatalogueCache, 'kept'>): onRequestHookHandler {
   return (request, reply, done) => {
-    if (request.method !== 'GET' || request.headers['if-none-match'] !== undefined || !isVisitor(request)) return done();
+    if (request.method !== 'GET' || !isVisitor(request)) return done();
     const answer = cache.kept(request.url, request.headers['accept-encoding']);
     if (!answer) return done();
+    const ifNoneMatch = request.headers['if-none-match'];
+    if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, answer.page.etag)) return void reply.code(304).headers(answer.notModifiedHeaders).send();
     void reply.code(answer.statusCode).headers(answer.headers).send(answer.body);
   };
 }
@@ -203,13 +210,22 @@ export async function sendCataloguePage(
   reply.header('vary', 'accept-encoding').header('etag', page.etag);
   const ifNoneMatch = request.headers['if-none-match'];
   if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, page.etag)) return reply.code(304).send();
+  // What answerFromCatalogue may give the next visitor who asks for this URL.
+  const keep = request.method === 'GET' && ifNoneMatch === undefined && isVisitor(request);
+  const notModifiedHeaders = keep ? { ...reply.getHeaders() } : {};
   const acceptEncoding = request.headers['accept-encoding'];
   const { body, encoding } = await page.bodyFor(acceptEncoding);
   // Already serialized, sent as it is: a route's response schema describes what is inside the bytes.
   reply.type(type);
   if (encoding) reply.header('content-encoding', encoding);
-  if (request.method === 'GET' && ifNoneMatch === undefined && isVisitor(request)) {
-    request.server.ctx.catalogue.keep(request.url, acceptEncoding, { page, statusCode: reply.statusCode, headers: { ...reply.getHeaders() }, body });
+  if (keep) {
+    request.server.ctx.catalogue.keep(request.url, acceptEncoding, {
+      page,
+      statusCode: reply.statusCode,
+      headers: { ...reply.getHeaders() },
+      body,
+      notModifiedHeaders,
+    });
   }
   return reply.send(body as never);
 }

@@ -507,6 +507,19 @@ describe('the catalogue is cached but never stale after a change, wherever it wa
     expect(Object.keys(kept.headers)).toEqual(Object.keys(byRoute.headers));
     expect(kept.rawPayload.equals(byRoute.rawPayload)).toBe(true);
 
+    // A visitor holding the page gets the 304 a signed-in learner gets from the route.
+    const ifNoneMatch = { ...browser, 'if-none-match': byRoute.headers.etag as string };
+    const notModified = await t.app.inject({ url: '/api/v1/courses?limit=3', headers: ifNoneMatch });
+    const learnerNotModified = await t.app.inject({ url: '/api/v1/courses?limit=3', headers: { ...ifNoneMatch, cookie: user } });
+    expect(learnerNotModified.statusCode).toBe(304);
+    expect(notModified.statusCode).toBe(304);
+    expect(notModified.rawPayload.length).toBe(0);
+    expect({ ...notModified.headers, date: undefined }).toEqual({ ...learnerNotModified.headers, date: undefined });
+    expect(Object.keys(notModified.headers)).toEqual(Object.keys(learnerNotModified.headers));
+    const otherTag = await t.app.inject({ url: '/api/v1/courses?limit=3', headers: { ...browser, 'if-none-match': 'W/"other"' } });
+    expect(otherTag.statusCode).toBe(200);
+    expect(otherTag.rawPayload.equals(byRoute.rawPayload)).toBe(true);
+
     // A draft is the administrator's alone, whatever was kept for visitors.
     const draft = (await createDraft({ title: 'Draft, not for visitors' })).json().course as Listed;
     await catalogue('?limit=3');
@@ -518,6 +531,22 @@ describe('the catalogue is cached but never stale after a change, wherever it wa
     const forLearner = await t.app.inject({ url: '/api/v1/courses?limit=3', headers: { cookie: user } });
     expect(forLearner.headers['cache-control']).toBe('private, no-cache');
     expect(listed(forLearner.json(), draft._id)).toBeUndefined();
+  });
+
+  it("keeps a visitor's curriculum too, shows an added lecture at once, and a draft's to its administrator alone", async () => {
+    const course = await newCourse();
+    const url = `/api/v1/courses/${course._id}/curriculum`;
+    expect((await t.app.inject({ url })).json().lectures).toHaveLength(0);
+    expect(t.app.ctx.catalogue.kept(url, undefined)).toBeDefined();
+    expect((await t.app.inject({ url })).json().lectures).toHaveLength(0);
+    expect((await addLecture(course._id, lectureFields())).statusCode).toBe(201);
+    expect((await t.app.inject({ url })).json().lectures).toHaveLength(1);
+
+    const draft = (await createDraft()).json().course as Listed;
+    const draftUrl = `/api/v1/courses/${draft._id}/curriculum`;
+    for (let i = 0; i < 2; i++) expect((await t.app.inject({ url: draftUrl })).statusCode).toBe(404);
+    expect((await t.app.inject({ url: draftUrl, headers: { cookie: admin } })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: draftUrl })).statusCode).toBe(404);
   });
 
   it('never gives a kept answer after a change: the next visitor gets the new page', async () => {
