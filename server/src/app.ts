@@ -9,6 +9,7 @@ import type { Config } from './config.ts';
 import { createContext, type ContextOptions } from './create-context.ts';
 import { refuseForeignOrigins } from './cross-site.ts';
 import { handleErrors } from './error-handler.ts';
+import { answerFromCatalogue } from './features/courses/catalogue-cache.ts';
 import { ensureDefaultPlan } from './features/plans/plans.service.ts';
 import { loggingOptions } from './logger.ts';
 import { paths } from './paths.ts';
@@ -63,6 +64,9 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
   await app.register(fastifyMultipart, { limits: { files: 2, fields: 20, fieldSize: 64 * 1024, parts: 30 } });
   app.addHook('onRequest', refuseForeignOrigins(config));
   answerWhenCaughtUp(app, database, { everyRequest: options.catchUpOnEveryRequest });
+  // A visitor's catalogue or curriculum, as the route answered it last, while it is current: after
+  // the hooks above (every answer's headers, the wait for changes), before the route's own.
+  app.addHook('onRequest', answerFromCatalogue(ctx.catalogue));
   // Collects the schemas of the routes mounted after it into the OpenAPI document served at /api/docs.
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'LMS API', version: '1.0.0' }, servers: [] },

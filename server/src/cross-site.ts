@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import { answers } from '@lms/contract/answers';
 import type { Config } from './config.ts';
 import { AppError } from './errors.ts';
@@ -33,10 +33,11 @@ function originOf(url: string): string {
 }
 
 /** Cross-site request forgery guard: a state-changing request that a browser sent from another site is refused. */
-export function refuseForeignOrigins(config: Pick<Config, 'publicUrl' | 'allowedOrigins'>) {
+export function refuseForeignOrigins(config: Pick<Config, 'publicUrl' | 'allowedOrigins'>): onRequestHookHandler {
   const isCrossSite = crossSiteTest(config);
-  return async (request: FastifyRequest) => {
-    if (SAFE_METHODS.has(request.method)) return;
-    if (isCrossSite(request)) throw new AppError(403, answers.foreignOrigin);
+  // A callback hook: a read, nearly every request, passes without a promise of its own.
+  return (request, _reply, done) => {
+    if (!SAFE_METHODS.has(request.method) && isCrossSite(request)) return done(new AppError(403, answers.foreignOrigin));
+    done();
   };
 }

@@ -57,5 +57,6 @@ const SECRET_PATH_SEGMENTS = /\/(reset|reset-password|sign-in|media\/hls)\/[^/]+
 
 /** The path of a request as logged: secret segments masked, query strings (signed media URLs' among them) left out. */
 function loggableUrl(url: string): string {
-  return url.split('?')[0]!.replace(SECRET_PATH_SEGMENTS, '/$1/[redacted]');
+  const query = url.indexOf('?');
+  return (query === -1 ? url : url.slice(0, query)).replace(SECRET_PATH_SEGMENTS, '/$1/[redacted]');
 }

@@ -113,6 +113,72 @@ describe('createCatalogueCache', () => {
     expect(other.etag).not.toBe(one.etag);
   });
 
+  it('keeps a page computed again with the same bytes, and makes a new one when they differ', async () => {
+    const time = clock();
+    const cache = createCatalogueCache({ freshMs: 5000, now: time.now });
+    let courses = ['Rust'];
+    const compute = async () => ({ courses });
+    const first = await cache.page('all', compute);
+    time.advance(5000);
+    await cache.page('all', compute);
+    await settled();
+    expect(await cache.page('all', compute)).toBe(first);
+    courses = ['Go'];
+    time.advance(5000);
+    await cache.page('all', compute);
+    await settled();
+    const changed = await cache.page('all', compute);
+    expect(changed).not.toBe(first);
+    expect(json(changed)).toEqual({ courses: ['Go'] });
+  });
+
+  describe('answers kept for visitors', () => {
+    const answerOf = (page: CataloguePage) => ({
+      page,
+      statusCode: 200,
+      headers: { 'content-type': 'application/json' },
+      body: page.json,
+      notModifiedHeaders: {},
+    });
+
+    it('gives a kept answer back, by URL and Accept-Encoding, while its page is fresh, and counts it a hit', async () => {
+      const time = clock();
+      const cache = createCatalogueCache({ freshMs: 5000, now: time.now });
+      const page = await cache.page('all', async () => ({ courses: ['Rust'] }));
+      const answer = answerOf(page);
+      cache.keep('/api/v1/courses', 'br', answer);
+      const hits = cache.stats.hits;
+      expect(cache.kept('/api/v1/courses', 'br')).toBe(answer);
+      expect(cache.stats.hits).toBe(hits + 1);
+      expect(cache.kept('/api/v1/courses', 'gzip')).toBeUndefined();
+      expect(cache.kept('/api/v1/courses', undefined)).toBeUndefined();
+      expect(cache.kept('/api/v1/courses?page=2', 'br')).toBeUndefined();
+      time.advance(4999);
+      expect(cache.kept('/api/v1/courses', 'br')).toBe(answer);
+      // Aged: the route's way, which computes the next page.
+      time.advance(1);
+      expect(cache.kept('/api/v1/courses', 'br')).toBeUndefined();
+    });
+
+    it('drops every kept answer on invalidate(), and never gives one whose page was replaced', async () => {
+      const time = clock();
+      const cache = createCatalogueCache({ freshMs: 5000, now: time.now });
+      const source = counting((call) => ({ call }));
+      cache.keep('/a', undefined, answerOf(await cache.page('all', source.compute)));
+      cache.invalidate();
+      expect(cache.kept('/a', undefined)).toBeUndefined();
+
+      const page = await cache.page('all', source.compute);
+      cache.keep('/a', undefined, answerOf(page));
+      time.advance(5000);
+      await cache.page('all', source.compute);
+      await settled();
+      // Computed again with other bytes: the kept answer was the old page's.
+      expect(await cache.page('all', source.compute)).not.toBe(page);
+      expect(cache.kept('/a', undefined)).toBeUndefined();
+    });
+  });
+
   it('computes again after invalidate()', async () => {
     const cache = createCatalogueCache({ freshMs: 60_000 });
     const source = counting((call) => ({ call }));

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import { SESSION_COOKIE } from '../auth/sessions.ts';
 
 /**
  * The catalogue (GET /courses) is the hottest read and the same for every visitor, and it
@@ -17,10 +18,16 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * ETag, and a browser that already has it is answered 304 without the body.
  * What is built from the catalogue alone is kept here too, so the same writes refresh it:
  * a course's public curriculum, its page's HTML head, the sitemap.
+ * The answer given to a visitor (no session) is kept whole, by URL and Accept-Encoding, and
+ * given again from the request's first hooks while its page is current (`answerFromCatalogue`).
  */
 export const CATALOGUE_FRESH_MS = 5000;
 /** Searches make many distinct pages; past this many the cache starts over rather than grow. */
 const MAX_PAGES = 500;
+/** Distinct URLs whose answers are kept; past this many they start over rather than grow (any query string is a URL). */
+const MAX_KEPT_URLS = 1000;
+/** Distinct Accept-Encoding headers kept per URL: browsers send a handful. */
+const MAX_KEPT_ENCODINGS = 8;
 /** Below this a page is sent as it is: compressing saves less than the header costs. */
 export const COMPRESS_MIN_BYTES = 1024;
 
@@ -37,6 +44,8 @@ const ENCODINGS: ContentEncoding[] = ['br', 'gzip'];
 
 /** One cached page: its JSON (or text), and each compression of it once a client has asked for it. */
 export interface CataloguePage {
+  /** The cache's key of the page. */
+  key: string;
   /** The bytes as they are: the value as JSON, or the text itself when the value is a string. */
   json: Buffer;
   /** A weak validator of the content (any encoding of it): a digest of `json`. */
@@ -50,8 +59,24 @@ export interface CatalogueCache {
   page(key: string, compute: () => Promise<unknown>): Promise<CataloguePage>;
   /** Called by every write to courses or lectures. */
   invalidate(): void;
+  /** Keeps the answer sendCataloguePage gave a visitor for `url`, to be given again while its page is current. */
+  keep(url: string, acceptEncoding: string | undefined, answer: KeptAnswer): void;
+  /** The answer kept for `url` and this Accept-Encoding, while its page is still the fresh page of its key. */
+  kept(url: string, acceptEncoding: string | undefined): KeptAnswer | undefined;
   /** Pages served from the cache and pages computed, since the start (the metrics read them). */
   readonly stats: CacheStats;
+}
+
+type HeaderValues = Record<string, string | number | string[] | undefined>;
+
+/** An answer as sendCataloguePage gave it: its status, every header set before the body, and the body; and its 304's headers. */
+export interface KeptAnswer {
+  page: CataloguePage;
+  statusCode: number;
+  headers: HeaderValues;
+  body: Buffer;
+  /** The headers of the 304 to a client that holds the page (If-None-Match). */
+  notModifiedHeaders: HeaderValues;
 }
 
 export interface CacheStats {
@@ -59,10 +84,16 @@ export interface CacheStats {
   misses: number;
 }
 
-function cataloguePage(value: unknown): CataloguePage {
+/**
+ * The page of `value`; `previous` itself when its bytes are the same, so that a page computed
+ * again unchanged (every CATALOGUE_FRESH_MS) keeps its compressions and the answers kept from it.
+ */
+function cataloguePage(key: string, value: unknown, previous?: CataloguePage): CataloguePage {
   const json = Buffer.from(typeof value === 'string' ? value : JSON.stringify(value));
+  if (previous?.json.equals(json)) return previous;
   const compressed = new Map<ContentEncoding, Promise<Buffer>>();
   return {
+    key,
     json,
     etag: `W/"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`,
     async bodyFor(acceptEncoding) {
@@ -86,8 +117,9 @@ interface CacheEntry {
 export function createCatalogueCache({ freshMs = CATALOGUE_FRESH_MS, now = Date.now } = {}): CatalogueCache {
   const pages = new Map<string, CacheEntry>();
   const stats: CacheStats = { hits: 0, misses: 0 };
-  const computed = (key: string, compute: () => Promise<unknown>): CacheEntry => {
-    const entry: CacheEntry = { until: now() + freshMs, page: compute().then(cataloguePage) };
+  const answers = new Map<string, Map<string, KeptAnswer>>();
+  const computed = (key: string, compute: () => Promise<unknown>, previous?: CataloguePage): CacheEntry => {
+    const entry: CacheEntry = { until: now() + freshMs, page: compute().then((value) => cataloguePage(key, value, previous)) };
     entry.page.then(
       (page) => void (entry.ready = page),
       // A failure is not kept: the next request tries again.
@@ -104,7 +136,7 @@ export function createCatalogueCache({ freshMs = CATALOGUE_FRESH_MS, now = Date.
         // Aged, not invalidated (a write empties the map): one compute replaces it, as it finishes.
         if (cached.until <= now() && !cached.refresh) {
           stats.misses++;
-          const next = computed(key, compute);
+          const next = computed(key, compute, cached.ready);
           cached.refresh = next.page.then(
             () => void (pages.get(key) === cached && pages.set(key, next)),
             () => void (pages.get(key) === cached && pages.delete(key)),
@@ -118,7 +150,49 @@ export function createCatalogueCache({ freshMs = CATALOGUE_FRESH_MS, now = Date.
       pages.set(key, entry);
       return entry.page;
     },
-    invalidate: () => pages.clear(),
+    invalidate: () => {
+      pages.clear();
+      answers.clear();
+    },
+    keep(url, acceptEncoding = '', answer) {
+      let byEncoding = answers.get(url);
+      if (!byEncoding) {
+        if (answers.size >= MAX_KEPT_URLS) answers.clear();
+        answers.set(url, (byEncoding = new Map()));
+      }
+      if (byEncoding.size < MAX_KEPT_ENCODINGS || byEncoding.has(acceptEncoding)) byEncoding.set(acceptEncoding, answer);
+    },
+    kept(url, acceptEncoding = '') {
+      const answer = answers.get(url)?.get(acceptEncoding);
+      if (!answer) return undefined;
+      // Only while it is the fresh page of its key: an aged one goes the route's way, which computes the next.
+      const entry = pages.get(answer.page.key);
+      if (entry?.ready !== answer.page || entry.until <= now()) return undefined;
+      stats.hits++;
+      return answer;
+    },
+  };
+}
+
+/** A request without the session cookie: a visitor, who gets the public pages (a session may be an administrator's). */
+const isVisitor = (request: FastifyRequest) => !request.headers.cookie?.includes(SESSION_COOKIE);
+
+/**
+ * Answers a visitor's GET from the answers sendCataloguePage kept, byte for byte as the route
+ * would (the same status, headers and body), before the hooks and the handler the route would
+ * run: the catalogue and the curriculum are most of the server's traffic; a visitor that holds the
+ * page (If-None-Match) gets the route's 304. A request with a session cookie, or for a page that
+ * aged or changed, goes the route's way.
+ * Later hooks (onSend, onResponse: the access log, the metrics) run as for any answer.
+ */
+export function answerFromCatalogue(cache: Pick<CatalogueCache, 'kept'>): onRequestHookHandler {
+  return (request, reply, done) => {
+    if (request.method !== 'GET' || !isVisitor(request)) return done();
+    const answer = cache.kept(request.url, request.headers['accept-encoding']);
+    if (!answer) return done();
+    const ifNoneMatch = request.headers['if-none-match'];
+    if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, answer.page.etag)) return void reply.code(304).headers(answer.notModifiedHeaders).send();
+    void reply.code(answer.statusCode).headers(answer.headers).send(answer.body);
   };
 }
 
@@ -136,10 +210,23 @@ export async function sendCataloguePage(
   reply.header('vary', 'accept-encoding').header('etag', page.etag);
   const ifNoneMatch = request.headers['if-none-match'];
   if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, page.etag)) return reply.code(304).send();
-  const { body, encoding } = await page.bodyFor(request.headers['accept-encoding']);
+  // What answerFromCatalogue may give the next visitor who asks for this URL.
+  const keep = request.method === 'GET' && ifNoneMatch === undefined && isVisitor(request);
+  const notModifiedHeaders = keep ? { ...reply.getHeaders() } : {};
+  const acceptEncoding = request.headers['accept-encoding'];
+  const { body, encoding } = await page.bodyFor(acceptEncoding);
   // Already serialized, sent as it is: a route's response schema describes what is inside the bytes.
   reply.type(type);
   if (encoding) reply.header('content-encoding', encoding);
+  if (keep) {
+    request.server.ctx.catalogue.keep(request.url, acceptEncoding, {
+      page,
+      statusCode: reply.statusCode,
+      headers: { ...reply.getHeaders() },
+      body,
+      notModifiedHeaders,
+    });
+  }
   return reply.send(body as never);
 }
 

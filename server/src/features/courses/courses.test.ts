@@ -495,6 +495,70 @@ describe('the catalogue is cached but never stale after a change, wherever it wa
     expect(response.headers['cache-control']).toBe('no-store');
   });
 
+  it("gives a visitor the route's very answer again, kept by URL and Accept-Encoding; an administrator still the live list", async () => {
+    await newCourse({ title: 'Kept for visitors' });
+    const browser = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+    const byRoute = await t.app.inject({ url: '/api/v1/courses?limit=3', headers: browser });
+    expect(t.app.ctx.catalogue.kept('/api/v1/courses?limit=3', browser['accept-encoding'])).toBeDefined();
+    const kept = await t.app.inject({ url: '/api/v1/courses?limit=3', headers: browser });
+    const { date: _date, ...headers } = byRoute.headers;
+    expect(kept.statusCode).toBe(200);
+    expect(kept.headers).toEqual({ ...headers, date: kept.headers.date });
+    expect(Object.keys(kept.headers)).toEqual(Object.keys(byRoute.headers));
+    expect(kept.rawPayload.equals(byRoute.rawPayload)).toBe(true);
+
+    // A visitor holding the page gets the 304 a signed-in learner gets from the route.
+    const ifNoneMatch = { ...browser, 'if-none-match': byRoute.headers.etag as string };
+    const notModified = await t.app.inject({ url: '/api/v1/courses?limit=3', headers: ifNoneMatch });
+    const learnerNotModified = await t.app.inject({ url: '/api/v1/courses?limit=3', headers: { ...ifNoneMatch, cookie: user } });
+    expect(learnerNotModified.statusCode).toBe(304);
+    expect(notModified.statusCode).toBe(304);
+    expect(notModified.rawPayload.length).toBe(0);
+    expect({ ...notModified.headers, date: undefined }).toEqual({ ...learnerNotModified.headers, date: undefined });
+    expect(Object.keys(notModified.headers)).toEqual(Object.keys(learnerNotModified.headers));
+    const otherTag = await t.app.inject({ url: '/api/v1/courses?limit=3', headers: { ...browser, 'if-none-match': 'W/"other"' } });
+    expect(otherTag.statusCode).toBe(200);
+    expect(otherTag.rawPayload.equals(byRoute.rawPayload)).toBe(true);
+
+    // A draft is the administrator's alone, whatever was kept for visitors.
+    const draft = (await createDraft({ title: 'Draft, not for visitors' })).json().course as Listed;
+    await catalogue('?limit=3');
+    const forAdmin = await t.app.inject({ url: '/api/v1/courses?limit=3', headers: { ...browser, cookie: admin } });
+    expect(forAdmin.headers['cache-control']).toBe('no-store');
+    expect(listed(forAdmin.json(), draft._id)).toBeDefined();
+    expect(listed(await catalogue('?limit=3'), draft._id)).toBeUndefined();
+    // A signed-in learner gets the visitors' page, through the route (their session is looked at).
+    const forLearner = await t.app.inject({ url: '/api/v1/courses?limit=3', headers: { cookie: user } });
+    expect(forLearner.headers['cache-control']).toBe('private, no-cache');
+    expect(listed(forLearner.json(), draft._id)).toBeUndefined();
+  });
+
+  it("keeps a visitor's curriculum too, shows an added lecture at once, and a draft's to its administrator alone", async () => {
+    const course = await newCourse();
+    const url = `/api/v1/courses/${course._id}/curriculum`;
+    expect((await t.app.inject({ url })).json().lectures).toHaveLength(0);
+    expect(t.app.ctx.catalogue.kept(url, undefined)).toBeDefined();
+    expect((await t.app.inject({ url })).json().lectures).toHaveLength(0);
+    expect((await addLecture(course._id, lectureFields())).statusCode).toBe(201);
+    expect((await t.app.inject({ url })).json().lectures).toHaveLength(1);
+
+    const draft = (await createDraft()).json().course as Listed;
+    const draftUrl = `/api/v1/courses/${draft._id}/curriculum`;
+    for (let i = 0; i < 2; i++) expect((await t.app.inject({ url: draftUrl })).statusCode).toBe(404);
+    expect((await t.app.inject({ url: draftUrl, headers: { cookie: admin } })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: draftUrl })).statusCode).toBe(404);
+  });
+
+  it('never gives a kept answer after a change: the next visitor gets the new page', async () => {
+    const course = await newCourse({ title: 'Kept, then renamed' });
+    await catalogue();
+    expect(listed(await catalogue(), course._id)?.title).toBe('Kept, then renamed');
+    expect(t.app.ctx.catalogue.kept('/api/v1/courses', undefined)).toBeDefined();
+    expect((await send('PUT', `/api/v1/courses/${course._id}`, admin, { title: 'Renamed since' })).statusCode).toBe(200);
+    expect(t.app.ctx.catalogue.kept('/api/v1/courses', undefined)).toBeUndefined();
+    expect(listed(await catalogue(), course._id)?.title).toBe('Renamed since');
+  });
+
   it('shows a created course at once, with the total one higher', async () => {
     const before = await catalogue();
     const course = await newCourse({ title: 'Freshly Added' });
@@ -593,5 +657,17 @@ describe('two instances on one database give the catalogue the same ETag, and bo
     expect(renamed.headers.etag).not.toBe(etag);
     expect(renamed.json().courses.find((course: { _id: string }) => course._id === courseId).title).toBe('Renamed on one');
     expect(await etagOn(t)).toBe(renamed.headers.etag);
+  });
+
+  it('stops giving the answer it kept for visitors once the other changed the course', async () => {
+    const created = await createCourse({ title: 'Kept on the second' });
+    const courseId = created.json().course._id as string;
+    const titleOn = async (app: TestApp) =>
+      ((await app.app.inject({ url: '/api/v1/courses' })).json().courses as { _id: string; title: string }[]).find((course) => course._id === courseId)?.title;
+    await within1s(async () => (await titleOn(b)) === 'Kept on the second');
+    await titleOn(b);
+    expect(b.app.ctx.catalogue.kept('/api/v1/courses', undefined)).toBeDefined();
+    expect((await send('PUT', `/api/v1/courses/${courseId}`, admin, { title: 'Renamed on the first' })).statusCode).toBe(200);
+    await within1s(async () => (await titleOn(b)) === 'Renamed on the first');
   });
 });
