@@ -2,10 +2,9 @@ import { createLearnerStates, createLectureFacts, type LearnerStates, type Lectu
 
 /**
  * Every progress save is held here and written a moment later: the saves of a flush interval go
- * to the database in batches of SAVES_PER_WRITE (one statement for the lecture rows, one for the
- * course rows, one commit each), where one statement and one commit a save capped the rate at
- * about a hundred a second.
- * The newest save of each learner and lecture is merged into the one before it (held-saves
+ * to the database in batches of at most SAVES_PER_WRITE (one statement for the lecture rows, one
+ * for the course rows, one commit each), where one statement and one commit a save capped the rate
+ * at about a hundred a second. The newest save of each learner and lecture is merged into the one before it (held-saves
  * merging rules below), so a player saving every few seconds costs one row a flush.
  *
  * Held saves live in this process: closing the app writes them, a crash loses at most one flush
@@ -67,12 +66,13 @@ export const MAX_HELD_PER_LEARNER = 4;
 /** A batch that failed this many times is written a save at a time: one bad save must not hold the others back. */
 const ATTEMPTS_AS_BATCH = 2;
 /**
- * Saves written in one transaction. The embedded database runs on the server's own thread: every
- * request waits while a statement runs, so a second's saves written at once held the answers back
- * for as long (the p99 of a save). A flush writes them in parts of this size and lets waiting
- * requests through between two.
+ * Saves written in one transaction at most. The embedded database runs on the server's own thread:
+ * every request waits while a statement runs, so a flush larger than this (a burst, the saves held
+ * while the database was away) is written in parts, with waiting requests let through between two.
+ * A second's saves at the rate saves are built for are one part: smaller parts cost a commit each,
+ * and parts of a hundred made saves slower (decision 0037).
  */
-export const SAVES_PER_WRITE = 100;
+export const SAVES_PER_WRITE = 1000;
 
 /** Lets the requests that arrived meanwhile run before the next part of a flush. */
 const letOthersRun = () => new Promise<void>((resolve) => setImmediate(resolve));
