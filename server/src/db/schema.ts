@@ -92,6 +92,10 @@ export const users = pgTable(
     index('users_trial')
       .on(table.trialEndsAt)
       .where(sql`${table.trialEndsAt} is not null`),
+    // The engagement page's subscribers who stopped watching: those renewing, in renewal order, from the index alone.
+    index('users_renewing')
+      .on(table.subscriptionEndsAt, table.id)
+      .where(sql`${table.role} = 'USER' and ${table.subscriptionCancelledAt} is null`),
     // Every column holding a media key is indexed and listed in MEDIA_KEY_COLUMNS (media/leftovers.ts):
     // the hourly sweep asks, a batch of keys at a time, which of them some row still refers to.
     index().on(table.avatarKey),
@@ -413,7 +417,14 @@ export const lectureProgress = pgTable(
     completionSetAt: timestamp({ withTimezone: true }),
     updatedAt: createdAt(),
   },
-  (table) => [primaryKey({ columns: [table.userId, table.lectureId] }), index().on(table.lectureId), index().on(table.courseId)],
+  (table) => [
+    primaryKey({ columns: [table.userId, table.lectureId] }),
+    index().on(table.lectureId),
+    index().on(table.courseId),
+    // A learner's rows in a course (read when they start watching, their completed lectures counted
+    // by every batch of saves): a few entries read, where the course's index reads every learner of it.
+    index().on(table.userId, table.courseId),
+  ],
 );
 
 /**
@@ -442,6 +453,8 @@ export const courseProgress = pgTable(
     index().on(table.courseId, table.completedLectures),
     // Active learners this week, and who has not watched for a while.
     index().on(table.lastWatchedAt, table.userId),
+    // Whether one learner watched lately, and when last: from the index alone.
+    index().on(table.userId, table.lastWatchedAt),
     index().on(table.lastLectureId),
   ],
 );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createHeldSaves, type HeldSave } from './held-saves.ts';
+import { createHeldSaves, inParts, type HeldSave } from './held-saves.ts';
 import { applySave } from './progress.service.ts';
 import { createLearnerStates, createLectureFacts } from './save-copies.ts';
 
@@ -22,10 +22,11 @@ const saveAt = (at: number, extra: Partial<HeldSave> = {}): HeldSave => ({
 });
 
 /** Held saves whose writes land in `written` (one array a batch), never by the timer. */
-function heldInto(written: HeldSave[][], { failWhile = (_batch: HeldSave[]): boolean => false } = {}) {
+function heldInto(written: HeldSave[][], { failWhile = (_batch: HeldSave[]): boolean => false, savesPerWrite = undefined as number | undefined } = {}) {
   const errors: unknown[] = [];
   const held = createHeldSaves({
     flushMs: 3_600_000,
+    savesPerWrite,
     onError: (error) => errors.push(error),
     write: async (batch) => {
       if (failWhile(batch)) throw new Error('the database is away');
@@ -112,6 +113,48 @@ describe('held saves', () => {
     expect(held.size).toBe(0);
     expect(errors).toHaveLength(3);
     await held.close();
+  });
+
+  it("write a flush in parts, every save once, each learner's saves in the same part", async () => {
+    const written: HeldSave[][] = [];
+    const { held } = heldInto(written, { savesPerWrite: 3 });
+    const learners = ['a', 'b', 'c', 'd', 'e'].map((letter) => `${learner.slice(0, -1)}${letter}`);
+    const lectures = ['1', '2'].map((digit) => `${lecture.slice(0, -1)}${digit}`);
+    for (const userId of learners) for (const lectureId of lectures) held.hold(saveAt(1000, { userId, lectureId }));
+    // The first learner's later save of the first lecture, merged into the one held.
+    held.hold(saveAt(9000, { userId: learners[0], lectureId: lectures[0] }));
+    await held.flush();
+    expect(written.length).toBeGreaterThan(1);
+    const all = written.flat();
+    expect(all).toHaveLength(10);
+    expect(new Set(all.map((save) => `${save.userId}:${save.lectureId}`)).size).toBe(10);
+    expect(all.find((save) => save.userId === learners[0] && save.lectureId === lectures[0])).toMatchObject({ positionAt: 9000, watched: 20 });
+    for (const userId of learners) expect(written.filter((part) => part.some((save) => save.userId === userId))).toHaveLength(1);
+    expect(held.size).toBe(0);
+    await held.close();
+  });
+
+  it('hold a part that fails again on its own: the other parts are written', async () => {
+    const written: HeldSave[][] = [];
+    const other = `${learner.slice(0, -1)}2`;
+    const { held, errors } = heldInto(written, { savesPerWrite: 1, failWhile: (batch) => batch.some((save) => save.userId === other) });
+    held.hold(saveAt(1000));
+    held.hold(saveAt(1000, { userId: other }));
+    await held.flush();
+    expect(written).toEqual([[expect.objectContaining({ userId: learner })]]);
+    expect(errors).toHaveLength(1);
+    expect(held.size).toBe(1);
+    expect(held.holds(other)).toBe(true);
+    await held.close();
+  });
+
+  it("split a batch by learner: no part larger than asked unless one learner's saves are", () => {
+    const saves = ['a', 'b', 'c'].flatMap((letter) =>
+      ['1', '2'].map((digit) => saveAt(1000, { userId: `${learner.slice(0, -1)}${letter}`, lectureId: `${lecture.slice(0, -1)}${digit}` })),
+    );
+    expect(inParts(saves, 4).map((part) => part.length)).toEqual([4, 2]);
+    expect(inParts(saves, 1).map((part) => part.length)).toEqual([2, 2, 2]);
+    expect(inParts([], 4)).toEqual([]);
   });
 
   it('refuse a learner past their share of lectures, and nobody past the area', async () => {

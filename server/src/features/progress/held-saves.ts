@@ -2,9 +2,9 @@ import { createLearnerStates, createLectureFacts, type LearnerStates, type Lectu
 
 /**
  * Every progress save is held here and written a moment later: the saves of a flush interval go
- * to the database as one batch (one statement for the lecture rows, one for the course rows, one
- * commit), where one statement and one commit a save capped the rate at about a hundred a second.
- * The newest save of each learner and lecture is merged into the one before it (held-saves
+ * to the database in batches of at most SAVES_PER_WRITE (one statement for the lecture rows, one
+ * for the course rows, one commit each), where one statement and one commit a save capped the rate
+ * at about a hundred a second. The newest save of each learner and lecture is merged into the one before it (held-saves
  * merging rules below), so a player saving every few seconds costs one row a flush.
  *
  * Held saves live in this process: closing the app writes them, a crash loses at most one flush
@@ -65,6 +65,41 @@ const MAX_HELD = 100_000;
 export const MAX_HELD_PER_LEARNER = 4;
 /** A batch that failed this many times is written a save at a time: one bad save must not hold the others back. */
 const ATTEMPTS_AS_BATCH = 2;
+/**
+ * Saves written in one transaction at most. The embedded database runs on the server's own thread:
+ * every request waits while a statement runs, so a flush larger than this (a burst, the saves held
+ * while the database was away) is written in parts, with waiting requests let through between two.
+ * A second's saves at the rate saves are built for are one part: smaller parts cost a commit each,
+ * and parts of a hundred made saves slower (decision 0037).
+ */
+export const SAVES_PER_WRITE = 1000;
+
+/** Lets the requests that arrived meanwhile run before the next part of a flush. */
+const letOthersRun = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * A flush's saves in parts of about `size`, each learner's saves in one part: the course row
+ * names the lecture saved last, which only a part that has all of the learner's saves can tell.
+ */
+export function inParts(batch: HeldSave[], size: number): HeldSave[][] {
+  const byLearner = new Map<string, HeldSave[]>();
+  for (const save of batch) {
+    const saves = byLearner.get(save.userId);
+    if (saves) saves.push(save);
+    else byLearner.set(save.userId, [save]);
+  }
+  const parts: HeldSave[][] = [];
+  let part: HeldSave[] = [];
+  for (const saves of byLearner.values()) {
+    if (part.length > 0 && part.length + saves.length > size) {
+      parts.push(part);
+      part = [];
+    }
+    part.push(...saves);
+  }
+  if (part.length > 0) parts.push(part);
+  return parts;
+}
 
 const keyOf = (save: HeldSave) => `${save.userId}:${save.lectureId}`;
 
@@ -89,11 +124,13 @@ export function createHeldSaves({
   onError,
   flushMs = FLUSH_MS,
   maxHeld = MAX_HELD,
+  savesPerWrite = SAVES_PER_WRITE,
 }: {
   write: WriteSaves;
   onError: (error: unknown) => void;
   flushMs?: number | undefined;
   maxHeld?: number | undefined;
+  savesPerWrite?: number | undefined;
 }): HeldSaves {
   let held = new Map<string, HeldSave>();
   /** Lectures held per learner, emptied with `held`. */
@@ -132,16 +169,24 @@ export function createHeldSaves({
   async function writeBatch(batch: HeldSave[], failed: Map<string, number>) {
     const [asBatch, alone] = [[] as HeldSave[], [] as HeldSave[]];
     for (const save of batch) ((failed.get(keyOf(save)) ?? 0) >= ATTEMPTS_AS_BATCH ? alone : asBatch).push(save);
-    if (asBatch.length > 0) {
+    // Each part is written, or held again, on its own: a part that fails holds none of the others back.
+    let first = true;
+    for (const part of inParts(asBatch, savesPerWrite)) {
+      if (!first) await letOthersRun();
+      first = false;
       try {
-        await write(asBatch);
+        await write(part);
       } catch (error) {
         onError(error);
-        holdAgain(asBatch, failed);
+        holdAgain(part, failed);
       }
     }
     // Saves that failed in batches: each alone, and one that still fails is given up (and logged).
-    for (const save of alone) await write([save]).catch(onError);
+    for (const save of alone) {
+      if (!first) await letOthersRun();
+      first = false;
+      await write([save]).catch(onError);
+    }
   }
 
   async function flush() {

@@ -291,7 +291,8 @@ interface CountedRow {
   user_id: string;
   course_id: string;
   completed: number;
-  lecture_count: number;
+  /** Counted only where the batch completed a lecture of the course. */
+  lecture_count: number | null;
 }
 
 /**
@@ -368,15 +369,21 @@ export async function writeHeldSaves(ctx: Context, batch: HeldSave[]): Promise<v
     }
     if (touched.size === 0) return [];
     // The course was last watched when its last save came, not when the batch was written.
-    const courses = [...touched.values()].map(({ heldAt, ...course }) => ({ ...course, last_watched_at: new Date(heldAt).toISOString() }));
+    const courses = [...touched.values()].map(({ heldAt, justCompleted, ...course }) => ({
+      ...course,
+      last_watched_at: new Date(heldAt).toISOString(),
+      just_completed: justCompleted,
+    }));
+    // The course's lectures are counted only where the batch completed one (a certificate may be due).
     const result = await tx.execute(sql`
       with touched as (
-        select * from json_to_recordset(${JSON.stringify(courses)}::json) as t(user_id uuid, course_id uuid, last_lecture_id uuid, last_watched_at timestamptz)
+        select * from json_to_recordset(${JSON.stringify(courses)}::json)
+          as t(user_id uuid, course_id uuid, last_lecture_id uuid, last_watched_at timestamptz, just_completed boolean)
       ), counted as (
         select t.user_id, t.course_id, t.last_lecture_id, t.last_watched_at,
                (select count(*) from lecture_progress as p
                  where p.user_id = t.user_id and p.course_id = t.course_id and p.completed_at is not null)::int as completed,
-               (select count(*) from lectures as l where l.course_id = t.course_id)::int as lecture_count
+               case when t.just_completed then (select count(*) from lectures as l where l.course_id = t.course_id)::int end as lecture_count
         from touched as t
       ), written as (
         insert into course_progress as c (user_id, course_id, completed_lectures, last_lecture_id, last_watched_at)
@@ -392,7 +399,7 @@ export async function writeHeldSaves(ctx: Context, batch: HeldSave[]): Promise<v
         returning 1
       )
       select user_id, course_id, completed, lecture_count from counted`);
-    return (result as unknown as { rows: CountedRow[] }).rows.filter((row) => touched.get(`${row.user_id}:${row.course_id}`)!.justCompleted);
+    return (result as unknown as { rows: CountedRow[] }).rows.filter((row) => row.lecture_count !== null);
   });
   // The end of a video completes a lecture as marking it does: the last one may earn a certificate (the job checks the quizzes too).
   for (const row of counted)

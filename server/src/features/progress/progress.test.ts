@@ -233,6 +233,28 @@ describe('who may save', () => {
     expect((await save(lecture, lapsed.cookie, { position: 5 })).statusCode).toBe(403);
   });
 
+  it("refuses the next save of a subscriber whose access ends, though the session's user is kept between requests", async () => {
+    const learner = await subscriber();
+    expect((await save(lecture, learner.cookie, { position: 4 })).statusCode).toBe(200);
+    const kept = t.app.ctx.sessions.stats.hits;
+    expect((await save(lecture, learner.cookie, { position: 5 })).statusCode).toBe(200);
+    expect(t.app.ctx.sessions.stats.hits).toBeGreaterThan(kept);
+    // Taken away as billing or an administrator does: the row changes, and every instance hears it.
+    await t.app.ctx.db
+      .update(users)
+      .set({ subscriptionEndsAt: new Date(Date.now() - DAY_MS) })
+      .where(eq(users.id, learner.user._id));
+    const refused = await save(lecture, learner.cookie, { position: 6 });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ success: false, message: answers.subscribeToWatch });
+    await t.app.ctx.heldSaves.flush();
+    const [row] = await t.app.ctx.db
+      .select()
+      .from(lectureProgress)
+      .where(and(eq(lectureProgress.userId, learner.user._id), eq(lectureProgress.lectureId, lecture)));
+    expect(row?.positionSeconds).toBe(5);
+  });
+
   it('lets admins save, and refuses anyone logged out (401) and unknown lectures (404)', async () => {
     expect((await save(lecture, admin, { position: 5 })).statusCode).toBe(200);
     const anonymous = await t.app.inject({ method: 'POST', url: `/api/v1/progress/lectures/${lecture}`, payload: { position: 1, at: Date.now() } });

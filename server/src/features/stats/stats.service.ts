@@ -133,23 +133,31 @@ export async function getEngagement(ctx: Context): Promise<Omit<EngagementRespon
     ctx.db.execute(sql`
       select count(distinct ${courseProgress.userId})::int as n from ${courseProgress}
       where ${courseProgress.lastWatchedAt} >= now() - make_interval(days => ${ACTIVE_DAYS}) and ${notAnAdmin(sql`${courseProgress.userId}`)}`),
+    // Who is at risk is found from indexes alone (users_renewing, course_progress by learner); names
+    // and last watch are read for the few listed.
     ctx.db.execute(sql`
+      with at_risk as (
+        select u.id, u.subscription_ends_at from ${users} u
+        where u.role = 'USER' and u.subscription_ends_at > now() and u.subscription_cancelled_at is null
+          and not exists (select 1 from ${courseProgress} cp where cp.user_id = u.id and cp.last_watched_at >= now() - make_interval(days => ${CHURN_RISK_DAYS}))
+          -- A new subscriber has as long as the window to start watching: not at risk while a subscription
+          -- of theirs began (its trial, else its first payment) within it. A resumed one (start_at without a
+          -- trial) continues the subscription before it, so it does not start the grace again.
+          and not exists (
+            select 1 from ${subscriptions} s
+            where s.user_id = u.id and not (s.start_at is not null and s.trial_days = 0)
+              and coalesce(s.trial_started_at, (select min(p.paid_at) from ${payments} p where p.subscription_id = s.id))
+                  >= now() - make_interval(days => ${CHURN_RISK_DAYS}))
+      ), listed as (
+        select id, subscription_ends_at, count(*) over ()::int as total from at_risk
+        order by subscription_ends_at, id
+        limit ${CHURN_RISK_LISTED}
+      )
       select u.id, u.full_name, u.email, u.subscription_ends_at as renews_at,
              (select max(cp.last_watched_at) from ${courseProgress} cp where cp.user_id = u.id) as last_watched_at,
-             count(*) over ()::int as total
-      from ${users} u
-      where u.role = 'USER' and u.subscription_ends_at > now() and u.subscription_cancelled_at is null
-        and not exists (select 1 from ${courseProgress} cp where cp.user_id = u.id and cp.last_watched_at >= now() - make_interval(days => ${CHURN_RISK_DAYS}))
-        -- A new subscriber has as long as the window to start watching: not at risk while a subscription
-        -- of theirs began (its trial, else its first payment) within it. A resumed one (start_at without a
-        -- trial) continues the subscription before it, so it does not start the grace again.
-        and not exists (
-          select 1 from ${subscriptions} s
-          where s.user_id = u.id and not (s.start_at is not null and s.trial_days = 0)
-            and coalesce(s.trial_started_at, (select min(p.paid_at) from ${payments} p where p.subscription_id = s.id))
-                >= now() - make_interval(days => ${CHURN_RISK_DAYS}))
-      order by u.subscription_ends_at, u.id
-      limit ${CHURN_RISK_LISTED}`),
+             l.total
+      from listed l join ${users} u on u.id = l.id
+      order by l.subscription_ends_at, l.id`),
     // Per course, from course_completion_counts (a row per course and number of lectures completed,
     // kept by triggers), less the admins' own rows, which are few.
     ctx.db.execute(sql`

@@ -1,0 +1,3 @@
+CREATE INDEX "course_progress_user_id_last_watched_at_index" ON "course_progress" USING btree ("user_id","last_watched_at");--> statement-breakpoint
+CREATE INDEX "lecture_progress_user_id_course_id_index" ON "lecture_progress" USING btree ("user_id","course_id");--> statement-breakpoint
+CREATE INDEX "users_renewing" ON "users" USING btree ("subscription_ends_at","id") WHERE "users"."role" = 'USER' and "users"."subscription_cancelled_at" is null;
