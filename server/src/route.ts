@@ -31,6 +31,18 @@ export interface RouteSetup<S extends Schemas> {
   handler: RouteHandler<S>;
   /** The route's limits, from `rateLimited(...)`; they run after the access guard. */
   rateLimit?: RateLimited<RouteRequest<S>>;
+  /**
+   * The route answers before it writes: what it was sent is held and written with others later, so
+   * its answer has no change of its own to wait for (caught-up.ts).
+   */
+  writesLater?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** See RouteSetup's `writesLater`. */
+    writesLater?: boolean;
+  }
 }
 
 type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -65,6 +77,7 @@ export function route<S extends Schemas>(app: FastifyInstance, endpoint: ApiEndp
       ...(body === 'multipart' && { consumes: ['multipart/form-data'] }),
       ...(response !== 'download' && { response: { [status]: response, ...endpoint.alsoAnswers } }),
     },
+    ...(setup.writesLater && { config: { writesLater: true } }),
     // An administrator's endpoint refuses anyone else before it reads their input: a learner gets
     // 403 whatever they send, never the form's validation texts. The others check input first.
     ...(endpoint.access === 'admin' && { preValidation: GUARDS.admin }),

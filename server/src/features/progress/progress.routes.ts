@@ -33,6 +33,7 @@ export const progressRoutes: FastifyPluginAsync = async (app) => {
   route(app, api.progress.save, {
     // Every save is held and written with the others of its flush; past the rate it is answered nothing (202).
     rateLimit: rateLimited({ ...writesPerSession, over: 'let-through' }),
+    writesLater: true,
     handler: async (request, reply) => {
       const saved = await saveOrHoldProgress(ctx, {
         user: currentUser(request),

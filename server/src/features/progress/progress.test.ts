@@ -1,10 +1,10 @@
 import fs from 'node:fs/promises';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { answers } from '@lms/contract/answers';
 import { courseCompletionCounts, courseProgress, lectureProgress, lectures, payments, subscriptions, users } from '../../db/schema.ts';
 import { PROGRESS_WRITES_PER_MINUTE } from '../../rate-limit.ts';
-import { createTestApp, type TestApp } from '../../test/app.ts';
+import { createTestApp, testDatabaseKind, type TestApp } from '../../test/app.ts';
 import { publishCourseDirectly } from '../../test/courses.ts';
 import { createHeldSaves, MAX_HELD_PER_LEARNER } from './held-saves.ts';
 import { writeHeldSaves } from './progress.service.ts';
@@ -642,6 +642,31 @@ describe('GET /api/v1/admin/engagement', () => {
       expect(await listed()).not.toContain(inTrial!.email);
     } finally {
       await g.close();
+    }
+  });
+});
+
+describe.runIf(testDatabaseKind === 'postgres')('the wait for a write to be heard (PostgreSQL)', () => {
+  it('is skipped by a save, which is held and changes nothing yet, and kept by a mark, which writes', async () => {
+    const other = await createTestApp({ database: t.database, catchUpOnEveryRequest: false });
+    try {
+      const courseId = await newCourse();
+      const lecture = await newLecture(courseId);
+      const waits = vi.spyOn(other.app.ctx.changes, 'caughtUp');
+      const saved = await save(lecture, admin, { position: 12 }, other.app);
+      expect(saved.statusCode, saved.body).toBe(200);
+      expect(saved.json().lecture.position).toBe(12);
+      expect(waits).not.toHaveBeenCalled();
+      const marked = await other.app.inject({
+        method: 'PUT',
+        url: `/api/v1/progress/lectures/${lecture}/completed`,
+        payload: { completed: true },
+        headers: { cookie: admin },
+      });
+      expect(marked.statusCode, marked.body).toBe(200);
+      expect(waits).toHaveBeenCalledTimes(1);
+    } finally {
+      await other.close();
     }
   });
 });
