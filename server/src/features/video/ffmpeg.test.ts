@@ -4,13 +4,15 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { createRequire } from 'node:module';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { answers } from '@lms/contract/answers';
 import { makeClip, testVideoTools } from '../../test/video.ts';
 import { describeFfmpeg, ffmpegWarning, findVideoTools, type VideoTools } from './ffmpeg.ts';
-import { ladderFor, ladderRuns, masterPlaylist, transcodeToHls } from './hls-transcode.ts';
+import { keepsSound, ladderFor, ladderRuns, masterPlaylist, transcodeToHls } from './hls-transcode.ts';
 import { grabFrame, probeVideo, UnreadableVideo, type ProbedVideo } from './probe.ts';
 
 let tools: VideoTools;
@@ -107,7 +109,7 @@ describe('probeVideo', () => {
   it('reads the duration, size and codecs', async () => {
     const video = await probeVideo(tools, clip);
     expect(video.durationSeconds).toBeCloseTo(3, 0);
-    expect(video).toMatchObject({ width: 640, height: 360, videoCodec: 'h264', audioCodec: 'aac' });
+    expect(video).toMatchObject({ width: 640, height: 360, videoCodec: 'h264', audio: { codec: 'aac', profile: 'LC', sampleRate: 44_100 } });
   });
 
   it('says a file is no video it can read, with ffprobe’s words', async () => {
@@ -225,6 +227,52 @@ describe('transcodeToHls', () => {
     }
   });
 
+  it('gives every step sound: the upload’s AAC as it is where its bit rate suits the step, AAC encoded for it where not', async () => {
+    // Stereo AAC-LC at about 128 kb/s: too much for a 64 kb/s step, right for a 128 kb/s one.
+    const source = path.join(dir, 'loud.mp4');
+    await promisify(execFile)(tools.ffmpeg, [
+      ...['-hide_banner', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=25'],
+      ...['-f', 'lavfi', '-i', 'anoisesrc=sample_rate=48000:amplitude=0.5', '-t', '3', '-c:v', 'libx264', '-preset', 'ultrafast'],
+      ...['-pix_fmt', 'yuv420p', '-c:a', 'aac', '-ac', '2', '-b:a', '128k', '-shortest', source],
+    ]);
+    const video = await probeVideo(tools, source);
+    expect(video.audio).toMatchObject({ codec: 'aac', profile: 'LC', channels: 2, sampleRate: 48_000 });
+    const steps = [
+      { height: 180, videoKbps: 200, audioKbps: 64 },
+      { height: 360, videoKbps: 600, audioKbps: 128 },
+    ];
+    expect(steps.map((step) => keepsSound(video.audio!, step))).toEqual([false, true]);
+    const outDir = path.join(dir, 'hls-sound');
+    await fs.mkdir(outDir);
+    const made = await transcodeToHls(tools, { file: source, outDir, video, renditions: steps, onProgress: () => undefined });
+    const bitRates = [];
+    for (const rendition of made) {
+      const sound = await probeVideo(tools, path.join(outDir, rendition.segments[0]!));
+      expect(sound.audio).toMatchObject({ codec: 'aac', channels: 2, sampleRate: 48_000 });
+      const bytes = await Promise.all(rendition.segments.map(async (name) => (await fs.stat(path.join(outDir, name))).size));
+      bitRates.push(bytes.reduce((sum, size) => sum + size, 0));
+    }
+    // The step at 64 kb/s is lighter than its picture alone would make it: its sound was encoded to its own rate.
+    expect(bitRates[0]).toBeLessThan(bitRates[1]!);
+  });
+
+  it('keeps only sound every HLS player plays, at a rate near the step’s', () => {
+    const step = { height: 360, videoKbps: 800, audioKbps: 96 };
+    const aac = { codec: 'aac', profile: 'LC', channels: 2, sampleRate: 44_100, kbps: 96 };
+    expect(keepsSound(aac, step)).toBe(true);
+    expect(keepsSound({ ...aac, channels: 1, sampleRate: 48_000, kbps: 64 }, step)).toBe(true);
+    for (const other of [
+      { ...aac, kbps: 192 },
+      { ...aac, kbps: null },
+      { ...aac, profile: 'HE-AAC' },
+      { ...aac, channels: 6 },
+      { ...aac, sampleRate: 22_050 },
+      { ...aac, codec: 'mp3' },
+      { ...aac, codec: 'opus', profile: null },
+    ])
+      expect(keepsSound(other, step)).toBe(false);
+  });
+
   it('stops ffmpeg when asked to', async () => {
     const outDir = path.join(dir, 'stopped');
     await fs.mkdir(outDir);
@@ -309,7 +357,7 @@ describe('what ffmpeg and ffprobe may open', () => {
       await expect(grabFrame(tools, file, 0, 320)).rejects.toThrow();
       const outDir = path.join(dir, `crafted-hls-${randomBytes(4).toString('hex')}`);
       await fs.mkdir(outDir);
-      const claimed: ProbedVideo = { durationSeconds: 2, width: 320, height: 240, videoCodec: 'h264', audioCodec: null };
+      const claimed: ProbedVideo = { durationSeconds: 2, width: 320, height: 240, videoCodec: 'h264', audio: null };
       await expect(transcodeToHls(tools, { file, outDir, video: claimed, renditions: ladderFor(240), onProgress: () => undefined })).rejects.toThrow();
       expect(await fs.readdir(outDir)).toEqual([]);
       expect(asked).toEqual([]);

@@ -10,8 +10,18 @@ export interface ProbedVideo {
   width: number;
   height: number;
   videoCodec: string;
-  /** Null for a video without sound. */
-  audioCodec: string | null;
+  /** Its sound (the first audio stream), as far as whether HLS can carry it unchanged; null for a video without sound. */
+  audio: ProbedAudio | null;
+}
+
+export interface ProbedAudio {
+  codec: string;
+  /** AAC's profile ("LC", "HE-AAC"…), when ffprobe names one. */
+  profile: string | null;
+  channels: number;
+  sampleRate: number;
+  /** Null when the container does not say (Matroska). */
+  kbps: number | null;
 }
 
 /** The file is not a video ffprobe can read, or has no picture: retrying will not help. */
@@ -35,7 +45,18 @@ export async function probeVideo(tools: VideoTools, file: string, signal?: Abort
   );
   const found = JSON.parse(run.stdout) as {
     format?: { duration?: string };
-    streams?: { codec_type?: string; codec_name?: string; width?: number; height?: number; duration?: string; disposition?: { attached_pic?: number } }[];
+    streams?: {
+      codec_type?: string;
+      codec_name?: string;
+      profile?: string;
+      width?: number;
+      height?: number;
+      channels?: number;
+      sample_rate?: string;
+      bit_rate?: string;
+      duration?: string;
+      disposition?: { attached_pic?: number };
+    }[];
   };
   const streams = found.streams ?? [];
   // A cover image in an audio file is a "video" stream too; it is not a picture to play.
@@ -49,7 +70,15 @@ export async function probeVideo(tools: VideoTools, file: string, signal?: Abort
     width: picture.width!,
     height: picture.height!,
     videoCodec: picture.codec_name ?? 'unknown',
-    audioCodec: audio?.codec_name ?? null,
+    audio: audio
+      ? {
+          codec: audio.codec_name ?? 'unknown',
+          profile: audio.profile ?? null,
+          channels: audio.channels ?? 0,
+          sampleRate: Number(audio.sample_rate) || 0,
+          kbps: Number(audio.bit_rate) > 0 ? Number(audio.bit_rate) / 1000 : null,
+        }
+      : null,
   };
 }
 

@@ -68,10 +68,15 @@ export async function processLectureVideo(
   const stop = new AbortController();
   const abort = () => stop.abort(new Error('the server is stopping'));
   signal?.addEventListener('abort', abort, { once: true });
+  // Seconds from the claim to each stage's end, for the log: where a ladder's time goes.
+  const claimed = performance.now();
+  const timings: Record<string, number> = {};
+  const mark = (stage: string) => (timings[stage] = Math.round(performance.now() - claimed) / 1000);
   try {
     await fs.mkdir(workDir, { recursive: true, mode: 0o700 });
     const source = await localCopy(ctx, replacing ?? lecture.videoKey, workDir);
     const video = await probeVideo(tools, source, stop.signal);
+    mark('probed');
     // Durations show on the course page as soon as they are known (the catalogue hears the change);
     // a replacement's once it has taken the current video's place.
     if (replacing) await report(ctx, job, { processingPercent: 0 });
@@ -81,7 +86,8 @@ export async function processLectureVideo(
     // folder, and what it stored before is named by its run's keys (removeOrphanWorkFolders).
     const { hlsKey, posterKey } = videoRunKeys(job.run);
     made.push(hlsKey, posterKey);
-    const poster = await transcodeAndStore(ctx, tools, { job, source, video, workDir, publish: !replacing, signal: stop.signal });
+    mark('measured');
+    const poster = await transcodeAndStore(ctx, tools, { job, source, video, workDir, publish: !replacing, signal: stop.signal, mark });
     // Everything is stored: the scratch folder goes before the lecture says ready, so ready means no disk left in use.
     await fs.rm(workDir, { recursive: true, force: true });
 
@@ -90,7 +96,8 @@ export async function processLectureVideo(
       : await markReady(ctx, job, { hlsKey, posterKey: poster });
     if (!done) throw new LostLecture();
     made.length = 0;
-    log.info({ lectureId: job.lectureId, seconds: video.durationSeconds, height: video.height }, 'lecture video processed');
+    mark('ready');
+    log.info({ lectureId: job.lectureId, seconds: video.durationSeconds, height: video.height, timings }, 'lecture video processed');
   } catch (error) {
     if (error instanceof LostLecture) {
       await removeAll(ctx, made);
@@ -240,7 +247,17 @@ async function transcodeAndStore(
     workDir,
     publish,
     signal,
-  }: { job: VideoProcessingJob; source: string; video: ProbedVideo; workDir: string; publish: boolean; signal: AbortSignal },
+    mark,
+  }: {
+    job: VideoProcessingJob;
+    source: string;
+    video: ProbedVideo;
+    workDir: string;
+    publish: boolean;
+    signal: AbortSignal;
+    /** Notes the time a stage ended, by its name. */
+    mark: (stage: string) => void;
+  },
 ): Promise<string> {
   const { hlsKey } = videoRunKeys(job.run);
   const runs = ladderRuns(ladderFor(video.height));
@@ -278,6 +295,7 @@ async function transcodeAndStore(
         signal: controller.signal,
       });
       if (lost) throw lost;
+      mark(`run ${number} transcoded`);
       for (const rendition of made) {
         // Moved, not copied, on local disk: segments never pass through the event loop.
         for (const name of [...rendition.segments, rendition.playlist]) {
@@ -290,10 +308,13 @@ async function transcodeAndStore(
       await fs.rm(outDir, { recursive: true, force: true });
       doneWeight += weight;
       share = 0;
+      mark(`run ${number} stored`);
       if (number === 0) {
         if (publish) await report(ctx, job, { hlsKey, processingPercent: percent() });
+        mark('playable');
         poster = await posterOf(ctx, tools, job, source, video, controller.signal);
         if (publish) await report(ctx, job, { posterKey: poster });
+        mark('poster');
       }
     }
   } catch (error) {
