@@ -25,7 +25,10 @@ function watch(page: Page) {
   const lines: string[] = [];
   const path = (url: string) => {
     const parsed = new URL(url);
-    return parsed.origin === new URL(page.url() || url).origin ? `${parsed.pathname}${parsed.search}` : url;
+    // Between pages the test shows about:blank: what loads then is the next page's, of its origin.
+    const current = page.url();
+    const origin = current.startsWith('http') ? new URL(current).origin : parsed.origin;
+    return parsed.origin === origin ? `${parsed.pathname}${parsed.search}` : url;
   };
   page.on('console', (message) => {
     if (message.type() !== 'warning' && message.type() !== 'error') return;
@@ -48,8 +51,13 @@ function watch(page: Page) {
     if (response.status() >= 400) lines.push(`HTTP ${response.status()} ${response.request().method()} ${path(response.url())}`);
   });
   return {
-    /** The test is about to leave the page: what it still loads is cut off by the test, not failing. */
-    leave() {
+    /**
+     * The test is about to leave the page: what it still loads is cut off by the test, not failing.
+     * The page is left for a blank one first, so that nothing it starts while the next is asked for
+     * is counted as the next page's.
+     */
+    async leave() {
+      await page.goto('about:blank');
       pageNumber++;
     },
     /** What went wrong, less the deliberate; then starts afresh. */
@@ -73,7 +81,7 @@ async function expectClean(page: Page, problems: ReturnType<typeof watch>, urls:
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     for (const url of urls) {
-      problems.leave();
+      await problems.leave();
       await open(page, url);
       expect.soft(problems.take(), `console and network on ${url} (${scheme})`).toEqual([]);
     }

@@ -12,7 +12,9 @@ const store = createStore();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <Provider store={store}>
-      <BrowserRouter>
+      {/* Not in a transition: the page shown always matches the address (a page whose code is on its
+          way shows the page fallback), so nothing is read or typed into the page being left. */}
+      <BrowserRouter useTransitions={false}>
         <AppRoutes />
       </BrowserRouter>
       <Toasts />

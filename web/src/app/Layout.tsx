@@ -67,10 +67,16 @@ export function Layout() {
         .catch(() => undefined);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
-  // Close the menu after navigating.
-  useEffect(() => {
+  // The side menu closes when one of its items is chosen, and on Back or Forward; not when a page
+  // arrives: the address changes at once while the next page's code loads, and a menu opened in
+  // that moment must stay open.
+  const closeMenu = () => {
     if (toggle.current) toggle.current.checked = false;
-  }, [location.pathname]);
+  };
+  useEffect(() => {
+    window.addEventListener('popstate', closeMenu);
+    return () => window.removeEventListener('popstate', closeMenu);
+  }, []);
 
   async function onLogout() {
     await session()
@@ -150,7 +156,13 @@ export function Layout() {
       </div>
       <div className="drawer-side z-20 lg:hidden">
         <label htmlFor={drawerId} className="drawer-overlay" aria-hidden="true" />
-        <nav aria-label="Main" className="flex min-h-full w-72 flex-col bg-base-200 p-4">
+        <nav
+          aria-label="Main"
+          className="flex min-h-full w-72 flex-col bg-base-200 p-4"
+          onClick={(event) => {
+            if (event.target instanceof Element && event.target.closest('a, button')) closeMenu();
+          }}
+        >
           {mustChangePassword ? (
             <p className="px-2 py-1 text-base-content/80">{messages.choosePasswordToContinue}</p>
           ) : (

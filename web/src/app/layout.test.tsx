@@ -1,4 +1,4 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { describe, expect, it } from 'vitest';
@@ -106,5 +106,20 @@ describe('the desktop bar', () => {
         .getAllByRole('link')
         .map((link) => link.getAttribute('href')),
     ).toEqual(['/changepassword']);
+  });
+});
+
+describe('the side menu of phones and tablets', () => {
+  it('closes when one of its items is chosen, not when a page asked for before it opened arrives', async () => {
+    const { router, user } = await renderApp('/about');
+    const toggle = screen.getByRole('checkbox', { name: 'Open the menu' });
+    await user.click(screen.getByText('Open the menu'));
+    expect(toggle).toBeChecked();
+    // A page whose address changed before the menu was opened comes in: the menu stays open.
+    await act(() => router.navigate('/contact'));
+    expect(await screen.findByRole('heading', { level: 1, name: /contact/i })).toBeInTheDocument();
+    expect(toggle).toBeChecked();
+    await user.click(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'All Courses' }));
+    expect(toggle).not.toBeChecked();
   });
 });

@@ -14,8 +14,9 @@ const page = (load: () => Promise<{ default: React.ComponentType }>): Pick<Route
 /*
  * The routes are plain elements and components, rendered by `useRoutes` under a `BrowserRouter`
  * (main.tsx): no loaders, no actions, so React Router's data router (about 15 KB of Brotli in every
- * visitor's first download) is not needed. A page's chunk suspends its place; React Router moves
- * in a transition, so the page being left stays until the next one has arrived.
+ * visitor's first download) is not needed. A page's chunk suspends its place, which shows the page
+ * fallback until it arrives: the router moves outside a transition (main.tsx), so the address and
+ * the page shown never disagree.
  */
 
 export const routes: RouteObject[] = [

@@ -55,7 +55,7 @@ function RouterProbe({ router, routes }: { router: { current?: TestRouter }; rou
 export function memoryRouter(routes: RouteObject[], path: string): { routed: ReactElement; router: TestRouter } {
   const probe: { current?: TestRouter } = {};
   const routed = (
-    <MemoryRouter initialEntries={[path]}>
+    <MemoryRouter initialEntries={[path]} useTransitions={false}>
       <RouterProbe router={probe} routes={routes} />
     </MemoryRouter>
   );
