@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS } from '../scripts/chromium.mjs';
 
 /** Installed by scripts/test.mjs (the `chromium-headless-shell` package) when missing. */
 const CHROMIUM_HEADLESS = '/usr/bin/chromium-headless-shell';
@@ -60,16 +61,7 @@ export default defineConfig({
       // Debian's headless build of the same Chromium: the browser without its windowing layer, for a sixth
       // less CPU over the journeys on two cores. Screenshots and the bench keep the full browser.
       executablePath: CHROMIUM_HEADLESS,
-      // The machine has no network but the registries: without these Chromium keeps calling home.
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: [...CHROMIUM_ARGS],
     },
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',

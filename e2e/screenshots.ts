@@ -23,6 +23,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { CHROMIUM_ARGS } from '../scripts/chromium.mjs';
 import { ensureDebianPackages } from '../scripts/debian-packages.mjs';
 import { pngFile } from './fixtures.ts';
 import { CARD_CVC, CARD_EXPIRY, CARDS, DEMO_COURSE } from './journeys.ts';
@@ -514,15 +515,7 @@ async function main() {
   const server = await startServer({ preferredPort: port ?? 0 });
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: [...CHROMIUM_ARGS],
   });
   /** What went wrong, and on which pages (page-role), so one warning on every page is one line. */
   const problems = new Map<string, Set<string>>();

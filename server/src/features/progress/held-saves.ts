@@ -169,23 +169,21 @@ export function createHeldSaves({
   async function writeBatch(batch: HeldSave[], failed: Map<string, number>) {
     const [asBatch, alone] = [[] as HeldSave[], [] as HeldSave[]];
     for (const save of batch) ((failed.get(keyOf(save)) ?? 0) >= ATTEMPTS_AS_BATCH ? alone : asBatch).push(save);
-    // Each part is written, or held again, on its own: a part that fails holds none of the others back.
-    let first = true;
-    for (const part of inParts(asBatch, savesPerWrite)) {
-      if (!first) await letOthersRun();
-      first = false;
-      try {
-        await write(part);
-      } catch (error) {
-        onError(error);
-        holdAgain(part, failed);
-      }
-    }
-    // Saves that failed in batches: each alone, and one that still fails is given up (and logged).
-    for (const save of alone) {
-      if (!first) await letOthersRun();
-      first = false;
-      await write([save]).catch(onError);
+    const writes = [
+      // Each part is written, or held again, on its own: a part that fails holds none of the others back.
+      ...inParts(asBatch, savesPerWrite).map(
+        (part) => () =>
+          write(part).catch((error: unknown) => {
+            onError(error);
+            holdAgain(part, failed);
+          }),
+      ),
+      // Saves that failed in batches: each alone, and one that still fails is given up (and logged).
+      ...alone.map((save) => () => write([save]).catch(onError)),
+    ];
+    for (const [index, next] of writes.entries()) {
+      if (index > 0) await letOthersRun();
+      await next();
     }
   }
 
