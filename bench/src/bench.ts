@@ -3,6 +3,12 @@ import type { Load } from './wrk.ts';
 /** What every section gets: the size of this run and where it may write. */
 export interface Bench {
   quick: boolean;
+  /**
+   * `--budgets`: only what a budget judges is measured. The figures set beside them for
+   * understanding (full GETs, a learner's lectures, /courses idle, a stale build's start) are left to
+   * the sections' own runs, so that judging every budget stays short enough to do often.
+   */
+  budgets: boolean;
   /** A scratch folder for data folders, generated files and server logs; removed at the end. */
   workDir: string;
   /** An administrator's connection to the PostgreSQL server; bench databases are created and dropped through it. */
