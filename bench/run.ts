@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDebianPackages } from '../scripts/debian-packages.mjs';
-import { FULL, QUICK, type Bench } from './src/bench.ts';
+import { BUDGETS, FULL, QUICK, type Bench } from './src/bench.ts';
 import { fillCatalogue } from './src/catalogue.ts';
 import { recreateDatabase } from './src/postgres.ts';
 import { run } from './src/processes.ts';
@@ -80,7 +80,7 @@ const bench: Bench = {
   budgets,
   workDir: await fs.mkdtemp(path.join(os.tmpdir(), 'lms-bench-')),
   postgresUrl: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-  sizes: quick ? QUICK : FULL,
+  sizes: quick ? QUICK : budgets ? BUDGETS : FULL,
   log,
 };
 
