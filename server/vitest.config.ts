@@ -6,6 +6,7 @@ const databases = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : 
 
 // Tests that open no database: on PostgreSQL they would only run again what already ran.
 const withoutDatabase = [
+  'src/batch-loader.test.ts',
   'src/config.test.ts',
   'src/route.test.ts',
   'src/features/auth/session-cache.test.ts',

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, lt } from 'drizzle-orm';
+import { and, eq, gt, inArray, lt } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { answers } from '@lms/contract/answers';
+import { createBatchLoader, type BatchLoader } from '../../batch-loader.ts';
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema.ts';
@@ -68,22 +69,38 @@ export async function createSession(ctx: Context, userId: string, client: SignIn
   return { token, expiresAt };
 }
 
+/** Sessions not in the cache, read together (batch-loader.ts): after the cache's time limit, every viewer's next request reads. */
+const sessionReads = new WeakMap<Context, BatchLoader<string, SignedInSession>>();
+
+function sessionReadsOf(ctx: Context): BatchLoader<string, SignedInSession> {
+  let loader = sessionReads.get(ctx);
+  if (!loader) sessionReads.set(ctx, (loader = createBatchLoader((tokenHashes: string[]) => readSessions(ctx, tokenHashes))));
+  return loader;
+}
+
+/** The live sessions of these token hashes, with their users, kept in the cache as they are found. */
+async function readSessions(ctx: Context, tokenHashes: string[]): Promise<Map<string, SignedInSession>> {
+  const keep = ctx.sessions.beginRead();
+  const rows = await ctx.db
+    .select({ user: users, id: sessions.id, expiresAt: sessions.expiresAt, tokenHash: sessions.tokenHash })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(inArray(sessions.tokenHash, tokenHashes), gt(sessions.expiresAt, new Date())));
+  const found = new Map<string, SignedInSession>();
+  for (const row of rows) {
+    // A suspension ends the account's sessions in the same transaction; this only guards against a row written around it.
+    if (row.user.suspendedAt) continue;
+    const session = { id: row.id, user: row.user };
+    keep(row.tokenHash, session, row.expiresAt);
+    found.set(row.tokenHash, session);
+  }
+  return found;
+}
+
 /** The session and its user, from this instance's cache (session-cache.ts) when it is there. */
 export async function findSession(ctx: Context, token: string): Promise<SignedInSession | undefined> {
   const tokenHash = hashToken(token);
-  const cached = ctx.sessions.sessionOf(tokenHash);
-  if (cached) return cached;
-  const keep = ctx.sessions.beginRead();
-  const [row] = await ctx.db
-    .select({ user: users, id: sessions.id, expiresAt: sessions.expiresAt })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, new Date())));
-  // A suspension ends the account's sessions in the same transaction; this only guards against a row written around it.
-  if (!row || row.user.suspendedAt) return undefined;
-  const session = { id: row.id, user: row.user };
-  keep(tokenHash, session, row.expiresAt);
-  return session;
+  return ctx.sessions.sessionOf(tokenHash) ?? (await sessionReadsOf(ctx).load(tokenHash));
 }
 
 /** Ends the session of this cookie (logging out), and its playbacks. */

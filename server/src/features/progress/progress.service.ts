@@ -2,6 +2,7 @@ import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { answers } from '@lms/contract/answers';
 import { COMPLETION_SHARE, type CourseProgress, type LectureProgress, type ProgressSettings, type SaveProgressSchema } from '@lms/contract/progress';
 import type { z } from 'zod';
+import { createBatchLoader, type BatchLoader } from '../../batch-loader.ts';
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { courseProgress, lectureProgress, lectures, users } from '../../db/schema.ts';
@@ -114,8 +115,10 @@ async function lectureFact(ctx: Context, lectureId: string): Promise<LectureFact
   return lecture;
 }
 
-/** What one read of a learner's rows in a course answers (raw rows: snake_case, times as the driver gives them). */
+/** What the read of learners' rows answers, a row per stored lecture or one with none (raw rows: snake_case, times as the driver gives them). */
 interface LearnerCourseRow {
+  user_id: string;
+  course_id: string;
   quiz_count: number;
   passed_quizzes: number;
   lecture_id: string | null;
@@ -130,22 +133,41 @@ interface LearnerCourseRow {
 const msOf = (value: Date | string) => new Date(value).getTime();
 const msOrNull = (value: Date | string | null) => (value === null ? null : msOf(value));
 
-/** The learner's rows in a course, from this instance's copy or read once (one statement). */
-async function learnerCourse(ctx: Context, userId: string, courseId: string): Promise<LearnerCourse> {
+/** A learner and a course, as the read of their rows names them. */
+const learnerCourseKey = (userId: string, courseId: string) => `${userId}:${courseId}`;
+
+/**
+ * The rows of learners not in the copy, read together (batch-loader.ts): a viewer's rows are read
+ * again after LEARNER_TRUST_MS, and every viewer's first save after a catalogue change reads them.
+ */
+const learnerReads = new WeakMap<Context, BatchLoader<string, LearnerCourse>>();
+
+function learnerReadsOf(ctx: Context): BatchLoader<string, LearnerCourse> {
+  let loader = learnerReads.get(ctx);
+  if (!loader) learnerReads.set(ctx, (loader = createBatchLoader((keys: string[]) => readLearnerCourses(ctx, keys))));
+  return loader;
+}
+
+/** Each learner's rows in a course (keys from learnerCourseKey), kept in the copy, in one statement. */
+async function readLearnerCourses(ctx: Context, keys: string[]): Promise<Map<string, LearnerCourse>> {
   const states = ctx.heldSaves.learners;
-  const known = states.get(userId, courseId);
-  if (known) return known;
   const generation = states.generation;
+  // Ids from the database (the session's user, the lecture's course), never from the request.
+  const userIds = keys.map((key) => key.slice(0, key.indexOf(':')));
+  const courseIds = keys.map((key) => key.slice(key.indexOf(':') + 1));
   const result = await ctx.db.execute(sql`
-    select (select count(*) from quizzes as q where q.course_id = ${courseId}::uuid)::int as quiz_count,
+    select k.user_id, k.course_id,
+           (select count(*) from quizzes as q where q.course_id = k.course_id)::int as quiz_count,
            (select count(distinct a.quiz_id) from quiz_attempts as a
-             where a.user_id = ${userId}::uuid and a.course_id = ${courseId}::uuid and a.passed)::int as passed_quizzes,
+             where a.user_id = k.user_id and a.course_id = k.course_id and a.passed)::int as passed_quizzes,
            p.lecture_id, p.position_seconds, p.position_at, p.watched_seconds, p.completed_at, p.completion_set_at, p.updated_at
-    from (select 1) as one
-    left join lecture_progress as p on p.user_id = ${userId}::uuid and p.course_id = ${courseId}::uuid`);
-  const rows = (result as unknown as { rows: LearnerCourseRow[] }).rows;
-  const state: LearnerCourse = { lectures: new Map(), quizCount: Number(rows[0]!.quiz_count), passedQuizzes: Number(rows[0]!.passed_quizzes) };
-  for (const row of rows) {
+    from unnest(${`{${userIds.join(',')}}`}::uuid[], ${`{${courseIds.join(',')}}`}::uuid[]) as k(user_id, course_id)
+    left join lecture_progress as p on p.user_id = k.user_id and p.course_id = k.course_id`);
+  const found = new Map<string, LearnerCourse>();
+  for (const row of (result as unknown as { rows: LearnerCourseRow[] }).rows) {
+    const key = learnerCourseKey(row.user_id, row.course_id);
+    let state = found.get(key);
+    if (!state) found.set(key, (state = { lectures: new Map(), quizCount: Number(row.quiz_count), passedQuizzes: Number(row.passed_quizzes) }));
     if (row.lecture_id === null) continue;
     state.lectures.set(row.lecture_id, {
       position: Number(row.position_seconds),
@@ -156,8 +178,15 @@ async function learnerCourse(ctx: Context, userId: string, courseId: string): Pr
       updatedAt: msOf(row.updated_at),
     });
   }
-  states.remember(userId, courseId, state, generation);
-  return state;
+  for (const [key, state] of found) states.remember(key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1), state, generation);
+  return found;
+}
+
+/** The learner's rows in a course, from this instance's copy or read (with the others asked for meanwhile). */
+async function learnerCourse(ctx: Context, userId: string, courseId: string): Promise<LearnerCourse> {
+  const known = ctx.heldSaves.learners.get(userId, courseId);
+  if (known) return known;
+  return (await learnerReadsOf(ctx).load(learnerCourseKey(userId, courseId)))!;
 }
 
 /**

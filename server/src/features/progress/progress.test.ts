@@ -255,6 +255,38 @@ describe('who may save', () => {
     expect(row?.positionSeconds).toBe(5);
   });
 
+  it('reads the sessions and the rows of learners not kept together, one statement each, and answers each learner their own', async () => {
+    const [done, fresh, leaving] = [await subscriber(), await subscriber(), await subscriber()];
+    expect((await mark(lecture, done.cookie, true)).statusCode).toBe(200);
+    const logout = await t.app.inject({ url: '/api/v1/user/logout', headers: { cookie: leaving.cookie } });
+    expect(logout.statusCode, logout.body).toBe(200);
+    expect((await save(preview, admin, { position: 1 })).statusCode).toBe(200); // the lectures are kept
+    // As after the copies' time limits: every saver's next save reads.
+    t.app.ctx.sessions.forgetAll();
+    t.app.ctx.heldSaves.learners.forgetAll();
+    const selects = vi.spyOn(t.app.ctx.db, 'select');
+    const executes = vi.spyOn(t.app.ctx.db, 'execute');
+    try {
+      const [ofDone, ofFresh, ofLeaving] = await Promise.all([
+        save(preview, done.cookie, { position: 7 }),
+        save(preview, fresh.cookie, { position: 8 }),
+        save(preview, leaving.cookie, { position: 9 }),
+      ]);
+      expect(ofLeaving.statusCode).toBe(401);
+      expect(ofDone.statusCode, ofDone.body).toBe(200);
+      expect(ofFresh.statusCode, ofFresh.body).toBe(200);
+      expect(ofDone.json().lecture.position).toBe(7);
+      expect(ofDone.json().course.completedLectures).toBe(1);
+      expect(ofFresh.json().lecture.position).toBe(8);
+      expect(ofFresh.json().course.completedLectures).toBe(0);
+      expect(selects).toHaveBeenCalledTimes(1);
+      expect(executes).toHaveBeenCalledTimes(1);
+    } finally {
+      selects.mockRestore();
+      executes.mockRestore();
+    }
+  });
+
   it('lets admins save, and refuses anyone logged out (401) and unknown lectures (404)', async () => {
     expect((await save(lecture, admin, { position: 5 })).statusCode).toBe(200);
     const anonymous = await t.app.inject({ method: 'POST', url: `/api/v1/progress/lectures/${lecture}`, payload: { position: 1, at: Date.now() } });
