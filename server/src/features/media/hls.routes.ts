@@ -113,7 +113,7 @@ export const hlsRoutes: FastifyPluginAsyncZod<HlsRouteOptions> = async (app, { c
       }
 
       const result =
-        (await readOpenFile(request, ctx.media, fileKey)) ??
+        (await readOpenFile(request, reply, ctx.media, fileKey)) ??
         (await send(request.raw, fileKey, {
           root,
           dotfiles: 'deny',

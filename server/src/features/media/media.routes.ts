@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { answers } from '@lms/contract/answers';
 import { ErrorSchema } from '@lms/contract/users';
 import { AppError } from '../../errors.ts';
+import { createReadBuffers } from './read-buffers.ts';
 import { isValidMediaSignature } from './signed-urls.ts';
 import { isMediaKey, mediaRoot, PRIVATE_MEDIA_PREFIX, type MediaStorage } from './storage.ts';
 
@@ -82,7 +83,7 @@ export const privateMediaRoutes: FastifyPluginAsyncZod<MediaRouteOptions> = asyn
       const { expiresAt } = await authorizeVideoRequest(request, key, request.query);
       await checkViewer(request, key, request.query.viewer);
 
-      const result = (await readOpenFile(request, ctx.media, key)) ?? (await readStoredFile(request, reply, root, key));
+      const result = (await readOpenFile(request, reply, ctx.media, key)) ?? (await readStoredFile(request, reply, root, key));
       if (!('stream' in result)) return result;
 
       const secondsLeft = Math.floor(expiresAt / 1000 - Date.now() / 1000);
@@ -131,6 +132,7 @@ export const ONE_READ_BYTES = 4 * 1024 * 1024;
  */
 export async function readOpenFile(
   request: FastifyRequest,
+  reply: FastifyReply,
   storage: MediaStorage,
   key: string,
 ): Promise<{ statusCode: 200 | 206; headers: Record<string, string | number>; stream: Readable | Buffer } | undefined> {
@@ -169,16 +171,24 @@ export async function readOpenFile(
     stream.once('close', file.release);
     return { statusCode, headers: answer, stream };
   }
+  const bytes = readBuffers.take(length);
   try {
-    return { statusCode, headers: answer, stream: await readRange(file.fd, start, length) };
+    await readRange(file.fd, bytes, start);
+  } catch (error) {
+    readBuffers.give(bytes);
+    throw error;
   } finally {
     file.release();
   }
+  reply.raw.once('finish', () => readBuffers.give(bytes));
+  return { statusCode, headers: answer, stream: bytes };
 }
 
-/** `length` bytes from `start`, read at once (a read may answer fewer: the rest is read again). */
-async function readRange(fd: number, start: number, length: number): Promise<Buffer> {
-  const bytes = Buffer.allocUnsafe(length);
+const readBuffers = createReadBuffers({ largest: ONE_READ_BYTES });
+
+/** Fills `bytes` from `start` (a read may answer fewer: the rest is read again). */
+async function readRange(fd: number, bytes: Buffer, start: number): Promise<void> {
+  const { length } = bytes;
   for (let done = 0; done < length;) {
     const read = await new Promise<number>((resolve, reject) =>
       fs.read(fd, bytes, done, length - done, start + done, (error, count) => (error ? reject(error) : resolve(count))),
@@ -186,7 +196,6 @@ async function readRange(fd: number, start: number, length: number): Promise<Buf
     if (read === 0) throw new Error('The stored file is shorter than its stat said');
     done += read;
   }
-  return bytes;
 }
 
 /**
