@@ -117,6 +117,7 @@ export async function createContext(
     await ctx.jobs.stop();
     await ctx.heldSaves.close();
     ctx.mailer.close();
+    ctx.media.close();
     await ctx.limits.close();
     await changes.stop();
     if (!options.database) await database.close();

@@ -7,7 +7,7 @@ import { ErrorSchema } from '@lms/contract/users';
 import { AppError } from '../../errors.ts';
 import { HLS_PREFIX, MASTER_PLAYLIST, readHlsPath, type HlsCaptionName } from './hls-urls.ts';
 import { ladderTiming, subtitlePlaylist, withSubtitles, withTimestampMap, type SubtitleTrack } from './hls-subtitles.ts';
-import { MAX_CACHE_SECONDS, READ_CHUNK_BYTES, refuseEveryViewer, withoutBodyHeaders, type MediaRouteOptions } from './media.routes.ts';
+import { MAX_CACHE_SECONDS, READ_CHUNK_BYTES, readOpenFile, refuseEveryViewer, withoutBodyHeaders, type MediaRouteOptions } from './media.routes.ts';
 import { hlsFileKey, mediaRoot } from './storage.ts';
 import type { Context } from '../../context.ts';
 
@@ -18,7 +18,7 @@ export const SEGMENT_URL_SECONDS = 60;
 /** A rendition playlist of a 10-hour lecture in 6 s segments is ~150 KB; anything far bigger is not ours. */
 const PLAYLIST_MAX_BYTES = 1024 * 1024;
 
-const Bytes = z.custom<Readable | string>();
+const Bytes = z.custom<Readable | Buffer | string>();
 const WEBVTT_TYPE = 'text/vtt; charset=utf-8';
 
 /** A lecture's captions as its ladder offers them: each language's current file, and the video's length. */
@@ -112,15 +112,17 @@ export const hlsRoutes: FastifyPluginAsyncZod<HlsRouteOptions> = async (app, { c
           .send(await readPlaylist(ctx, fileKey));
       }
 
-      const result = await send(request.raw, fileKey, {
-        root,
-        dotfiles: 'deny',
-        index: false,
-        cacheControl: false,
-        contentType: false,
-        highWaterMark: READ_CHUNK_BYTES,
-      });
-      if (result.type !== 'file') {
+      const result =
+        (await readOpenFile(request, reply, ctx.media, fileKey)) ??
+        (await send(request.raw, fileKey, {
+          root,
+          dotfiles: 'deny',
+          index: false,
+          cacheControl: false,
+          contentType: false,
+          highWaterMark: READ_CHUNK_BYTES,
+        }));
+      if ('type' in result && result.type !== 'file') {
         result.stream.destroy();
         if (result.statusCode === 416 || result.statusCode === 412) {
           return reply.code(result.statusCode).headers(withoutBodyHeaders(result.headers)).send({ success: false, message: answers.invalidRequest });

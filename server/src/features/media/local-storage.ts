@@ -4,6 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { createOpenFiles } from './open-files.ts';
 import { signMediaGrant } from './signed-urls.ts';
 import { FILE_FOLDERS, PRIVATE_MEDIA_PREFIX, PUBLIC_MEDIA_PREFIX, withCheckedKeys, type MediaStorage } from './storage.ts';
 
@@ -14,41 +15,62 @@ const TEMPORARY_FILE = /^(?<name>.+)\.(?<id>[0-9a-f]{8})\.part$/;
 /** Local disk under DATA_DIR/media. Writes go to a temporary name first, so a reader never sees half a file. */
 export function createLocalStorage(root: string, secret: string): MediaStorage {
   const fileOf = (key: string) => path.join(root, key);
-  return withCheckedKeys({
-    async put(key, body) {
-      const file = fileOf(key);
-      await fs.mkdir(path.dirname(file), { recursive: true });
+  // A key's file is forgotten once a change to it is done; an open under way meanwhile is not kept either.
+  const openFiles = createOpenFiles();
+  async function put(key: string, body: Buffer | Readable): Promise<void> {
+    const file = fileOf(key);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    const temporary = temporaryFileName(file, randomBytes(4).toString('hex'));
+    try {
+      await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, (await fs.open(temporary, 'wx')).createWriteStream());
+      await fs.rename(temporary, file);
+    } catch (error) {
+      await fs.rm(temporary, { force: true });
+      throw error;
+    }
+  }
+  async function moveIn(key: string, source: string): Promise<void> {
+    const file = fileOf(key);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    try {
+      await fs.rename(source, file);
+    } catch (error) {
+      // Another file system (DATA_DIR's work folder mounted apart): copied by the kernel, then renamed into place.
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
       const temporary = temporaryFileName(file, randomBytes(4).toString('hex'));
       try {
-        await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, (await fs.open(temporary, 'wx')).createWriteStream());
+        await fs.copyFile(source, temporary, fs.constants.COPYFILE_EXCL);
         await fs.rename(temporary, file);
-      } catch (error) {
+      } catch (copyError) {
         await fs.rm(temporary, { force: true });
-        throw error;
+        throw copyError;
       }
-    },
-    async moveIn(key, source) {
-      const file = fileOf(key);
-      await fs.mkdir(path.dirname(file), { recursive: true });
+      await fs.rm(source, { force: true });
+    }
+  }
+  /** Whatever the change did, no later reader is handed the file that was at `file` before it. */
+  async function afterwardsForgotten(file: string, change: Promise<void>): Promise<void> {
+    try {
+      await change;
+    } finally {
+      openFiles.forget(file);
+    }
+  }
+
+  return withCheckedKeys({
+    put: (key, body) => afterwardsForgotten(fileOf(key), put(key, body)),
+    moveIn: (key, source) => afterwardsForgotten(fileOf(key), moveIn(key, source)),
+    remove: (key) => afterwardsForgotten(fileOf(key), fs.rm(fileOf(key), { force: true })),
+    async removeFolder(folderKey) {
       try {
-        await fs.rename(source, file);
-      } catch (error) {
-        // Another file system (DATA_DIR's work folder mounted apart): copied by the kernel, then renamed into place.
-        if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-        const temporary = temporaryFileName(file, randomBytes(4).toString('hex'));
-        try {
-          await fs.copyFile(source, temporary, fs.constants.COPYFILE_EXCL);
-          await fs.rename(temporary, file);
-        } catch (copyError) {
-          await fs.rm(temporary, { force: true });
-          throw copyError;
-        }
-        await fs.rm(source, { force: true });
+        await fs.rm(fileOf(folderKey), { force: true, recursive: true });
+      } finally {
+        openFiles.forgetFolder(fileOf(folderKey));
       }
     },
-    remove: (key) => fs.rm(fileOf(key), { force: true }),
-    removeFolder: (folderKey) => fs.rm(fileOf(folderKey), { force: true, recursive: true }),
     localFile: (key) => fileOf(key),
+    openLocal: (key) => openFiles.acquire(fileOf(key)),
+    close: () => openFiles.close(),
     async stat(key) {
       const stat = await fs.stat(fileOf(key)).catch(() => undefined);
       return stat?.isFile() ? { bytes: stat.size } : undefined;

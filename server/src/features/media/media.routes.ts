@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import send from '@fastify/send';
@@ -7,8 +8,9 @@ import { z } from 'zod';
 import { answers } from '@lms/contract/answers';
 import { ErrorSchema } from '@lms/contract/users';
 import { AppError } from '../../errors.ts';
+import { createReadBuffers } from './read-buffers.ts';
 import { isValidMediaSignature } from './signed-urls.ts';
-import { mediaRoot, PRIVATE_MEDIA_PREFIX } from './storage.ts';
+import { isMediaKey, mediaRoot, PRIVATE_MEDIA_PREFIX, type MediaStorage } from './storage.ts';
 
 /** A cached response may be reused for at most this long, and never past the link's expiry. */
 export const MAX_CACHE_SECONDS = 3600;
@@ -45,8 +47,8 @@ export const refuseEveryViewer = async (): Promise<void> => {
   throw new AppError(403, answers.videoLinkInvalid);
 };
 
-/** The file streamed as it is; Fastify never serializes a stream. */
-const VideoBytes = z.custom<Readable>();
+/** The file streamed as it is, or read whole; Fastify never serializes either. */
+const VideoBytes = z.custom<Readable | Buffer>();
 
 /**
  * Lecture videos of the local storage back end, at the signed URLs that
@@ -81,7 +83,7 @@ export const privateMediaRoutes: FastifyPluginAsyncZod<MediaRouteOptions> = asyn
       const { expiresAt } = await authorizeVideoRequest(request, key, request.query);
       await checkViewer(request, key, request.query.viewer);
 
-      const result = await readStoredFile(request, reply, root, key);
+      const result = (await readOpenFile(request, reply, ctx.media, key)) ?? (await readStoredFile(request, reply, root, key));
       if (!('stream' in result)) return result;
 
       const secondsLeft = Math.floor(expiresAt / 1000 - Date.now() / 1000);
@@ -115,6 +117,85 @@ export function signedLinkExpiry(secret: string, key: string, query: SignedLinkQ
   const grant = { key, viewerId: query.viewer, expiresAt: new Date(expiresAt) };
   if (!isValidMediaSignature(secret, grant, query.signature)) return undefined;
   return expiresAt < Date.now() ? undefined : expiresAt;
+}
+
+/** The one range a player asks for: `bytes=<first>-` or `bytes=<first>-<last>`. */
+const ONE_RANGE = /^bytes=(\d{1,15})-(\d{0,15})$/;
+/** A range or segment up to this size is read in one read into one buffer; a larger one is streamed. */
+export const ONE_READ_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The private file at `key` as a player asks for it (a GET without conditions, of the whole file
+ * or of one range inside it), from the storage's open files: the same status, headers and bytes
+ * as `send` answers (readStoredFile), without its stat, open and close. Undefined for any other
+ * request (HEAD, If-*, several ranges, a range outside the file, a missing file), which `send` answers.
+ */
+export async function readOpenFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  storage: MediaStorage,
+  key: string,
+): Promise<{ statusCode: 200 | 206; headers: Record<string, string | number>; stream: Readable | Buffer } | undefined> {
+  const { headers } = request;
+  if (request.method !== 'GET' || !isMediaKey(key)) return undefined;
+  if (headers['if-match'] ?? headers['if-none-match'] ?? headers['if-modified-since'] ?? headers['if-unmodified-since'] ?? headers['if-range']) {
+    return undefined;
+  }
+  const asked = headers.range === undefined ? undefined : ONE_RANGE.exec(headers.range);
+  if (headers.range !== undefined && !asked) return undefined;
+  const file = await storage.openLocal(key);
+  if (!file) return undefined;
+  let start = 0;
+  let end = file.size - 1;
+  if (asked) {
+    start = Number(asked[1]);
+    if (asked[2]) end = Math.min(end, Number(asked[2]));
+    if (start > end) {
+      file.release();
+      return undefined;
+    }
+  }
+  // In send's order and spelling, so that both ways answer alike.
+  const answer: Record<string, string | number> = {
+    'Accept-Ranges': 'bytes',
+    'Last-Modified': file.mtime.toUTCString(),
+    ETag: `W/"${file.size.toString(16)}-${file.mtime.getTime().toString(16)}"`,
+  };
+  if (asked) answer['Content-Range'] = `bytes ${start}-${end}/${file.size}`;
+  const length = Math.max(0, end - start + 1);
+  answer['Content-Length'] = length;
+  const statusCode = asked ? 206 : 200;
+  if (length > ONE_READ_BYTES) {
+    const stream = fs.createReadStream('', { fd: file.fd, autoClose: false, start, end: Math.max(start, end), highWaterMark: READ_CHUNK_BYTES });
+    // 'close' comes once no read is under way, also when the answer is abandoned.
+    stream.once('close', file.release);
+    return { statusCode, headers: answer, stream };
+  }
+  const bytes = readBuffers.take(length);
+  try {
+    await readRange(file.fd, bytes, start);
+  } catch (error) {
+    readBuffers.give(bytes);
+    throw error;
+  } finally {
+    file.release();
+  }
+  reply.raw.once('finish', () => readBuffers.give(bytes));
+  return { statusCode, headers: answer, stream: bytes };
+}
+
+const readBuffers = createReadBuffers({ largest: ONE_READ_BYTES });
+
+/** Fills `bytes` from `start` (a read may answer fewer: the rest is read again). */
+async function readRange(fd: number, bytes: Buffer, start: number): Promise<void> {
+  const { length } = bytes;
+  for (let done = 0; done < length;) {
+    const read = await new Promise<number>((resolve, reject) =>
+      fs.read(fd, bytes, done, length - done, start + done, (error, count) => (error ? reject(error) : resolve(count))),
+    );
+    if (read === 0) throw new Error('The stored file is shorter than its stat said');
+    done += read;
+  }
 }
 
 /**

@@ -105,6 +105,8 @@ export async function createS3Storage(settings: S3Settings): Promise<MediaStorag
     remove,
     removeFolder,
     localFile: () => undefined,
+    openLocal: async () => undefined,
+    close: () => {},
     async stat(key) {
       try {
         const head = await client.send(new HeadObjectCommand({ Bucket, Key: key }));

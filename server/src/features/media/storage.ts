@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import type { OpenFile } from './open-files.ts';
 import type { MediaGrant } from './signed-urls.ts';
 
 /**
@@ -24,6 +25,14 @@ export interface MediaStorage {
   remove(key: string): Promise<void>;
   /** The object's path on this machine's disk when storage is local (ffmpeg reads it in place); undefined on S3. */
   localFile(key: string): string | undefined;
+  /**
+   * The stored file kept open on this machine's disk (open-files.ts), for one reader who releases
+   * it: how the private media routes read a player's ranges and segments. Undefined when there is
+   * none, and always on S3.
+   */
+  openLocal(key: string): Promise<OpenFile | undefined>;
+  /** Lets go of what the storage keeps open. */
+  close(): void;
   /** Size of the stored object, or undefined when there is none. */
   stat(key: string): Promise<{ bytes: number } | undefined>;
   /** The object's bytes (tests, and serving local private media). */
@@ -128,6 +137,8 @@ export function withCheckedKeys(backend: StorageBackend): MediaStorage {
     moveIn: async (key, file, contentType) => backend.moveIn(checked(key), file, contentType),
     remove: async (key) => (isHlsFolderKey(key) ? backend.removeFolder(key) : backend.remove(checked(key))),
     localFile: (key) => backend.localFile(checked(key)),
+    openLocal: async (key) => backend.openLocal(checked(key)),
+    close: () => backend.close(),
     stat: async (key) => backend.stat(checked(key)),
     read: (key) => backend.read(checked(key)),
     publicUrl: (key) => backend.publicUrl(key),
