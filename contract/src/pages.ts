@@ -88,3 +88,8 @@ export function isPagePath(pathname: string): boolean {
     (pattern) => pattern.length === segments.length && pattern.every((part, i) => (part.startsWith(':') ? segments[i] !== '' : part === segments[i])),
   );
 }
+
+/** Whether `pathname` (no query) opens the page at `pagePath` (one without a `:name` segment), matched as isPagePath matches. */
+export function isPathOf(pathname: string, pagePath: string): boolean {
+  return segmentsOf(pathname).join('/') === segmentsOf(pagePath).join('/');
+}

@@ -14,6 +14,7 @@ import { siteOf } from './features/settings/site-settings.ts';
 import { headTags, siteTags } from './features/storefront/page-head.ts';
 import { defaultHead } from './features/storefront/storefront.service.ts';
 import { withSecrets } from './secrets.ts';
+import { PAGE_MODULES } from './web-app.ts';
 import { createTestApp, openTestDatabase, TEST_ENV, type TestApp } from './test/app.ts';
 import { rowCount } from './test/db.ts';
 import { recordLogs } from './test/logs.ts';
@@ -286,6 +287,16 @@ describe('the built web app', () => {
   // A folder laid out like web/dist after `npm run build`: hashed assets with their .br and .gz beside them.
   const script = 'export function greet(name) { return `Hello, ${name}, welcome back to your courses.`; }\n'.repeat(100);
   const page = `<!doctype html><html><head><script type="module" src="/assets/app-abc123.js"></script></head><body>${'<div></div>'.repeat(200)}</body></html>`;
+  /** Vite's manifest of that build: the entry, two pages' chunks, what they share, and hls.js as an installed package. */
+  const manifest = {
+    'index.html': { file: 'assets/app-abc123.js', isEntry: true, imports: ['_shared-111.js'] },
+    '_shared-111.js': { file: 'assets/shared-111.js' },
+    '_player-222.js': { file: 'assets/player-222.js', imports: ['_shared-111.js', '_captions-333.js'] },
+    '_captions-333.js': { file: 'assets/captions-333.js' },
+    'src/features/lectures/LecturePage.tsx': { file: 'assets/LecturePage-444.js', imports: ['index.html', '_shared-111.js', '_player-222.js'] },
+    'src/features/home/HomePage.tsx': { file: 'assets/HomePage-555.js', imports: ['index.html'] },
+    '../../node_modules/hls.js/dist/hls.mjs': { file: 'assets/hls-666.js' },
+  };
   let webRoot: string;
   let dataDir: string;
   let database: Awaited<ReturnType<typeof openTestDatabase>>;
@@ -307,6 +318,8 @@ describe('the built web app', () => {
     }
     // Files under ~1 KB get no compressed copies at build time.
     await fs.writeFile(path.join(webRoot, 'assets/tiny-def456.js'), 'export const tiny = 1;\n');
+    await fs.mkdir(path.join(webRoot, '.vite'));
+    await fs.writeFile(path.join(webRoot, '.vite/manifest.json'), JSON.stringify(manifest));
     const config = withSecrets(loadConfig({ ...TEST_ENV, DATA_DIR: dataDir }));
     database = await openTestDatabase();
     app = await buildApp(config, { database, webRoot });
@@ -391,6 +404,34 @@ describe('the built web app', () => {
     expect(raw.headers['content-encoding']).toBeUndefined();
     expect(raw.headers['cache-control']).toBe('no-cache');
     expect(raw.body).toBe(pageWithRibbon());
+  });
+
+  const preloadsOf = (html: string) => [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)" \/>/g)].map((match) => match[1]);
+
+  it.each(['/course/lecture?id=1&lecture=2', '/Course/Lecture/'])(
+    'names in the lecture page %s the modules it loads after the entry, hls.js with them, and none the entry loads',
+    async (url) => {
+      const response = await app.inject({ url, headers: { 'accept-encoding': 'br' } });
+      expect(response.statusCode).toBe(200);
+      const html = zlib.brotliDecompressSync(response.rawPayload).toString();
+      expect(preloadsOf(html).sort()).toEqual(['/assets/LecturePage-444.js', '/assets/captions-333.js', '/assets/hls-666.js', '/assets/player-222.js']);
+      // The rest of the page is every page's.
+      expect(html.replace(/ *<link rel="modulepreload"[^>]*>\n/g, '')).toBe(pageWithRibbon());
+    },
+  );
+
+  it('names no modules in the pages that preload nothing of their own', async () => {
+    for (const url of ['/', '/courses', '/course/lecturex', '/course/description']) {
+      expect(preloadsOf((await app.inject({ url })).body)).toEqual([]);
+    }
+  });
+
+  it('preloads sources the web app has: the pages named are in web/, the packages installed', async () => {
+    const repository = path.resolve(import.meta.dirname, '../..');
+    for (const source of PAGE_MODULES.flatMap((page) => page.sources)) {
+      const file = path.join(repository, source.startsWith('node_modules/') ? '' : 'web', source);
+      await expect(fs.access(file), source).resolves.toBeUndefined();
+    }
   });
 
   it.each([

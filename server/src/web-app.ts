@@ -7,11 +7,11 @@ import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { answers } from '@lms/contract/answers';
 import { IMAGE_MAX_BYTES_META } from '@lms/contract/media';
-import { isPagePath } from '@lms/contract/pages';
+import { isPagePath, isPathOf, pagePaths } from '@lms/contract/pages';
 import { DEFAULT_SITE } from '@lms/contract/site';
 import type { MediaStorage } from './features/media/storage.ts';
 import { ICON_SIZES, type IconSize, type SiteSnapshot } from './features/settings/site-settings.ts';
-import { headTags, siteTags, splitAtHead, withoutIconLinks, type PageHead, type PageSite } from './features/storefront/page-head.ts';
+import { escapeMarkup, headTags, siteTags, splitAtHead, withoutIconLinks, type PageHead, type PageSite } from './features/storefront/page-head.ts';
 
 /** The built web app's one page, as every page path gets it. */
 export interface WebAppPage {
@@ -39,6 +39,43 @@ interface EncodedPage {
   br: Buffer;
   gzip: Buffer;
 }
+/**
+ * The modules a page needs beyond the entry's, by their sources in the build. The router asks for a
+ * page's chunk only once the entry has run, and the page for what it loads next (a lecture's
+ * player, hls.js) only once it has rendered: named in the page's head as modulepreload links, they
+ * are fetched beside the entry instead of one after the other.
+ */
+export const PAGE_MODULES: { path: string; sources: string[] }[] = [
+  // A lecture page's first frame waits for the page's chunk and, for a lecture with a ladder, for hls.js.
+  { path: pagePaths.courseLecture, sources: ['src/features/lectures/LecturePage.tsx', 'node_modules/hls.js/dist/hls.mjs'] },
+];
+
+/** Vite's build manifest (web/dist/.vite/manifest.json): each source's chunk and the chunks it imports. */
+type BuildManifest = Record<string, { file: string; isEntry?: boolean; imports?: string[] }>;
+
+/**
+ * The modulepreload links of `sources` and every chunk they import, except what the entry already
+ * loads (index.html names those itself). A source is found by the end of its key: the manifest names
+ * an installed package by its path from web/, which depends on where node_modules is.
+ */
+export function modulePreloadTags(manifest: BuildManifest, sources: string[]): string {
+  const loadedByEntry = new Set<string>();
+  const files: string[] = [];
+  const walk = (key: string, into: (key: string) => void, seen: Set<string>) => {
+    if (seen.has(key) || !manifest[key]) return;
+    seen.add(key);
+    into(key);
+    for (const imported of manifest[key].imports ?? []) walk(imported, into, seen);
+  };
+  for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) walk(key, () => undefined, loadedByEntry);
+  const seen = new Set(loadedByEntry);
+  for (const source of sources) {
+    const key = Object.keys(manifest).find((candidate) => candidate === source || candidate.endsWith(`/${source}`));
+    if (key) walk(key, (found) => files.push(manifest[found]!.file), seen);
+  }
+  return files.map((file) => `    <link rel="modulepreload" crossorigin href="/${escapeMarkup(file)}" />\n`).join('');
+}
+
 const brotliCompress = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
@@ -83,12 +120,17 @@ export async function serveWebApp(
   const template = splitAtHead(renderPage(fs.readFileSync(indexFile, 'utf8'), { testMode, imageMaxBytes }));
   // With a logo, its icons take the place of the build's own.
   const templateWithoutIcons = { ...template, before: withoutIconLinks(template.before) };
-  const render = (head: PageHead, site: PageSite) => {
+  const render = (head: PageHead, site: PageSite, preloads = '') => {
     const { before, after } = site.icons ? templateWithoutIcons : template;
-    return `${before}${headTags(head)}${siteTags(site)}  ${after}`;
+    return `${before}${preloads}${headTags(head)}${siteTags(site)}  ${after}`;
   };
-  const build = async (snapshot: Pick<SiteSnapshot, 'site' | 'logo'>): Promise<EncodedPage> => {
-    const html = Buffer.from(render(defaultHead(snapshot.site), pageSiteOf(ctx.media, snapshot)));
+  const manifestFile = path.join(webRoot, '.vite', 'manifest.json');
+  const manifest = fs.existsSync(manifestFile) ? (JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as BuildManifest) : undefined;
+  const preloadsByPath = PAGE_MODULES.map(({ path: pagePath, sources }) => ({ pagePath, tags: manifest ? modulePreloadTags(manifest, sources) : '' }));
+  /** The modulepreload links of the page at `pathname`: empty for most pages. */
+  const preloadsAt = (pathname: string) => preloadsByPath.find(({ pagePath }) => isPathOf(pathname, pagePath))?.tags ?? '';
+  const build = async (snapshot: Pick<SiteSnapshot, 'site' | 'logo'>, preloads: string): Promise<EncodedPage> => {
+    const html = Buffer.from(render(defaultHead(snapshot.site), pageSiteOf(ctx.media, snapshot), preloads));
     // At the best settings: the page is small, sent on every first visit, and compressed once per change of the settings.
     const [br, gzipped] = await Promise.all([
       brotliCompress(html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY } }),
@@ -96,42 +138,50 @@ export async function serveWebApp(
     ]);
     return { html, br, gzip: gzipped };
   };
-  // The last render, and the settings it was made from: a save on any instance makes a new snapshot.
-  let last: { snapshot: SiteSnapshot; page: Promise<EncodedPage> } | undefined;
-  let freshSite: Promise<EncodedPage> | undefined;
-  const current = async (): Promise<EncodedPage> => {
+  // The last renders (one for each set of preloads), and the settings they were made from: a save on any instance makes a new snapshot.
+  let last: { snapshot: SiteSnapshot; pages: Map<string, Promise<EncodedPage>> } | undefined;
+  const freshSite = new Map<string, Promise<EncodedPage>>();
+  const current = async (preloads: string): Promise<EncodedPage> => {
     let snapshot: SiteSnapshot;
     try {
       snapshot = await ctx.settings.current();
     } catch (error) {
       // The app still loads while the settings cannot be read (the database is away): as last rendered, else as a fresh site.
       app.log.warn({ err: error }, 'could not read the site settings: the page is sent as last rendered');
-      return last?.page ?? (freshSite ??= build({ site: DEFAULT_SITE, logo: null }));
+      const rendered = last?.pages.get(preloads);
+      if (rendered) return rendered;
+      if (!freshSite.has(preloads)) freshSite.set(preloads, build({ site: DEFAULT_SITE, logo: null }, preloads));
+      return freshSite.get(preloads)!;
     }
-    if (last?.snapshot !== snapshot) {
-      const page = build(snapshot);
-      last = { snapshot, page };
+    if (last?.snapshot !== snapshot) last = { snapshot, pages: new Map() };
+    const { pages } = last;
+    let page = pages.get(preloads);
+    if (!page) {
+      const made = build(snapshot, preloads);
+      pages.set(preloads, made);
       // A render that failed is not kept: the next request renders again.
-      page.catch(() => {
-        if (last?.page === page) last = undefined;
+      made.catch(() => {
+        if (pages.get(preloads) === made) pages.delete(preloads);
       });
+      page = made;
     }
-    return last.page;
+    return page;
   };
 
+  const sendPage = async (preloads: string, request: FastifyRequest, reply: FastifyReply) => {
+    const encoded = await current(preloads);
+    const accepted = request.headers['accept-encoding'];
+    const encoding = accepted ? negotiate(accepted, ['br', 'gzip']) : null;
+    reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-cache').header('vary', 'accept-encoding');
+    if (encoding === 'br' || encoding === 'gzip') return reply.header('content-encoding', encoding).send(encoded[encoding]);
+    return reply.send(encoded.html);
+  };
   const page: WebAppPage = {
-    async send(request, reply) {
-      const encoded = await current();
-      const accepted = request.headers['accept-encoding'];
-      const encoding = accepted ? negotiate(accepted, ['br', 'gzip']) : null;
-      reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-cache').header('vary', 'accept-encoding');
-      if (encoding === 'br' || encoding === 'gzip') return reply.header('content-encoding', encoding).send(encoded[encoding]);
-      return reply.send(encoded.html);
+    send: (request, reply) => sendPage('', request, reply),
+    sendAt(pathname, request, reply) {
+      return sendPage(preloadsAt(pathname), request, reply.code(isPagePath(pathname) ? 200 : 404));
     },
-    sendAt(path, request, reply) {
-      return page.send(request, reply.code(isPagePath(path) ? 200 : 404));
-    },
-    render,
+    render: (head, site) => render(head, site),
   };
   app.get('/index.html', { schema: { hide: true } }, (request, reply) => page.send(request, reply));
   return page;

@@ -40,6 +40,11 @@ const UUID_SQL = (name: string) => sql.raw(`(substr(md5(${name}), 1, 12) || '4' 
  */
 const PAGE_PROBE = `
 (() => {
+  // The main thread's long tasks (script run, parsed, rendered), for the breakdown: not buffered, so observed from the start.
+  window.__longTasks = [];
+  try {
+    new PerformanceObserver((list) => window.__longTasks.push(...list.getEntries().map((task) => ({ start: task.startTime, end: task.startTime + task.duration })))).observe({ type: 'longtask' });
+  } catch {}
   let resolveFrame;
   window.__firstFrame = new Promise((resolve) => (resolveFrame = resolve));
   const watch = (video) => video.requestVideoFrameCallback(() => resolveFrame(performance.now()));
@@ -311,6 +316,7 @@ async function breakdown(browser: Browser, target: Target): Promise<string> {
         const url = new URL(entry.name);
         rows.push({ name: url.pathname.replace(/^.*\\/(assets|media)\\//, '') + (url.search ? '?…' : ''), start: entry.startTime, end: entry.responseEnd });
       }
+      for (const task of window.__longTasks) rows.push({ name: 'main thread busy', start: task.start, end: task.end });
       if (window.__sourceAt !== undefined) rows.push({ name: 'the <video> has its source', start: window.__sourceAt, end: window.__sourceAt });
       return rows;
     })()`);

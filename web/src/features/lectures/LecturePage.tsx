@@ -117,11 +117,19 @@ export default function LecturePage() {
   const captionsAnswer = useGetCaptionsQuery({ courseId: courseId ?? '', lectureId: lectureId ?? '' }, { skip: !courseId || !lectureId });
   const captions = (captionsAnswer.currentData?.captions ?? []).map(({ language, label, isDefault, url }) => ({ language, label, isDefault, url }));
 
-  // hls.js is fetched while the lease and the progress are asked for, not once the player mounts after them.
-  const hasLadder = lectures.some((item) => item.hls_url);
+  // hls.js is run while the lease and the progress are asked for, not once the player mounts after them; a
+  // lecture without a ladder plays its MP4, and the main thread is not spent on hls.js before its first frame.
+  const hasLadder = Boolean(lecture?.hls_url);
   useEffect(() => {
     if (hasLadder) loadHls().catch(() => undefined);
   }, [hasLadder]);
+
+  // The player's place renders first, and the lease's request leaves with it; the rest of the page (the lecture's
+  // details and files, the list, the certificate) renders just after, while that request is on its way.
+  const [restShown, setRestShown] = useState(false);
+  useEffect(() => {
+    if (!loading) setRestShown(true);
+  }, [loading]);
 
   const next = lectures[current + 1];
   // A lecture that is not a free preview plays under a lease, started before the player has its source.
@@ -289,13 +297,13 @@ export default function LecturePage() {
             )}
           </div>
 
-          {lecture && transcriptShown && (
+          {lecture && transcriptShown && restShown && (
             <div className="min-w-0 lg:relative lg:col-start-2 lg:row-start-1">
               <Transcript key={`transcript:${lecture._id}`} captions={captions} shown={captionShown} video={videoElement} className="lg:absolute lg:inset-0" />
             </div>
           )}
 
-          {lecture && (
+          {lecture && restShown && (
             <div className="min-w-0 space-y-3 self-start lg:col-start-1 lg:row-start-2">
               <div className="flex flex-wrap items-center justify-between gap-3">
                 <h2 className="min-w-0 text-xl font-semibold wrap-anywhere">{lecture.title}</h2>
@@ -344,41 +352,49 @@ export default function LecturePage() {
             </div>
           )}
 
-          <div className={`min-w-0 self-start lg:col-start-2 ${transcriptShown ? 'lg:row-start-2' : 'lg:row-span-2 lg:row-start-1'}`}>
-            <LectureList
-              sections={answer.currentData?.sections}
-              lectures={lectures}
-              quizzes={answer.currentData?.quizzes}
-              quizStanding={(quizId) => progress.currentData?.quizzes.find((row) => row.quizId === quizId)}
-              courseId={course._id}
-              current={current}
-              onPick={play}
-              progressOf={progressOf}
-              course={progress.currentData?.course}
-              action={
-                isAdmin && (
-                  <button
-                    type="button"
-                    className="btn btn-primary btn-sm"
-                    onClick={() => void navigate(courseLink(paths.addLecture, course), { state: course })}
-                  >
-                    {messages.addNewLecture}
-                  </button>
-                )
-              }
-              adminTools={isAdmin ? (item) => <LectureAdminTools courseId={course._id} lecture={item} onDeleted={() => setCurrent(0)} /> : undefined}
-              footer={
-                ffmpeg && (
-                  <p className="mt-3 border-t border-base-content/10 px-1 pt-3 text-xs text-base-content/70 wrap-anywhere">
-                    {messages.videoProcessedWith(ffmpeg)}
-                  </p>
-                )
-              }
-            />
+          <div className={`min-w-0 self-start lg:col-start-2 ${transcriptShown && restShown ? 'lg:row-start-2' : 'lg:row-span-2 lg:row-start-1'}`}>
+            {!restShown ? (
+              <div aria-hidden="true" className="space-y-2 rounded-box bg-base-200 p-4">
+                {[0, 1, 2].map((row) => (
+                  <div key={row} className="skeleton h-10 w-full" />
+                ))}
+              </div>
+            ) : (
+              <LectureList
+                sections={answer.currentData?.sections}
+                lectures={lectures}
+                quizzes={answer.currentData?.quizzes}
+                quizStanding={(quizId) => progress.currentData?.quizzes.find((row) => row.quizId === quizId)}
+                courseId={course._id}
+                current={current}
+                onPick={play}
+                progressOf={progressOf}
+                course={progress.currentData?.course}
+                action={
+                  isAdmin && (
+                    <button
+                      type="button"
+                      className="btn btn-primary btn-sm"
+                      onClick={() => void navigate(courseLink(paths.addLecture, course), { state: course })}
+                    >
+                      {messages.addNewLecture}
+                    </button>
+                  )
+                }
+                adminTools={isAdmin ? (item) => <LectureAdminTools courseId={course._id} lecture={item} onDeleted={() => setCurrent(0)} /> : undefined}
+                footer={
+                  ffmpeg && (
+                    <p className="mt-3 border-t border-base-content/10 px-1 pt-3 text-xs text-base-content/70 wrap-anywhere">
+                      {messages.videoProcessedWith(ffmpeg)}
+                    </p>
+                  )
+                }
+              />
+            )}
           </div>
         </div>
       )}
-      {isLoggedIn && role === 'USER' && !refusal && !loading && (
+      {isLoggedIn && role === 'USER' && !refusal && !loading && restShown && (
         <CourseCertificate key={course._id} courseId={course._id} className="mt-8 lg:w-[calc((100%-1.5rem)*2/3)]" />
       )}
     </section>
