@@ -53,7 +53,18 @@ export default defineConfig({
     manifest: true,
     // Rolldown's [PLUGIN_TIMINGS] table of slow plugins (Tailwind's CSS, our precompression) printed on
     // a newcomer's first `npm start`: nothing there is theirs to act on. Every other warning stays.
-    rolldownOptions: { checks: { bundlerTimings: false } },
+    rolldownOptions: {
+      checks: { bundlerTimings: false },
+      output: {
+        codeSplitting: {
+          // Everything the entry imports statically in one chunk with it. Left to itself the bundler
+          // cuts it into several (the store, the toasts, React, the texts), since pages loaded later
+          // import parts of it too: every page downloads all of them anyway, and as separate files
+          // they compress worse and each costs a request.
+          groups: [{ name: 'index', tags: ['$initial'] }],
+        },
+      },
+    },
   },
   server: {
     port: 5173,

@@ -4,15 +4,19 @@ import { Link } from 'react-router';
 import { paths } from '../../lib/paths';
 import { useSite } from '../../lib/site';
 import { usePageTitle } from '../../lib/use-page-title';
+import { useAuth } from '../auth';
 import { NewestCoursesFrame } from './NewestCoursesFrame';
 
-// Below the hero, with the data it shows: loaded after the first paint (`/` has a budget of 110 KB of JavaScript).
-const HomeSections = lazy(() => import('./HomeSections'));
+// Below the hero, with the data it shows: loaded after the first paint (`/` has a budget of 110 KB
+// of JavaScript). A visitor's sections read without the server-state cache, a signed-in user's through it.
+const VisitorHomeSections = lazy(() => import('./VisitorHomeSections'));
+const SignedInHomeSections = lazy(() => import('./SignedInHomeSections'));
 
 /** Headline and intro text (the seller's, else the product's own), 'Explore Courses' (to /courses) and 'Contact Us'; then the storefront below. */
 export default function HomePage() {
   usePageTitle(messages.homeTitle);
   const { hero } = useSite();
+  const signedIn = useAuth((auth) => auth.isLoggedIn);
   return (
     <>
       <section className="bg-gradient-to-b from-primary/5 to-base-100">
@@ -65,9 +69,7 @@ export default function HomePage() {
           <img src="/hero.svg" width={560} height={420} alt="" fetchPriority="high" className="mx-auto h-auto w-full max-w-md lg:max-w-none" />
         </div>
       </section>
-      <Suspense fallback={<NewestCoursesFrame />}>
-        <HomeSections />
-      </Suspense>
+      <Suspense fallback={<NewestCoursesFrame />}>{signedIn ? <SignedInHomeSections /> : <VisitorHomeSections />}</Suspense>
     </>
   );
 }

@@ -1,11 +1,10 @@
 import { messages } from '@lms/contract/messages';
-import { lazy, Suspense } from 'react';
+import type { endpoints } from '@lms/contract/endpoints';
+import type { ResponseOf } from '@lms/contract/http';
+import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { paths } from '../../lib/paths';
-import { useGetCoursesQuery, useMyCourses } from '../courses';
-import { useGetPlanQuery } from '../payments';
-import { useAuth } from '../auth';
-import { courseLink } from '../../lib/paths';
+import type { Answer } from '../../lib/public-answer';
+import { courseLink, paths } from '../../lib/paths';
 import { CourseCard } from '../courses';
 import { BundleOffer } from './BundleOffer';
 import { Faq } from './Faq';
@@ -13,26 +12,36 @@ import { HowItWorks } from './HowItWorks';
 import { NEWEST_COUNT, NewestCoursesFrame, NewestCoursesPlaceholders, courseGridClass } from './NewestCoursesFrame';
 import { Testimonials } from './Testimonials';
 
-// A visitor has nothing to continue: the section and the progress feature load only for someone signed in.
-const ContinueWatching = lazy(() => import('../progress').then((progress) => ({ default: progress.ContinueWatching })));
+type CourseList = ResponseOf<typeof endpoints.courses.list>;
+type Plan = ResponseOf<typeof endpoints.payments.plan>;
+type CardProgress = Parameters<typeof CourseCard>[0]['progress'];
+
+/** What the sections show, read by the visitor's or the signed-in user's module (VisitorHomeSections, SignedInHomeSections). */
+export interface HomeSectionsProps {
+  /** The catalogue's newest courses (`GET /courses?page=1&limit=3`). */
+  newest: Answer<CourseList>;
+  plan: Answer<Plan>;
+  /** A subscriber or an administrator: pointed to the courses instead of Subscribe. */
+  canWatch: boolean;
+  /** Offered to create the first course when there is none. */
+  isAdmin: boolean;
+  /** The signed-in learner's bar on a course's card. */
+  progressOf?: (courseId: string) => CardProgress;
+  /** Above the newest courses ("Continue watching"), and what reads the learner's courses. */
+  before?: ReactNode;
+  reader?: ReactNode;
+}
 
 /**
- * Everything below the hero, loaded after it (a chunk of its own, with the server-state cache): the
- * newest courses from the catalogue, how it works, the bundle with the server's price, what learners
- * say, and the questions. The first screen of `/` never waits for it (`/` has a budget of 110 KB of JavaScript).
+ * Everything below the hero, loaded after it: the newest courses from the catalogue, how it
+ * works, the bundle with the server's price, what learners say, and the questions. The first
+ * screen of `/` never waits for it (`/` has a budget of 110 KB of JavaScript).
  */
-export default function HomeSections() {
-  const plan = useGetPlanQuery();
-  const { role, data: user } = useAuth((auth) => auth);
-  const canWatch = role === 'ADMIN' || user?.subscription.status === 'active';
+export function HomeSections({ newest, plan, canWatch, isAdmin, progressOf, before, reader }: HomeSectionsProps) {
   return (
     <>
-      {user && (
-        <Suspense fallback={null}>
-          <ContinueWatching className="mx-auto w-full max-w-6xl px-4 pt-12 sm:pt-16" />
-        </Suspense>
-      )}
-      <NewestCourses />
+      {before}
+      <NewestCourses newest={newest} isAdmin={isAdmin} progressOf={progressOf} reader={reader} />
       <HowItWorks />
       <BundleOffer price={plan.data?.price} refundWindowDays={plan.data?.refundWindowDays} loading={plan.isLoading} canWatch={canWatch} />
       <Testimonials />
@@ -42,11 +51,9 @@ export default function HomeSections() {
 }
 
 /** The newest courses as the catalogue's cards; placeholders while they load; what to do when there are none. */
-function NewestCourses() {
+function NewestCourses({ newest, isAdmin, progressOf, reader }: Pick<HomeSectionsProps, 'newest' | 'isAdmin' | 'progressOf' | 'reader'>) {
   const navigate = useNavigate();
-  const isAdmin = useAuth((auth) => auth.role === 'ADMIN');
-  const { data, isLoading, isError, refetch } = useGetCoursesQuery({ page: 1, limit: NEWEST_COUNT });
-  const { byCourse, cardProgress, reader } = useMyCourses();
+  const { data, isLoading, isError, refetch } = newest;
   const courses = data?.courses ?? [];
 
   let content;
@@ -86,7 +93,7 @@ function NewestCourses() {
           <li key={course._id} className={index === NEWEST_COUNT - 1 ? 'sm:max-lg:hidden' : undefined}>
             <CourseCard
               course={course}
-              progress={cardProgress(byCourse.get(course._id))}
+              progress={progressOf?.(course._id)}
               onOpen={() => void navigate(courseLink(paths.courseDescription, course), { state: course })}
             />
           </li>
