@@ -59,3 +59,16 @@ export function createBatchLoader<K, V>(readMany: (keys: K[]) => Promise<Map<K, 
     },
   };
 }
+
+/**
+ * A batch loader for each app (each has its own database), made on its first use: `loaderOf(owner)`.
+ * Held weakly, so an app closed and dropped takes its loader with it.
+ */
+export function batchLoaderPer<O extends object, K, V>(readMany: (owner: O, keys: K[]) => Promise<Map<K, V>>): (owner: O) => BatchLoader<K, V> {
+  const loaders = new WeakMap<O, BatchLoader<K, V>>();
+  return (owner) => {
+    let loader = loaders.get(owner);
+    if (!loader) loaders.set(owner, (loader = createBatchLoader((keys: K[]) => readMany(owner, keys))));
+    return loader;
+  };
+}

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, inArray, lt } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { answers } from '@lms/contract/answers';
-import { createBatchLoader, type BatchLoader } from '../../batch-loader.ts';
+import { batchLoaderPer } from '../../batch-loader.ts';
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema.ts';
@@ -70,13 +70,7 @@ export async function createSession(ctx: Context, userId: string, client: SignIn
 }
 
 /** Sessions not in the cache, read together (batch-loader.ts): after the cache's time limit, every viewer's next request reads. */
-const sessionReads = new WeakMap<Context, BatchLoader<string, SignedInSession>>();
-
-function sessionReadsOf(ctx: Context): BatchLoader<string, SignedInSession> {
-  let loader = sessionReads.get(ctx);
-  if (!loader) sessionReads.set(ctx, (loader = createBatchLoader((tokenHashes: string[]) => readSessions(ctx, tokenHashes))));
-  return loader;
-}
+const sessionReadsOf = batchLoaderPer((ctx: Context, tokenHashes: string[]) => readSessions(ctx, tokenHashes));
 
 /** The live sessions of these token hashes, with their users, kept in the cache as they are found. */
 async function readSessions(ctx: Context, tokenHashes: string[]): Promise<Map<string, SignedInSession>> {

@@ -2,7 +2,7 @@ import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { answers } from '@lms/contract/answers';
 import { COMPLETION_SHARE, type CourseProgress, type LectureProgress, type ProgressSettings, type SaveProgressSchema } from '@lms/contract/progress';
 import type { z } from 'zod';
-import { createBatchLoader, type BatchLoader } from '../../batch-loader.ts';
+import { batchLoaderPer } from '../../batch-loader.ts';
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { courseProgress, lectureProgress, lectures, users } from '../../db/schema.ts';
@@ -135,26 +135,22 @@ const msOrNull = (value: Date | string | null) => (value === null ? null : msOf(
 
 /** A learner and a course, as the read of their rows names them. */
 const learnerCourseKey = (userId: string, courseId: string) => `${userId}:${courseId}`;
+const ofLearnerCourseKey = (key: string) => ({ userId: key.slice(0, key.indexOf(':')), courseId: key.slice(key.indexOf(':') + 1) });
 
 /**
  * The rows of learners not in the copy, read together (batch-loader.ts): a viewer's rows are read
  * again after LEARNER_TRUST_MS, and every viewer's first save after a catalogue change reads them.
  */
-const learnerReads = new WeakMap<Context, BatchLoader<string, LearnerCourse>>();
-
-function learnerReadsOf(ctx: Context): BatchLoader<string, LearnerCourse> {
-  let loader = learnerReads.get(ctx);
-  if (!loader) learnerReads.set(ctx, (loader = createBatchLoader((keys: string[]) => readLearnerCourses(ctx, keys))));
-  return loader;
-}
+const learnerReadsOf = batchLoaderPer((ctx: Context, keys: string[]) => readLearnerCourses(ctx, keys));
 
 /** Each learner's rows in a course (keys from learnerCourseKey), kept in the copy, in one statement. */
 async function readLearnerCourses(ctx: Context, keys: string[]): Promise<Map<string, LearnerCourse>> {
   const states = ctx.heldSaves.learners;
   const generation = states.generation;
   // Ids from the database (the session's user, the lecture's course), never from the request.
-  const userIds = keys.map((key) => key.slice(0, key.indexOf(':')));
-  const courseIds = keys.map((key) => key.slice(key.indexOf(':') + 1));
+  const pairs = keys.map(ofLearnerCourseKey);
+  const userIds = pairs.map((pair) => pair.userId);
+  const courseIds = pairs.map((pair) => pair.courseId);
   const result = await ctx.db.execute(sql`
     select k.user_id, k.course_id,
            (select count(*) from quizzes as q where q.course_id = k.course_id)::int as quiz_count,
@@ -178,7 +174,10 @@ async function readLearnerCourses(ctx: Context, keys: string[]): Promise<Map<str
       updatedAt: msOf(row.updated_at),
     });
   }
-  for (const [key, state] of found) states.remember(key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1), state, generation);
+  for (const [key, state] of found) {
+    const { userId, courseId } = ofLearnerCourseKey(key);
+    states.remember(userId, courseId, state, generation);
+  }
   return found;
 }
 
