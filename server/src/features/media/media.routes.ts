@@ -127,8 +127,9 @@ export const ONE_READ_BYTES = 4 * 1024 * 1024;
 /**
  * The private file at `key` as a player asks for it (a GET without conditions, of the whole file
  * or of one range inside it), from the storage's open files: the same status, headers and bytes
- * as `send` answers (readStoredFile), without its stat, open and close. Undefined for any other
- * request (HEAD, If-*, several ranges, a range outside the file, a missing file), which `send` answers.
+ * as `send` answers (readStoredFile), without its stat, open and close; a small file kept in
+ * memory with it (open-files.ts) without a read. Undefined for any other request (HEAD, If-*,
+ * several ranges, a range outside the file, a missing file), which `send` answers.
  */
 export async function readOpenFile(
   request: FastifyRequest,
@@ -165,6 +166,21 @@ export async function readOpenFile(
   const length = Math.max(0, end - start + 1);
   answer['Content-Length'] = length;
   const statusCode = asked ? 206 : 200;
+  if (file.contents) {
+    file.release();
+    return { statusCode, headers: answer, stream: file.contents.subarray(start, start + length) };
+  }
+  if (!asked && length <= ONE_READ_BYTES && file.hasRoom()) {
+    // Its own buffer, kept with the file for the next players; never given back to readBuffers.
+    const contents = Buffer.allocUnsafeSlow(length);
+    try {
+      await readRange(file.fd, contents, 0);
+      file.keep(contents);
+    } finally {
+      file.release();
+    }
+    return { statusCode, headers: answer, stream: contents };
+  }
   if (length > ONE_READ_BYTES) {
     const stream = fs.createReadStream('', { fd: file.fd, autoClose: false, start, end: Math.max(start, end), highWaterMark: READ_CHUNK_BYTES });
     // 'close' comes once no read is under way, also when the answer is abandoned.

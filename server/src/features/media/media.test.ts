@@ -234,7 +234,8 @@ describe('GET /media/private/* (signed lecture video)', () => {
       const { date: _date, ...headers } = response.headers;
       return { status: response.statusCode, headers, body: response.rawPayload };
     };
-    // A player's plain requests are read from the storage's open files; a conditional one goes through send.
+    // A player's plain requests are read from the storage's open files (this small video, after the
+    // first, from its contents kept in memory); a conditional one goes through send.
     for (const range of [undefined, 'bytes=0-1023', 'bytes=1000-', `bytes=${SIZE - 10}-${SIZE + 5000}`]) {
       const plain = await get(url, range ? { range } : {});
       const conditional = await get(url, range ? { range, 'if-range': etag as string } : { 'if-none-match': '"another"' });

@@ -3,7 +3,7 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createOpenFiles, type OpenFile } from './open-files.ts';
+import { CHECK_MS, createOpenFiles, type OpenFile } from './open-files.ts';
 
 let folder: string;
 let clock: number;
@@ -164,5 +164,84 @@ describe('open files of stored media', () => {
     const files = createOpenFiles({ now });
     files.close();
     expect(await files.acquire(file)).toBeUndefined();
+  });
+
+  describe('contents kept in memory', () => {
+    /** Reads the file whole and offers it to be kept, as the media routes do for a small file. */
+    const readAndKeep = (open: OpenFile) => {
+      if (open.hasRoom()) open.keep(Buffer.from(textOf(open)));
+      open.release();
+    };
+
+    it('hands the next readers the contents read once, and lets them go with their file', async () => {
+      const file = await write('a.ts', 'segment one');
+      const files = createOpenFiles({ now });
+      const first = (await files.acquire(file))!;
+      expect(first.contents).toBeUndefined();
+      readAndKeep(first);
+
+      const next = (await files.acquire(file))!;
+      expect(next.contents?.toString('utf8')).toBe('segment one');
+      expect(next.hasRoom()).toBe(false);
+      next.release();
+      expect(files.keptBytes).toBe(11);
+
+      files.forget(file);
+      expect(files.keptBytes).toBe(0);
+    });
+
+    it('never hands on the contents of a file replaced behind its back', async () => {
+      const file = await write('a.ts', 'old bytes');
+      const files = createOpenFiles({ now });
+      readAndKeep((await files.acquire(file))!);
+      await write('a.ts', 'new bytes!');
+      clock += CHECK_MS;
+
+      const after = (await files.acquire(file))!;
+      expect(after.contents).toBeUndefined();
+      expect(textOf(after)).toBe('new bytes!');
+      after.release();
+      expect(files.keptBytes).toBe(0);
+    });
+
+    it('keeps no contents that are not the whole file', async () => {
+      const file = await write('a.ts', 'segment one');
+      const files = createOpenFiles({ now });
+      const open = (await files.acquire(file))!;
+      open.keep(Buffer.from('segment'));
+      open.release();
+      expect((await files.acquire(file))!.contents).toBeUndefined();
+      expect(files.keptBytes).toBe(0);
+    });
+
+    it('keeps the first files while they are asked for, and gives the room of idle ones to others', async () => {
+      const [a, b, c] = await Promise.all(['a.ts', 'b.ts', 'c.ts'].map((name) => write(name, `${name} has ten`)));
+      const files = createOpenFiles({ now, maxKeptBytes: 25, keptIdleMs: 60_000 });
+      readAndKeep((await files.acquire(a!))!);
+      readAndKeep((await files.acquire(b!))!);
+      // No room for c while a and b are being watched: it is read for each of its requests.
+      clock += 30_000;
+      (await files.acquire(a!))!.release();
+      const first = (await files.acquire(c!))!;
+      expect(first.hasRoom()).toBe(false);
+      first.release();
+      expect(files.keptBytes).toBe(24);
+
+      // b has not been asked for within a minute: c takes its room; a, asked for since, stays.
+      clock += 31_000;
+      readAndKeep((await files.acquire(c!))!);
+      expect((await files.acquire(c!))!.contents?.toString('utf8')).toBe('c.ts has ten');
+      expect((await files.acquire(a!))!.contents).toBeDefined();
+      expect((await files.acquire(b!))!.contents).toBeUndefined();
+      expect(files.keptBytes).toBe(24);
+    });
+
+    it('lets every kept contents go on close', async () => {
+      const file = await write('a.ts', 'segment one');
+      const files = createOpenFiles({ now });
+      readAndKeep((await files.acquire(file))!);
+      files.close();
+      expect(files.keptBytes).toBe(0);
+    });
   });
 });

@@ -13,15 +13,32 @@ import path from 'node:path';
  *   reopened when the path no longer names the same file, or dropped when it names none.
  * - A descriptor is closed only once no reader holds it: a read in flight never meets a closed,
  *   or reused, descriptor number.
+ *
+ * A small file's whole contents may be kept with it (`keep`): the segments of a lecture many are
+ * watching are then written to each of them from one buffer, without a read (a copy of every byte)
+ * for each. Kept contents go with their file (forgotten, replaced, closed), and all of them together
+ * stay within MAX_KEPT_BYTES: the first files kept stay while they are asked for; contents not asked
+ * for within KEPT_IDLE_MS make room for others. A file that finds no room is read for each request,
+ * as before, so a catalogue watched wider than the room never churns it.
  */
 export const CHECK_MS = 1000;
 /** Files being played at once are few; past this many the least recently used are closed. */
 export const MAX_OPEN_FILES = 256;
+/** Room for the contents of files kept in memory: the 30 segments of a 60 s lecture's three renditions are ~65 MB. */
+export const MAX_KEPT_BYTES = 128 * 1024 * 1024;
+/** Kept contents not asked for within this long give their room to a file that is. */
+export const KEPT_IDLE_MS = 60_000;
 
 export interface OpenFile {
   fd: number;
   size: number;
   mtime: Date;
+  /** The file's whole contents, when kept in memory: never to be written to. */
+  contents: Buffer | undefined;
+  /** Whether the file's contents would be kept now, were they read whole (`keep`). */
+  hasRoom(): boolean;
+  /** Keeps `contents`, the file's whole bytes as read from `fd`, for the next readers, when there is room. */
+  keep(contents: Buffer): void;
   /** To call once the reader is done with `fd` (its reads finished). */
   release(): void;
 }
@@ -37,6 +54,8 @@ export interface OpenFiles {
   close(): void;
   /** How many files are kept open (tests). */
   readonly size: number;
+  /** How many bytes of contents are kept (tests). */
+  readonly keptBytes: number;
 }
 
 interface Entry {
@@ -49,10 +68,20 @@ interface Entry {
   checkedAt: number;
   readers: number;
   dropped: boolean;
+  contents: Buffer | undefined;
+  /** When a reader last had the file. */
+  usedAt: number;
 }
 
-export function createOpenFiles({ checkMs = CHECK_MS, maxOpen = MAX_OPEN_FILES, now = Date.now } = {}): OpenFiles {
+export function createOpenFiles({
+  checkMs = CHECK_MS,
+  maxOpen = MAX_OPEN_FILES,
+  maxKeptBytes = MAX_KEPT_BYTES,
+  keptIdleMs = KEPT_IDLE_MS,
+  now = Date.now,
+} = {}): OpenFiles {
   const entries = new Map<string, Entry>();
+  let keptBytes = 0;
   // One open (or check) at a time per file: the players that asked meanwhile share it.
   const pending = new Map<string, Promise<Entry | undefined>>();
   let closed = false;
@@ -63,20 +92,44 @@ export function createOpenFiles({ checkMs = CHECK_MS, maxOpen = MAX_OPEN_FILES, 
   const closeWhenFree = (entry: Entry) => {
     if (entry.readers === 0) fs.closeSync(entry.fd);
   };
+  const letGoOf = (entry: Entry) => {
+    if (!entry.contents) return;
+    keptBytes -= entry.contents.length;
+    entry.contents = undefined;
+  };
   const drop = (file: string) => {
     const entry = entries.get(file);
     if (!entry) return;
     entries.delete(file);
     entry.dropped = true;
+    letGoOf(entry);
     closeWhenFree(entry);
+  };
+  // Room for `bytes` more, made by letting go of contents nobody asked for within keptIdleMs.
+  const makeRoom = (bytes: number): boolean => {
+    if (keptBytes + bytes <= maxKeptBytes) return true;
+    const idleSince = now() - keptIdleMs;
+    for (const entry of entries.values()) {
+      if (entry.contents && entry.usedAt < idleSince) letGoOf(entry);
+      if (keptBytes + bytes <= maxKeptBytes) return true;
+    }
+    return false;
   };
   const lend = (entry: Entry): OpenFile => {
     entry.readers++;
+    entry.usedAt = now();
     let released = false;
     return {
       fd: entry.fd,
       size: entry.size,
       mtime: entry.mtime,
+      contents: entry.contents,
+      hasRoom: () => !entry.dropped && !entry.contents && entry.size <= maxKeptBytes && makeRoom(entry.size),
+      keep(contents) {
+        if (entry.dropped || entry.contents || contents.length !== entry.size || !makeRoom(contents.length)) return;
+        entry.contents = contents;
+        keptBytes += contents.length;
+      },
       release() {
         if (released) return;
         released = true;
@@ -95,7 +148,19 @@ export function createOpenFiles({ checkMs = CHECK_MS, maxOpen = MAX_OPEN_FILES, 
       fs.close(fd, () => {});
       return undefined;
     }
-    return { fd, size: stat.size, mtime: stat.mtime, mtimeMs: stat.mtimeMs, dev: stat.dev, ino: stat.ino, checkedAt: now(), readers: 0, dropped: false };
+    return {
+      fd,
+      size: stat.size,
+      mtime: stat.mtime,
+      mtimeMs: stat.mtimeMs,
+      dev: stat.dev,
+      ino: stat.ino,
+      checkedAt: now(),
+      readers: 0,
+      dropped: false,
+      contents: undefined,
+      usedAt: now(),
+    };
   };
 
   const sameFile = async (file: string, entry: Entry): Promise<boolean> => {
@@ -157,6 +222,9 @@ export function createOpenFiles({ checkMs = CHECK_MS, maxOpen = MAX_OPEN_FILES, 
     },
     get size() {
       return entries.size;
+    },
+    get keptBytes() {
+      return keptBytes;
     },
   };
 }
