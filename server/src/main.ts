@@ -48,7 +48,7 @@ try {
   const sweeping = new AbortController();
   let closing = false;
   // Set once the server listens: the job queue's workers, begun a moment later.
-  let workersLater: NodeJS.Timeout | undefined;
+  let workersLater: NodeJS.Timeout | undefined = undefined;
   // Set once the server listens; a stop before then has no backup socket to close.
   let backups: Awaited<ReturnType<typeof listenForBackups>> = undefined;
   const shutdown = async (signal: string, exitCode = 0) => {
