@@ -12,6 +12,9 @@ import { LEFTOVER_AGE_MS, sweepMediaLeftovers } from './features/media/leftovers
 import { withSecrets } from './secrets.ts';
 import { startWorkers } from './workers.ts';
 
+/** How long after listening the job queue's workers begin (below). */
+const WORKERS_AFTER_LISTEN_MS = 1000;
+
 // Listens and shuts down gracefully; everything else lives in buildApp.
 try {
   const settings = loadConfig();
@@ -44,6 +47,8 @@ try {
   await ensureInitialAdmin(app.ctx, (message) => console.log(message), { interactive: process.stdout.isTTY === true });
   const sweeping = new AbortController();
   let closing = false;
+  // Set once the server listens: the job queue's workers, begun a moment later.
+  let workersLater: NodeJS.Timeout | undefined = undefined;
   // Set once the server listens; a stop before then has no backup socket to close.
   let backups: Awaited<ReturnType<typeof listenForBackups>> = undefined;
   const shutdown = async (signal: string, exitCode = 0) => {
@@ -51,6 +56,7 @@ try {
     closing = true;
     app.log.info({ signal }, 'shutting down');
     sweeping.abort();
+    clearTimeout(workersLater);
     // A service manager waits for us (TimeoutStopSec), so does a person at Ctrl-C: an upload that
     // would hold the close for minutes is cut off instead, and its .part file swept at the next start.
     setTimeout(() => {
@@ -74,20 +80,25 @@ try {
   if (config.eventLoopStatsFile) writeEventLoopStats(config.eventLoopStatsFile);
   // Not awaited: the server serves meanwhile. Before listening, loading pg-boss, its start-up queries
   // and cron keeping and the look for stalled videos were a quarter of a later start's work; a job
-  // sent meanwhile is stored and waits for these workers, as it would for a busy one.
-  void (async () => {
-    try {
-      await startWorkers(app.ctx, { log: app.log });
-    } catch (error) {
-      if (closing) return;
-      // A server whose jobs would never run must not look healthy: stopped, as a failed start was.
-      app.log.fatal({ err: error }, 'the job queue did not start');
-      return void shutdown('a failed start of the job queue', 1);
-    }
-    await sweepMediaLeftovers(app.ctx, { olderThanMs: LEFTOVER_AGE_MS, log: app.log, signal: sweeping.signal }).catch((error: unknown) => {
-      if (!closing) app.log.error({ err: error }, 'sweeping media leftovers failed');
-    });
-  })();
+  // sent meanwhile is stored and waits for these workers, as it would for a busy one. Begun a moment
+  // after listening rather than at once: the first requests (a load balancer's probe, visitors
+  // waiting out the restart) are answered first, not after pg-boss's loading and its queries, which
+  // hold this thread and the embedded database's one connection.
+  workersLater = setTimeout(() => {
+    void (async () => {
+      try {
+        await startWorkers(app.ctx, { log: app.log });
+      } catch (error) {
+        if (closing) return;
+        // A server whose jobs would never run must not look healthy: stopped, as a failed start was.
+        app.log.fatal({ err: error }, 'the job queue did not start');
+        return void shutdown('a failed start of the job queue', 1);
+      }
+      await sweepMediaLeftovers(app.ctx, { olderThanMs: LEFTOVER_AGE_MS, log: app.log, signal: sweeping.signal }).catch((error: unknown) => {
+        if (!closing) app.log.error({ err: error }, 'sweeping media leftovers failed');
+      });
+    })();
+  }, WORKERS_AFTER_LISTEN_MS);
 } catch (error) {
   if (error instanceof ConfigError || error instanceof DataDirLockedError) {
     console.error(error.message);

@@ -1,13 +1,16 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { drizzle } from 'drizzle-orm/pglite';
+import { migrate } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { withSecrets } from '../secrets.ts';
-import { createPostgresTestDatabase, TEST_ENV, testDatabaseKind } from '../test/app.ts';
+import { createPostgresTestDatabase, pgliteFromTemplate, TEST_ENV, testDatabaseKind } from '../test/app.ts';
 import { recordLogs } from '../test/logs.ts';
+import { migrationsPending } from './client.ts';
 
 describe.runIf(testDatabaseKind === 'postgres')('a PostgreSQL connection that dies while idle', () => {
   it('is logged as a warning, and the server goes on answering from a new connection', async () => {
@@ -40,6 +43,38 @@ describe.runIf(testDatabaseKind === 'postgres')('a PostgreSQL connection that di
       await app.close();
       await created.drop();
       await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.runIf(testDatabaseKind === 'pglite')('migrationsPending', () => {
+  it('says so until the newest committed migration is recorded, and not once it is', async () => {
+    const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'lms-migrations-'));
+    await fs.mkdir(path.join(folder, 'meta'));
+    // Newer than any the database has recorded (the project's own, applied to the test database).
+    const entries = ['0000_first', '0001_second'].map((tag, idx) => ({ idx, version: '7', when: 9_000_000_000_000 + idx, tag, breakpoints: true }));
+    for (const { tag } of entries) await fs.writeFile(path.join(folder, `${tag}.sql`), `CREATE TABLE pending_${tag.slice(5)} (id integer);`);
+    // The journal as an older build committed it, then as this one does.
+    const commit = (committed: typeof entries) =>
+      fs.writeFile(path.join(folder, 'meta', '_journal.json'), JSON.stringify({ version: '7', dialect: 'postgresql', entries: committed }));
+    const client = await pgliteFromTemplate();
+    try {
+      const query = (text: string) => client.query(text);
+      expect(await migrationsPending(query)).toBe(false);
+      await commit(entries.slice(0, 1));
+      expect(await migrationsPending(query, folder)).toBe(true);
+      await migrate(drizzle({ client }), { migrationsFolder: folder });
+      expect(await migrationsPending(query, folder)).toBe(false);
+
+      await commit(entries);
+      expect(await migrationsPending(query, folder)).toBe(true);
+      await migrate(drizzle({ client }), { migrationsFolder: folder });
+      expect(await migrationsPending(query, folder)).toBe(false);
+      const tables = await client.query("SELECT tablename FROM pg_tables WHERE tablename LIKE 'pending_%' ORDER BY tablename");
+      expect(tables.rows).toEqual([{ tablename: 'pending_first' }, { tablename: 'pending_second' }]);
+    } finally {
+      await client.close();
+      await fs.rm(folder, { recursive: true, force: true });
     }
   });
 });

@@ -28,7 +28,7 @@ export async function openTestDatabase(): Promise<Database> {
  */
 let templateDump: Promise<Blob> | undefined;
 
-async function pgliteFromTemplate(): Promise<PGlite> {
+export async function pgliteFromTemplate(): Promise<PGlite> {
   templateDump ??= readOrMakeTemplate();
   return createPglite({ loadDataDir: await templateDump });
 }

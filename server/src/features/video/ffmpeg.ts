@@ -90,15 +90,20 @@ async function onPath(name: string): Promise<string> {
 
 /** The pair as VideoTools if both run; otherwise why not. */
 async function check(pair: { ffmpeg: string; ffprobe: string }): Promise<VideoTools | string> {
-  const versions: string[] = [];
-  for (const binary of [pair.ffmpeg, pair.ffprobe]) {
-    // npm 11 skips the packages' `chmod u+x` install scripts; the files may need it still.
-    if (binary.includes('/')) await fs.chmod(binary, 0o755).catch(() => undefined);
-    const run = await runChild(binary, ['-hide_banner', '-version'], { timeoutMs: VERSION_TIMEOUT_MS }).catch((error: Error) => error);
-    if (run instanceof Error) return `${binary} could not run (${run.message})`;
-    versions.push(run.stdout.split('\n', 1)[0] ?? '');
-  }
-  return { ...pair, build: await buildOf(pair.ffmpeg, versions[0]!) };
+  // Both at once: a start waits for them, and the second, run once the first had answered, was
+  // spawned only after the embedded database had opened.
+  const [ffmpeg, ffprobe] = await Promise.all([firstVersionLine(pair.ffmpeg), firstVersionLine(pair.ffprobe)]);
+  if (ffmpeg instanceof Error) return `${pair.ffmpeg} could not run (${ffmpeg.message})`;
+  if (ffprobe instanceof Error) return `${pair.ffprobe} could not run (${ffprobe.message})`;
+  return { ...pair, build: await buildOf(pair.ffmpeg, ffmpeg) };
+}
+
+/** The first line of `binary -version`, or why it could not run. */
+async function firstVersionLine(binary: string): Promise<string | Error> {
+  // npm 11 skips the packages' `chmod u+x` install scripts; the files may need it still.
+  if (binary.includes('/')) await fs.chmod(binary, 0o755).catch(() => undefined);
+  const run = await runChild(binary, ['-hide_banner', '-version'], { timeoutMs: VERSION_TIMEOUT_MS }).catch((error: Error) => error);
+  return run instanceof Error ? run : (run.stdout.split('\n', 1)[0] ?? '');
 }
 
 /** What the first line of `ffmpeg -version` ("ffmpeg version 5.1.9-0+deb12u1 Copyright (c) 2000-2026 …") and the binary's place tell. */
