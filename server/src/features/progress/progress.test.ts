@@ -91,7 +91,9 @@ describe('a flush', () => {
     await t.app.ctx.heldSaves.flush();
     expect(await lectureOf(courseId, lectureId, account.cookie)).toMatchObject({ position: 7, watched: 5 });
     // The flush's planner settings are its transaction's own: the next statement plans as ever.
-    const result = (await t.app.ctx.db.execute(sql`select current_setting('enable_seqscan') as seqscan, current_setting('enable_hashjoin') as hashjoin`)) as unknown as {
+    const result = (await t.app.ctx.db.execute(
+      sql`select current_setting('enable_seqscan') as seqscan, current_setting('enable_hashjoin') as hashjoin`,
+    )) as unknown as {
       rows: { seqscan: string; hashjoin: string }[];
     };
     expect(result.rows[0]).toEqual({ seqscan: 'on', hashjoin: 'on' });
