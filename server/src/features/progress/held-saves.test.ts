@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createHeldSaves, inParts, type HeldSave } from './held-saves.ts';
+import { createHeldSaves, inParts, MAX_PARTS_PER_FLUSH, MIN_SAVES_PER_WRITE, nextPartSize, type HeldSave } from './held-saves.ts';
 import { applySave } from './progress.service.ts';
 import { createLearnerStates, createLectureFacts } from './save-copies.ts';
 
@@ -155,6 +155,63 @@ describe('held saves', () => {
     expect(inParts(saves, 4).map((part) => part.length)).toEqual([4, 2]);
     expect(inParts(saves, 1).map((part) => part.length)).toEqual([2, 2, 2]);
     expect(inParts([], 4)).toEqual([]);
+  });
+
+  /** Held saves on a database whose part takes `cost(saves)` ms on a clock of its own; the sizes of the parts written land in `sizes`. */
+  function timedHeld(cost: (saves: number) => number) {
+    let now = 0;
+    const sizes: number[] = [];
+    const held = createHeldSaves({
+      flushMs: 3_600_000,
+      partMs: 10,
+      clock: () => now,
+      onError: (error) => {
+        throw error;
+      },
+      write: async (batch) => {
+        sizes.push(batch.length);
+        now += cost(batch.length);
+      },
+    });
+    return { held, sizes };
+  }
+  const learnerNo = (i: number) => `77777777-7777-4777-8777-${String(i).padStart(12, '0')}`;
+
+  it('size each part from how long the last one took to write, so that none holds the thread much past the target', async () => {
+    // A part costs a fixed 2 ms (its statements, its commit) and 0.02 ms a save: 400 saves take the 10 ms asked.
+    const { held, sizes } = timedHeld((saves) => 2 + 0.02 * saves);
+    for (let i = 0; i < 2000; i++) held.hold(saveAt(1000, { userId: learnerNo(i) }));
+    await held.flush();
+    expect(sizes.reduce((sum, size) => sum + size, 0)).toBe(2000);
+    for (const size of sizes) expect(2 + 0.02 * size).toBeLessThanOrEqual(10.5);
+    expect(sizes.slice(2, -1).every((size) => size >= 380 && size <= 400)).toBe(true);
+    // The next flush starts from the size reached.
+    sizes.length = 0;
+    for (let i = 0; i < 1000; i++) held.hold(saveAt(2000, { userId: learnerNo(i) }));
+    await held.flush();
+    expect(sizes[0]).toBeGreaterThanOrEqual(380);
+    await held.close();
+  });
+
+  it('write a flush in a bounded number of parts however slow a part is, so that it keeps up with the saves', async () => {
+    const { held, sizes } = timedHeld(() => 50);
+    for (let i = 0; i < 2000; i++) held.hold(saveAt(1000, { userId: learnerNo(i) }));
+    await held.flush();
+    expect(sizes.reduce((sum, size) => sum + size, 0)).toBe(2000);
+    expect(sizes.length).toBeLessThanOrEqual(MAX_PARTS_PER_FLUSH);
+    await held.close();
+  });
+
+  it('grow a part at most twofold at once, within its bounds', () => {
+    expect(nextPartSize(1000, 1000, 100, { targetMs: 10 })).toBe(100);
+    expect(nextPartSize(100, 100, 2, { targetMs: 10 })).toBe(200);
+    expect(nextPartSize(100, 100, 0, { targetMs: 10 })).toBe(200);
+    expect(nextPartSize(600, 600, 1, { targetMs: 10, max: 1000 })).toBe(1000);
+    expect(nextPartSize(60, 60, 500, { targetMs: 10 })).toBe(MIN_SAVES_PER_WRITE);
+    expect(nextPartSize(1, 1, 500, { targetMs: 10, max: 1 })).toBe(1);
+    // A flush's last part, smaller than its size: quick, it leaves the size; slow, it shrinks it.
+    expect(nextPartSize(300, 20, 1, { targetMs: 10 })).toBe(300);
+    expect(nextPartSize(300, 200, 40, { targetMs: 10 })).toBe(MIN_SAVES_PER_WRITE);
   });
 
   it('refuse a learner past their share of lectures, and nobody past the area', async () => {

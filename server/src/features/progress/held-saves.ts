@@ -66,40 +66,71 @@ export const MAX_HELD_PER_LEARNER = 4;
 /** A batch that failed this many times is written a save at a time: one bad save must not hold the others back. */
 const ATTEMPTS_AS_BATCH = 2;
 /**
- * Saves written in one transaction at most. The embedded database runs on the server's own thread:
- * every request waits while a statement runs, so a flush larger than this (a burst, the saves held
- * while the database was away) is written in parts, with waiting requests let through between two.
- * A second's saves at the rate saves are built for are one part: smaller parts cost a commit each,
- * and parts of a hundred made saves slower (decision 0037).
+ * Saves written in one transaction at most: on PostgreSQL, where a write waits on another process,
+ * a second's saves at the rate saves are built for are one part.
  */
 export const SAVES_PER_WRITE = 1000;
+/** Saves written in one transaction at least, however slow the last part was: each part costs a commit. */
+export const MIN_SAVES_PER_WRITE = 50;
+/**
+ * How long one part of a flush should take to write. The embedded database runs on the server's
+ * own thread: every request that arrives while a part is written waits for it, so a flush is
+ * written in parts sized to take about this long (from how long the last part took), with the
+ * requests that arrived meanwhile let through between two. A second's saves at the budget's rate
+ * in one part held the thread for 100–400 ms, which every save arriving meanwhile waited for.
+ * A part also costs a fixed 10–15 ms of the thread (its statements planned, its commit) besides
+ * some 0.07 ms a save: much shorter parts would spend the thread on little else.
+ */
+export const PART_MS = 25;
+/**
+ * Parts a flush is written in at most, whatever the parts before took: on a machine too busy for
+ * a part to fit PART_MS, the parts' fixed cost must not make the flush fall behind the saves.
+ */
+export const MAX_PARTS_PER_FLUSH = 8;
 
 /** Lets the requests that arrived meanwhile run before the next part of a flush. */
 const letOthersRun = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * A flush's saves in parts of about `size`, each learner's saves in one part: the course row
- * names the lecture saved last, which only a part that has all of the learner's saves can tell.
+ * The size of the next part, from the last: it was cut at `size`, and its `count` saves took
+ * `tookMs` to write. Scaled towards `targetMs` (a part's fixed cost, its commit, makes a part's time
+ * grow slower than its size, so the size settles where the time meets the target), never more than
+ * doubled at once, and kept between MIN_SAVES_PER_WRITE and `max`. A part smaller than its size
+ * (a flush's last) that was quick says nothing of a larger one: the size stays.
  */
-export function inParts(batch: HeldSave[], size: number): HeldSave[][] {
+export function nextPartSize(size: number, count: number, tookMs: number, { targetMs = PART_MS, max = SAVES_PER_WRITE } = {}): number {
+  if (count < size && tookMs <= targetMs) return size;
+  const next = tookMs > 0 ? Math.round((count * targetMs) / tookMs) : 2 * size;
+  return Math.max(Math.min(MIN_SAVES_PER_WRITE, max), Math.min(max, next, 2 * size));
+}
+
+/**
+ * A flush's saves in parts, each learner's saves in one part: the course row names the lecture
+ * saved last, which only a part that has all of the learner's saves can tell. Each part is cut at
+ * `size()` as it stands when the part is taken, so a part can be sized from the one before.
+ */
+export function* partsOf(batch: HeldSave[], size: () => number): Generator<HeldSave[]> {
   const byLearner = new Map<string, HeldSave[]>();
   for (const save of batch) {
     const saves = byLearner.get(save.userId);
     if (saves) saves.push(save);
     else byLearner.set(save.userId, [save]);
   }
-  const parts: HeldSave[][] = [];
   let part: HeldSave[] = [];
+  let limit = size();
   for (const saves of byLearner.values()) {
-    if (part.length > 0 && part.length + saves.length > size) {
-      parts.push(part);
+    if (part.length > 0 && part.length + saves.length > limit) {
+      yield part;
       part = [];
+      limit = size();
     }
     part.push(...saves);
   }
-  if (part.length > 0) parts.push(part);
-  return parts;
+  if (part.length > 0) yield part;
 }
+
+/** A flush's saves in parts of about `size` (partsOf at a fixed size). */
+export const inParts = (batch: HeldSave[], size: number): HeldSave[][] => [...partsOf(batch, () => size)];
 
 const keyOf = (save: HeldSave) => `${save.userId}:${save.lectureId}`;
 
@@ -125,12 +156,19 @@ export function createHeldSaves({
   flushMs = FLUSH_MS,
   maxHeld = MAX_HELD,
   savesPerWrite = SAVES_PER_WRITE,
+  partMs = PART_MS,
+  clock = () => performance.now(),
 }: {
   write: WriteSaves;
   onError: (error: unknown) => void;
   flushMs?: number | undefined;
   maxHeld?: number | undefined;
+  /** The most saves a part holds. */
   savesPerWrite?: number | undefined;
+  /** How long a part should take to write (PART_MS). */
+  partMs?: number | undefined;
+  /** Milliseconds, for timing parts (tests give their own). */
+  clock?: () => number;
 }): HeldSaves {
   let held = new Map<string, HeldSave>();
   /** Lectures held per learner, emptied with `held`. */
@@ -140,6 +178,8 @@ export function createHeldSaves({
   let flushing: Promise<void> | undefined;
   /** Learners whose saves the flush under way is writing. */
   let writing = new Set<string>();
+  /** The size of the next part, from how long the last one took; the first part of all is small, as nothing is known yet. */
+  let partSize = Math.min(MIN_SAVES_PER_WRITE, savesPerWrite);
 
   function add(save: HeldSave, { bounded }: { bounded: boolean }): boolean {
     const key = keyOf(save);
@@ -169,21 +209,28 @@ export function createHeldSaves({
   async function writeBatch(batch: HeldSave[], failed: Map<string, number>) {
     const [asBatch, alone] = [[] as HeldSave[], [] as HeldSave[]];
     for (const save of batch) ((failed.get(keyOf(save)) ?? 0) >= ATTEMPTS_AS_BATCH ? alone : asBatch).push(save);
-    const writes = [
-      // Each part is written, or held again, on its own: a part that fails holds none of the others back.
-      ...inParts(asBatch, savesPerWrite).map(
-        (part) => () =>
-          write(part).catch((error: unknown) => {
-            onError(error);
-            holdAgain(part, failed);
-          }),
-      ),
-      // Saves that failed in batches: each alone, and one that still fails is given up (and logged).
-      ...alone.map((save) => () => write([save]).catch(onError)),
-    ];
-    for (const [index, next] of writes.entries()) {
-      if (index > 0) await letOthersRun();
-      await next();
+    let first = true;
+    // Each part is written, or held again, on its own: a part that fails holds none of the others back.
+    const fewest = Math.ceil(asBatch.length / MAX_PARTS_PER_FLUSH);
+    let size = partSize;
+    const cutAt = () => (size = Math.max(partSize, fewest));
+    for (const part of partsOf(asBatch, cutAt)) {
+      if (!first) await letOthersRun();
+      first = false;
+      const started = clock();
+      try {
+        await write(part);
+        partSize = nextPartSize(size, part.length, clock() - started, { targetMs: partMs, max: savesPerWrite });
+      } catch (error) {
+        onError(error);
+        holdAgain(part, failed);
+      }
+    }
+    // Saves that failed in batches: each alone, and one that still fails is given up (and logged).
+    for (const save of alone) {
+      if (!first) await letOthersRun();
+      first = false;
+      await write([save]).catch(onError);
     }
   }
 

@@ -158,7 +158,11 @@ async function readLearnerCourses(ctx: Context, keys: string[]): Promise<Map<str
              where a.user_id = k.user_id and a.course_id = k.course_id and a.passed)::int as passed_quizzes,
            p.lecture_id, p.position_seconds, p.position_at, p.watched_seconds, p.completed_at, p.completion_set_at, p.updated_at
     from unnest(${`{${userIds.join(',')}}`}::uuid[], ${`{${courseIds.join(',')}}`}::uuid[]) as k(user_id, course_id)
-    left join lecture_progress as p on p.user_id = k.user_id and p.course_id = k.course_id`);
+    -- Lateral: each learner's rows looked up in the index by learner and course, where a join lets the
+    -- planner (no statistics on the embedded database) scan every learner's rows for each batch.
+    left join lateral (
+      select * from lecture_progress as r where r.user_id = k.user_id and r.course_id = k.course_id
+    ) as p on true`);
   const found = new Map<string, LearnerCourse>();
   for (const row of (result as unknown as { rows: LearnerCourseRow[] }).rows) {
     const key = learnerCourseKey(row.user_id, row.course_id);
@@ -345,6 +349,13 @@ export async function writeHeldSaves(ctx: Context, batch: HeldSave[]): Promise<v
     })),
   );
   const counted = await ctx.db.transaction(async (tx) => {
+    // Each save is a few rows found by their keys: index look-ups, whatever the tables hold. Left to
+    // itself the planner, which knows no batch's size (a JSON function is a hundred rows to it) and on
+    // the embedded database no table's statistics, joins the batch by scanning users and every
+    // learner's lecture rows, twice: a part's cost grew with the tables, not with its saves.
+    await tx.execute(
+      sql`select set_config('enable_seqscan', 'off', true), set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)`,
+    );
     const written = await tx.execute(sql`
       with allowed as (
         select s.*, l.course_id, coalesce(l.duration_seconds, s.duration) as length

@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { answers } from '@lms/contract/answers';
 import { findSession } from '../auth/sessions.ts';
@@ -80,6 +80,25 @@ const courseProgressOf = async (courseId: string, cookie: string) => {
 
 const lectureOf = async (courseId: string, lectureId: string, cookie: string) =>
   (await courseProgressOf(courseId, cookie)).lectures.find((row: { lectureId: string }) => row.lectureId === lectureId);
+
+describe('a flush', () => {
+  it("writes a flush by the rows' keys, and leaves every other query of the database planned as before", async () => {
+    const courseId = await newCourse(t.app, admin, 'Flushed course');
+    const lectureId = await newLecture(courseId);
+    const account = await subscriber();
+    const saved = await save(lectureId, account.cookie, { position: 7, watched: 5 });
+    expect(saved.statusCode, saved.body).toBe(200);
+    await t.app.ctx.heldSaves.flush();
+    expect(await lectureOf(courseId, lectureId, account.cookie)).toMatchObject({ position: 7, watched: 5 });
+    // The flush's planner settings are its transaction's own: the next statement plans as ever.
+    const result = (await t.app.ctx.db.execute(
+      sql`select current_setting('enable_seqscan') as seqscan, current_setting('enable_hashjoin') as hashjoin`,
+    )) as unknown as {
+      rows: { seqscan: string; hashjoin: string }[];
+    };
+    expect(result.rows[0]).toEqual({ seqscan: 'on', hashjoin: 'on' });
+  });
+});
 
 describe('saving and resuming', () => {
   let courseId: string;
