@@ -6,8 +6,10 @@ import fastifyStatic from '@fastify/static';
 import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { answers } from '@lms/contract/answers';
+import { endpoints } from '@lms/contract/endpoints';
+import { API_PREFIX, urlOf } from '@lms/contract/http';
 import { IMAGE_MAX_BYTES_META } from '@lms/contract/media';
-import { isPagePath, isPathOf, pagePaths } from '@lms/contract/pages';
+import { isPagePath, isPathOf, PAGE_ANSWERS_ID, pagePaths } from '@lms/contract/pages';
 import { DEFAULT_SITE } from '@lms/contract/site';
 import type { MediaStorage } from './features/media/storage.ts';
 import { ICON_SIZES, type IconSize, type SiteSnapshot } from './features/settings/site-settings.ts';
@@ -49,6 +51,34 @@ export const PAGE_MODULES: { path: string; sources: string[] }[] = [
   // A lecture page's first frame waits for the page's chunk and, for a lecture with a ladder, for hls.js.
   { path: pagePaths.courseLecture, sources: ['src/features/lectures/LecturePage.tsx', 'node_modules/hls.js/dist/hls.mjs'] },
 ];
+
+/**
+ * The API's reads a page makes first, by page (URLs below the API root, from the page's address),
+ * beside `GET /user/me`, which every signed-in page makes. For a signed-in session they are asked
+ * of the API itself as the page is sent, and their answers written into it (`answersScript`): the
+ * page renders with them instead of asking once its code has run, and a lecture's lease, which
+ * waits for the lecture list, leaves that much sooner.
+ */
+export const PAGE_READS: { path: string; reads: (search: URLSearchParams) => string[] }[] = [
+  {
+    // The course, its lectures and the learner's progress in it: what the lecture page shows, and the lease waits for.
+    path: pagePaths.courseLecture,
+    reads: (search) => {
+      const id = search.get('id');
+      if (!id) return [];
+      return [urlOf(endpoints.courses.list, undefined, { id }), urlOf(endpoints.lectures.list, { id }), urlOf(endpoints.progress.course, { id })];
+    },
+  },
+];
+
+/**
+ * The script that carries `answers` (raw JSON bodies by URL) in a page. Every `<` is escaped: a
+ * title with `</script>` in it stays inside the script's text.
+ */
+export function answersScript(answers: [url: string, body: string][]): string {
+  const json = `{${answers.map(([url, body]) => `${JSON.stringify(url)}:${body}`).join(',')}}`;
+  return `<script type="application/json" id="${PAGE_ANSWERS_ID}">${json.replace(/</g, '\\u003c')}</script>`;
+}
 
 /** Vite's build manifest (web/dist/.vite/manifest.json): each source's chunk and the chunks it imports. */
 type BuildManifest = Record<string, { file: string; isEntry?: boolean; imports?: string[] }>;
@@ -168,18 +198,69 @@ export async function serveWebApp(
     return page;
   };
 
-  const sendPage = async (preloads: string, request: FastifyRequest, reply: FastifyReply) => {
+  const sendPage = async (preloads: string, request: FastifyRequest, reply: FastifyReply, vary = 'accept-encoding') => {
     const encoded = await current(preloads);
     const accepted = request.headers['accept-encoding'];
     const encoding = accepted ? negotiate(accepted, ['br', 'gzip']) : null;
-    reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-cache').header('vary', 'accept-encoding');
+    reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-cache').header('vary', vary);
     if (encoding === 'br' || encoding === 'gzip') return reply.header('content-encoding', encoding).send(encoded[encoding]);
     return reply.send(encoded.html);
   };
+
+  /**
+   * The reads of `urls` as the API answers them to the session of `request`: asked of the API in
+   * this process, with the request's cookie, user agent and address, so that each answer is the
+   * one the page would get (the same guards, the same rows). None unless the session is signed in,
+   * and only the answers of 200: a refusal is left for the page to ask for and show as it does.
+   */
+  const answersFor = async (request: FastifyRequest, urls: string[]): Promise<[string, string][] | undefined> => {
+    const { cookie } = request.headers;
+    if (!cookie || request.method !== 'GET') return undefined;
+    const headers: Record<string, string> = { cookie };
+    if (request.headers['user-agent']) headers['user-agent'] = request.headers['user-agent'];
+    const ask = (url: string) => app.inject({ method: 'GET', url: `${API_PREFIX}${url}`, headers, remoteAddress: request.ip });
+    const me = urlOf(endpoints.users.me);
+    const asked = [me, ...urls];
+    const answered = await Promise.all(asked.map(ask));
+    if (answered[0]!.statusCode !== 200) return undefined;
+    return asked.flatMap((url, index) => {
+      const answer = answered[index]!;
+      return answer.statusCode === 200 && /^application\/json/.test(answer.headers['content-type'] ?? '') ? [[url, answer.body] as [string, string]] : [];
+    });
+  };
+
+  /**
+   * The page with the answers of its first reads in it, for one session: never kept by any cache,
+   * and compressed for this response alone (at a quicker setting than the shared page's).
+   */
+  const sendWithAnswers = async (preloads: string, sent: [string, string][], request: FastifyRequest, reply: FastifyReply) => {
+    const shared = (await current(preloads)).html.toString();
+    const body = shared.lastIndexOf('</body>');
+    const html = Buffer.from(body < 0 ? `${shared}${answersScript(sent)}` : `${shared.slice(0, body)}${answersScript(sent)}\n  ${shared.slice(body)}`);
+    const accepted = request.headers['accept-encoding'];
+    const encoding = accepted ? negotiate(accepted, ['br', 'gzip']) : null;
+    reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'private, no-store').header('vary', 'accept-encoding, cookie');
+    if (encoding === 'br') {
+      return reply.header('content-encoding', 'br').send(await brotliCompress(html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }));
+    }
+    if (encoding === 'gzip') return reply.header('content-encoding', 'gzip').send(await gzip(html));
+    return reply.send(html);
+  };
+
   const page: WebAppPage = {
     send: (request, reply) => sendPage('', request, reply),
-    sendAt(pathname, request, reply) {
-      return sendPage(preloadsAt(pathname), request, reply.code(isPagePath(pathname) ? 200 : 404));
+    async sendAt(pathname, request, reply) {
+      reply.code(isPagePath(pathname) ? 200 : 404);
+      const preloads = preloadsAt(pathname);
+      const reads = PAGE_READS.find(({ path: pagePath }) => isPathOf(pathname, pagePath));
+      if (reads) {
+        const query = request.url.indexOf('?');
+        const sent = await answersFor(request, reads.reads(new URLSearchParams(query < 0 ? '' : request.url.slice(query + 1))));
+        if (sent) return sendWithAnswers(preloads, sent, request, reply);
+        // The same address answers a signed-in viewer with their own page: a cache keeps a visitor's for visitors only.
+        return sendPage(preloads, request, reply, 'accept-encoding, cookie');
+      }
+      return sendPage(preloads, request, reply);
     },
     render: (head, site) => render(head, site),
   };
