@@ -125,17 +125,26 @@ describe("the lecture page's first reads, sent with it", () => {
     expect(unsigned(sent)).toEqual(unsigned(Object.fromEntries(expected.filter((answer) => answer.status === 200).map(({ url, body }) => [url, body]))));
   });
 
-  it.each([
-    ['a visitor', undefined],
-    ['a session that has ended', 'lms_session=not-a-session'],
-  ])('are not sent to %s: the page is every visitor’s, as cached as theirs', async (_who, cookie) => {
-    const response = await lecturePage(cookie);
+  it('are not sent to a visitor: the page is every visitor’s, as cached as theirs', async () => {
+    const response = await lecturePage();
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('no-cache');
     expect(response.headers['vary']).toMatch(/cookie/i);
     const html = htmlOf(response);
     expect(html).not.toContain(PAGE_ANSWERS_ID);
     expect(html).toBe(htmlOf(await t.app.inject({ url: '/courses', headers: { 'accept-encoding': 'br' } })));
+  });
+
+  it.each([
+    ['br', (bytes: Buffer) => zlib.brotliDecompressSync(bytes)],
+    ['gzip', (bytes: Buffer) => zlib.gunzipSync(bytes)],
+    ['identity', (bytes: Buffer) => bytes],
+  ])('are not sent for a session that has ended: the page is every visitor’s (%s)', async (encoding, decode) => {
+    const response = await t.app.inject({ url: `/course/lecture?id=${courseId}`, headers: { 'accept-encoding': encoding, cookie: 'lms_session=not-a-session' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('private, no-store');
+    expect(response.headers['content-encoding']).toBe(encoding === 'identity' ? undefined : encoding);
+    expect(decode(response.rawPayload).toString()).toBe(htmlOf(await t.app.inject({ url: '/courses', headers: { 'accept-encoding': 'br' } })));
   });
 
   it('are not sent with other pages, nor for a lecture page that names no course', async () => {

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
@@ -215,7 +216,7 @@ export async function serveWebApp(
    */
   const answersFor = async (request: FastifyRequest, urls: string[]): Promise<[string, string][] | undefined> => {
     const { cookie } = request.headers;
-    if (!cookie || request.method !== 'GET') return undefined;
+    if (!cookie) return undefined;
     const headers: Record<string, string> = { cookie };
     if (request.headers['user-agent']) headers['user-agent'] = request.headers['user-agent'];
     const ask = (url: string) => app.inject({ method: 'GET', url: `${API_PREFIX}${url}`, headers, remoteAddress: request.ip });
@@ -230,21 +231,37 @@ export async function serveWebApp(
   };
 
   /**
-   * The page with the answers of its first reads in it, for one session: never kept by any cache,
-   * and compressed for this response alone (at a quicker setting than the shared page's).
+   * The page for a request with a session cookie, with the answers of its first reads (`answersFor`)
+   * in it: everything before `</body>` is sent at once (the browser fetches the modules it names while
+   * the reads are made), then the answers and the rest. Its module scripts run once the document has
+   * ended, so they find the answers there. For one session: never kept by any cache, and compressed
+   * for this response alone, at a quicker setting than the shared page's.
    */
-  const sendWithAnswers = async (preloads: string, sent: [string, string][], request: FastifyRequest, reply: FastifyReply) => {
+  const sendWithAnswers = async (preloads: string, urls: string[], request: FastifyRequest, reply: FastifyReply) => {
     const shared = (await current(preloads)).html.toString();
-    const body = shared.lastIndexOf('</body>');
-    const html = Buffer.from(body < 0 ? `${shared}${answersScript(sent)}` : `${shared.slice(0, body)}${answersScript(sent)}\n  ${shared.slice(body)}`);
+    const end = shared.lastIndexOf('</body>');
+    const [first, rest] = end < 0 ? [shared, ''] : [shared.slice(0, end), shared.slice(end)];
     const accepted = request.headers['accept-encoding'];
     const encoding = accepted ? negotiate(accepted, ['br', 'gzip']) : null;
+    const body =
+      encoding === 'br'
+        ? zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } })
+        : encoding === 'gzip'
+          ? zlib.createGzip()
+          : new PassThrough();
+    body.write(first);
+    // Out now, not when the compressor's window fills.
+    if (!(body instanceof PassThrough)) body.flush();
+    answersFor(request, urls).then(
+      (sent) => body.end(sent ? `${answersScript(sent)}\n  ${rest}` : rest),
+      (error: unknown) => {
+        request.log.warn({ err: error }, "could not read the page's first answers: the page is sent without them");
+        body.end(rest);
+      },
+    );
     reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'private, no-store').header('vary', 'accept-encoding, cookie');
-    if (encoding === 'br') {
-      return reply.header('content-encoding', 'br').send(await brotliCompress(html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }));
-    }
-    if (encoding === 'gzip') return reply.header('content-encoding', 'gzip').send(await gzip(html));
-    return reply.send(html);
+    if (encoding === 'br' || encoding === 'gzip') reply.header('content-encoding', encoding);
+    return reply.send(body);
   };
 
   const page: WebAppPage = {
@@ -253,14 +270,11 @@ export async function serveWebApp(
       reply.code(isPagePath(pathname) ? 200 : 404);
       const preloads = preloadsAt(pathname);
       const reads = PAGE_READS.find(({ path: pagePath }) => isPathOf(pathname, pagePath));
-      if (reads) {
-        const query = request.url.indexOf('?');
-        const sent = await answersFor(request, reads.reads(new URLSearchParams(query < 0 ? '' : request.url.slice(query + 1))));
-        if (sent) return sendWithAnswers(preloads, sent, request, reply);
-        // The same address answers a signed-in viewer with their own page: a cache keeps a visitor's for visitors only.
-        return sendPage(preloads, request, reply, 'accept-encoding, cookie');
-      }
-      return sendPage(preloads, request, reply);
+      if (!reads) return sendPage(preloads, request, reply);
+      // The same address answers a signed-in viewer with their own page: a cache keeps a visitor's for visitors only.
+      if (!request.headers.cookie || request.method !== 'GET') return sendPage(preloads, request, reply, 'accept-encoding, cookie');
+      const query = request.url.indexOf('?');
+      return sendWithAnswers(preloads, reads.reads(new URLSearchParams(query < 0 ? '' : request.url.slice(query + 1))), request, reply);
     },
     render: (head, site) => render(head, site),
   };
