@@ -140,7 +140,10 @@ describe("the lecture page's first reads, sent with it", () => {
     ['gzip', (bytes: Buffer) => zlib.gunzipSync(bytes)],
     ['identity', (bytes: Buffer) => bytes],
   ])('are not sent for a session that has ended: the page is every visitor’s (%s)', async (encoding, decode) => {
-    const response = await t.app.inject({ url: `/course/lecture?id=${courseId}`, headers: { 'accept-encoding': encoding, cookie: 'lms_session=not-a-session' } });
+    const response = await t.app.inject({
+      url: `/course/lecture?id=${courseId}`,
+      headers: { 'accept-encoding': encoding, cookie: 'lms_session=not-a-session' },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('private, no-store');
     expect(response.headers['content-encoding']).toBe(encoding === 'identity' ? undefined : encoding);
@@ -171,6 +174,8 @@ describe("the lecture page's first reads, sent with it", () => {
   });
 
   it('writes the answers as JSON text with no "<" in it', () => {
-    expect(answersScript([['/a', '{"x":"</script>"}']])).toBe(`<script type="application/json" id="${PAGE_ANSWERS_ID}">{"/a":{"x":"\\u003c/script>"}}</script>`);
+    expect(answersScript([['/a', '{"x":"</script>"}']])).toBe(
+      `<script type="application/json" id="${PAGE_ANSWERS_ID}">{"/a":{"x":"\\u003c/script>"}}</script>`,
+    );
   });
 });

@@ -49,8 +49,11 @@ interface EncodedPage {
  * are fetched beside the entry instead of one after the other.
  */
 export const PAGE_MODULES: { path: string; sources: string[] }[] = [
-  // A lecture page's first frame waits for the page's chunk and, for a lecture with a ladder, for hls.js.
-  { path: pagePaths.courseLecture, sources: ['src/features/lectures/LecturePage.tsx', 'node_modules/hls.js/dist/hls.mjs'] },
+  // A lecture page's first frame waits for the page's chunk. Not hls.js: a module preloaded is compiled
+  // as it arrives, and its 578 KB were compiled on the main thread just as the page was to render (an MP4
+  // lecture never runs it). The page asks for it with its first render, and it is fetched and compiled
+  // while the lease is on its way.
+  { path: pagePaths.courseLecture, sources: ['src/features/lectures/LecturePage.tsx'] },
 ];
 
 /**
@@ -226,7 +229,9 @@ export async function serveWebApp(
     if (answered[0]!.statusCode !== 200) return undefined;
     return asked.flatMap((url, index) => {
       const answer = answered[index]!;
-      return answer.statusCode === 200 && /^application\/json/.test(answer.headers['content-type'] ?? '') ? [[url, answer.body] as [string, string]] : [];
+      return answer.statusCode === 200 && /^application\/json/.test(String(answer.headers['content-type'] ?? ''))
+        ? [[url, answer.body] as [string, string]]
+        : [];
     });
   };
 

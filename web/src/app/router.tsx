@@ -21,7 +21,14 @@ const page = (load: () => Promise<{ default: ComponentType }>): Pick<RouteObject
   };
   const Lazy = lazy(() => load().then(keep));
   const Page = () => (Loaded ? <Loaded /> : <Lazy />);
-  return { Component: Object.assign(Page, { preload: () => load().then(keep).then(() => undefined) }) };
+  return {
+    Component: Object.assign(Page, {
+      preload: () =>
+        load()
+          .then(keep)
+          .then(() => undefined),
+    }),
+  };
 };
 
 /**
