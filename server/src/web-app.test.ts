@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_ANSWERS_ID } from '@lms/contract/pages';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
-import { courses, users } from './db/schema.ts';
+import { lectures, users } from './db/schema.ts';
 import { withSecrets } from './secrets.ts';
 import { openTestDatabase, TEST_ENV, type TestApp } from './test/app.ts';
 import { signUp, signUpAdmin } from './test/http.ts';
@@ -162,14 +162,15 @@ describe("the lecture page's first reads, sent with it", () => {
 
   it('keep a title with markup in it inside the script, as the API wrote it', async () => {
     const title = 'Tags </script><script>alert(1)</script> & <!-- more';
-    await t.app.ctx.db.update(courses).set({ title }).where(eq(courses.id, courseId));
+    const lectureId = (answersIn(htmlOf(await lecturePage(subscriber)))![`/courses/${courseId}`] as { lectures: { _id: string }[] }).lectures[0]!._id;
+    await t.app.ctx.db.update(lectures).set({ title }).where(eq(lectures.id, lectureId));
     try {
       const html = htmlOf(await lecturePage(subscriber));
       const script = html.slice(html.indexOf(`id="${PAGE_ANSWERS_ID}">`));
       expect(script.indexOf('</script>')).toBe(script.lastIndexOf('</script>', script.indexOf('</body>')));
-      expect((answersIn(html)![`/courses?id=${courseId}`] as { courses: { title: string }[] }).courses[0]!.title).toBe(title);
+      expect((answersIn(html)![`/courses/${courseId}`] as { lectures: { title: string }[] }).lectures[0]!.title).toBe(title);
     } finally {
-      await t.app.ctx.db.update(courses).set({ title: 'HLS' }).where(eq(courses.id, courseId));
+      await t.app.ctx.db.update(lectures).set({ title: 'L' }).where(eq(lectures.id, lectureId));
     }
   });
 
