@@ -125,8 +125,11 @@ describe("the lecture page's first reads, sent with it", () => {
     expect(unsigned(sent)).toEqual(unsigned(Object.fromEntries(expected.filter((answer) => answer.status === 200).map(({ url, body }) => [url, body]))));
   });
 
-  it('are not sent to a visitor: the page is every visitor’s, as cached as theirs', async () => {
-    const response = await lecturePage();
+  it.each([
+    ['a visitor', undefined],
+    ['a visitor with cookies that are no session', 'theme=dark; lms_sessionx=1'],
+  ])('are not sent to %s: the page is every visitor’s, as cached as theirs', async (_who, cookie) => {
+    const response = await lecturePage(cookie);
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('no-cache');
     expect(response.headers['vary']).toMatch(/cookie/i);

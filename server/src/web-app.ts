@@ -12,6 +12,7 @@ import { API_PREFIX, urlOf } from '@lms/contract/http';
 import { IMAGE_MAX_BYTES_META } from '@lms/contract/media';
 import { isPagePath, isPathOf, PAGE_ANSWERS_ID, pagePaths } from '@lms/contract/pages';
 import { DEFAULT_SITE } from '@lms/contract/site';
+import { SESSION_COOKIE } from './features/auth/sessions.ts';
 import type { MediaStorage } from './features/media/storage.ts';
 import { ICON_SIZES, type IconSize, type SiteSnapshot } from './features/settings/site-settings.ts';
 import { escapeMarkup, headTags, siteTags, splitAtHead, withoutIconLinks, type PageHead, type PageSite } from './features/storefront/page-head.ts';
@@ -219,7 +220,7 @@ export async function serveWebApp(
    */
   const answersFor = async (request: FastifyRequest, urls: string[]): Promise<[string, string][] | undefined> => {
     const { cookie } = request.headers;
-    if (!cookie) return undefined;
+    if (!cookie || !request.cookies[SESSION_COOKIE]) return undefined;
     const headers: Record<string, string> = { cookie };
     if (request.headers['user-agent']) headers['user-agent'] = request.headers['user-agent'];
     const ask = (url: string) => app.inject({ method: 'GET', url: `${API_PREFIX}${url}`, headers, remoteAddress: request.ip });
@@ -277,7 +278,7 @@ export async function serveWebApp(
       const reads = PAGE_READS.find(({ path: pagePath }) => isPathOf(pathname, pagePath));
       if (!reads) return sendPage(preloads, request, reply);
       // The same address answers a signed-in viewer with their own page: a cache keeps a visitor's for visitors only.
-      if (!request.headers.cookie || request.method !== 'GET') return sendPage(preloads, request, reply, 'accept-encoding, cookie');
+      if (!request.cookies[SESSION_COOKIE] || request.method !== 'GET') return sendPage(preloads, request, reply, 'accept-encoding, cookie');
       const query = request.url.indexOf('?');
       return sendWithAnswers(preloads, reads.reads(new URLSearchParams(query < 0 ? '' : request.url.slice(query + 1))), request, reply);
     },
