@@ -93,3 +93,9 @@ export function isPagePath(pathname: string): boolean {
 export function isPathOf(pathname: string, pagePath: string): boolean {
   return segmentsOf(pathname).join('/') === segmentsOf(pagePath).join('/');
 }
+
+/**
+ * The id of the `<script type="application/json">` in which the server sends, with a signed-in
+ * viewer's page, the API's answers that page reads first (`{ [url below the API root]: body }`).
+ */
+export const PAGE_ANSWERS_ID = 'lms-page-answers';

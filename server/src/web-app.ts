@@ -1,14 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { answers } from '@lms/contract/answers';
+import { endpoints } from '@lms/contract/endpoints';
+import { API_PREFIX, urlOf } from '@lms/contract/http';
 import { IMAGE_MAX_BYTES_META } from '@lms/contract/media';
-import { isPagePath, isPathOf, pagePaths } from '@lms/contract/pages';
+import { isPagePath, isPathOf, PAGE_ANSWERS_ID, pagePaths } from '@lms/contract/pages';
 import { DEFAULT_SITE } from '@lms/contract/site';
+import { SESSION_COOKIE } from './features/auth/sessions.ts';
 import type { MediaStorage } from './features/media/storage.ts';
 import { ICON_SIZES, type IconSize, type SiteSnapshot } from './features/settings/site-settings.ts';
 import { escapeMarkup, headTags, siteTags, splitAtHead, withoutIconLinks, type PageHead, type PageSite } from './features/storefront/page-head.ts';
@@ -46,9 +50,40 @@ interface EncodedPage {
  * are fetched beside the entry instead of one after the other.
  */
 export const PAGE_MODULES: { path: string; sources: string[] }[] = [
-  // A lecture page's first frame waits for the page's chunk and, for a lecture with a ladder, for hls.js.
-  { path: pagePaths.courseLecture, sources: ['src/features/lectures/LecturePage.tsx', 'node_modules/hls.js/dist/hls.mjs'] },
+  // A lecture page's first frame waits for the page's chunk. Not hls.js: a module preloaded is compiled
+  // as it arrives, and its 578 KB were compiled on the main thread just as the page was to render (an MP4
+  // lecture never runs it). The page asks for it with its first render, and it is fetched and compiled
+  // while the lease is on its way.
+  { path: pagePaths.courseLecture, sources: ['src/features/lectures/LecturePage.tsx'] },
 ];
+
+/**
+ * The API's reads a page makes first, by page (URLs below the API root, from the page's address),
+ * beside `GET /user/me`, which every signed-in page makes. For a signed-in session they are asked
+ * of the API itself as the page is sent, and their answers written into it (`answersScript`): the
+ * page renders with them instead of asking once its code has run, and a lecture's lease, which
+ * waits for the lecture list, leaves that much sooner.
+ */
+export const PAGE_READS: { path: string; reads: (search: URLSearchParams) => string[] }[] = [
+  {
+    // The course, its lectures and the learner's progress in it: what the lecture page shows, and the lease waits for.
+    path: pagePaths.courseLecture,
+    reads: (search) => {
+      const id = search.get('id');
+      if (!id) return [];
+      return [urlOf(endpoints.courses.list, undefined, { id }), urlOf(endpoints.lectures.list, { id }), urlOf(endpoints.progress.course, { id })];
+    },
+  },
+];
+
+/**
+ * The script that carries `answers` (raw JSON bodies by URL) in a page. Every `<` is escaped: a
+ * title with `</script>` in it stays inside the script's text.
+ */
+export function answersScript(answers: [url: string, body: string][]): string {
+  const json = `{${answers.map(([url, body]) => `${JSON.stringify(url)}:${body}`).join(',')}}`;
+  return `<script type="application/json" id="${PAGE_ANSWERS_ID}">${json.replace(/</g, '\\u003c')}</script>`;
+}
 
 /** Vite's build manifest (web/dist/.vite/manifest.json): each source's chunk and the chunks it imports. */
 type BuildManifest = Record<string, { file: string; isEntry?: boolean; imports?: string[] }>;
@@ -168,18 +203,84 @@ export async function serveWebApp(
     return page;
   };
 
-  const sendPage = async (preloads: string, request: FastifyRequest, reply: FastifyReply) => {
+  const sendPage = async (preloads: string, request: FastifyRequest, reply: FastifyReply, vary = 'accept-encoding') => {
     const encoded = await current(preloads);
     const accepted = request.headers['accept-encoding'];
     const encoding = accepted ? negotiate(accepted, ['br', 'gzip']) : null;
-    reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-cache').header('vary', 'accept-encoding');
+    reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-cache').header('vary', vary);
     if (encoding === 'br' || encoding === 'gzip') return reply.header('content-encoding', encoding).send(encoded[encoding]);
     return reply.send(encoded.html);
   };
+
+  /**
+   * The reads of `urls` as the API answers them to the session of `request`: asked of the API in
+   * this process, with the request's cookie, user agent and address, so that each answer is the
+   * one the page would get (the same guards, the same rows). None unless the session is signed in,
+   * and only the answers of 200: a refusal is left for the page to ask for and show as it does.
+   */
+  const answersFor = async (request: FastifyRequest, urls: string[]): Promise<[string, string][] | undefined> => {
+    const { cookie } = request.headers;
+    if (!cookie || !request.cookies[SESSION_COOKIE]) return undefined;
+    const headers: Record<string, string> = { cookie };
+    if (request.headers['user-agent']) headers['user-agent'] = request.headers['user-agent'];
+    const ask = (url: string) => app.inject({ method: 'GET', url: `${API_PREFIX}${url}`, headers, remoteAddress: request.ip });
+    const me = urlOf(endpoints.users.me);
+    const asked = [me, ...urls];
+    const answered = await Promise.all(asked.map(ask));
+    if (answered[0]!.statusCode !== 200) return undefined;
+    return asked.flatMap((url, index) => {
+      const answer = answered[index]!;
+      return answer.statusCode === 200 && /^application\/json/.test(String(answer.headers['content-type'] ?? ''))
+        ? [[url, answer.body] as [string, string]]
+        : [];
+    });
+  };
+
+  /**
+   * The page for a request with a session cookie, with the answers of its first reads (`answersFor`)
+   * in it: everything before `</body>` is sent at once (the browser fetches the modules it names while
+   * the reads are made), then the answers and the rest. Its module scripts run once the document has
+   * ended, so they find the answers there. For one session: never kept by any cache, and compressed
+   * for this response alone, at a quicker setting than the shared page's.
+   */
+  const sendWithAnswers = async (preloads: string, urls: string[], request: FastifyRequest, reply: FastifyReply) => {
+    const shared = (await current(preloads)).html.toString();
+    const end = shared.lastIndexOf('</body>');
+    const [first, rest] = end < 0 ? [shared, ''] : [shared.slice(0, end), shared.slice(end)];
+    const accepted = request.headers['accept-encoding'];
+    const encoding = accepted ? negotiate(accepted, ['br', 'gzip']) : null;
+    const body =
+      encoding === 'br'
+        ? zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } })
+        : encoding === 'gzip'
+          ? zlib.createGzip()
+          : new PassThrough();
+    body.write(first);
+    // Out now, not when the compressor's window fills.
+    if (!(body instanceof PassThrough)) body.flush();
+    answersFor(request, urls).then(
+      (sent) => body.end(sent ? `${answersScript(sent)}\n  ${rest}` : rest),
+      (error: unknown) => {
+        request.log.warn({ err: error }, "could not read the page's first answers: the page is sent without them");
+        body.end(rest);
+      },
+    );
+    reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'private, no-store').header('vary', 'accept-encoding, cookie');
+    if (encoding === 'br' || encoding === 'gzip') reply.header('content-encoding', encoding);
+    return reply.send(body);
+  };
+
   const page: WebAppPage = {
     send: (request, reply) => sendPage('', request, reply),
-    sendAt(pathname, request, reply) {
-      return sendPage(preloadsAt(pathname), request, reply.code(isPagePath(pathname) ? 200 : 404));
+    async sendAt(pathname, request, reply) {
+      reply.code(isPagePath(pathname) ? 200 : 404);
+      const preloads = preloadsAt(pathname);
+      const reads = PAGE_READS.find(({ path: pagePath }) => isPathOf(pathname, pagePath));
+      if (!reads) return sendPage(preloads, request, reply);
+      // The same address answers a signed-in viewer with their own page: a cache keeps a visitor's for visitors only.
+      if (!request.cookies[SESSION_COOKIE] || request.method !== 'GET') return sendPage(preloads, request, reply, 'accept-encoding, cookie');
+      const query = request.url.indexOf('?');
+      return sendWithAnswers(preloads, reads.reads(new URLSearchParams(query < 0 ? '' : request.url.slice(query + 1))), request, reply);
     },
     render: (head, site) => render(head, site),
   };

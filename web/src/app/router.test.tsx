@@ -9,7 +9,7 @@ import { isPagePath, pagePaths } from '@lms/contract/pages';
 import type { User } from '@lms/contract/users';
 import { memoryRouter, sampleUser, storeLogin, stubApi } from '../test/render';
 import { RouteErrorBoundary } from './ErrorPage';
-import { AppRoutes, routes } from './router';
+import { AppRoutes, preloadPage, routes } from './router';
 import { createStore } from './store';
 
 afterEach(() => {
@@ -39,6 +39,20 @@ describe('the first page of a visit', () => {
     expect(screen.getByRole('main').querySelector('[aria-busy="true"]')).toBeNull();
     const said = [...warn.mock.calls, ...error.mock.calls].map((args) => args.map(String).join(' '));
     expect(said.filter((line) => /React Router|HydrateFallback/.test(line))).toEqual([]);
+  });
+
+  it('shows a page whose chunk was loaded before the first render in that render, with no fallback before it', async () => {
+    await preloadPage('/no-such-page');
+    render(
+      <Provider store={createStore()}>
+        <MemoryRouter initialEntries={['/no-such-page']}>
+          <AppRoutes />
+        </MemoryRouter>
+      </Provider>,
+    );
+    // Not awaited: the first render has the page.
+    expect(screen.getByRole('heading', { level: 1, name: messages.pageNotFound })).toBeInTheDocument();
+    expect(screen.getByRole('main').querySelector('[aria-busy="true"]')).toBeNull();
   });
 });
 

@@ -1,6 +1,7 @@
 import { API_PREFIX, urlOf, type Endpoint, type Method, type RequestOf, type ResponseOf } from '@lms/contract/http';
 import { messages } from '@lms/contract/messages';
 import toast from 'react-hot-toast';
+import { dropPageAnswers, takePageAnswer } from './page-answers';
 
 /** The API root (version v1; cookies are sent). */
 export const API_ROOT = API_PREFIX;
@@ -59,6 +60,11 @@ function onRefusal(status: number, message: string | undefined, options: CallOpt
  * fallback text for that call, as an error toast, and is thrown as an ApiError.
  */
 export async function apiCall<T extends object>(method: Method, path: string, body: Body, options: CallOptions): Promise<T & { message?: string }> {
+  // A page's first reads may have come with it, answered by the API for this session.
+  if (method === 'GET') {
+    const sent = takePageAnswer(path);
+    if (sent !== undefined) return sent as T & { message?: string };
+  } else dropPageAnswers();
   const isForm = body instanceof FormData;
   let response: Response;
   try {

@@ -3,6 +3,7 @@ import type { Middleware, WithSlice } from '@reduxjs/toolkit';
 import { createApi, type BaseQueryFn } from '@reduxjs/toolkit/query/react';
 import { ApiError, call, type CallOptions } from './api-client';
 import { injectLazySlice } from './lazy-slices';
+import { dropPageAnswers } from './page-answers';
 import { viewerChanged } from './viewer';
 
 /**
@@ -75,10 +76,13 @@ export const serverState = createApi({
   endpoints: () => ({}),
 });
 
-/** Answers made for the previous viewer are dropped when the session says the viewer changed. */
+/** Answers made for the previous viewer (cached, or sent with the page) are dropped when the session says the viewer changed. */
 const viewerChanges: Middleware = (store) => (next) => (action) => {
   const result = next(action);
-  if (viewerChanged.match(action)) store.dispatch(serverState.util.invalidateTags(['Viewer']));
+  if (viewerChanged.match(action)) {
+    dropPageAnswers();
+    store.dispatch(serverState.util.invalidateTags(['Viewer']));
+  }
   return result;
 };
 

@@ -182,7 +182,17 @@ export async function readOpenFile(
     return { statusCode, headers: answer, stream: contents };
   }
   if (length > ONE_READ_BYTES) {
-    const stream = fs.createReadStream('', { fd: file.fd, autoClose: false, start, end: Math.max(start, end), highWaterMark: READ_CHUNK_BYTES });
+    const stream = fs.createReadStream('', {
+      fd: file.fd,
+      // The descriptor is shared, and only `release` may let it be closed: a stream "closes" it
+      // through `keepOpen`, which leaves it open. (autoClose off would not do: a stream destroyed
+      // before its end, a range the player abandoned, closes its descriptor all the same, and one
+      // that ends emits no 'close', so `release` would never be called.)
+      fs: keepOpen,
+      start,
+      end: Math.max(start, end),
+      highWaterMark: READ_CHUNK_BYTES,
+    });
     // 'close' comes once no read is under way, also when the answer is abandoned.
     stream.once('close', file.release);
     return { statusCode, headers: answer, stream };
@@ -201,6 +211,13 @@ export async function readOpenFile(
 }
 
 const readBuffers = createReadBuffers({ largest: ONE_READ_BYTES });
+
+/** The file system calls of a stream of a descriptor kept open (open-files.ts): it reads, and never closes. */
+const keepOpen = {
+  open: fs.open,
+  read: fs.read,
+  close: (_fd: number, callback: (error: NodeJS.ErrnoException | null) => void) => callback(null),
+};
 
 /** Fills `bytes` from `start` (a read may answer fewer: the rest is read again). */
 async function readRange(fd: number, bytes: Buffer, start: number): Promise<void> {

@@ -1,5 +1,5 @@
 import { messages } from '@lms/contract/messages';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { clockDuration } from '../../lib/format';
 import { checkoutPath } from '../payments';
@@ -21,10 +21,12 @@ import { LectureResources } from './LectureResources';
 import { NextLecture } from './NextLecture';
 import { progressTexts } from '../progress';
 import { CaptionsManager, Transcript, useGetCaptionsQuery } from '../captions';
-import { CourseCertificate } from '../certificates';
 import { PlaybackFailed, PlaybackStopped, StreamLimitPanel, usePlayback, watermarkOf } from '../protection';
 
 const SPEEDS = [0.5, 0.75, 1, 1.25, 1.5, 2];
+
+/** Below the lectures, for a learner: its own chunk, loaded once the player has its place, not run before it. */
+const CourseCertificate = lazy(() => import('../certificates').then((certificates) => ({ default: certificates.CourseCertificate })));
 
 /** `?t=` in seconds (a search result's link to a line of a lecture); anything else is no time. */
 function linkedTime(value: string | null): number | null {
@@ -395,7 +397,9 @@ export default function LecturePage() {
         </div>
       )}
       {isLoggedIn && role === 'USER' && !refusal && !loading && restShown && (
-        <CourseCertificate key={course._id} courseId={course._id} className="mt-8 lg:w-[calc((100%-1.5rem)*2/3)]" />
+        <Suspense fallback={null}>
+          <CourseCertificate key={course._id} courseId={course._id} className="mt-8 lg:w-[calc((100%-1.5rem)*2/3)]" />
+        </Suspense>
       )}
     </section>
   );

@@ -1,0 +1,77 @@
+import { screen, waitFor } from '@testing-library/react';
+import type { Course } from '@lms/contract/courses';
+import type { Lecture } from '@lms/contract/lectures';
+import { PAGE_ANSWERS_ID } from '@lms/contract/pages';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { sampleUser } from '../../test/render';
+import { leaseAnswers } from '../../test/playback';
+
+const course: Course = {
+  _id: '00000000-0000-4000-8000-000000000001',
+  title: 'Rust',
+  description: 'Fearless.',
+  category: 'Systems',
+  createdBy: 'Ravi Kumar',
+  thumbnail: { secure_url: '/media/thumbnails/1.webp' },
+  numbersOfLectures: 1,
+  totalDuration: null,
+  state: 'published',
+  publishAt: null,
+};
+const lecture: Lecture = {
+  _id: '20000000-0000-4000-8000-000000000001',
+  sectionId: null,
+  title: 'Lesson 1',
+  description: 'Part 1',
+  secure_url: '/media/private/videos/1.mp4?sig=x',
+  duration: null,
+  preview: false,
+  processing: { state: 'ready', percent: null, reason: null },
+  poster_url: null,
+  hls_url: null,
+  replacement: null,
+};
+const learner = sampleUser({ subscription: { status: 'active' } });
+
+beforeEach(() => {
+  HTMLMediaElement.prototype.play = vi.fn(() => Promise.resolve());
+  HTMLMediaElement.prototype.pause = vi.fn();
+});
+afterEach(() => document.getElementById(PAGE_ANSWERS_ID)?.remove());
+
+it("starts a subscriber's lecture from the answers sent with the page: the lease is the first request, the reads are not made again", async () => {
+  // The page as the server sends it to a signed-in subscriber (server/src/web-app.ts).
+  const script = document.createElement('script');
+  script.type = 'application/json';
+  script.id = PAGE_ANSWERS_ID;
+  script.textContent = JSON.stringify({
+    '/user/me': { success: true, message: 'ok', user: learner },
+    [`/courses?id=${course._id}`]: { success: true, message: 'ok', courses: [course], page: 1, totalPages: 1, total: 1 },
+    [`/courses/${course._id}`]: { success: true, message: 'ok', course, lectures: [lecture] },
+    [`/progress/courses/${course._id}`]: {
+      success: true,
+      message: 'ok',
+      course: null,
+      lectures: [],
+      quizzes: [],
+      settings: { autoplayNext: true },
+    },
+  });
+  document.body.append(script);
+  // The client as it loads with that page: its modules fresh, so the answers are read from this document.
+  vi.resetModules();
+  const [{ renderPage, storeLogin, stubApi }, { default: LecturePage }] = await Promise.all([import('../../test/render'), import('./LecturePage')]);
+  const calls = stubApi({ ...leaseAnswers() });
+  storeLogin(learner);
+  const view = renderPage(<LecturePage />, { path: '/course/lecture' });
+  await view.router.navigate(`/course/lecture?id=${course._id}`);
+
+  const video = (await screen.findByLabelText('Lecture 1: Lesson 1')) as HTMLVideoElement;
+  await waitFor(() => expect(video).toHaveAttribute('src', lecture.secure_url));
+  expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Rust');
+  const asked = calls.map((call) => `${call.init.method ?? 'GET'} ${call.url}`);
+  expect(asked[0]).toBe('POST /api/v1/playback');
+  expect(asked).not.toContain(`GET /api/v1/courses/${course._id}`);
+  expect(asked).not.toContain(`GET /api/v1/courses?id=${course._id}`);
+  expect(asked).not.toContain(`GET /api/v1/progress/courses/${course._id}`);
+});
