@@ -63,8 +63,8 @@ export interface TranscodedRendition {
 }
 
 /**
- * How the ladder is made: its lowest step alone, so that it can be stored and played while the
- * rest is still being made in one more run (the picture decoded once and scaled for each of them).
+ * How the ladder is made: its lowest step alone first, so that it can be stored and played while
+ * the rest follows in one more run (the picture decoded once and scaled for each of them).
  */
 export function ladderRuns(renditions: Rendition[]): { firstIndex: number; renditions: Rendition[] }[] {
   const [lowest, ...rest] = renditions;
@@ -93,7 +93,6 @@ export async function transcodeToHls(
     firstIndex = 0,
     onProgress,
     signal,
-    priority,
   }: {
     file: string;
     outDir: string;
@@ -102,8 +101,6 @@ export async function transcodeToHls(
     firstIndex?: number;
     onProgress: (done: number) => void;
     signal?: AbortSignal;
-    /** ffmpeg's nice value (run-child.ts). */
-    priority?: number;
   },
 ): Promise<TranscodedRendition[]> {
   const split = `[0:v]split=${renditions.length}${renditions.map((_, index) => `[s${index}]`).join('')}`;
@@ -137,7 +134,6 @@ export async function transcodeToHls(
   );
   await runChild(tools.ffmpeg, args, {
     signal,
-    priority,
     onStdoutLine(line) {
       // `out_time_us` (ffmpeg ≥ 4.2) and `out_time_ms` (older, but also microseconds) are how far it has got.
       const [name, value] = line.split('=', 2);

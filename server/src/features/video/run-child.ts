@@ -7,9 +7,7 @@ import os from 'node:os';
  * so requests keep their turn on the CPU while a video is processed.
  */
 
-export const CHILD_PRIORITY = 10;
-/** Lower still: work that is to use only the CPU the other children leave (the rest of a ladder while its first step is made). */
-export const LEFTOVER_PRIORITY = 15;
+const CHILD_PRIORITY = 10;
 /** What is kept of a child's stderr for an error message. */
 const STDERR_KEEP = 4096;
 
@@ -32,8 +30,6 @@ interface ChildOptions {
   binary?: boolean;
   /** Called per line of stdout as it arrives, instead of keeping it. */
   onStdoutLine?: (line: string) => void;
-  /** Its nice value: CHILD_PRIORITY unless said. */
-  priority?: number;
 }
 
 /** Runs `binary` with `args` (no shell) at a lower priority; resolves with its output, rejects with ChildFailed on a non-zero exit. */
@@ -42,7 +38,7 @@ export function runChild(binary: string, args: string[], options: ChildOptions =
     const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], signal: options.signal, timeout: options.timeoutMs, killSignal: 'SIGKILL' });
     if (child.pid) {
       try {
-        os.setPriority(child.pid, options.priority ?? CHILD_PRIORITY);
+        os.setPriority(child.pid, CHILD_PRIORITY);
       } catch {
         // Not allowed here: it runs at the server's priority.
       }

@@ -15,7 +15,6 @@ import { hlsFileKey, savePoster, videoRunKeys } from '../media/storage.ts';
 import { clampProgressToDuration } from '../progress/progress.service.ts';
 import { describeFfmpeg, ffmpegWarning, type VideoTools } from './ffmpeg.ts';
 import { ladderFor, ladderRuns, masterPlaylist, transcodeToHls, type Rendition, type TranscodedRendition } from './hls-transcode.ts';
-import { CHILD_PRIORITY, LEFTOVER_PRIORITY } from './run-child.ts';
 import { grabFrame, probeVideo, UnreadableVideo, type ProbedVideo } from './probe.ts';
 import { swapInReplacement } from './replacement.ts';
 
@@ -262,19 +261,16 @@ async function transcodeAndStore(
 ): Promise<string> {
   const { hlsKey } = videoRunKeys(job.run);
   const runs = ladderRuns(ladderFor(video.height));
-  const outDirs = runs.map((_, number) => path.join(workDir, `hls-${number}`));
-  for (const outDir of outDirs) await fs.mkdir(outDir);
   // Work grows with the pixels made: 1080p is nine times 360p.
   const weightOf = (steps: Rendition[]) => steps.reduce((sum, step) => sum + step.height * step.height, 0);
   const total = runs.reduce((sum, run) => sum + weightOf(run.renditions), 0);
   let doneWeight = 0;
-  // How far each run still transcoding has got, in weight.
-  const shares = runs.map(() => 0);
+  let share = 0;
   let lost: unknown;
   const controller = new AbortController();
   signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
   // One heartbeat write every HEARTBEAT_MS for the whole ladder, with the percent done.
-  const percent = () => Math.min(99, Math.floor(((doneWeight + shares.reduce((sum, share) => sum + share, 0)) / total) * 100));
+  const percent = () => Math.min(99, Math.floor(((doneWeight + share) / total) * 100));
   const heartbeat = setInterval(() => {
     report(ctx, job, { processingPercent: percent() }).catch((error: unknown) => {
       // Deleted or taken over: stop ffmpeg now rather than finish work nobody wants.
@@ -284,28 +280,20 @@ async function transcodeAndStore(
   }, HEARTBEAT_MS);
   const stored: TranscodedRendition[] = [];
   let poster: string | undefined;
-  // Every run starts at once: the first step's ffmpeg leaves a core mostly idle (its decode and
-  // scaling are one thread's work), and the rest of the ladder takes it at a lower priority, so
-  // that the first step is no later for it. Each run is stored in order once it is done.
-  const transcodes = runs.map((run, number) => {
-    const weight = weightOf(run.renditions);
-    const made = transcodeToHls(tools, {
-      file: source,
-      outDir: outDirs[number]!,
-      video,
-      renditions: run.renditions,
-      firstIndex: run.firstIndex,
-      onProgress: (done) => (shares[number] = done * weight),
-      signal: controller.signal,
-      priority: number === 0 ? CHILD_PRIORITY : LEFTOVER_PRIORITY,
-    });
-    // A run that fails stops the others; its error is thrown where the runs are awaited in order.
-    made.catch((error: unknown) => controller.abort(error));
-    return { outDir: outDirs[number]!, weight, made };
-  });
   try {
-    for (const [number, { outDir, weight, made: making }] of transcodes.entries()) {
-      const made = await making;
+    for (const [number, run] of runs.entries()) {
+      const outDir = path.join(workDir, `hls-${number}`);
+      await fs.mkdir(outDir);
+      const weight = weightOf(run.renditions);
+      const made = await transcodeToHls(tools, {
+        file: source,
+        outDir,
+        video,
+        renditions: run.renditions,
+        firstIndex: run.firstIndex,
+        onProgress: (done) => (share = done * weight),
+        signal: controller.signal,
+      });
       if (lost) throw lost;
       mark(`run ${number} transcoded`);
       for (const rendition of made) {
@@ -319,7 +307,7 @@ async function transcodeAndStore(
       await ctx.media.put(hlsFileKey(hlsKey, MASTER_PLAYLIST), Buffer.from(masterPlaylist(stored)), PLAYLIST_TYPE);
       await fs.rm(outDir, { recursive: true, force: true });
       doneWeight += weight;
-      shares[number] = 0;
+      share = 0;
       mark(`run ${number} stored`);
       if (number === 0) {
         if (publish) await report(ctx, job, { hlsKey, processingPercent: percent() });
@@ -330,9 +318,6 @@ async function transcodeAndStore(
       }
     }
   } catch (error) {
-    // No ffmpeg is left writing into the work folder the caller removes next.
-    controller.abort(error);
-    await Promise.allSettled(transcodes.map(({ made }) => made));
     throw lost ?? error;
   } finally {
     clearInterval(heartbeat);
