@@ -14,31 +14,6 @@ export const serverBundle = at('server/dist/main.mjs');
 /** Where server/src/paths.ts looks for it. */
 export const databaseTemplate = at('server/dist/database-template');
 
-/**
- * Packages the server bundle loads from node_modules rather than holding: those that read files
- * of their own beside their code (PGlite's WebAssembly, pino's worker thread, Swagger UI's pages,
- * pdfkit's fonts, sharp's binary, the ffmpeg packages), and those loaded only when a start or a
- * request needs them, which would otherwise be read on every start (the PostgreSQL client, the
- * job queue, Redis, S3, mail, file-type). drizzle-orm is one of them because its back ends are:
- * its core and theirs must be one copy.
- */
-const UNBUNDLED_PACKAGES = [
-  '@electric-sql/pglite',
-  'pino',
-  '@fastify/swagger-ui',
-  'pdfkit',
-  'sharp',
-  '@ffmpeg-installer/*',
-  '@ffprobe-installer/*',
-  'drizzle-orm',
-  'pg',
-  'pg-boss',
-  'ioredis',
-  '@aws-sdk/*',
-  'nodemailer',
-  'file-type',
-];
-
 function newestChange(file) {
   if (!fs.existsSync(file)) return 0;
   const stat = fs.statSync(file);
@@ -66,16 +41,10 @@ export async function buildIfStale() {
       platform: 'node',
       format: 'esm',
       target: 'node20',
+      // Our workspaces are bundled; installed packages load from node_modules as usual.
       alias: { '@lms/contract': at('contract/src') },
-      // Installed packages are bundled too: Node finding and loading the some 300 files of those a
-      // start needs (Fastify, zod, ajv, Swagger…) one by one was a fifth of a later start. Those that
-      // are CommonJS ask for Node's built-in modules with `require`, which the banner gives them.
-      external: UNBUNDLED_PACKAGES,
-      banner: { js: "import { createRequire as createRequireForPackages } from 'node:module';\nconst require = createRequireForPackages(import.meta.url);" },
-      // Stack traces name the TypeScript lines with the mappings alone; the sources stay in the checkout.
-      // Node reads the whole map as it loads the bundle, so a smaller one starts sooner.
+      packages: 'external',
       sourcemap: true,
-      sourcesContent: false,
       logLevel: 'warning',
     });
     await esbuild.stop();
