@@ -101,6 +101,9 @@ test('the admin builds a course in its editor: sections, three lectures in one d
 
     // A PDF attached to the first lecture.
     await page.getByRole('button', { name: 'Files of “1 welcome”' }).click();
+    // As a person can: once the lecture's files are read, the button is enabled (a file handed to the
+    // picker before that, which no person can do, is not kept).
+    await expect(page.getByRole('button', { name: 'Attach file' })).toBeEnabled();
     await page.getByLabel('Attach file').setInputFiles({ name: 'welcome-notes.pdf', mimeType: 'application/pdf', buffer: PDF });
     await expect(page.getByRole('link', { name: 'Download welcome-notes.pdf' })).toBeVisible();
 
