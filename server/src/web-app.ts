@@ -203,10 +203,15 @@ export async function serveWebApp(
     return page;
   };
 
+  /** The compression the browser takes that the page is sent with, if any. */
+  const encodingFor = (request: FastifyRequest) => {
+    const accepted = request.headers['accept-encoding'];
+    return accepted ? negotiate(accepted, ['br', 'gzip']) : null;
+  };
+
   const sendPage = async (preloads: string, request: FastifyRequest, reply: FastifyReply, vary = 'accept-encoding') => {
     const encoded = await current(preloads);
-    const accepted = request.headers['accept-encoding'];
-    const encoding = accepted ? negotiate(accepted, ['br', 'gzip']) : null;
+    const encoding = encodingFor(request);
     reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-cache').header('vary', vary);
     if (encoding === 'br' || encoding === 'gzip') return reply.header('content-encoding', encoding).send(encoded[encoding]);
     return reply.send(encoded.html);
@@ -247,8 +252,7 @@ export async function serveWebApp(
     const shared = (await current(preloads)).html.toString();
     const end = shared.lastIndexOf('</body>');
     const [first, rest] = end < 0 ? [shared, ''] : [shared.slice(0, end), shared.slice(end)];
-    const accepted = request.headers['accept-encoding'];
-    const encoding = accepted ? negotiate(accepted, ['br', 'gzip']) : null;
+    const encoding = encodingFor(request);
     const body =
       encoding === 'br'
         ? zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } })

@@ -15,20 +15,14 @@ type PageComponent = ComponentType & { preload(): Promise<void> };
  */
 const page = (load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'Component'> => {
   let Loaded: ComponentType | undefined;
-  const keep = <M extends { default: ComponentType }>(module: M) => {
-    Loaded = module.default;
-    return module;
-  };
-  const Lazy = lazy(() => load().then(keep));
+  const loading = () =>
+    load().then((module) => {
+      Loaded = module.default;
+      return module;
+    });
+  const Lazy = lazy(loading);
   const Page = () => (Loaded ? <Loaded /> : <Lazy />);
-  return {
-    Component: Object.assign(Page, {
-      preload: () =>
-        load()
-          .then(keep)
-          .then(() => undefined),
-    }),
-  };
+  return { Component: Object.assign(Page, { preload: () => loading().then(() => undefined) }) };
 };
 
 /**

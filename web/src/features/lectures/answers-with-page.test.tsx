@@ -5,32 +5,10 @@ import { PAGE_ANSWERS_ID } from '@lms/contract/pages';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { sampleUser } from '../../test/render';
 import { leaseAnswers } from '../../test/playback';
+import { sampleCourse, sampleLecture } from '../../test/catalogue';
 
-const course: Course = {
-  _id: '00000000-0000-4000-8000-000000000001',
-  title: 'Rust',
-  description: 'Fearless.',
-  category: 'Systems',
-  createdBy: 'Ravi Kumar',
-  thumbnail: { secure_url: '/media/thumbnails/1.webp' },
-  numbersOfLectures: 1,
-  totalDuration: null,
-  state: 'published',
-  publishAt: null,
-};
-const lecture: Lecture = {
-  _id: '20000000-0000-4000-8000-000000000001',
-  sectionId: null,
-  title: 'Lesson 1',
-  description: 'Part 1',
-  secure_url: '/media/private/videos/1.mp4?sig=x',
-  duration: null,
-  preview: false,
-  processing: { state: 'ready', percent: null, reason: null },
-  poster_url: null,
-  hls_url: null,
-  replacement: null,
-};
+const course: Course = sampleCourse();
+const lecture: Lecture = sampleLecture(1);
 const learner = sampleUser({ subscription: { status: 'active' } });
 
 beforeEach(() => {

@@ -6,35 +6,13 @@ import { loadHls } from '../../lib/components/hls-loader';
 import { renderPage, sampleUser, storeLogin, stubApi } from '../../test/render';
 import { leaseAnswers } from '../../test/playback';
 import LecturePage from './LecturePage';
+import { sampleCourse, sampleLecture } from '../../test/catalogue';
 
 // Never settles: the test looks at when hls.js is asked for, not at playing through it.
 vi.mock('../../lib/components/hls-loader', () => ({ loadHls: vi.fn(() => new Promise(() => undefined)) }));
 
-const course: Course = {
-  _id: '00000000-0000-4000-8000-000000000001',
-  title: 'Rust',
-  description: 'Fearless.',
-  category: 'Systems',
-  createdBy: 'Ravi Kumar',
-  thumbnail: { secure_url: '/media/thumbnails/1.webp' },
-  numbersOfLectures: 2,
-  totalDuration: null,
-  state: 'published',
-  publishAt: null,
-};
-const lecture = (n: number, hls_url: string | null): Lecture => ({
-  _id: `20000000-0000-4000-8000-00000000000${n}`,
-  sectionId: null,
-  title: `Lesson ${n}`,
-  description: `Part ${n}`,
-  secure_url: `/media/private/videos/${n}.mp4?sig=x`,
-  duration: null,
-  preview: false,
-  processing: { state: 'ready', percent: null, reason: null },
-  poster_url: null,
-  hls_url,
-  replacement: null,
-});
+const course: Course = sampleCourse({ numbersOfLectures: 2 });
+const lecture = (n: number, hls_url: string | null): Lecture => sampleLecture(n, { hls_url });
 
 beforeEach(() => {
   HTMLMediaElement.prototype.play = vi.fn(() => Promise.resolve());

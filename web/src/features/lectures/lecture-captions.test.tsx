@@ -7,32 +7,10 @@ import { findPlayer, renderPage, storeLogin, stubApi } from '../../test/render';
 import { leaseAnswers } from '../../test/playback';
 import { progressTexts } from '../progress';
 import LecturePage from './LecturePage';
+import { sampleCourse, sampleLecture } from '../../test/catalogue';
 
-const course: Course = {
-  _id: '00000000-0000-4000-8000-000000000001',
-  title: 'Rust',
-  description: 'Fearless.',
-  category: 'Systems',
-  createdBy: 'Ravi Kumar',
-  thumbnail: { secure_url: '/media/thumbnails/1.webp' },
-  numbersOfLectures: 2,
-  totalDuration: null,
-  state: 'published',
-  publishAt: null,
-};
-const lecture = (n: number): Lecture => ({
-  _id: `20000000-0000-4000-8000-00000000000${n}`,
-  sectionId: null,
-  title: `Lesson ${n}`,
-  description: `Part ${n}`,
-  secure_url: `/media/private/videos/${n}.mp4?sig=x`,
-  duration: 600,
-  preview: false,
-  processing: { state: 'ready', percent: null, reason: null },
-  poster_url: null,
-  hls_url: null,
-  replacement: null,
-});
+const course: Course = sampleCourse({ numbersOfLectures: 2 });
+const lecture = (n: number): Lecture => sampleLecture(n, { duration: 600 });
 const learner: User = {
   _id: '10000000-0000-4000-8000-000000000007',
   fullName: 'Asha Learner',

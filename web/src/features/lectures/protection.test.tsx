@@ -8,32 +8,10 @@ import { renderPage, sampleUser, storeLogin, stubApi } from '../../test/render';
 import { leaseAnswers, samplePlayback } from '../../test/playback';
 import { playbackTexts } from '../protection';
 import LecturePage from './LecturePage';
+import { sampleCourse, sampleLecture } from '../../test/catalogue';
 
-const course: Course = {
-  _id: '00000000-0000-4000-8000-000000000001',
-  title: 'Rust',
-  description: 'Fearless.',
-  category: 'Systems',
-  createdBy: 'Ravi Kumar',
-  thumbnail: { secure_url: '/media/thumbnails/1.webp' },
-  numbersOfLectures: 2,
-  totalDuration: null,
-  state: 'published',
-  publishAt: null,
-};
-const lecture = (n: number, preview = false): Lecture => ({
-  _id: `20000000-0000-4000-8000-00000000000${n}`,
-  sectionId: null,
-  title: `Lesson ${n}`,
-  description: `Part ${n}`,
-  secure_url: `/media/private/videos/${n}.mp4?sig=x`,
-  duration: null,
-  preview,
-  processing: { state: 'ready', percent: null, reason: null },
-  poster_url: null,
-  hls_url: null,
-  replacement: null,
-});
+const course: Course = sampleCourse({ numbersOfLectures: 2 });
+const lecture = (n: number, preview = false): Lecture => sampleLecture(n, { preview });
 const learner = sampleUser({ subscription: { status: 'active' } });
 const lecturesAnswer = (lectures = [lecture(1), lecture(2)]) => ({ body: { success: true, message: 'ok', course, lectures } });
 const playback = samplePlayback();

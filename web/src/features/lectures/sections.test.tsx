@@ -7,35 +7,13 @@ import { findPlayer, renderPage, sampleUser, storeLogin, stubApi } from '../../t
 import LecturePage from './LecturePage';
 import { progressTexts } from '../progress';
 import { leaseAnswers } from '../../test/playback';
+import { sampleCourse, sampleLecture } from '../../test/catalogue';
 
-const course: Course = {
-  _id: '00000000-0000-4000-8000-000000000001',
-  title: 'Rust',
-  description: 'Fearless.',
-  category: 'Systems',
-  createdBy: 'Ravi Kumar',
-  thumbnail: { secure_url: '/media/thumbnails/1.webp' },
-  numbersOfLectures: 4,
-  totalDuration: null,
-  state: 'published',
-  publishAt: null,
-};
+const course: Course = sampleCourse({ numbersOfLectures: 4 });
 const ownership: Section = { _id: '30000000-0000-4000-8000-000000000001', title: 'Ownership' };
 const traits: Section = { _id: '30000000-0000-4000-8000-000000000002', title: 'Traits' };
 const empty: Section = { _id: '30000000-0000-4000-8000-000000000003', title: 'Coming later' };
-const lecture = (n: number, sectionId: string | null): Lecture => ({
-  _id: `20000000-0000-4000-8000-00000000000${n}`,
-  sectionId,
-  title: `Lesson ${n}`,
-  description: `Part ${n}`,
-  secure_url: `/media/private/videos/${n}.mp4?sig=x`,
-  duration: 600,
-  preview: false,
-  processing: { state: 'ready', percent: null, reason: null },
-  poster_url: null,
-  hls_url: null,
-  replacement: null,
-});
+const lecture = (n: number, sectionId: string | null): Lecture => sampleLecture(n, { sectionId, duration: 600 });
 const learner: User = sampleUser({ subscription: { status: 'active' } });
 /** In display order, as the server lists them: Lesson 1 of no section, then Ownership's two, then Traits' one. */
 const lectures = [lecture(1, null), lecture(2, ownership._id), lecture(3, ownership._id), lecture(4, traits._id)];
