@@ -25,42 +25,54 @@ async function quizCountsOf(ctx: Context, userId: string, courseIds: string[]): 
   return new Map(courseIds.map((id) => [id, { quizCount: Number(totals.find((row) => row.courseId === id)?.n ?? 0), passedQuizzes: passedOf.get(id) ?? 0 }]));
 }
 
-/** The learner's standing in each quiz of the course they finished an attempt at. */
-async function quizStandings(ctx: Context, userId: string, courseId: string): Promise<QuizStanding[]> {
-  const rows = await ctx.db
+/**
+ * A course's quizzes for the learner, in one statement: how many there are, how many they passed,
+ * and their standing in each one they finished an attempt at (the quizzes in id order).
+ */
+async function quizzesOfCourse(ctx: Context, userId: string, courseId: string): Promise<QuizCounts & { standings: QuizStanding[] }> {
+  const finished = ctx.db
     .select({
-      quizId: quizAttempts.quizId,
-      passed: sql<boolean>`bool_or(${quizAttempts.passed})`,
-      bestScore: max(quizAttempts.score),
-      attempts: count(),
+      passed: sql<boolean | null>`bool_or(${quizAttempts.passed})`.as('passed'),
+      bestScore: max(quizAttempts.score).as('best_score'),
+      attempts: count().as('attempts'),
     })
     .from(quizAttempts)
-    .where(and(eq(quizAttempts.userId, userId), eq(quizAttempts.courseId, courseId), ne(quizAttempts.state, 'open')))
-    .groupBy(quizAttempts.quizId)
-    .orderBy(quizAttempts.quizId);
-  return rows.map((row) => ({ quizId: row.quizId, passed: row.passed === true, bestScore: row.bestScore, attempts: Number(row.attempts) }));
+    .where(and(eq(quizAttempts.quizId, quizzes.id), eq(quizAttempts.userId, userId), ne(quizAttempts.state, 'open')))
+    .as('finished');
+  const rows = await ctx.db
+    .select({ quizId: quizzes.id, passed: finished.passed, bestScore: finished.bestScore, attempts: finished.attempts })
+    .from(quizzes)
+    .leftJoinLateral(finished, sql`true`)
+    .where(eq(quizzes.courseId, courseId))
+    .orderBy(quizzes.id);
+  const standings = rows
+    .filter((row) => Number(row.attempts) > 0)
+    .map((row) => ({ quizId: row.quizId, passed: row.passed === true, bestScore: row.bestScore, attempts: Number(row.attempts) }));
+  return { quizCount: rows.length, passedQuizzes: standings.filter((standing) => standing.passed).length, standings };
 }
 
 /** The learner's progress in each lecture and quiz of a course; `course` is null until they start it. */
 export async function getCourseProgress(ctx: Context, user: UserRow, courseId: string) {
   await writeHeldSavesOf(ctx, user.id);
   const generation = ctx.heldSaves.learners.generation;
-  const [[summary], rows, [lectureTotal], counts, standings] = await Promise.all([
+  // Three statements, read on every lecture page's first load: the course's row with its lecture
+  // count beside it, the lectures' rows, and the quizzes.
+  const [[summary], rows, { standings, ...quizCounts }] = await Promise.all([
     ctx.db
-      .select()
+      .select({ progress: courseProgress, lectureCount: sql<number>`(select count(*) from ${lectures} where ${lectures.courseId} = ${courseId})::int` })
       .from(courseProgress)
       .where(and(eq(courseProgress.userId, user.id), eq(courseProgress.courseId, courseId))),
     ctx.db
       .select()
       .from(lectureProgress)
       .where(and(eq(lectureProgress.userId, user.id), eq(lectureProgress.courseId, courseId))),
-    ctx.db.select({ n: count() }).from(lectures).where(eq(lectures.courseId, courseId)),
-    quizCountsOf(ctx, user.id, [courseId]),
-    quizStandings(ctx, user.id, courseId),
+    quizzesOfCourse(ctx, user.id, courseId),
   ]);
-  keepLearnerCourse(ctx, user.id, courseId, generation, rows, counts.get(courseId)!);
+  keepLearnerCourse(ctx, user.id, courseId, generation, rows, quizCounts);
   return {
-    course: summary ? courseProgressJson({ ...summary, ...counts.get(courseId)!, completed: summary.completedLectures, lectureCount: lectureTotal!.n }) : null,
+    course: summary
+      ? courseProgressJson({ ...summary.progress, ...quizCounts, completed: summary.progress.completedLectures, lectureCount: summary.lectureCount })
+      : null,
     lectures: rows.map(toLectureProgressJson),
     quizzes: standings,
     settings: { autoplayNext: user.autoplayNext },
