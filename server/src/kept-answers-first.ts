@@ -46,6 +46,8 @@ export function requestIds(): () => string {
  * in the kept headers, the cross-site check passes every GET, cookies are only parsed. While the
  * app stops (answers close their connections), and with `catchUpOnEveryRequest` (tests), every
  * request goes Fastify's way (answerFromCatalogue still answers it from the onRequest hooks).
+ * Fastify knows it is closing a moment before its preClose hooks set `draining`: a kept page asked
+ * for within that moment is answered as if it had come just before the close began.
  */
 export function keptAnswersFirst(requestId: () => string) {
   let options: KeptAnswersFirstOptions | undefined;
