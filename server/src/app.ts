@@ -9,6 +9,7 @@ import type { Config } from './config.ts';
 import { createContext, type ContextOptions } from './create-context.ts';
 import { refuseForeignOrigins } from './cross-site.ts';
 import { handleErrors } from './error-handler.ts';
+import { keptAnswersFirst, requestIds } from './kept-answers-first.ts';
 import { answerFromCatalogue } from './features/courses/catalogue-cache.ts';
 import { ensureDefaultPlan } from './features/plans/plans.service.ts';
 import { loggingOptions } from './logger.ts';
@@ -38,12 +39,19 @@ const JSON_BODY_LIMIT = 256 * 1024;
  * assembled here, in order, and every URL it answers is mounted by routes.ts.
  */
 export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) {
+  const trustProxy = trustedProxies(config.trustProxy);
+  const requestId = requestIds();
+  // A visitor's kept catalogue page is answered by the server's listener, before Fastify (once built, below).
+  const keptFirst = keptAnswersFirst(requestId);
   const app = Fastify({
     ...loggingOptions(config, options.logStream),
     bodyLimit: JSON_BODY_LIMIT,
-    trustProxy: trustedProxies(config.trustProxy),
+    trustProxy,
     routerOptions: { maxParamLength: 200 },
+    genReqId: requestId,
+    serverFactory: keptFirst.serverFactory,
   });
+  app.decorate('answeredFirst', []);
   // JSON and multipart only: text/plain is a body a foreign page may send without asking the browser first.
   app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
@@ -74,6 +82,10 @@ export async function buildApp(config: RuntimeConfig, options: AppOptions = {}) 
   });
 
   await mountRoutes(app, { database, webRoot: options.webRoot ?? paths.webApp });
+  // Not while every request must first wait for changes (tests): that wait is an onRequest hook's.
+  if (!(options.catchUpOnEveryRequest && database.kind === 'postgres')) {
+    keptFirst.start({ cache: ctx.catalogue, log: app.log, draining: () => app.draining, observers: app.answeredFirst, trustProxy });
+  }
   return app;
 }
 

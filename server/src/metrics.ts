@@ -95,12 +95,17 @@ function createRegistry(app: FastifyInstance, database: Pick<Database, 'poolStat
     buckets: HTTP_SECONDS,
     registers,
   });
-  app.addHook('onResponse', (request, reply, done) => {
-    const labels = { method: request.method, route: request.routeOptions.url ?? UNMATCHED_ROUTE, status_code: reply.statusCode };
+  const observe = (method: string, route: string | undefined, statusCode: number, seconds: number) => {
+    const labels = { method, route: route ?? UNMATCHED_ROUTE, status_code: statusCode };
     requests.inc(labels);
-    requestSeconds.observe(labels, reply.elapsedTime / 1000);
+    requestSeconds.observe(labels, seconds);
+  };
+  app.addHook('onResponse', (request, reply, done) => {
+    observe(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
+  // The kept pages answered before Fastify (kept-answers-first.ts) are counted as Fastify's are.
+  app.answeredFirst.push(observe);
 
   const jobLabels = ['queue', 'outcome'] as const;
   const jobs = new Counter({

@@ -135,10 +135,13 @@ describe('createCatalogueCache', () => {
   describe('answers kept for visitors', () => {
     const answerOf = (page: CataloguePage) => ({
       page,
+      route: '/api/v1/courses',
       statusCode: 200,
       headers: { 'content-type': 'application/json' },
       body: page.json,
       notModifiedHeaders: {},
+      rawHeaders: { 'content-type': 'application/json', 'content-length': String(page.json.length) },
+      notModifiedRawHeaders: {},
     });
 
     it('gives a kept answer back, by URL and Accept-Encoding, while its page is fresh, and counts it a hit', async () => {

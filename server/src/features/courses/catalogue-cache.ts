@@ -19,7 +19,8 @@ import { SESSION_COOKIE } from '../auth/sessions.ts';
  * What is built from the catalogue alone is kept here too, so the same writes refresh it:
  * a course's public curriculum, its page's HTML head, the sitemap.
  * The answer given to a visitor (no session) is kept whole, by URL and Accept-Encoding, and
- * given again from the request's first hooks while its page is current (`answerFromCatalogue`).
+ * given again while its page is current: by the HTTP server's listener before Fastify
+ * (kept-answers-first.ts), or from the request's first hooks (`answerFromCatalogue`).
  */
 export const CATALOGUE_FRESH_MS = 5000;
 /** Searches make many distinct pages; past this many the cache starts over rather than grow. */
@@ -72,11 +73,17 @@ type HeaderValues = Record<string, string | number | string[] | undefined>;
 /** An answer as sendCataloguePage gave it: its status, every header set before the body, and the body; and its 304's headers. */
 export interface KeptAnswer {
   page: CataloguePage;
+  /** The route's pattern, the metrics' label. */
+  route: string | undefined;
   statusCode: number;
   headers: HeaderValues;
   body: Buffer;
   /** The headers of the 304 to a client that holds the page (If-None-Match). */
   notModifiedHeaders: HeaderValues;
+  /** The headers as Fastify hands them to writeHead with the body: `headers` and the body's Content-Length. */
+  rawHeaders: HeaderValues;
+  /** The same for the 304, which has no Content-Length. */
+  notModifiedRawHeaders: HeaderValues;
 }
 
 export interface CacheStats {
@@ -174,8 +181,8 @@ export function createCatalogueCache({ freshMs = CATALOGUE_FRESH_MS, now = Date.
   };
 }
 
-/** A request without the session cookie: a visitor, who gets the public pages (a session may be an administrator's). */
-const isVisitor = (request: FastifyRequest) => !request.headers.cookie?.includes(SESSION_COOKIE);
+/** A request whose Cookie header does not name the session cookie: a visitor, who gets the public pages (a session may be an administrator's). */
+export const isVisitor = (cookie: string | undefined) => !cookie?.includes(SESSION_COOKIE);
 
 /**
  * Answers a visitor's GET from the answers sendCataloguePage kept, byte for byte as the route
@@ -187,7 +194,7 @@ const isVisitor = (request: FastifyRequest) => !request.headers.cookie?.includes
  */
 export function answerFromCatalogue(cache: Pick<CatalogueCache, 'kept'>): onRequestHookHandler {
   return (request, reply, done) => {
-    if (request.method !== 'GET' || !isVisitor(request)) return done();
+    if (request.method !== 'GET' || !isVisitor(request.headers.cookie)) return done();
     const answer = cache.kept(request.url, request.headers['accept-encoding']);
     if (!answer) return done();
     const ifNoneMatch = request.headers['if-none-match'];
@@ -211,7 +218,7 @@ export async function sendCataloguePage(
   const ifNoneMatch = request.headers['if-none-match'];
   if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, page.etag)) return reply.code(304).send();
   // What answerFromCatalogue may give the next visitor who asks for this URL.
-  const keep = request.method === 'GET' && ifNoneMatch === undefined && isVisitor(request);
+  const keep = request.method === 'GET' && ifNoneMatch === undefined && isVisitor(request.headers.cookie);
   const notModifiedHeaders = keep ? { ...reply.getHeaders() } : {};
   const acceptEncoding = request.headers['accept-encoding'];
   const { body, encoding } = await page.bodyFor(acceptEncoding);
@@ -219,12 +226,17 @@ export async function sendCataloguePage(
   reply.type(type);
   if (encoding) reply.header('content-encoding', encoding);
   if (keep) {
+    const headers = { ...reply.getHeaders() };
     request.server.ctx.catalogue.keep(request.url, acceptEncoding, {
       page,
+      route: request.routeOptions.url,
       statusCode: reply.statusCode,
-      headers: { ...reply.getHeaders() },
+      headers,
       body,
       notModifiedHeaders,
+      // What Fastify's reply adds before writeHead: the length of a body it is given as bytes.
+      rawHeaders: { ...headers, 'content-length': String(body.length) },
+      notModifiedRawHeaders: notModifiedHeaders,
     });
   }
   return reply.send(body as never);
