@@ -20,11 +20,13 @@ import { LectureList } from './LectureList';
 import { LectureResources } from './LectureResources';
 import { NextLecture } from './NextLecture';
 import { progressTexts } from '../progress';
-import { CaptionsManager, Transcript, useGetCaptionsQuery } from '../captions';
+import { loadCaptionsManager, Transcript, useGetCaptionsQuery } from '../captions';
 import { PlaybackFailed, PlaybackStopped, StreamLimitPanel, usePlayback, watermarkOf } from '../protection';
 
 const SPEEDS = [0.5, 0.75, 1, 1.25, 1.5, 2];
 
+/** An administrator's captions of the lecture: not in a learner's download, nor run before the player. */
+const CaptionsManager = lazy(loadCaptionsManager);
 /** Below the lectures, for a learner: its own chunk, loaded once the player has its place, not run before it. */
 const CourseCertificate = lazy(() => import('../certificates').then((certificates) => ({ default: certificates.CourseCertificate })));
 
@@ -350,7 +352,11 @@ export default function LecturePage() {
               <p className="max-w-prose leading-7 whitespace-pre-line text-base-content/90 wrap-anywhere">{lecture.description}</p>
               {/* A key of its own: the player, its sibling, is keyed by the lecture's id, and two siblings with one key confuse React. */}
               <LectureResources key={`files:${lecture._id}`} courseId={course._id} lecture={lecture} canEdit={isAdmin} />
-              {isAdmin && <CaptionsManager key={`captions:${lecture._id}`} courseId={course._id} lecture={lecture} />}
+              {isAdmin && (
+                <Suspense fallback={null}>
+                  <CaptionsManager key={`captions:${lecture._id}`} courseId={course._id} lecture={lecture} />
+                </Suspense>
+              )}
             </div>
           )}
 

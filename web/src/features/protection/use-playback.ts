@@ -1,5 +1,6 @@
 import { answers } from '@lms/contract/answers';
-import { codeForDisplay, type Playback, type StreamLimit } from '@lms/contract/protection';
+import type { Playback, StreamLimit } from '@lms/contract/protection';
+import { codeForDisplay } from '@lms/contract/watermark-code';
 import { useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import type { PlayerWatermark } from '../../lib/components/watermark';
 import { messageOf, type ServerError } from '../../lib/server-state';
