@@ -1,21 +1,21 @@
 import { z } from 'zod';
 import { answers } from './answers.ts';
 import { ReplySchema as Reply } from './envelope.ts';
+import { CAPTION_MAX_CUES, CUE_TEXT_MAX, CUE_MAX_SECONDS, CAPTION_MAX_START_SECONDS, LABEL_MAX } from './caption-limits.ts';
 import { LectureParamsSchema } from './lectures.ts';
 
 // A lecture's captions: WebVTT files (SRT is converted on upload), one per language, shown in the
 // player, listed as a transcript beside it, and searched from the catalogue (decision 0032).
 
-/** The largest caption file taken (a 10-hour lecture's captions are ~1 MB), how many cues, and how many languages a lecture may have. */
-export const CAPTION_MAX_BYTES = 2 * 1024 * 1024;
-export const CAPTION_MAX_CUES = 20_000;
-export const CAPTIONS_PER_LECTURE = 20;
-/** A cue's text, in characters: two lines of subtitles are ~80; a paragraph is the most a viewer can read in one. */
-export const CUE_TEXT_MAX = 1000;
-/** The longest a cue may be shown, and the latest it may start: past these a file is broken, not long. */
-export const CUE_MAX_SECONDS = 10 * 60;
-export const CAPTION_MAX_START_SECONDS = 100 * 3600;
-export const LABEL_MAX = 40;
+export {
+  CAPTION_MAX_BYTES,
+  CAPTION_MAX_CUES,
+  CAPTIONS_PER_LECTURE,
+  CUE_TEXT_MAX,
+  CUE_MAX_SECONDS,
+  CAPTION_MAX_START_SECONDS,
+  LABEL_MAX,
+} from './caption-limits.ts';
 
 /**
  * A language as BCP 47 writes it ("en", "hi", "pt-BR", "zh-Hant"), canonicalised ("EN-us" is "en-US").

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { answers } from './answers.ts';
 import { FailureSchema, ReplySchema as Reply } from './envelope.ts';
+import { WATERMARK_ALPHABET, WATERMARK_CODE_LENGTH, normaliseCode } from './watermark-code.ts';
 
 // Content protection: how many streams an account may play at once (leases renewed by a heartbeat),
 // the account's signed-in sessions, the watermark every stream carries, and what an administrator
@@ -11,15 +12,7 @@ import { FailureSchema, ReplySchema as Reply } from './envelope.ts';
 export const HEARTBEAT_SECONDS = 30;
 export const LEASE_SECONDS = 75;
 
-/** Watermark codes: Crockford's base 32 (no I, L, O, U), read off a clip without confusing 0/O or 1/I. */
-export const WATERMARK_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-export const WATERMARK_CODE_LENGTH = 8;
-/** A code as a person types it: any case, dashes and spaces ignored, the letters a clip can be misread as mapped (O→0, I/L→1). */
-export function normaliseCode(text: string): string {
-  return text.toUpperCase().replace(/[\s-]/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
-}
-/** How a code is shown on the video: two groups of four. */
-export const codeForDisplay = (code: string) => `${code.slice(0, 4)}-${code.slice(4)}`;
+export { codeForDisplay, normaliseCode, WATERMARK_ALPHABET, WATERMARK_CODE_LENGTH } from './watermark-code.ts';
 
 // ---- Settings -------------------------------------------------------------------------------
 

@@ -1,5 +1,6 @@
 import { answers } from './answers.ts';
-import { CAPTION_MAX_CUES, CAPTION_MAX_START_SECONDS, CUE_MAX_SECONDS, CUE_TEXT_MAX, type CueInput } from './captions.ts';
+import { CAPTION_MAX_CUES, CAPTION_MAX_START_SECONDS, CUE_MAX_SECONDS, CUE_TEXT_MAX } from './caption-limits.ts';
+import type { CueInput } from './captions.ts';
 
 // WebVTT and SRT, read strictly and in one pass over the lines (no backtracking: each line is looked
 // at a bounded number of times), and WebVTT written back. The server reads uploads with it; the web

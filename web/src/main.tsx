@@ -24,6 +24,7 @@ const start = () =>
   );
 
 // A page whose HTML names its chunks (modulepreload, server/src/web-app.ts) has them on their way with this
-// one: the first render waits for them and shows the page, rather than its fallback and the page 300 ms later.
-if (document.querySelector('link[rel="modulepreload"]')) preloadPage(window.location.pathname).then(start, start);
+// one: the first render waits for them and shows the page, rather than its fallback and the page 300 ms later;
+// the page starts what it can before that render (a lecture's lease).
+if (document.querySelector('link[rel="modulepreload"]')) preloadPage(window.location.pathname, store).then(start, start);
 else start();

@@ -5,15 +5,25 @@ import { Layout } from './Layout';
 import { PageFallback } from './PageFallback';
 import { paths } from '../lib/paths';
 import { RequireAuth } from './RequireAuth';
+import type { AppStore } from './store';
 
 /** A page's component, whose chunk may be loaded before it first renders. */
-type PageComponent = ComponentType & { preload(): Promise<void> };
+type PageComponent = ComponentType & { preload(store?: AppStore): Promise<void> };
+
+/**
+ * A page's module: the page, and what it starts before its first render when it is the page the
+ * browser opened (its HTML carries the reads it starts from).
+ */
+interface PageModule {
+  default: ComponentType;
+  beforeFirstRender?: (store: AppStore) => void;
+}
 
 /**
  * Each page is its own chunk, loaded when first visited: a visitor of `/` downloads only the home page.
  * A page whose chunk has loaded (`preload`, or an earlier visit) renders at once, without suspending.
  */
-const page = (load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'Component'> => {
+const page = (load: () => Promise<PageModule>): Pick<RouteObject, 'Component'> => {
   let Loaded: ComponentType | undefined;
   const loading = () =>
     load().then((module) => {
@@ -22,18 +32,23 @@ const page = (load: () => Promise<{ default: ComponentType }>): Pick<RouteObject
     });
   const Lazy = lazy(loading);
   const Page = () => (Loaded ? <Loaded /> : <Lazy />);
-  return { Component: Object.assign(Page, { preload: () => loading().then(() => undefined) }) };
+  const preload = (store?: AppStore) =>
+    loading().then((module) => {
+      if (store) module.beforeFirstRender?.(store);
+    });
+  return { Component: Object.assign(Page, { preload }) };
 };
 
 /**
  * Loads the chunks of the page at `pathname`, for a first render that shows it at once. React reveals
  * content that takes a fallback's place no sooner than 300 ms after the fallback showed: a first page
  * whose chunk arrives with the entry (its HTML names it) is shown that much sooner when the first
- * render waits for it than when it suspends (main.tsx).
+ * render waits for it than when it suspends (main.tsx). With `store`, the page the browser opened
+ * then starts what it can before that render (`beforeFirstRender`).
  */
-export function preloadPage(pathname: string): Promise<void> {
+export function preloadPage(pathname: string, store?: AppStore): Promise<void> {
   const matched = matchRoutes(routes, pathname) ?? [];
-  return Promise.all(matched.map(({ route }) => (route.Component as Partial<PageComponent> | undefined)?.preload?.())).then(() => undefined);
+  return Promise.all(matched.map(({ route }) => (route.Component as Partial<PageComponent> | undefined)?.preload?.(store))).then(() => undefined);
 }
 
 /*

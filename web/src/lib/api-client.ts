@@ -28,6 +28,8 @@ export interface CallOptions {
   /** Leave error toasts to the caller (e.g. a page that shows the error inline). */
   quiet?: boolean;
   signal?: AbortSignal;
+  /** A write that changes none of the reads a page is sent with (a playback lease): their answers stay for them. */
+  keepsPageAnswers?: boolean;
 }
 
 let onUnauthorized: () => void = () => undefined;
@@ -64,7 +66,7 @@ export async function apiCall<T extends object>(method: Method, path: string, bo
   if (method === 'GET') {
     const sent = takePageAnswer(path);
     if (sent !== undefined) return sent as T & { message?: string };
-  } else dropPageAnswers();
+  } else if (!options.keepsPageAnswers) dropPageAnswers();
   const isForm = body instanceof FormData;
   let response: Response;
   try {

@@ -2,7 +2,9 @@ import type { Course } from '@lms/contract/courses';
 import { endpoints } from '@lms/contract/endpoints';
 import type { ResponseOf } from '@lms/contract/http';
 import { messages } from '@lms/contract/messages';
-import { latestAnswer, LIST, serverCall, serverState, type CacheState } from '../../lib/server-state';
+import { urlFor } from '../../lib/api-client';
+import { takePageAnswer } from '../../lib/page-answers';
+import { latestAnswer, LIST, serverCall, serverState, type CacheDispatch, type CacheState } from '../../lib/server-state';
 
 /** The catalogue's filters and page, as `GET /courses` takes them. */
 export interface CoursesQuery {
@@ -112,3 +114,9 @@ export const {
 
 /** The course list (the `course` state area): the courses of the catalogue page that arrived last. */
 export const selectCourseList = (state: CacheState): Course[] => latestAnswer<CourseList>(state, 'getCourses')?.courses ?? [];
+
+/** The course sent with the page, put in the cache before the page's first render (see `cacheSentLectures` in the lectures). */
+export function cacheSentCourse(dispatch: CacheDispatch, id: string) {
+  const sent = takePageAnswer(urlFor(endpoints.courses.list, { query: { id } })) as CourseList | undefined;
+  if (sent) dispatch(coursesApi.util.upsertQueryEntries([{ endpointName: 'getCourse', arg: id, value: sent.courses[0] ?? null }]));
+}

@@ -5,4 +5,4 @@ export { useCourse } from './use-course';
 export { useMyCourses } from './my-courses';
 export { CourseStateBadge, publishTime } from './CourseStateBadge';
 export { CourseForm } from './CourseForm';
-export { useGetCourseQuery, usePublishCourseMutation, useUnpublishCourseMutation } from './courses.api';
+export { cacheSentCourse, useGetCourseQuery, usePublishCourseMutation, useUnpublishCourseMutation } from './courses.api';

@@ -1,6 +1,7 @@
 import type { Lecture, Section } from '@lms/contract/lectures';
 import type { CourseProgress, LectureProgress } from '@lms/contract/progress';
-import { curriculumItems, type CurriculumItem, type QuizStanding, type QuizSummary } from '@lms/contract/quizzes';
+import { curriculumItems, type CurriculumItem } from '@lms/contract/curriculum';
+import type { QuizStanding, QuizSummary } from '@lms/contract/quizzes';
 import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { clockDuration, isoDuration } from '../../lib/format';

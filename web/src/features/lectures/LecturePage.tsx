@@ -1,5 +1,5 @@
 import { messages } from '@lms/contract/messages';
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { clockDuration } from '../../lib/format';
 import { checkoutPath } from '../payments';
@@ -20,11 +20,16 @@ import { LectureList } from './LectureList';
 import { LectureResources } from './LectureResources';
 import { NextLecture } from './NextLecture';
 import { progressTexts } from '../progress';
-import { CaptionsManager, Transcript, useGetCaptionsQuery } from '../captions';
+import { loadCaptionsManager, Transcript, useGetCaptionsQuery } from '../captions';
 import { PlaybackFailed, PlaybackStopped, StreamLimitPanel, usePlayback, watermarkOf } from '../protection';
+
+/** The page's reads put in the cache, its lease and hls.js started, as its code runs when the browser opened it (app/router.tsx). */
+export { beforeFirstRender } from './before-first-render';
 
 const SPEEDS = [0.5, 0.75, 1, 1.25, 1.5, 2];
 
+/** An administrator's captions of the lecture: not in a learner's download, nor run before the player. */
+const CaptionsManager = lazy(loadCaptionsManager);
 /** Below the lectures, for a learner: its own chunk, loaded once the player has its place, not run before it. */
 const CourseCertificate = lazy(() => import('../certificates').then((certificates) => ({ default: certificates.CourseCertificate })));
 
@@ -83,9 +88,10 @@ export default function LecturePage() {
   /** The lecture `?t=` was used for: the link's time is for its first opening, not for coming back to it later. */
   const linkUsed = useRef<string | null>(null);
   // Set while rendering, not in an effect after it: the page never shows (nor asks for the lease, captions and
-  // files of) the first lecture for a moment when the address names another.
+  // files of) the first lecture for a moment when the address names another. None at first: the first render
+  // may have the list already (sent with the page), and picks from it.
   const selection = `${courseId}|${lectureIds}|${wanted}`;
-  const [selectedFor, setSelectedFor] = useState(selection);
+  const [selectedFor, setSelectedFor] = useState<string | null>(null);
   if (selectedFor !== selection) {
     setSelectedFor(selection);
     setCurrent(Math.max(wanted, 0));
@@ -96,7 +102,8 @@ export default function LecturePage() {
   const progressRows = progress.currentData?.lectures;
   const progressOf = (lectureId: string) => progressRows?.find((row) => row.lectureId === lectureId);
   const linkedLectureId = wanted >= 0 || !search.get('lecture') ? (lectures[Math.max(wanted, 0)]?._id ?? null) : null;
-  useEffect(() => {
+  // Before the browser paints: the player waits for this place, and shows in the same frame as the lecture.
+  useLayoutEffect(() => {
     if (!lecture || !progressReady) return;
     const saved = progressRows?.find((row) => row.lectureId === lecture._id);
     setOpened((before) => {
@@ -126,8 +133,8 @@ export default function LecturePage() {
     if (hasLadder) loadHls().catch(() => undefined);
   }, [hasLadder]);
 
-  // The player's place renders first, and the lease's request leaves with it; the rest of the page (the lecture's
-  // details and files, the list, the certificate) renders just after, while that request is on its way.
+  // The player's place renders first, and the lease's request leaves with it (unless it left before the page rendered);
+  // the rest of the page (the lecture's details and files, the list, the certificate) renders just after, while it is on its way.
   const [restShown, setRestShown] = useState(false);
   useEffect(() => {
     if (!loading) setRestShown(true);
@@ -350,7 +357,11 @@ export default function LecturePage() {
               <p className="max-w-prose leading-7 whitespace-pre-line text-base-content/90 wrap-anywhere">{lecture.description}</p>
               {/* A key of its own: the player, its sibling, is keyed by the lecture's id, and two siblings with one key confuse React. */}
               <LectureResources key={`files:${lecture._id}`} courseId={course._id} lecture={lecture} canEdit={isAdmin} />
-              {isAdmin && <CaptionsManager key={`captions:${lecture._id}`} courseId={course._id} lecture={lecture} />}
+              {isAdmin && (
+                <Suspense fallback={null}>
+                  <CaptionsManager key={`captions:${lecture._id}`} courseId={course._id} lecture={lecture} />
+                </Suspense>
+              )}
             </div>
           )}
 

@@ -1,4 +1,5 @@
-import { screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
+import { Provider } from 'react-redux';
 import type { Course } from '@lms/contract/courses';
 import type { Lecture } from '@lms/contract/lectures';
 import { PAGE_ANSWERS_ID } from '@lms/contract/pages';
@@ -52,4 +53,46 @@ it("starts a subscriber's lecture from the answers sent with the page: the lease
   expect(asked).not.toContain(`GET /api/v1/courses/${course._id}`);
   expect(asked).not.toContain(`GET /api/v1/courses?id=${course._id}`);
   expect(asked).not.toContain(`GET /api/v1/progress/courses/${course._id}`);
+});
+
+it('opens the lecture the address names with its lease asked before the first render, which shows it without asking again', async () => {
+  const first = sampleLecture(1);
+  const named = sampleLecture(2);
+  const script = document.createElement('script');
+  script.type = 'application/json';
+  script.id = PAGE_ANSWERS_ID;
+  script.textContent = JSON.stringify({
+    '/user/me': { success: true, message: 'ok', user: learner },
+    [`/courses?id=${course._id}`]: { success: true, message: 'ok', courses: [course], page: 1, totalPages: 1, total: 1 },
+    [`/courses/${course._id}`]: { success: true, message: 'ok', course, lectures: [first, named] },
+    [`/progress/courses/${course._id}`]: { success: true, message: 'ok', course: null, lectures: [], quizzes: [], settings: { autoplayNext: true } },
+  });
+  document.body.append(script);
+  const address = `/course/lecture?id=${course._id}&lecture=${named._id}`;
+  window.history.replaceState(null, '', address);
+  vi.resetModules();
+  const [{ findPlayer, memoryRouter, stubApi, storeLogin }, { createStore }, { default: LecturePage, beforeFirstRender }] = await Promise.all([
+    import('../../test/render'),
+    import('../../app/store'),
+    import('./LecturePage'),
+  ]);
+  const calls = stubApi({ ...leaseAnswers() });
+  storeLogin(learner);
+  const store = createStore();
+
+  // As the app's entry does for the page the browser opened (app/router.tsx): before anything renders.
+  beforeFirstRender(store);
+  expect(calls.map((call) => `${call.init.method} ${call.url} ${String(call.init.body)}`)).toEqual([
+    `POST /api/v1/playback ${JSON.stringify({ lectureId: named._id })}`,
+  ]);
+
+  const { routed } = memoryRouter([{ path: '/course/lecture', element: <LecturePage /> }], address);
+  render(<Provider store={store}>{routed}</Provider>);
+  // The first render has the course and its lectures: no skeleton, no request for them.
+  expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Rust');
+  const video = await findPlayer('Lecture 2: Lesson 2');
+  expect(video).toHaveAttribute('src', named.secure_url);
+  expect(calls.map((call) => `${call.init.method ?? 'GET'} ${call.url}`)).not.toContain(`GET /api/v1/courses/${course._id}`);
+  expect(calls.filter((call) => call.url === '/api/v1/playback')).toHaveLength(1);
+  window.history.replaceState(null, '', '/');
 });

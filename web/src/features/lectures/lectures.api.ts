@@ -2,6 +2,7 @@ import { endpoints } from '@lms/contract/endpoints';
 import type { ResponseOf } from '@lms/contract/http';
 import { messages } from '@lms/contract/messages';
 import { ApiError, uploadWithProgress, urlFor } from '../../lib/api-client';
+import { takePageAnswer } from '../../lib/page-answers';
 import { latestAnswer, LIST, serverCall, serverState, type CacheDispatch, type CacheState } from '../../lib/server-state';
 
 type CourseWithLectures = ResponseOf<typeof endpoints.lectures.add>['course'];
@@ -203,3 +204,14 @@ export const addLecture =
 
 /** The lectures of the course watched last (the `lecture` state area), from the cache. */
 export const selectLectures = (state: CacheState) => latestAnswer<ResponseOf<typeof endpoints.lectures.list>>(state, 'getLectures')?.lectures ?? [];
+
+/**
+ * The lecture list sent with the page (lib/page-answers.ts), taken as the list's query would take it
+ * and put in the cache before the page's first render, which then shows it: the query would have it
+ * only once that render had asked. The list, or undefined when none was sent.
+ */
+export function cacheSentLectures(dispatch: CacheDispatch, courseId: string): ResponseOf<typeof endpoints.lectures.list> | undefined {
+  const sent = takePageAnswer(urlFor(endpoints.lectures.list, { params: { id: courseId } })) as ResponseOf<typeof endpoints.lectures.list> | undefined;
+  if (sent) dispatch(lectureApi.util.upsertQueryEntries([{ endpointName: 'getLectures', arg: courseId, value: sent }]));
+  return sent;
+}

@@ -4,6 +4,7 @@ import { messages } from '@lms/contract/messages';
 import type { LearnerCourse, LectureProgress } from '@lms/contract/progress';
 import { COMPLETION_SHARE } from '@lms/contract/progress-rules';
 import { API_ROOT, urlFor } from '../../lib/api-client';
+import { takePageAnswer } from '../../lib/page-answers';
 import { serverCall, serverState, type CacheDispatch } from '../../lib/server-state';
 import { useAuth } from '../auth';
 import { progressTexts } from './progress-texts';
@@ -125,4 +126,10 @@ export function resumePosition(duration: number | null, progress: LectureProgres
   if (duration === null) return progress.completed ? 0 : progress.position;
   const finished = progress.position >= duration - margin || (progress.completed && progress.position >= COMPLETION_SHARE * duration);
   return finished ? 0 : progress.position;
+}
+
+/** The learner's progress in a course sent with the page, put in the cache before the page's first render (see `cacheSentLectures` in the lectures). */
+export function cacheSentProgress(dispatch: CacheDispatch, courseId: string) {
+  const sent = takePageAnswer(urlFor(endpoints.progress.course, { params: { id: courseId } })) as CourseAnswer | undefined;
+  if (sent) dispatch(progressApi.util.upsertQueryEntries([{ endpointName: 'getCourseProgress', arg: courseId, value: sent }]));
 }

@@ -9,4 +9,5 @@ export { SharingRiskCard } from './SharingRiskCard';
 export { StreamLimitPanel } from './StreamLimitPanel';
 export { useEndAccountSessionsMutation } from './protection.api';
 export { SuspensionDialog, type SuspensionTarget } from './SuspensionDialog';
+export { startEarlyLease } from './early-lease';
 export { usePlayback, watermarkOf, type PlaybackControls, type PlaybackState } from './use-playback';

@@ -13,7 +13,8 @@ import { serverCall, serverState, type CacheDispatch, type ServerError } from '.
 const playbackApi = serverState.enhanceEndpoints({ addTagTypes: ['Streams'] }).injectEndpoints({
   endpoints: (build) => ({
     startPlayback: build.mutation<ResponseOf<typeof endpoints.playback.start>, string>({
-      query: (lectureId) => serverCall(endpoints.playback.start, { body: { lectureId } }, { fallback: messages.operationFailed, quiet: true }),
+      query: (lectureId) =>
+        serverCall(endpoints.playback.start, { body: { lectureId } }, { fallback: messages.operationFailed, quiet: true, keepsPageAnswers: true }),
       invalidatesTags: ['Streams'],
     }),
     renewPlayback: build.mutation<ResponseOf<typeof endpoints.playback.heartbeat>, string>({

@@ -1,9 +1,11 @@
 import { answers } from '@lms/contract/answers';
-import { codeForDisplay, type Playback, type StreamLimit } from '@lms/contract/protection';
+import type { Playback, StreamLimit } from '@lms/contract/protection';
+import { codeForDisplay } from '@lms/contract/watermark-code';
 import { useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import type { PlayerWatermark } from '../../lib/components/watermark';
 import { messageOf, type ServerError } from '../../lib/server-state';
 import { useAppDispatch } from '../../lib/store-hooks';
+import { takeEarlyLease, type EarlyLease } from './early-lease';
 import { playbackCalls, stopOnLeave, streamLimitOf } from './playback.api';
 import { playbackTexts } from './playback-texts';
 
@@ -94,10 +96,11 @@ export function usePlayback(lectureId: string | undefined, enabled: boolean, vid
       timer = setTimeout(() => void renew(), seconds * 1000);
     };
 
-    async function start(why: 'first' | 'restart' | 'asked') {
+    /** `early`: the lease the page started before it rendered; one already granted is taken without waiting a turn. */
+    async function start(why: 'first' | 'restart' | 'asked', early?: EarlyLease) {
       const wasPlaying = video.current ? !video.current.paused : false;
       try {
-        const { playback } = await calls.start(lectureId!);
+        const { playback } = early?.playback ? { playback: early.playback } : await (early?.answer ?? calls.start(lectureId!));
         if (gone) return stopOnLeave(playback.id);
         lease = playback;
         update((before) => ({
@@ -148,7 +151,7 @@ export function usePlayback(lectureId: string | undefined, enabled: boolean, vid
     window.addEventListener('pagehide', leave);
     window.addEventListener('pageshow', onShow);
     session.current = { start };
-    void start('first');
+    void start('first', takeEarlyLease(lectureId));
     return () => {
       gone = true;
       session.current = null;

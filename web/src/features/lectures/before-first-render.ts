@@ -1,0 +1,41 @@
+import { loadHls } from '../../lib/components/hls-loader';
+import type { CacheDispatch } from '../../lib/server-state';
+import type { AuthState } from '../auth';
+import { cacheSentCourse } from '../courses';
+import { cacheSentProgress } from '../progress';
+import { startEarlyLease } from '../protection';
+import { cacheSentLectures } from './lectures.api';
+
+/** The store as the lecture page reads it before it renders: the login state, and dispatch for the cache and the lease. */
+export interface StoreBeforeRender {
+  dispatch: CacheDispatch;
+  getState: () => { auth: Pick<AuthState, 'isLoggedIn'> };
+}
+
+/**
+ * What the lecture page the browser opened does before its first render, from the reads its HTML
+ * carries (server/src/web-app.ts): the course, its lectures and the learner's progress go into the
+ * cache, so that render shows the lecture, not the skeleton; the lease of that lecture is asked for,
+ * which `usePlayback` then takes; hls.js is fetched for a lecture with a ladder. The lecture is the
+ * one the page picks (the list's lecture named by `?lecture=`, else the first), under the page's own
+ * rule: a signed-in viewer's lecture that is not a free preview plays under a lease. Without the
+ * list (a visitor, no access, a page cut short) the page asks as it renders.
+ */
+export function beforeFirstRender({ dispatch, getState }: StoreBeforeRender) {
+  const search = new URLSearchParams(window.location.search);
+  const courseId = search.get('id');
+  if (!courseId) return;
+  cacheSentCourse(dispatch, courseId);
+  cacheSentProgress(dispatch, courseId);
+  const lectures = cacheSentLectures(dispatch, courseId)?.lectures ?? [];
+  const lecture =
+    lectures[
+      Math.max(
+        0,
+        lectures.findIndex((item) => item._id === search.get('lecture')),
+      )
+    ];
+  if (!lecture) return;
+  if (lecture.hls_url) loadHls().catch(() => undefined);
+  if (getState().auth.isLoggedIn && !lecture.preview) startEarlyLease(dispatch, lecture._id);
+}
