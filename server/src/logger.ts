@@ -65,23 +65,27 @@ function loggableUrl(url: string): string {
  * The lines logged in one turn of the event loop, handed to `destination` as one: on every write,
  * pino's destination measures the bytes of the last chunk it holds, up to 16 KB, which a busy
  * server's stream of access log lines made a few percent of its time. Lines still here when the
- * process exits are written then, as the destination writes what it holds.
+ * process exits are written then, as the destination writes what it holds; the exit listener is
+ * there only while lines wait, so that many apps in one process (tests) do not pile listeners up.
  */
 function linesOfATurnTogether(destination: pino.DestinationStream & { flushSync(): void }): pino.DestinationStream {
   let pending = '';
   const handOver = () => {
+    process.removeListener('exit', writeAtExit);
     const lines = pending;
     pending = '';
     if (lines !== '') destination.write(lines);
   };
-  process.once('exit', () => {
-    if (pending === '') return;
+  function writeAtExit() {
     handOver();
     destination.flushSync();
-  });
+  }
   return {
     write(line: string) {
-      if (pending === '') setImmediate(handOver);
+      if (pending === '') {
+        setImmediate(handOver);
+        process.once('exit', writeAtExit);
+      }
       pending += line;
     },
   };
