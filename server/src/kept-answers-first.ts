@@ -75,7 +75,7 @@ export function keptAnswersFirst(requestId: () => string) {
     };
     response.on('finish', done);
     response.on('error', done);
-    if (notModified) response.writeHead(304, kept.notModifiedRawHeaders).end();
+    if (notModified) response.writeHead(304, kept.notModifiedHeaders).end();
     else response.writeHead(kept.statusCode, kept.rawHeaders).end(kept.body);
     return true;
   };

@@ -141,7 +141,6 @@ describe('createCatalogueCache', () => {
       body: page.json,
       notModifiedHeaders: {},
       rawHeaders: { 'content-type': 'application/json', 'content-length': String(page.json.length) },
-      notModifiedRawHeaders: {},
     });
 
     it('gives a kept answer back, by URL and Accept-Encoding, while its page is fresh, and counts it a hit', async () => {

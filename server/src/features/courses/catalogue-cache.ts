@@ -80,10 +80,8 @@ export interface KeptAnswer {
   body: Buffer;
   /** The headers of the 304 to a client that holds the page (If-None-Match). */
   notModifiedHeaders: HeaderValues;
-  /** The headers as Fastify hands them to writeHead with the body: `headers` and the body's Content-Length. */
+  /** The headers as Fastify hands them to writeHead with the body: `headers` and the body's Content-Length (a 304 has none: its headers go as they are). */
   rawHeaders: HeaderValues;
-  /** The same for the 304, which has no Content-Length. */
-  notModifiedRawHeaders: HeaderValues;
 }
 
 export interface CacheStats {
@@ -236,7 +234,6 @@ export async function sendCataloguePage(
       notModifiedHeaders,
       // What Fastify's reply adds before writeHead: the length of a body it is given as bytes.
       rawHeaders: { ...headers, 'content-length': String(body.length) },
-      notModifiedRawHeaders: notModifiedHeaders,
     });
   }
   return reply.send(body as never);

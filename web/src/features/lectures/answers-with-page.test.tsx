@@ -18,25 +18,22 @@ beforeEach(() => {
 });
 afterEach(() => document.getElementById(PAGE_ANSWERS_ID)?.remove());
 
-it("starts a subscriber's lecture from the answers sent with the page: the lease is the first request, the reads are not made again", async () => {
-  // The page as the server sends it to a signed-in subscriber (server/src/web-app.ts).
+/** The page as the server sends it to a signed-in subscriber (server/src/web-app.ts): the course's reads carried in its HTML. */
+function sendAnswersWithPage(lectures: Lecture[]) {
   const script = document.createElement('script');
   script.type = 'application/json';
   script.id = PAGE_ANSWERS_ID;
   script.textContent = JSON.stringify({
     '/user/me': { success: true, message: 'ok', user: learner },
     [`/courses?id=${course._id}`]: { success: true, message: 'ok', courses: [course], page: 1, totalPages: 1, total: 1 },
-    [`/courses/${course._id}`]: { success: true, message: 'ok', course, lectures: [lecture] },
-    [`/progress/courses/${course._id}`]: {
-      success: true,
-      message: 'ok',
-      course: null,
-      lectures: [],
-      quizzes: [],
-      settings: { autoplayNext: true },
-    },
+    [`/courses/${course._id}`]: { success: true, message: 'ok', course, lectures },
+    [`/progress/courses/${course._id}`]: { success: true, message: 'ok', course: null, lectures: [], quizzes: [], settings: { autoplayNext: true } },
   });
   document.body.append(script);
+}
+
+it("starts a subscriber's lecture from the answers sent with the page: the lease is the first request, the reads are not made again", async () => {
+  sendAnswersWithPage([lecture]);
   // The client as it loads with that page: its modules fresh, so the answers are read from this document.
   vi.resetModules();
   const [{ renderPage, storeLogin, stubApi }, { default: LecturePage }] = await Promise.all([import('../../test/render'), import('./LecturePage')]);
@@ -58,16 +55,7 @@ it("starts a subscriber's lecture from the answers sent with the page: the lease
 it('opens the lecture the address names with its lease asked before the first render, which shows it without asking again', async () => {
   const first = sampleLecture(1);
   const named = sampleLecture(2);
-  const script = document.createElement('script');
-  script.type = 'application/json';
-  script.id = PAGE_ANSWERS_ID;
-  script.textContent = JSON.stringify({
-    '/user/me': { success: true, message: 'ok', user: learner },
-    [`/courses?id=${course._id}`]: { success: true, message: 'ok', courses: [course], page: 1, totalPages: 1, total: 1 },
-    [`/courses/${course._id}`]: { success: true, message: 'ok', course, lectures: [first, named] },
-    [`/progress/courses/${course._id}`]: { success: true, message: 'ok', course: null, lectures: [], quizzes: [], settings: { autoplayNext: true } },
-  });
-  document.body.append(script);
+  sendAnswersWithPage([first, named]);
   const address = `/course/lecture?id=${course._id}&lecture=${named._id}`;
   window.history.replaceState(null, '', address);
   vi.resetModules();
