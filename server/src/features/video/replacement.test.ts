@@ -9,6 +9,7 @@ import type { Lecture } from '@lms/contract/lectures';
 import { courseProgress, lectureProgress, lectures, users } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { mediaFiles } from '../../test/db.ts';
+import { waitForJobs } from '../../test/mail.ts';
 import { mp4Video, multipart, signUp, signUpAdmin } from '../../test/http.ts';
 import { ffmpegThat, lectureAsAdmin, makeClip, newCourse, settled, testVideoTools, until, upload } from '../../test/video.ts';
 import type { VideoTools } from './ffmpeg.ts';
@@ -59,12 +60,13 @@ const videoOf = (url: string) => new URL(url, 'http://x').pathname;
 const folderOf = (hlsUrl: string | null) => hlsUrl?.split('/').at(-2);
 const replacementDone = (lecture: Lecture) => lecture.replacement === null && lecture.processing.state === 'ready';
 
-/** Waits until no run is left working (its work folder and what it made removed), then lists what storage holds. */
+/**
+ * Waits until no run is left working, then lists what storage holds. A run's job ends after it has
+ * removed what it made and, for a swapped-in replacement, the old video's files: those go after the
+ * swap commits, so a lecture already showing the new video does not mean they are gone yet.
+ */
 async function storedOnceSettled(t: TestApp) {
-  for (let tries = 0; tries < 40; tries++) {
-    if ((await fs.readdir(workRoot(t.dataDir)).catch(() => [])).length === 0) break;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  await waitForJobs(t.database, { timeoutMs: 20_000 });
   return {
     videos: (await mediaFiles(t.dataDir, 'videos')).sort(),
     hls: await mediaFiles(t.dataDir, 'hls'),
