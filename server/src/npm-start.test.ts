@@ -135,9 +135,18 @@ describe.skipIf(testDatabaseKind === 'postgres')('npm start', () => {
 
       // What a terminal does: the signal goes to every process of the foreground group. Whether npm's
       // copy reaches the server before or after it has begun to close is a race; the second press decides it.
-      process.kill(-npm.pid!, 'SIGINT');
+      // On a loaded machine the 50 ms between them can last long enough for the first to have closed everything:
+      // a group already gone (ESRCH) has nothing left to press for.
+      const press = () => {
+        try {
+          process.kill(-npm.pid!, 'SIGINT');
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+        }
+      };
+      press();
       await sleep(50);
-      process.kill(-npm.pid!, 'SIGINT');
+      press();
       expect(await stopsWithin10s(npm), `processes left running after SIGINT:\n${output.join('')}`).toBe(true);
       expect(await refusesConnections(port)).toBe(true);
       expect(await closedCleanly(dataDir)).toBe(true);
