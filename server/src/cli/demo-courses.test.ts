@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Context } from '../context.ts';
 import { courses, lectures } from '../db/schema.ts';
 import { listCourses } from '../features/courses/courses.service.ts';
-import { quizSummaries } from '../features/quizzes/authoring.service.ts';
+import { getCurriculum } from '../features/lectures/lectures.service.ts';
 import { createTestApp, type TestApp } from '../test/app.ts';
 import { mediaFiles, rowCount } from '../test/db.ts';
 import { signUp } from '../test/http.ts';
@@ -83,7 +83,7 @@ describe('seedDemoCourses', () => {
     }
     expect((await storedFiles()).videos).toHaveLength(demoLectureCount);
     // The first course closes with a quiz, so that a newcomer finds one.
-    const quizzes = await Promise.all(listed.map((course) => quizSummaries(t.app.ctx.db, course.id)));
+    const quizzes = await Promise.all(listed.map(async (course) => (await getCurriculum(t.app.ctx, course.id, { includeDrafts: true })).quizzes));
     const lastLecture = await t.database.db
       .select()
       .from(lectures)

@@ -33,7 +33,8 @@ const subscribersWatching = sql<number>`(select count(*)::int from course_progre
   where course_progress.course_id = courses.id
     and (users.subscription_ends_at > now() or users.complimentary_until > now()))`;
 const published = eq(courses.status, 'published');
-const courseColumns = {
+/** A course's columns as every read of one gives them, its lectures counted and their length summed. */
+export const courseColumns = {
   id: courses.id,
   title: courses.title,
   description: courses.description,
@@ -110,12 +111,12 @@ export function cachedCataloguePage(ctx: Context, query: CoursesPage): Promise<C
   return ctx.catalogue.page(JSON.stringify([page, limit, search, category, id]), () => cataloguePage(ctx, query));
 }
 
+/** The course `id`, if the audience may see it: a draft only when it includes drafts. */
+export const courseById = (id: string, { includeDrafts = false }: Audience = {}) => (includeDrafts ? eq(courses.id, id) : and(eq(courses.id, id), published));
+
 /** The course by id; a draft is not found unless the audience includes drafts. */
-export async function findCourse(ctx: Context, id: string, { includeDrafts = false }: Audience = {}): Promise<CourseWithCount> {
-  const [course] = await ctx.db
-    .select(courseColumns)
-    .from(courses)
-    .where(includeDrafts ? eq(courses.id, id) : and(eq(courses.id, id), published));
+export async function findCourse(ctx: Context, id: string, audience: Audience = {}): Promise<CourseWithCount> {
+  const [course] = await ctx.db.select(courseColumns).from(courses).where(courseById(id, audience));
   if (!course) throw new AppError(404, messages.courseNotFound);
   return course;
 }

@@ -1,5 +1,4 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import type { Section } from '@lms/contract/lectures';
 import { messages } from '@lms/contract/messages';
 import type { Db } from '../../db/client.ts';
 import { courseSections, courses, lectures } from '../../db/schema.ts';
@@ -14,15 +13,6 @@ import { AppError } from '../../errors.ts';
  */
 export const lectureSection = eq(courseSections.id, lectures.sectionId);
 export const displayOrder = [sql`${courseSections.rank} asc nulls first`, asc(lectures.rank)];
-
-/** The course's sections, in order. */
-export async function sectionsOf(db: Db, courseId: string): Promise<Section[]> {
-  return db
-    .select({ _id: courseSections.id, title: courseSections.title })
-    .from(courseSections)
-    .where(eq(courseSections.courseId, courseId))
-    .orderBy(asc(courseSections.rank));
-}
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 

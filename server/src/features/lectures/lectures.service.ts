@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { and, desc, eq, getTableColumns, isNull } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Course } from '@lms/contract/courses';
 import type { QuizSummary } from '@lms/contract/quizzes';
 import {
@@ -16,14 +16,14 @@ import { messages } from '@lms/contract/messages';
 import { answers } from '@lms/contract/answers';
 import type { z } from 'zod';
 import type { Context } from '../../context.ts';
-import { courseSections, courses, lectures } from '../../db/schema.ts';
+import { courseSections, courses, lectures, quizVersions, quizzes } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { parseInput } from '../../validation.ts';
 import type { UserRow } from '../auth/sessions.ts';
 import type { CataloguePage } from '../courses/catalogue-cache.ts';
-import { findCourse, toCourseJson, type Audience, type CourseWithCount } from '../courses/courses.service.ts';
+import { courseById, courseColumns, findCourse, toCourseJson, type Audience, type CourseWithCount } from '../courses/courses.service.ts';
 import { rankAfter } from '../courses/ranks.ts';
-import { displayOrder, lectureSection, lockCourse, sectionsOf } from './curriculum-order.ts';
+import { displayOrder, lectureSection, lockCourse } from './curriculum-order.ts';
 import { LECTURE_MEDIA, lectureMediaKeys } from './lecture-media.ts';
 import { hlsMasterUrl } from '../media/hls-urls.ts';
 import { ANY_VIEWER } from '../media/signed-urls.ts';
@@ -32,7 +32,7 @@ import { readHead } from '../media/upload.ts';
 import { recountCourseProgress } from '../progress/progress.service.ts';
 import { resourceKeysForDeletion } from '../resources/resources.service.ts';
 import { captionKeysForDeletion } from '../captions/captions.service.ts';
-import { quizSummaries } from '../quizzes/authoring.service.ts';
+import { currentVersion, quizSummaryColumns } from '../quizzes/authoring.service.ts';
 import { canWatchLectures } from '../users/users.service.ts';
 import { queueVideoProcessing, retryVideoProcessing } from '../video/video-processing.ts';
 import type { PublishedVideo } from '../media/video-trust.ts';
@@ -70,8 +70,62 @@ async function lectureRows(ctx: Context, courseId: string): Promise<LectureRow[]
     .orderBy(...displayOrder);
 }
 
+/** What the course's pages show of a lecture: its columns as LectureRow names them. */
+const listedLectureColumns = {
+  id: lectures.id,
+  sectionId: lectures.sectionId,
+  title: lectures.title,
+  description: lectures.description,
+  videoKey: lectures.videoKey,
+  durationSeconds: lectures.durationSeconds,
+  isPreview: lectures.isPreview,
+  videoState: lectures.videoState,
+  processingPercent: lectures.processingPercent,
+  processingError: lectures.processingError,
+  replacementVideoKey: lectures.replacementVideoKey,
+  hlsKey: lectures.hlsKey,
+  posterKey: lectures.posterKey,
+};
+type ListedLecture = Pick<LectureRow, keyof typeof listedLectureColumns>;
+
+/** `json_build_object` of `columns`, keyed by their names here (code's own names: no quote to escape). */
+const jsonObject = (columns: Record<string, SQLWrapper>) =>
+  sql`json_build_object(${sql.join(
+    Object.entries(columns).map(([name, column]) => sql`${sql.raw(`'${name}'`)}, ${column}`),
+    sql`, `,
+  )})`;
+
+/** A json array of the rows, in order; empty when there are none (json_agg alone gives null). */
+const jsonRows = (object: SQL, order: SQL) => sql`coalesce(json_agg(${object} order by ${order}), '[]'::json)`;
+
+/**
+ * The course's sections (in order), lectures (in display order) and quizzes (oldest first:
+ * curriculumItems keeps that order among quizzes sharing a place), each a json array beside the
+ * course's columns: the course pages' read in one statement, where four cost the embedded
+ * database four parses and plans on the server's thread.
+ */
+// The outer course is spelled out in SQL: a query of one table names its columns unqualified, which inside a subquery would be the subquery's own.
+const courseContents = {
+  sections: sql<Section[]>`(select ${jsonRows(jsonObject({ _id: courseSections.id, title: courseSections.title }), sql`${courseSections.rank}`)}
+    from ${courseSections} where course_sections.course_id = courses.id)`,
+  lectures: sql<ListedLecture[]>`(select ${jsonRows(jsonObject(listedLectureColumns), sql.join(displayOrder, sql`, `))}
+    from ${lectures} left join ${courseSections} on ${lectureSection} where lectures.course_id = courses.id)`,
+  quizzes: sql<QuizSummary[]>`(select ${jsonRows(jsonObject(quizSummaryColumns), sql`${quizzes.createdAt}, ${quizzes.id}`)}
+    from ${quizzes} join ${quizVersions} on ${currentVersion} where quizzes.course_id = courses.id)`,
+};
+
+/** The course with its sections, lectures and quizzes (courseContents); a draft is not found unless the audience includes drafts. */
+async function findCourseWithContents(ctx: Context, courseId: string, audience: Audience) {
+  const [course] = await ctx.db
+    .select({ ...courseColumns, ...courseContents })
+    .from(courses)
+    .where(courseById(courseId, audience));
+  if (!course) throw new AppError(404, messages.courseNotFound);
+  return course;
+}
+
 /** Where the lecture's video is in the pipeline, as the admin sees it. */
-const processingOf = (lecture: LectureRow): VideoProcessing => ({
+const processingOf = (lecture: ListedLecture): VideoProcessing => ({
   state: lecture.videoState,
   percent: lecture.videoState === 'processing' ? (lecture.processingPercent ?? 0) : null,
   reason: lecture.videoState === 'failed' ? lecture.processingError : null,
@@ -81,13 +135,13 @@ const processingOf = (lecture: LectureRow): VideoProcessing => ({
  * While a new video is on its way (features/lectures/replace-video.ts), the pipeline's columns
  * follow its run, and the video playing now is the one whose ladder is ready.
  */
-const processingAndReplacementOf = (lecture: LectureRow): Pick<Lecture, 'processing' | 'replacement'> =>
+const processingAndReplacementOf = (lecture: ListedLecture): Pick<Lecture, 'processing' | 'replacement'> =>
   lecture.replacementVideoKey
     ? { processing: { state: 'ready', percent: null, reason: null }, replacement: processingOf(lecture) }
     : { processing: processingOf(lecture), replacement: null };
 
 /** The master playlist's URL for `viewerId` once the ladder is ready (it stays while a replacement is processed); null before. */
-const hlsUrlOf = (ctx: Context, lecture: LectureRow, viewerId: string, expiresAt: Date) =>
+const hlsUrlOf = (ctx: Context, lecture: ListedLecture, viewerId: string, expiresAt: Date) =>
   hasReadyLadder(lecture) ? hlsMasterUrl(ctx.config.sessionSecret, { key: lecture.hlsKey!, viewerId, expiresAt }) : null;
 
 /**
@@ -97,14 +151,14 @@ const hlsUrlOf = (ctx: Context, lecture: LectureRow, viewerId: string, expiresAt
  */
 const hasReadyLadder = (lecture: Pick<LectureRow, 'hlsKey'>) => lecture.hlsKey !== null;
 
-const posterUrlOf = (ctx: Context, lecture: LectureRow) => (lecture.posterKey ? ctx.media.publicUrl(lecture.posterKey) : null);
+const posterUrlOf = (ctx: Context, lecture: ListedLecture) => (lecture.posterKey ? ctx.media.publicUrl(lecture.posterKey) : null);
 
 /**
  * A lecture as the spec's lecture list shows it, with video URLs for `viewer`. Once the ladder is
  * ready, a learner is given the ladder only: `secure_url` is its playlist too, and the upload
  * answers them 403 (features/lectures/viewer-access.ts). Administrators keep the original.
  */
-export async function toLectureJson(ctx: Context, lecture: LectureRow, viewer: UserRow, expiresAt = viewerUrlExpiry(ctx)): Promise<Lecture> {
+export async function toLectureJson(ctx: Context, lecture: ListedLecture, viewer: UserRow, expiresAt = viewerUrlExpiry(ctx)): Promise<Lecture> {
   const hls = hlsUrlOf(ctx, lecture, viewer.id, expiresAt);
   return {
     _id: lecture.id,
@@ -134,9 +188,8 @@ export async function listLectures(ctx: Context, courseId: string, viewer: UserR
  */
 export async function getCurriculum(ctx: Context, courseId: string, audience: Audience = {}): Promise<Curriculum> {
   if (!UUID.test(courseId)) throw new AppError(404, messages.courseNotFound);
-  const course = await findCourse(ctx, courseId, audience);
   // Its quizzes too, for anyone: their summaries carry no question, so no answer.
-  const [sections, rows, quizzes] = await Promise.all([sectionsOf(ctx.db, course.id), lectureRows(ctx, course.id), quizSummaries(ctx.db, course.id)]);
+  const { sections, lectures: rows, quizzes, ...course } = await findCourseWithContents(ctx, courseId, audience);
   const expiresAt = previewUrlExpiry(ctx);
   const curriculum = await Promise.all(
     rows.map(async (lecture): Promise<CurriculumLecture> => {
@@ -333,9 +386,14 @@ export async function courseLectures(
   courseId: string,
   viewer: UserRow,
 ): Promise<{ course: Course; sections: Section[]; lectures: Lecture[]; quizzes: QuizSummary[] }> {
-  const course = await findCourse(ctx, courseId, { includeDrafts: viewer.role === 'ADMIN' });
-  if (!canWatchLectures(viewer)) throw new AppError(403, answers.subscribeToWatch);
-  const [sections, list, quizzes] = await Promise.all([sectionsOf(ctx.db, course.id), listLectures(ctx, course.id, viewer), quizSummaries(ctx.db, course.id)]);
+  const audience = { includeDrafts: viewer.role === 'ADMIN' };
+  if (!canWatchLectures(viewer)) {
+    await findCourse(ctx, courseId, audience);
+    throw new AppError(403, answers.subscribeToWatch);
+  }
+  const { sections, lectures: rows, quizzes, ...course } = await findCourseWithContents(ctx, courseId, audience);
+  const expiresAt = viewerUrlExpiry(ctx);
+  const list = await Promise.all(rows.map((lecture) => toLectureJson(ctx, lecture, viewer, expiresAt)));
   return { course: toCourseJson(ctx, course), sections, lectures: list, quizzes };
 }
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { answers } from '@lms/contract/answers';
 import { messages } from '@lms/contract/messages';
-import type { AuthoredQuestion, AuthoredQuiz, QuestionInputSchema, QuizInputSchema, QuizPlacement, QuizSummary } from '@lms/contract/quizzes';
+import type { AuthoredQuestion, AuthoredQuiz, QuestionInputSchema, QuizInputSchema, QuizPlacement } from '@lms/contract/quizzes';
 import type { z } from 'zod';
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
@@ -17,29 +17,22 @@ type QuizRow = typeof quizzes.$inferSelect;
 type VersionRow = typeof quizVersions.$inferSelect;
 
 /** The current version of each quiz: the row a quiz's `current_version` names. */
-const currentVersion = and(eq(quizVersions.quizId, quizzes.id), eq(quizVersions.number, quizzes.currentVersion));
+export const currentVersion = and(eq(quizVersions.quizId, quizzes.id), eq(quizVersions.number, quizzes.currentVersion));
 
 /**
- * A course's quizzes as the curriculum lists them, oldest first (curriculumItems keeps that order
- * among quizzes sharing a place). Only what anyone may read: the questions' count, never the
- * questions, so the answers stay in the database.
+ * A quiz as the curriculum lists it, from its row and its current version's (joined on
+ * currentVersion). Only what anyone may read: the questions' count, never the questions, so the
+ * answers stay in the database.
  */
-export async function quizSummaries(db: Db, courseId: string): Promise<QuizSummary[]> {
-  return db
-    .select({
-      _id: quizzes.id,
-      title: quizVersions.title,
-      sectionId: quizzes.sectionId,
-      afterLectureId: quizzes.afterLectureId,
-      questionCount: sql<number>`jsonb_array_length(${quizVersions.questions})::int`,
-      passMark: quizVersions.passMark,
-      timeLimitMinutes: quizVersions.timeLimitMinutes,
-    })
-    .from(quizzes)
-    .innerJoin(quizVersions, currentVersion)
-    .where(eq(quizzes.courseId, courseId))
-    .orderBy(asc(quizzes.createdAt), asc(quizzes.id));
-}
+export const quizSummaryColumns = {
+  _id: quizzes.id,
+  title: quizVersions.title,
+  sectionId: quizzes.sectionId,
+  afterLectureId: quizzes.afterLectureId,
+  questionCount: sql<number>`jsonb_array_length(${quizVersions.questions})::int`,
+  passMark: quizVersions.passMark,
+  timeLimitMinutes: quizVersions.timeLimitMinutes,
+};
 
 /** The quiz of the course, whole, as its author edits it. */
 export async function authoredQuiz(ctx: Context, courseId: string, quizId: string): Promise<AuthoredQuiz> {
