@@ -161,6 +161,47 @@ describe('VideoPlayer: the watermark', () => {
     expect(await screen.findByRole('alert', {}, { timeout: 2500 })).toHaveTextContent('The watermark must stay visible');
   });
 
+  it('is first placed without measuring the page, along an edge, and moved once the page is laid out', () => {
+    // The player's observers, each told of a 1280 × 720 frame when the page is "laid out".
+    const observers: ((entries: unknown[]) => void)[] = [];
+    const report = () => observers.forEach((callback) => callback([{ contentRect: DOMRect.fromRect({ width: 1280, height: 720 }) }]));
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        constructor(callback: (entries: unknown[]) => void) {
+          observers.push(callback);
+        }
+        observe() {}
+        disconnect() {}
+      },
+    );
+    const measured = vi.spyOn(Element.prototype, 'getBoundingClientRect');
+    try {
+      renderWatermarked();
+      // A measure here would lay the page out before the video has its source.
+      expect(measured).not.toHaveBeenCalled();
+      const top = parseFloat(overlayOf()!.style.top);
+      expect(top <= 10 || top >= 90, `top ${top}% is along an edge`).toBe(true);
+      // Laid out as a browser would: a wide frame, with room beside the overlay.
+      measured.mockImplementation(function (this: Element) {
+        return this.hasAttribute('data-player-watermark')
+          ? DOMRect.fromRect({ x: 0, y: 0, width: 200, height: 40 })
+          : DOMRect.fromRect({ x: 0, y: 0, width: 1280, height: 720 });
+      });
+      const placed = new Set<string>();
+      for (let layout = 0; layout < 20; layout++) {
+        act(() => report());
+        placed.add(overlayOf()!.style.left + overlayOf()!.style.top);
+      }
+      expect(measured).toHaveBeenCalled();
+      // Placed anew at each report, anywhere out of the middle: not only along the top and bottom edges.
+      expect(placed.size).toBeGreaterThan(1);
+    } finally {
+      measured.mockRestore();
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('moves every 15 to 30 s, never into the middle', () => {
     vi.useFakeTimers();
     try {

@@ -197,14 +197,20 @@ export function useWatermark(
       watch.observe(host, { attributes: true });
       if (host.shadowRoot) watch.observe(host.shadowRoot, { childList: true, subtree: true, characterData: true, attributes: true });
     };
-    /** A new overlay, unobserved while it goes in: what keeps it from showing may stay, and must not bring a redraw per change. */
-    const draw = () => {
+    /**
+     * A new overlay, unobserved while it goes in: what keeps it from showing may stay, and must not
+     * bring a redraw per change. Placed by measuring the frame and itself, unless `measure` is false:
+     * then along the top or bottom edge (out of the centre whatever the sizes), for the resize
+     * observer's first report to place once the page is laid out.
+     */
+    const draw = ({ measure }: { measure: boolean }) => {
       watch.disconnect();
       host.remove();
       host = createOverlay(mark);
-      applied = applyPlace(host, mark, placeOutOfCentre(box.getBoundingClientRect(), { width: 0, height: 0 }));
+      const unmeasured = { width: 0, height: 0 };
+      applied = applyPlace(host, mark, placeOutOfCentre(measure ? box.getBoundingClientRect() : unmeasured, unmeasured));
       box.append(host);
-      place();
+      if (measure) place();
       watch.takeRecords();
       observe();
     };
@@ -216,7 +222,7 @@ export function useWatermark(
       setHidden(true);
       video.current?.pause();
       // Out of the fullscreen element, the overlay itself is fine: the player takes the frame full screen instead.
-      if (problem !== 'fullscreen') draw();
+      if (problem !== 'fullscreen') draw({ measure: true });
       return false;
     };
     // Plays only with the overlay in place; pressing play with it back is what clears the notice.
@@ -228,9 +234,12 @@ export function useWatermark(
       }
     };
     // A new size (fullscreen, a turned phone) may bring the middle box onto it: a new place at once.
+    // Its first report comes once the page is first laid out, before that layout is painted.
     const resize = typeof ResizeObserver === 'function' ? new ResizeObserver(() => place()) : null;
 
-    draw();
+    // Not measured while the page's first render is committed: a measure would make the browser lay
+    // the whole page out there and then, before the player's effects give the video its source.
+    draw({ measure: resize === null });
     resize?.observe(box);
     moveTimer = setTimeout(move, MOVE_MIN_MS + Math.random() * (MOVE_MAX_MS - MOVE_MIN_MS));
     const checkTimer = setInterval(check, CHECK_MS);
