@@ -8,6 +8,7 @@ const databases = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : 
 const withoutDatabase = [
   'src/batch-loader.test.ts',
   'src/config.test.ts',
+  'src/event-loop-stats.test.ts',
   'src/route.test.ts',
   'src/features/auth/session-cache.test.ts',
   'src/features/courses/catalogue-cache.test.ts',

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { buildApp } from './app.ts';
 import { listenForBackups } from './backup/control-socket.ts';
 import { seedDemoCourses } from './cli/demo-courses.ts';
@@ -8,6 +6,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { closeToOthers, makeDataDirPrivate } from './data-dir.ts';
 import { databaseTargetOf } from './db/client.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
+import { writeEventLoopStats } from './event-loop-stats.ts';
 import { LEFTOVER_AGE_MS, sweepMediaLeftovers } from './features/media/leftovers.ts';
 import { withSecrets } from './secrets.ts';
 import { startWorkers } from './workers.ts';
@@ -105,20 +104,4 @@ try {
     process.exit(1);
   }
   throw error;
-}
-
-/**
- * For the bench (bench/src/sections/hls.ts: the event loop's delay while a video is transcoded):
- * every second, the last second's delay percentiles in milliseconds, appended to `file` as a JSON
- * line.
- */
-function writeEventLoopStats(file: string) {
-  const histogram = monitorEventLoopDelay({ resolution: 10 });
-  histogram.enable();
-  setInterval(() => {
-    const ms = (ns: number) => Math.round(ns / 1e4) / 100;
-    const line = { at: Date.now(), p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max) };
-    histogram.reset();
-    fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
-  }, 1000).unref();
 }

@@ -105,7 +105,7 @@ export async function measureHls(bench: Bench): Promise<SectionResult> {
     );
     notes.push(
       `ffmpeg: ${status.ffmpeg}; x264 preset superfast without B-frames, bilinear scaling, the clip's AAC kept as it is; the 360p step in one ffmpeg run, stored and played at once, then 720p and 1080p in one more (decoded once, scaled once: 1080p passes through).`,
-      "The event-loop delay is the server's own (`monitorEventLoopDelay`, EVENT_LOOP_STATS_FILE), one line a second; ffmpeg runs as a child at nice 10; the ladder's files are moved into storage (rename), not streamed; the server logs each stage's time (`timings` of 'lecture video processed').",
+      "The event-loop delay is the server's own (`monitorEventLoopDelay`, EVENT_LOOP_STATS_FILE), one line a second, less the 10 ms period of the histogram's own timer (results before 2026-11-28's seventh session include it); ffmpeg runs as a child at nice 10; the ladder's files are moved into storage (rename), not streamed; the server logs each stage's time (`timings` of 'lecture video processed').",
     );
 
     // Segments: the product with the viewer's cookie against nginx on the same files.
