@@ -102,9 +102,9 @@ const jsonRows = (object: SQL, order: SQL) => sql`coalesce(json_agg(${object} or
  * The course's sections (in order), lectures (in display order) and quizzes (oldest first:
  * curriculumItems keeps that order among quizzes sharing a place), each a json array beside the
  * course's columns: the course pages' read in one statement, where four cost the embedded
- * database four parses and plans on the server's thread.
+ * database four parses and plans on the server's thread. The outer course is spelled out in SQL:
+ * a query of one table names its columns unqualified, which inside a subquery are the subquery's own.
  */
-// The outer course is spelled out in SQL: a query of one table names its columns unqualified, which inside a subquery would be the subquery's own.
 const courseContents = {
   sections: sql<Section[]>`(select ${jsonRows(jsonObject({ _id: courseSections.id, title: courseSections.title }), sql`${courseSections.rank}`)}
     from ${courseSections} where course_sections.course_id = courses.id)`,
