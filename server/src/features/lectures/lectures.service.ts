@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { and, desc, eq, getTableColumns, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Course } from '@lms/contract/courses';
 import type { QuizSummary } from '@lms/contract/quizzes';
 import {
@@ -59,16 +59,6 @@ const previewUrlExpiry = (ctx: Context) => new Date(Math.ceil((Date.now() + ctx.
 
 /** Touched by every lecture change: the course page changed, which the sitemap's `lastmod` reports. */
 const touchCourse = (courseId: string) => ({ set: { updatedAt: new Date() }, where: eq(courses.id, courseId) });
-
-/** The course's lectures in the order it shows them (curriculum-order.ts). */
-async function lectureRows(ctx: Context, courseId: string): Promise<LectureRow[]> {
-  return ctx.db
-    .select(getTableColumns(lectures))
-    .from(lectures)
-    .leftJoin(courseSections, lectureSection)
-    .where(eq(lectures.courseId, courseId))
-    .orderBy(...displayOrder);
-}
 
 /** What the course's pages show of a lecture: its columns as LectureRow names them. */
 const listedLectureColumns = {
@@ -174,9 +164,8 @@ export async function toLectureJson(ctx: Context, lecture: ListedLecture, viewer
   };
 }
 
-/** The course's lectures in the order it shows them, each with a video URL made for `viewer`. */
-export async function listLectures(ctx: Context, courseId: string, viewer: UserRow): Promise<Lecture[]> {
-  const rows = await lectureRows(ctx, courseId);
+/** The lectures, in their order, each with video URLs made for `viewer`. */
+function lecturesSeenBy(ctx: Context, rows: ListedLecture[], viewer: UserRow): Promise<Lecture[]> {
   const expiresAt = viewerUrlExpiry(ctx);
   return Promise.all(rows.map((lecture) => toLectureJson(ctx, lecture, viewer, expiresAt)));
 }
@@ -392,9 +381,7 @@ export async function courseLectures(
     throw new AppError(403, answers.subscribeToWatch);
   }
   const { sections, lectures: rows, quizzes, ...course } = await findCourseWithContents(ctx, courseId, audience);
-  const expiresAt = viewerUrlExpiry(ctx);
-  const list = await Promise.all(rows.map((lecture) => toLectureJson(ctx, lecture, viewer, expiresAt)));
-  return { course: toCourseJson(ctx, course), sections, lectures: list, quizzes };
+  return { course: toCourseJson(ctx, course), sections, lectures: await lecturesSeenBy(ctx, rows, viewer), quizzes };
 }
 
 /** Adds the lecture (see addLecture) and answers the course with every lecture, as `viewer` sees them. */
@@ -403,8 +390,7 @@ export async function addLectureToCourse(
   { course, fields, video, viewer }: { course: CourseWithCount; fields: unknown; video: StoredVideo; viewer: UserRow },
 ): Promise<Course & { lectures: Lecture[] }> {
   await addLecture(ctx, course.id, fields, video);
-  const list = await listLectures(ctx, course.id, viewer);
-  return { ...toCourseJson(ctx, { ...course, numbersOfLectures: list.length }), lectures: list };
+  return courseWithLectures(ctx, course.id, viewer);
 }
 
 /** Deletes the lecture (see deleteLecture) and answers the course with the lectures left, as `viewer` sees them. */
@@ -413,8 +399,13 @@ export async function deleteLectureOfCourse(
   { courseId, lectureId, viewer }: { courseId: string; lectureId: string; viewer: UserRow },
 ): Promise<Course & { lectures: Lecture[] }> {
   await deleteLecture(ctx, courseId, lectureId);
-  const course = await findCourse(ctx, courseId, { includeDrafts: true });
-  return { ...toCourseJson(ctx, course), lectures: await listLectures(ctx, courseId, viewer) };
+  return courseWithLectures(ctx, courseId, viewer);
+}
+
+/** The course as it stands after a change of its lectures, with every lecture as `viewer` sees them. */
+async function courseWithLectures(ctx: Context, courseId: string, viewer: UserRow): Promise<Course & { lectures: Lecture[] }> {
+  const { lectures: rows, ...course } = await findCourseWithContents(ctx, courseId, { includeDrafts: true });
+  return { ...toCourseJson(ctx, course), lectures: await lecturesSeenBy(ctx, rows, viewer) };
 }
 
 /** Processes a lecture's video again after its processing failed; answers the lecture as `viewer` sees it. */
