@@ -152,7 +152,7 @@ describe('replacing a processed lecture’s video', () => {
     } finally {
       await t.close();
     }
-  });
+  }, 90_000);
 
   it('a new video that cannot be processed fails beside the current one, which keeps playing; Retry and another replacement work', async () => {
     const t = await createTestApp({ env: PROCESSING_ON });
@@ -189,7 +189,7 @@ describe('replacing a processed lecture’s video', () => {
     } finally {
       await t.close();
     }
-  });
+  }, 90_000);
 });
 
 describe('replacing a video while it is processed', () => {
@@ -239,7 +239,7 @@ describe('replacing a video while it is processed', () => {
     } finally {
       await t.close();
     }
-  });
+  }, 90_000);
 
   // Three processings, each held 3 s by the slowed ffmpeg, and a settling wait: on a busy 2-core machine this took over 30 s.
   it('stops an earlier replacement still processing and removes its file; the latest one is swapped in', async () => {
@@ -315,5 +315,5 @@ describe('a replacement whose run died with its process', () => {
     } finally {
       await t.close();
     }
-  });
+  }, 90_000);
 });

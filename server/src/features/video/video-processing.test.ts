@@ -79,7 +79,7 @@ describe('a lecture uploaded with processing on', () => {
     expect(curriculum.lectures[0].duration).toBeCloseTo(3, 0);
     const listed = (await t.app.inject({ url: `/api/v1/courses?id=${courseId}` })).json();
     expect(listed.courses[0].totalDuration).toBeCloseTo(3, 0);
-  });
+  }, 90_000);
 
   it('marks a file ffprobe cannot read as failed with a readable reason, at once and without retrying; the upload stays playable', async () => {
     const added = await upload(t, admin, courseId, mp4Video(40_000), 'Not really a video');
@@ -197,7 +197,7 @@ describe('faults', () => {
     } finally {
       await t.close();
     }
-  });
+  }, 90_000);
 
   it('deleting a lecture while its video is transcoded stops the run and leaves no files', async () => {
     const t = await createTestApp({ env: { ...PROCESSING_ON, FFMPEG_PATH: await ffmpegThat(tools, clipDir, 'sleep 4'), FFPROBE_PATH: tools.ffprobe } });
@@ -226,7 +226,7 @@ describe('faults', () => {
     } finally {
       await t.close();
     }
-  });
+  }, 90_000);
 });
 
 describe('restarts', () => {
@@ -259,7 +259,7 @@ describe('restarts', () => {
       await database.close();
       await fs.rm(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 90_000);
 
   it('a run that died with its process (kill -9) is handed to a new run once its heartbeat is stale, and completes', async () => {
     const t = await createTestApp({ env: PROCESSING_ON });
@@ -293,7 +293,7 @@ describe('restarts', () => {
     } finally {
       await t.close();
     }
-  });
+  }, 90_000);
 
   it('a run killed while storing its ladder and poster leaves nothing once its work folder is swept; a run killed just after finishing keeps its files', async () => {
     const t = await createTestApp({ env: PROCESSING_ON });
@@ -323,7 +323,7 @@ describe('restarts', () => {
     } finally {
       await t.close();
     }
-  });
+  }, 90_000);
 });
 
 describe('with S3 storage', () => {
@@ -352,7 +352,7 @@ describe('with S3 storage', () => {
       await t.close();
       await s3.close();
     }
-  });
+  }, 90_000);
 });
 
 describe('the demo courses', () => {
