@@ -25,6 +25,6 @@ const start = () =>
 
 // A page whose HTML names its chunks (modulepreload, server/src/web-app.ts) has them on their way with this
 // one: the first render waits for them and shows the page, rather than its fallback and the page 300 ms later;
-// the page starts what it can before that render (a lecture's lease).
+// the page starts what it can before that render (a lecture's lease, whose answer the render waits a moment for).
 if (document.querySelector('link[rel="modulepreload"]')) preloadPage(window.location.pathname, store).then(start, start);
 else start();

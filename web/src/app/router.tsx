@@ -16,7 +16,8 @@ type PageComponent = ComponentType & { preload(store?: AppStore): Promise<void> 
  */
 interface PageModule {
   default: ComponentType;
-  beforeFirstRender?: (store: AppStore) => void;
+  /** Its promise holds the first render back until it settles. */
+  beforeFirstRender?: (store: AppStore) => void | Promise<void>;
 }
 
 /**
@@ -34,7 +35,7 @@ const page = (load: () => Promise<PageModule>): Pick<RouteObject, 'Component'> =
   const Page = () => (Loaded ? <Loaded /> : <Lazy />);
   const preload = (store?: AppStore) =>
     loading().then((module) => {
-      if (store) module.beforeFirstRender?.(store);
+      if (store) return module.beforeFirstRender?.(store);
     });
   return { Component: Object.assign(Page, { preload }) };
 };
@@ -44,7 +45,7 @@ const page = (load: () => Promise<PageModule>): Pick<RouteObject, 'Component'> =
  * content that takes a fallback's place no sooner than 300 ms after the fallback showed: a first page
  * whose chunk arrives with the entry (its HTML names it) is shown that much sooner when the first
  * render waits for it than when it suspends (main.tsx). With `store`, the page the browser opened
- * then starts what it can before that render (`beforeFirstRender`).
+ * then starts what it can before that render (`beforeFirstRender`), and the render waits for what it answers.
  */
 export function preloadPage(pathname: string, store?: AppStore): Promise<void> {
   const matched = matchRoutes(routes, pathname) ?? [];

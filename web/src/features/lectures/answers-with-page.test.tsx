@@ -16,7 +16,10 @@ beforeEach(() => {
   HTMLMediaElement.prototype.play = vi.fn(() => Promise.resolve());
   HTMLMediaElement.prototype.pause = vi.fn();
 });
-afterEach(() => document.getElementById(PAGE_ANSWERS_ID)?.remove());
+afterEach(() => {
+  vi.useRealTimers();
+  document.getElementById(PAGE_ANSWERS_ID)?.remove();
+});
 
 /** The page as the server sends it to a signed-in subscriber (server/src/web-app.ts): the course's reads carried in its HTML. */
 function sendAnswersWithPage(lectures: Lecture[]) {
@@ -68,19 +71,61 @@ it('opens the lecture the address names with its lease asked before the first re
   storeLogin(learner);
   const store = createStore();
 
-  // As the app's entry does for the page the browser opened (app/router.tsx): before anything renders.
-  beforeFirstRender(store);
+  // As the app's entry does for the page the browser opened (app/router.tsx): before anything renders,
+  // and the first render waits for what it answers.
+  const ready = beforeFirstRender(store);
   expect(calls.map((call) => `${call.init.method} ${call.url} ${String(call.init.body)}`)).toEqual([
     `POST /api/v1/playback ${JSON.stringify({ lectureId: named._id })}`,
   ]);
+  await ready;
 
   const { routed } = memoryRouter([{ path: '/course/lecture', element: <LecturePage /> }], address);
   render(<Provider store={store}>{routed}</Provider>);
-  // The first render has the course and its lectures: no skeleton, no request for them.
+  // The first render has the course and its lectures (no skeleton, no request for them), and the
+  // lease's answer: the player, with its source.
   expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Rust');
-  const video = await findPlayer('Lecture 2: Lesson 2');
-  expect(video).toHaveAttribute('src', named.secure_url);
+  expect(screen.getByLabelText('Lecture 2: Lesson 2')).toHaveAttribute('src', named.secure_url);
+  await findPlayer('Lecture 2: Lesson 2');
   expect(calls.map((call) => `${call.init.method ?? 'GET'} ${call.url}`)).not.toContain(`GET /api/v1/courses/${course._id}`);
   expect(calls.filter((call) => call.url === '/api/v1/playback')).toHaveLength(1);
+  window.history.replaceState(null, '', '/');
+});
+
+it('holds the first render back for the lease 200 ms at most, then shows the poster until it is answered', async () => {
+  const withPoster = { ...sampleLecture(1), poster_url: '/media/posters/1.webp' };
+  sendAnswersWithPage([withPoster]);
+  window.history.replaceState(null, '', `/course/lecture?id=${course._id}`);
+  vi.resetModules();
+  const [{ findPlayer, memoryRouter, stubApi, storeLogin }, { createStore }, { default: LecturePage, beforeFirstRender }] = await Promise.all([
+    import('../../test/render'),
+    import('../../app/store'),
+    import('./LecturePage'),
+  ]);
+  stubApi({ ...leaseAnswers() });
+  let answerStart: (() => void) | undefined;
+  const stubbed = globalThis.fetch;
+  globalThis.fetch = (async (url: string, init: RequestInit = {}) => {
+    if (url === '/api/v1/playback' && init.method === 'POST') await new Promise<void>((resolve) => (answerStart = resolve));
+    return stubbed(url, init);
+  }) as typeof fetch;
+  storeLogin(learner);
+  const store = createStore();
+
+  vi.useFakeTimers();
+  let settled = false;
+  void beforeFirstRender(store).then(() => (settled = true));
+  await vi.advanceTimersByTimeAsync(199);
+  expect(answerStart).toBeDefined();
+  expect(settled).toBe(false);
+  await vi.advanceTimersByTimeAsync(1);
+  expect(settled).toBe(true);
+  vi.useRealTimers();
+
+  const { routed } = memoryRouter([{ path: '/course/lecture', element: <LecturePage /> }], `/course/lecture?id=${course._id}`);
+  const view = render(<Provider store={store}>{routed}</Provider>);
+  expect(view.container.querySelector('img[src="/media/posters/1.webp"]')).toBeInTheDocument();
+  expect(screen.queryByLabelText('Lecture 1: Lesson 1')).not.toBeInTheDocument();
+  answerStart!();
+  expect(await findPlayer('Lecture 1: Lesson 1')).toHaveAttribute('src', withPoster.secure_url);
   window.history.replaceState(null, '', '/');
 });

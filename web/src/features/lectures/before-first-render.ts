@@ -13,18 +13,26 @@ export interface StoreBeforeRender {
 }
 
 /**
+ * How long the first render waits for the lease's answer. Answered by then, the first render has the
+ * player, which gives the video its source in the same task; otherwise the page renders with the
+ * lecture's poster, and the player follows the answer in a render of its own.
+ */
+const FIRST_RENDER_WAITS_MS = 200;
+
+/**
  * What the lecture page the browser opened does before its first render, from the reads its HTML
  * carries (server/src/web-app.ts): the course, its lectures and the learner's progress go into the
  * cache, so that render shows the lecture, not the skeleton; the lease of that lecture is asked for,
  * which `usePlayback` then takes; hls.js is fetched for a lecture with a ladder. The lecture is the
  * one the page picks (the list's lecture named by `?lecture=`, else the first), under the page's own
  * rule: a signed-in viewer's lecture that is not a free preview plays under a lease. Without the
- * list (a visitor, no access, a page cut short) the page asks as it renders.
+ * list (a visitor, no access, a page cut short) the page asks as it renders. The first render waits
+ * for the answer, FIRST_RENDER_WAITS_MS at most.
  */
-export function beforeFirstRender({ dispatch, getState }: StoreBeforeRender) {
+export function beforeFirstRender({ dispatch, getState }: StoreBeforeRender): Promise<void> {
   const search = new URLSearchParams(window.location.search);
   const courseId = search.get('id');
-  if (!courseId) return;
+  if (!courseId) return Promise.resolve();
   cacheSentCourse(dispatch, courseId);
   cacheSentProgress(dispatch, courseId);
   const lectures = cacheSentLectures(dispatch, courseId)?.lectures ?? [];
@@ -35,7 +43,15 @@ export function beforeFirstRender({ dispatch, getState }: StoreBeforeRender) {
         lectures.findIndex((item) => item._id === search.get('lecture')),
       )
     ];
-  if (!lecture) return;
+  if (!lecture) return Promise.resolve();
   if (lecture.hls_url) loadHls().catch(() => undefined);
-  if (getState().auth.isLoggedIn && !lecture.preview) startEarlyLease(dispatch, lecture._id);
+  if (!getState().auth.isLoggedIn || lecture.preview) return Promise.resolve();
+  const lease = startEarlyLease(dispatch, lecture._id);
+  return Promise.race([
+    lease.answer.then(
+      () => undefined,
+      () => undefined,
+    ),
+    new Promise<void>((resolve) => setTimeout(resolve, FIRST_RENDER_WAITS_MS)),
+  ]);
 }

@@ -20,7 +20,7 @@ let early: { lectureId: string; lease: EarlyLease } | undefined;
  * render, which would otherwise send it. `usePlayback` takes it for that lecture; one nobody takes
  * is stopped, as is one held when the page goes.
  */
-export function startEarlyLease(dispatch: CacheDispatch, lectureId: string) {
+export function startEarlyLease(dispatch: CacheDispatch, lectureId: string): EarlyLease {
   const lease: EarlyLease = { answer: playbackCalls(dispatch).start(lectureId) };
   early = { lectureId, lease };
   lease.answer.then(
@@ -36,6 +36,7 @@ export function startEarlyLease(dispatch: CacheDispatch, lectureId: string) {
   };
   window.addEventListener('pagehide', giveBack);
   setTimeout(giveBack, UNTAKEN_MS);
+  return lease;
 }
 
 /** The lease started early for `lectureId`, once: the player's first start uses it instead of asking again. */
