@@ -19,7 +19,8 @@ const answeredFirst: { route: string | undefined; statusCode: number }[] = [];
 
 beforeAll(async () => {
   // Every request waits for changes only in tests that write behind the app's back; these do not.
-  t = await createTestApp({ env: { LOG_LEVEL: 'info', METRICS_TOKEN: TOKEN }, logStream: logs.stream, catchUpOnEveryRequest: false });
+  // At debug: a kept page's access log line is written there (at info, none is).
+  t = await createTestApp({ env: { LOG_LEVEL: 'debug', METRICS_TOKEN: TOKEN }, logStream: logs.stream, catchUpOnEveryRequest: false });
   learner = (await signUp(t.app)).cookie;
   const now = Date.now();
   // Enough courses for a page that goes out compressed.
@@ -92,16 +93,41 @@ describe("a visitor's kept page, answered by the server's listener before Fastif
       expect(kept.head).toBe(byRoute.head);
       expect(kept.body.equals(byRoute.body)).toBe(true);
 
-      // The access log line: the same fields in the same order, its own request id.
+      // The access log line: the same fields in the same order, its own request id, at debug where the route's is at info.
       const keptLine = lastLogLine();
       expect(Object.keys(keptLine)).toEqual(Object.keys(routeLine));
-      expect(keptLine).toMatchObject({ req: routeLine.req, statusCode: 200, level: routeLine.level });
+      expect(routeLine.level).toBe(30);
+      expect(keptLine).toMatchObject({ req: routeLine.req, statusCode: 200, level: 20 });
       expect(keptLine.reqId).toMatch(/^req-[0-9a-z]+$/);
       expect(keptLine.reqId).not.toBe(routeLine.reqId);
       expect(typeof keptLine.responseTime).toBe('number');
     }
     const scrape = (await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })).body;
     expect(scrape).toMatch(/^http_requests_total\{method="GET",route="\/api\/v1\/courses",status_code="200"\} [4-9]\d*$/m);
+  });
+
+  it('writes no access log line at info, and counts the answer in the metrics all the same', async () => {
+    const url = '/api/v1/courses?limit=4';
+    await rawRequest('GET', url, { 'accept-encoding': BROWSER });
+    t.app.log.level = 'info';
+    try {
+      const lines = logs.entries().length;
+      const accessLines = () =>
+        logs
+          .entries()
+          .slice(lines)
+          .filter((entry) => entry.msg === 'request completed');
+      const first = answeredFirst.length;
+      const kept = parts(await rawRequest('GET', url, { 'accept-encoding': BROWSER }));
+      expect(kept.head).toMatch(/^HTTP\/1.1 200 OK\r\n/);
+      expect(answeredFirst.slice(first)).toEqual([{ route: '/api/v1/courses', statusCode: 200 }]);
+      expect(accessLines()).toEqual([]);
+      // A signed-in learner's read goes the route's way, and its line is written at info.
+      await rawRequest('GET', url, { 'accept-encoding': BROWSER, cookie: learner });
+      expect(accessLines()).toMatchObject([{ level: 30, req: { url: '/api/v1/courses' } }]);
+    } finally {
+      t.app.log.level = 'debug';
+    }
   });
 
   it("answers a visitor who holds the page with the route's 304", async () => {

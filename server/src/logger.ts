@@ -13,7 +13,8 @@ const SECRET_FIELDS = ['password', 'oldPassword', 'newPassword', 'token', 'cooki
 const SECRET_LOG_PATHS = ['', 'body.', 'headers.'].flatMap((parent) => SECRET_FIELDS.map((field) => parent + field));
 
 /**
- * The server's logging: pino at the configured level, secrets masked, one line per request.
+ * The server's logging: pino at the configured level, secrets masked, one line per request (at debug
+ * for a visitor's kept catalogue page, answered before Fastify: kept-answers-first.ts).
  * Written to standard output without waiting: lines logged while a write is under way go out
  * together in the next, where a blocking write of each cost a tenth of a busy server's time. pino
  * writes what is left when the process exits; a process killed outright may lose its last lines.
