@@ -41,10 +41,10 @@ export function requestIds(): () => string {
  * time. Everything else goes to Fastify, unchanged. What Fastify's way does for such a request is
  * done here too: the same status, headers (in the same order, written by the same writeHead) and
  * body, the 304 to a client that holds the page, the access log line (logger.ts: the same fields,
- * a request id from Fastify's counter; at debug, not info), the metrics (the route's pattern, the cache's hit). The
- * hooks before the route's own change nothing else for a visitor's GET: the security headers are
- * in the kept headers, the cross-site check passes every GET, cookies are only parsed. While the
- * app stops (answers close their connections), and with `catchUpOnEveryRequest` (tests), every
+ * a request id from Fastify's counter; at debug, not info), the metrics (the route's pattern, the
+ * cache's hit). The hooks before the route's own change nothing else for a visitor's GET: the
+ * security headers are in the kept headers, the cross-site check passes every GET, cookies are only
+ * parsed. While the app stops (answers close their connections), and with `catchUpOnEveryRequest` (tests), every
  * request goes Fastify's way (answerFromCatalogue still answers it from the onRequest hooks).
  * Fastify knows it is closing a moment before its preClose hooks set `draining`: a kept page asked
  * for within that moment is answered as if it had come just before the close began.
@@ -69,7 +69,7 @@ export function keptAnswersFirst(requestId: () => string) {
       const responseTime = performance.now() - started;
       // logger.ts's line, with the request id Fastify's child logger would have bound first. A kept page is the
       // cache's copy of a public read, as a static file is: its line is at debug, since at info it cost a quarter
-      // to a third of such a request's throughput (decision 0051); the metrics count it either way.
+      // to two fifths of such a request's throughput (decision 0051); the metrics count it either way.
       const line = { reqId, req: { method: 'GET', url: request.url!, ip: ipOf(request) }, statusCode, responseTime };
       if (error) log.error({ ...line, err: error }, 'request errored');
       else log.debug(line, 'request completed');
