@@ -20,3 +20,17 @@ export function leaseAnswers(playback: Playback = samplePlayback()) {
     [`DELETE /api/v1/playback/${playback.id}`]: { body: { success: true, message: 'Playback stopped' } },
   };
 }
+
+/**
+ * Holds the answer to the lease's start (`POST /api/v1/playback`) until the test lets it go: call it
+ * after stubApi, whose answer then comes. `asked()` tells whether the start has been sent.
+ */
+export function holdLeaseStart() {
+  let answer: (() => void) | undefined;
+  const stubbed = globalThis.fetch;
+  globalThis.fetch = (async (url: string, init: RequestInit = {}) => {
+    if (url === '/api/v1/playback' && init.method === 'POST') await new Promise<void>((resolve) => (answer = resolve));
+    return stubbed(url, init);
+  }) as typeof fetch;
+  return { asked: () => answer !== undefined, answer: () => answer!() };
+}

@@ -5,7 +5,7 @@ import type { Lecture } from '@lms/contract/lectures';
 import { PAGE_ANSWERS_ID } from '@lms/contract/pages';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { sampleUser } from '../../test/render';
-import { leaseAnswers } from '../../test/playback';
+import { holdLeaseStart, leaseAnswers } from '../../test/playback';
 import { sampleCourse, sampleLecture } from '../../test/catalogue';
 
 const course: Course = sampleCourse();
@@ -102,12 +102,7 @@ it('holds the first render back for the lease 200 ms at most, then shows the pos
     import('./LecturePage'),
   ]);
   stubApi({ ...leaseAnswers() });
-  let answerStart: (() => void) | undefined;
-  const stubbed = globalThis.fetch;
-  globalThis.fetch = (async (url: string, init: RequestInit = {}) => {
-    if (url === '/api/v1/playback' && init.method === 'POST') await new Promise<void>((resolve) => (answerStart = resolve));
-    return stubbed(url, init);
-  }) as typeof fetch;
+  const leaseStart = holdLeaseStart();
   storeLogin(learner);
   const store = createStore();
 
@@ -115,7 +110,7 @@ it('holds the first render back for the lease 200 ms at most, then shows the pos
   let settled = false;
   void beforeFirstRender(store).then(() => (settled = true));
   await vi.advanceTimersByTimeAsync(199);
-  expect(answerStart).toBeDefined();
+  expect(leaseStart.asked()).toBe(true);
   expect(settled).toBe(false);
   await vi.advanceTimersByTimeAsync(1);
   expect(settled).toBe(true);
@@ -125,7 +120,7 @@ it('holds the first render back for the lease 200 ms at most, then shows the pos
   const view = render(<Provider store={store}>{routed}</Provider>);
   expect(view.container.querySelector('img[src="/media/posters/1.webp"]')).toBeInTheDocument();
   expect(screen.queryByLabelText('Lecture 1: Lesson 1')).not.toBeInTheDocument();
-  answerStart!();
+  leaseStart.answer();
   expect(await findPlayer('Lecture 1: Lesson 1')).toHaveAttribute('src', withPoster.secure_url);
   window.history.replaceState(null, '', '/');
 });

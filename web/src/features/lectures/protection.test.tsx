@@ -5,7 +5,7 @@ import type { Lecture } from '@lms/contract/lectures';
 import type { Stream } from '@lms/contract/protection';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderPage, sampleUser, storeLogin, stubApi } from '../../test/render';
-import { leaseAnswers, samplePlayback } from '../../test/playback';
+import { holdLeaseStart, leaseAnswers, samplePlayback } from '../../test/playback';
 import { playbackTexts } from '../protection';
 import LecturePage from './LecturePage';
 import { sampleCourse, sampleLecture } from '../../test/catalogue';
@@ -61,17 +61,12 @@ describe('/course/lecture under a playback lease', () => {
       [`GET /api/v1/courses/${course._id}`]: lecturesAnswer(),
     });
     // The start is held until the test lets it go: no video before it.
-    let answerStart: (() => void) | undefined;
-    const stubbed = globalThis.fetch;
-    globalThis.fetch = (async (url: string, init: RequestInit = {}) => {
-      if (url === '/api/v1/playback' && init.method === 'POST') await new Promise<void>((resolve) => (answerStart = resolve));
-      return stubbed(url, init);
-    }) as typeof fetch;
+    const leaseStart = holdLeaseStart();
     await openLectures();
-    await waitFor(() => expect(answerStart).toBeDefined());
+    await waitFor(() => expect(leaseStart.asked()).toBe(true));
     expect(screen.queryByLabelText('Lecture 1: Lesson 1')).not.toBeInTheDocument();
 
-    answerStart!();
+    leaseStart.answer();
     await waitFor(() => expect(calls.some((call) => call.url === '/api/v1/playback')).toBe(true));
     expect(JSON.parse(calls.find((call) => call.url === '/api/v1/playback')!.init.body as string)).toEqual({ lectureId: lecture(1)._id });
     const video = await player();
@@ -87,19 +82,14 @@ describe('/course/lecture under a playback lease', () => {
   it("shows the lecture's poster where the player will be while the lease starts, then the player over it", async () => {
     const withPoster = { ...lecture(1), poster_url: '/media/posters/1.webp' };
     stubApi({ ...leaseAnswers(samplePlayback()), [`GET /api/v1/courses/${course._id}`]: lecturesAnswer([withPoster, lecture(2)]) });
-    let answerStart: (() => void) | undefined;
-    const stubbed = globalThis.fetch;
-    globalThis.fetch = (async (url: string, init: RequestInit = {}) => {
-      if (url === '/api/v1/playback' && init.method === 'POST') await new Promise<void>((resolve) => (answerStart = resolve));
-      return stubbed(url, init);
-    }) as typeof fetch;
+    const leaseStart = holdLeaseStart();
     const view = await openLectures();
-    await waitFor(() => expect(answerStart).toBeDefined());
+    await waitFor(() => expect(leaseStart.asked()).toBe(true));
     const poster = () => view.container.querySelector('img[src="/media/posters/1.webp"]');
     expect(poster()).toBeInTheDocument();
     expect(screen.queryByLabelText('Lecture 1: Lesson 1')).not.toBeInTheDocument();
 
-    answerStart!();
+    leaseStart.answer();
     expect(await player()).toHaveAttribute('poster', '/media/posters/1.webp');
     expect(poster()).not.toBeInTheDocument();
   });
