@@ -144,6 +144,48 @@ describe('CurriculumEditor', () => {
     expect(shown()[2]).toEqual(['Advanced', ['Lesson 2', 'Lesson 4']]);
   });
 
+  it('a read of the list that a move overlapped does not put the lecture back, and the next move starts from where it shows', async () => {
+    const calls = stubApi(movingServer());
+    const served = globalThis.fetch;
+    // The reads after the first two are held, each answered with what the server held when it was asked.
+    const held: (() => void)[] = [];
+    let reads = 0;
+    globalThis.fetch = (async (url: string, init: RequestInit = {}) => {
+      const answer = served(url, init);
+      if ((init.method ?? 'GET') !== 'GET' || url !== `/api/v1/courses/${course._id}` || ++reads < 2 || reads > 3) return answer;
+      await new Promise<void>((resolve) => held.push(resolve));
+      return answer;
+    }) as typeof fetch;
+    const { user } = renderPage(<CurriculumEditor courseId={course._id} />);
+    (await screen.findByRole('button', { name: texts.moveDownOf('Lesson 2') })).focus();
+    await user.keyboard('{Enter}');
+    // The first move is answered and the list read again; that read is still on its way when the second move is made.
+    await waitFor(() => expect(held).toHaveLength(1));
+    await user.keyboard('{Enter}');
+    const movedToAdvanced: [string | null, string[]][] = [
+      [null, ['Lesson 1']],
+      ['Basics', ['Lesson 3']],
+      ['Advanced', ['Lesson 2', 'Lesson 4']],
+    ];
+    await waitFor(() => expect(shown()).toEqual(movedToAdvanced));
+    await waitFor(() => expect(bodyOf(calls, 'PUT', `/api/v1/courses/${course._id}/lectures/${lecture(2, null)._id}/position`)).toHaveLength(2));
+    // The held read answers the order from before the second move; the read after it is held in turn.
+    held.shift()!();
+    await waitFor(() => expect(held).toHaveLength(1));
+    expect(shown()).toEqual(movedToAdvanced);
+    expect(screen.getByRole('button', { name: texts.moveDownOf('Lesson 2') })).toHaveFocus();
+    await user.keyboard('{Enter}');
+    await waitFor(() =>
+      expect(bodyOf(calls, 'PUT', `/api/v1/courses/${course._id}/lectures/${lecture(2, null)._id}/position`).at(-1)).toEqual({
+        sectionId: advanced._id,
+        afterId: lecture(4, null)._id,
+      }),
+    );
+    held.shift()!();
+    await waitFor(() => expect(shown()[2]).toEqual(['Advanced', ['Lesson 4', 'Lesson 2']]));
+    expect(reads).toBeGreaterThanOrEqual(4);
+  });
+
   it('moves a lecture up from the top of a section to the end of the part before it', async () => {
     const calls = stubApi(movingServer());
     const { user } = renderPage(<CurriculumEditor courseId={course._id} />);

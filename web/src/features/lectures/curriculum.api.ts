@@ -4,14 +4,16 @@ import { messages } from '@lms/contract/messages';
 import { groupBySection, placeLecture, placeSection, type LecturePlace } from '../../lib/lecture-groups';
 import type { QueryReturnValue } from '@reduxjs/toolkit/query';
 import { serverCall, type ServerCall, type ServerError } from '../../lib/server-state';
+import { arranging } from './arrangements';
 import { lectureApi } from './lectures.api';
 
 /**
  * The admin's arrangement of a course (sections, the order of lectures, a lecture's texts), on
  * the lecture list of `GET /courses/:id` in the cache. A move shows at once (the list is reordered
  * here as the server will), its requests go one after another in the order they were made (two
- * moves in flight could otherwise land in the other order), and once none is left the list is read
- * again: it then shows what the server holds, another admin's changes included.
+ * moves in flight could otherwise land in the other order), a read that overlapped a move is not
+ * shown, and once none is left the list is read again: it then shows what the server holds,
+ * another admin's changes included.
  */
 
 type LecturesAnswer = ResponseOf<typeof endpoints.lectures.list>;
@@ -22,10 +24,13 @@ const curriculumOf = (courseId: string) => [
 ];
 
 let turn: Promise<unknown> = Promise.resolve();
-/** A mutation's `queryFn` that sends `callOf(arg)` once every call queued before it has been answered. */
-function inTurn<Arg, Answer>(callOf: (arg: Arg) => ServerCall) {
+/**
+ * A mutation's `queryFn` that sends `callOf(arg)` once every call queued before it has been
+ * answered; until its own answer, reads of the course's list are stale (arrangements.ts).
+ */
+function inTurn<Arg extends { courseId: string }, Answer>(callOf: (arg: Arg) => ServerCall) {
   return (arg: Arg, _api: unknown, _extra: unknown, baseQuery: (call: ServerCall) => unknown) => {
-    const answer = turn.then(() => baseQuery(callOf(arg)) as Promise<QueryReturnValue<Answer, ServerError, undefined>>);
+    const answer = arranging(arg.courseId, () => turn.then(() => baseQuery(callOf(arg)) as Promise<QueryReturnValue<Answer, ServerError, undefined>>));
     turn = answer.catch(() => undefined);
     return answer;
   };

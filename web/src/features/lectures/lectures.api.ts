@@ -3,8 +3,11 @@ import type { ResponseOf } from '@lms/contract/http';
 import { messages } from '@lms/contract/messages';
 import { ApiError, uploadWithProgress, urlFor } from '../../lib/api-client';
 import { takePageAnswer } from '../../lib/page-answers';
-import { latestAnswer, LIST, serverCall, serverState, type CacheDispatch, type CacheState } from '../../lib/server-state';
+import type { QueryReturnValue } from '@reduxjs/toolkit/query';
+import { latestAnswer, LIST, serverCall, serverState, type CacheDispatch, type CacheState, type ServerError } from '../../lib/server-state';
+import { read } from './arrangements';
 
+type LecturesAnswer = ResponseOf<typeof endpoints.lectures.list>;
 type CourseWithLectures = ResponseOf<typeof endpoints.lectures.add>['course'];
 
 export const lectureApi = serverState.injectEndpoints({
@@ -13,8 +16,15 @@ export const lectureApi = serverState.injectEndpoints({
      * `GET /courses/:id`: the course's lectures with their video URLs, for a subscriber or
      * an admin; anyone else is refused (403), which the lecture page shows in place, so no toast.
      */
-    getLectures: build.query<ResponseOf<typeof endpoints.lectures.list>, string>({
-      query: (id) => serverCall(endpoints.lectures.list, { params: { id } }, { fallback: messages.failedLoadLectures, quiet: true }),
+    getLectures: build.query<LecturesAnswer, string>({
+      // An answer that a move of the curriculum overlapped keeps the list shown (arrangements.ts).
+      async queryFn(id, { getState }, _extra, baseQuery) {
+        const { answer, stale } = await read(id, async () =>
+          baseQuery(serverCall(endpoints.lectures.list, { params: { id } }, { fallback: messages.failedLoadLectures, quiet: true })),
+        );
+        const shown = stale ? shownLectures(getState() as CacheState, id) : undefined;
+        return shown && !answer.error ? { data: shown } : (answer as QueryReturnValue<LecturesAnswer, ServerError, undefined>);
+      },
       providesTags: (_answer, _error, id) => [{ type: 'Lecture', id }, 'Viewer'],
     }),
     /** The admin deletes a lecture; the answer carries the lectures left. */
@@ -203,6 +213,11 @@ export const addLecture =
   };
 
 /** The lectures of the course watched last (the `lecture` state area), from the cache. */
+/** The list of `courseId`'s lectures the cache holds now. */
+function shownLectures(state: CacheState, courseId: string): LecturesAnswer | undefined {
+  return lectureApi.endpoints.getLectures.select(courseId)(state as Required<CacheState>).data;
+}
+
 export const selectLectures = (state: CacheState) => latestAnswer<ResponseOf<typeof endpoints.lectures.list>>(state, 'getLectures')?.lectures ?? [];
 
 /**
