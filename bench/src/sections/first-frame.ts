@@ -22,6 +22,8 @@ const REFERENCE_RUNS = 8;
 const QUICK_REFERENCE_RUNS = 4;
 const P50_BUDGET_MS = 500;
 const P95_BUDGET_MS = 1000;
+/** In the breakdown, a request sent this long after it was asked for is shown with the time it was sent. */
+const QUEUED_MS = 10;
 /** A view that paints no frame in this long has failed, and the section with it. */
 const VIEW_TIMEOUT_MS = 15_000;
 const SESSION_SECRET = 'bench-first-frame-secret-0123456789abcdef';
@@ -309,12 +311,12 @@ async function breakdown(browser: Browser, target: Target): Promise<string> {
     const page = await context.newPage();
     const frameAt = await view(page, target.url, 'load');
     // A string, not a function: what the bench's compiler adds to functions does not exist in the page.
-    const entries = await page.evaluate<{ name: string; start: number; end: number }[]>(`(() => {
+    const entries = await page.evaluate<{ name: string; start: number; end: number; sent?: number }[]>(`(() => {
       const navigation = performance.getEntriesByType('navigation')[0];
       const rows = [{ name: 'HTML', start: navigation.requestStart, end: navigation.responseEnd }];
       for (const entry of performance.getEntriesByType('resource')) {
         const url = new URL(entry.name);
-        rows.push({ name: url.pathname.replace(/^.*\\/(assets|media)\\//, '') + (url.search ? '?…' : ''), start: entry.startTime, end: entry.responseEnd });
+        rows.push({ name: url.pathname.replace(/^.*\\/(assets|media)\\//, '') + (url.search ? '?…' : ''), start: entry.startTime, end: entry.responseEnd, sent: entry.requestStart });
       }
       for (const task of window.__longTasks) rows.push({ name: 'main thread busy', start: task.start, end: task.end });
       if (window.__sourceAt !== undefined) rows.push({ name: 'the <video> has its source', start: window.__sourceAt, end: window.__sourceAt });
@@ -322,7 +324,12 @@ async function breakdown(browser: Browser, target: Target): Promise<string> {
     })()`);
     const asked = entries
       .sort((a, b) => a.start - b.start)
-      .map((entry) => `${entry.name.length > 40 ? `…${entry.name.slice(-39)}` : entry.name} ${Math.round(entry.start)}→${Math.round(entry.end)}`)
+      .map((entry) => {
+        const name = entry.name.length > 40 ? `…${entry.name.slice(-39)}` : entry.name;
+        // A request that waited for one of the host's connections (HTTP/1.1 gives a host six) says when it was sent.
+        const waited = entry.sent !== undefined && entry.sent - entry.start > QUEUED_MS ? ` (sent ${Math.round(entry.sent)})` : '';
+        return `${name} ${Math.round(entry.start)}→${Math.round(entry.end)}${waited}`;
+      })
       .join(', ');
     return `${asked}; first frame ${ms(frameAt)}`;
   } finally {
