@@ -46,6 +46,8 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
+/** How long a check waits for what goes through the app (a webhook, a payment): a loaded machine takes more than vi.waitFor's one second. */
+const ANSWERED = { timeout: 10_000 };
 const ID = (prefix: string) => new RegExp(`^${prefix}_[A-Za-z0-9]{14}$`);
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 const keys = () => basic(t.config.payments.keyId, t.config.payments.keySecret);
@@ -359,7 +361,7 @@ describe('paying, cancelling', () => {
 
   it('delivers subscription.activated, then subscription.charged with the payment, after answering', async () => {
     const { subscriptionId, paymentId } = await paidSubscription();
-    await vi.waitFor(() => expect(deliveriesFor(subscriptionId)).toHaveLength(2));
+    await vi.waitFor(() => expect(deliveriesFor(subscriptionId)).toHaveLength(2), ANSWERED);
     const [activated, charged] = deliveriesFor(subscriptionId);
     expect(activated).toMatchObject({ event: 'subscription.activated', contains: ['subscription'] });
     expect(activated.payload.payment).toBeUndefined();
@@ -443,7 +445,7 @@ describe('paying, cancelling', () => {
 
   it('cancels at the end of the cycle: it stays active with no charge to come, and the cycle boundary ends it', async () => {
     const { subscriptionId } = await paidSubscription();
-    await vi.waitFor(() => expect(deliveriesFor(subscriptionId)).toHaveLength(2));
+    await vi.waitFor(() => expect(deliveriesFor(subscriptionId)).toHaveLength(2), ANSWERED);
     const paid = await getSubscription(subscriptionId);
     const response = await call('POST', `/subscriptions/${subscriptionId}/cancel`, { cancel_at_cycle_end: 1 });
     expect(response.statusCode, response.body).toBe(200);
@@ -471,7 +473,7 @@ describe('paying, cancelling', () => {
     expect(authorisation).toMatchObject({ amount: 500, status: 'refunded', amount_refunded: 500 });
     expect(paid.json().razorpay_signature).toBe(subscriptionPaymentSignature(t.config.payments.keySecret, authorisation.id, subscription.id));
     expect(await getSubscription(subscription.id)).toMatchObject({ status: 'authenticated', paid_count: 0, current_end: null, charge_at: startAt });
-    await vi.waitFor(() => expect(deliveriesFor(subscription.id).map((envelope) => envelope.event)).toEqual(['subscription.authenticated']));
+    await vi.waitFor(() => expect(deliveriesFor(subscription.id).map((envelope) => envelope.event)).toEqual(['subscription.authenticated']), ANSWERED);
 
     const first = await call('POST', `/subscriptions/${subscription.id}/charge`);
     expect(first.statusCode, first.body).toBe(200);
@@ -685,7 +687,7 @@ describe('renewals for tests and demos', () => {
   it('charges the next cycle, delivering subscription.charged before answering', async () => {
     const { subscriptionId } = await paidSubscription();
     const first = await getSubscription(subscriptionId);
-    await vi.waitFor(() => expect(deliveriesFor(subscriptionId)).toHaveLength(2));
+    await vi.waitFor(() => expect(deliveriesFor(subscriptionId)).toHaveLength(2), ANSWERED);
 
     const response = await call('POST', `/subscriptions/${subscriptionId}/charge`);
     expect(response.statusCode, response.body).toBe(200);
@@ -710,7 +712,7 @@ describe('renewals for tests and demos', () => {
 
   it('halts, delivering subscription.halted before answering', async () => {
     const { subscriptionId } = await paidSubscription();
-    await vi.waitFor(() => expect(deliveriesFor(subscriptionId)).toHaveLength(2));
+    await vi.waitFor(() => expect(deliveriesFor(subscriptionId)).toHaveLength(2), ANSWERED);
     const response = await call('POST', `/subscriptions/${subscriptionId}/halt`);
     expect(response.statusCode, response.body).toBe(200);
     const { subscription, webhook } = response.json();
@@ -935,14 +937,14 @@ describe('/sandbox/checkout.js', () => {
     expect(modal.text()).toContain('4000 0000 0000 0002');
     expect(document.activeElement).toBe(modal.input);
     // The amount comes from the subscription's plan, as Razorpay's Checkout learns it.
-    await vi.waitFor(() => expect(modal.payButton.textContent).toBe('Pay ₹149'));
+    await vi.waitFor(() => expect(modal.payButton.textContent).toBe('Pay ₹149'), ANSWERED);
     expect(requests[0]).toMatchObject({ url: `/sandbox/v1/subscriptions/${subscription.id}/checkout`, init: { credentials: 'same-origin' } });
 
     modal.card.type('4000 0000 0000 0002');
     modal.expiry.type(futureExpiry());
     modal.cvc.type('123');
     expect(modal.form.dispatch(event('submit')).defaultPrevented).toBe(true);
-    await vi.waitFor(() => expect(failures).toHaveLength(1));
+    await vi.waitFor(() => expect(failures).toHaveLength(1), ANSWERED);
     expect(failures[0]!.error).toMatchObject({ reason: 'payment_declined', metadata: { payment_id: expect.stringMatching(ID('pay')) } });
     expect(modal.alert.textContent).toBe(failures[0]!.error.description);
     expect(modalParts(document)).toBeDefined();
@@ -961,7 +963,7 @@ describe('/sandbox/checkout.js', () => {
     modal.card.type('4111111111111111');
     expect(modal.input.value).toBe('4111 1111 1111 1111');
     modal.form.dispatch(event('submit'));
-    await vi.waitFor(() => expect(paid).toHaveLength(1));
+    await vi.waitFor(() => expect(paid).toHaveLength(1), ANSWERED);
     expect(paid[0]!.razorpay_subscription_id).toBe(subscription.id);
     expect(paid[0]!.razorpay_signature).toBe(subscriptionPaymentSignature(t.config.payments.keySecret, paid[0]!.razorpay_payment_id!, subscription.id));
     expect(modalParts(document)).toBeUndefined();
@@ -1048,7 +1050,7 @@ describe('/sandbox/checkout.js', () => {
     modal.expiry.type(futureExpiry());
     modal.cvc.type('1234');
     modal.form.dispatch(event('submit'));
-    await vi.waitFor(() => expect(modal.alert.textContent).toBe('Your card number is invalid'));
+    await vi.waitFor(() => expect(modal.alert.textContent).toBe('Your card number is invalid'), ANSWERED);
     expect(failures).toHaveLength(1);
     expect(document.activeElement).toBe(modal.input);
   });
@@ -1059,7 +1061,7 @@ describe('/sandbox/checkout.js', () => {
     const { Razorpay, document } = await loadCheckout();
     new Razorpay({ key: 'k', subscription_id: subscription.id }).open();
     const modal = modalParts(document)!;
-    await vi.waitFor(() => expect(modal.payButton.textContent).toBe('Pay ₹5'));
+    await vi.waitFor(() => expect(modal.payButton.textContent).toBe('Pay ₹5'), ANSWERED);
     const first = new Date(startAt * 1000).toLocaleDateString('en-IN', { day: 'numeric', month: 'short', year: 'numeric' });
     expect(modal.text()).toContain(`₹5 checks your card and is refunded at once. ₹99 is charged from ${first}.`);
   });
@@ -1068,7 +1070,7 @@ describe('/sandbox/checkout.js', () => {
     const { Razorpay, document, requests } = await loadCheckout();
     new Razorpay({ key: 'k', subscription_id: 'sub_00000000000000' }).open();
     const modal = modalParts(document)!;
-    await vi.waitFor(() => expect(requests).toHaveLength(1));
+    await vi.waitFor(() => expect(requests).toHaveLength(1), ANSWERED);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(modal.payButton.textContent).toBe('Pay');
   });
