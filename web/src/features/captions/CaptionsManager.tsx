@@ -134,6 +134,13 @@ function CaptionRow({ courseId, lectureId, caption, maxBytes, onEditCues, onDele
   useEffect(() => () => inFlight.current?.abort(), []);
   const updated = formatDate(caption.updatedAt);
   const busy = update.isLoading || removal.isLoading || upload !== undefined;
+  /** Set as the rename field closes: the Rename button takes the focus once it is back, and enabled again after a save. */
+  const [focusRename, setFocusRename] = useState(false);
+  useEffect(() => {
+    if (!focusRename || busy || renaming !== undefined) return;
+    renameButton.current?.focus();
+    setFocusRename(false);
+  }, [focusRename, busy, renaming]);
 
   async function onRename() {
     const label = renaming?.trim();
@@ -146,7 +153,7 @@ function CaptionRow({ courseId, lectureId, caption, maxBytes, onEditCues, onDele
   }
   function stopRenaming() {
     setRenaming(undefined);
-    setTimeout(() => renameButton.current?.focus());
+    setFocusRename(true);
   }
   function onRenameKey(event: KeyboardEvent<HTMLInputElement>) {
     if (event.key === 'Escape') {
