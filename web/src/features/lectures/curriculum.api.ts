@@ -5,7 +5,7 @@ import { groupBySection, placeLecture, placeSection, type LecturePlace } from '.
 import type { QueryReturnValue } from '@reduxjs/toolkit/query';
 import { serverCall, type ServerCall, type ServerError } from '../../lib/server-state';
 import { arranging } from './arrangements';
-import { lectureApi } from './lectures.api';
+import { lectureApi, type LecturesAnswer } from './lectures.api';
 
 /**
  * The admin's arrangement of a course (sections, the order of lectures, a lecture's texts), on
@@ -16,7 +16,6 @@ import { lectureApi } from './lectures.api';
  * another admin's changes included.
  */
 
-type LecturesAnswer = ResponseOf<typeof endpoints.lectures.list>;
 /** What the curriculum changes invalidate: the list they were made on, and the course's public page. */
 const curriculumOf = (courseId: string) => [
   { type: 'Lecture' as const, id: courseId },

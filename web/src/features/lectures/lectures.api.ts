@@ -7,7 +7,7 @@ import type { QueryReturnValue } from '@reduxjs/toolkit/query';
 import { latestAnswer, LIST, serverCall, serverState, type CacheDispatch, type CacheState, type ServerError } from '../../lib/server-state';
 import { read } from './arrangements';
 
-type LecturesAnswer = ResponseOf<typeof endpoints.lectures.list>;
+export type LecturesAnswer = ResponseOf<typeof endpoints.lectures.list>;
 type CourseWithLectures = ResponseOf<typeof endpoints.lectures.add>['course'];
 
 export const lectureApi = serverState.injectEndpoints({
@@ -212,21 +212,21 @@ export const addLecture =
     return request.unwrap();
   };
 
-/** The lectures of the course watched last (the `lecture` state area), from the cache. */
 /** The list of `courseId`'s lectures the cache holds now. */
 function shownLectures(state: CacheState, courseId: string): LecturesAnswer | undefined {
   return lectureApi.endpoints.getLectures.select(courseId)(state as Required<CacheState>).data;
 }
 
-export const selectLectures = (state: CacheState) => latestAnswer<ResponseOf<typeof endpoints.lectures.list>>(state, 'getLectures')?.lectures ?? [];
+/** The lectures of the course watched last (the `lecture` state area), from the cache. */
+export const selectLectures = (state: CacheState) => latestAnswer<LecturesAnswer>(state, 'getLectures')?.lectures ?? [];
 
 /**
  * The lecture list sent with the page (lib/page-answers.ts), taken as the list's query would take it
  * and put in the cache before the page's first render, which then shows it: the query would have it
  * only once that render had asked. The list, or undefined when none was sent.
  */
-export function cacheSentLectures(dispatch: CacheDispatch, courseId: string): ResponseOf<typeof endpoints.lectures.list> | undefined {
-  const sent = takePageAnswer(urlFor(endpoints.lectures.list, { params: { id: courseId } })) as ResponseOf<typeof endpoints.lectures.list> | undefined;
+export function cacheSentLectures(dispatch: CacheDispatch, courseId: string): LecturesAnswer | undefined {
+  const sent = takePageAnswer(urlFor(endpoints.lectures.list, { params: { id: courseId } })) as LecturesAnswer | undefined;
   if (sent) dispatch(lectureApi.util.upsertQueryEntries([{ endpointName: 'getLectures', arg: courseId, value: sent }]));
   return sent;
 }
