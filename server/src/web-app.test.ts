@@ -1,9 +1,12 @@
 import fs from 'node:fs/promises';
+import http from 'node:http';
+import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PAGE_ANSWERS_ID } from '@lms/contract/pages';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
@@ -64,6 +67,20 @@ const lecturePage = (cookie?: string, url = `/course/lecture?id=${courseId}`) =>
   t.app.inject({ url, headers: { 'accept-encoding': 'br', ...(cookie && { cookie }) } });
 const htmlOf = (response: Awaited<ReturnType<typeof lecturePage>>) =>
   response.headers['content-encoding'] === 'br' ? zlib.brotliDecompressSync(response.rawPayload).toString() : response.body;
+
+/** A GET on a connection of its own (so that the server's socket has written only this answer), read to its end. */
+function getOnNewConnection(url: string, headers: Record<string, string>): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers, agent: false }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+        response.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
 
 /** The answers written into a page, by URL below the API root; undefined when it carries none. */
 function answersIn(html: string): Record<string, unknown> | undefined {
@@ -175,6 +192,36 @@ describe("the lecture page's first reads, sent with it", () => {
     } finally {
       await t.app.ctx.db.update(lectures).set({ title: 'L' }).where(eq(lectures.id, lectureId));
     }
+  });
+
+  describe('over a connection', () => {
+    let origin: string;
+    /** The server's end of each connection, in the order they came. */
+    const sockets: net.Socket[] = [];
+    beforeAll(async () => {
+      t.app.server.on('connection', (socket: net.Socket) => sockets.push(socket));
+      origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    });
+
+    // The embedded database answers the reads on the server's own thread: while they run, nothing is
+    // written, so the page's head (and the modules it names) must be out before they start.
+    it.each(['br', 'gzip', 'identity'])('are asked only once the page up to them is on the wire (%s)', async (encoding) => {
+      const ask = t.app.inject.bind(t.app) as unknown as (options: InjectOptions) => Promise<unknown>;
+      let writtenWhenAsked: number | undefined;
+      const spy = vi.spyOn(t.app, 'inject').mockImplementation(((options: InjectOptions) => {
+        writtenWhenAsked ??= sockets.at(-1)!.bytesWritten;
+        return ask(options);
+      }) as unknown as typeof t.app.inject);
+      try {
+        const { headers, body } = await getOnNewConnection(`${origin}/course/lecture?id=${courseId}`, { cookie: subscriber, 'accept-encoding': encoding });
+        expect(headers['content-encoding']).toBe(encoding === 'identity' ? undefined : encoding);
+        const html = (encoding === 'br' ? zlib.brotliDecompressSync(body) : encoding === 'gzip' ? zlib.gunzipSync(body) : body).toString();
+        expect(Object.keys(answersIn(html)!)).toContain(`/courses/${courseId}`);
+      } finally {
+        spy.mockRestore();
+      }
+      expect(writtenWhenAsked).toBeGreaterThan(0);
+    });
   });
 
   it('writes the answers as JSON text with no "<" in it', () => {

@@ -259,16 +259,21 @@ export async function serveWebApp(
         : encoding === 'gzip'
           ? zlib.createGzip()
           : new PassThrough();
+    const answerTheReads = () =>
+      answersFor(request, urls).then(
+        (sent) => body.end(sent ? `${answersScript(sent)}\n  ${rest}` : rest),
+        (error: unknown) => {
+          request.log.warn({ err: error }, "could not read the page's first answers: the page is sent without them");
+          body.end(rest);
+        },
+      );
+    // The reads start once the first part is on the socket. The embedded database answers them on
+    // this thread, promise after promise, and nothing is written while they run: started at once,
+    // they held the first part back until the last. So: the compressor's flush (made in the thread
+    // pool), then a turn of the event loop for the reply's pipe to write it.
     body.write(first);
-    // Out now, not when the compressor's window fills.
-    if (!(body instanceof PassThrough)) body.flush();
-    answersFor(request, urls).then(
-      (sent) => body.end(sent ? `${answersScript(sent)}\n  ${rest}` : rest),
-      (error: unknown) => {
-        request.log.warn({ err: error }, "could not read the page's first answers: the page is sent without them");
-        body.end(rest);
-      },
-    );
+    if (body instanceof PassThrough) setImmediate(() => void answerTheReads());
+    else body.flush(() => setImmediate(() => void answerTheReads()));
     reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'private, no-store').header('vary', 'accept-encoding, cookie');
     if (encoding === 'br' || encoding === 'gzip') reply.header('content-encoding', encoding);
     return reply.send(body);
