@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDebianPackages } from '../scripts/debian-packages.mjs';
 import { BUDGETS, FULL, QUICK, type Bench } from './src/bench.ts';
-import { fillCatalogue } from './src/catalogue.ts';
+import { addSubscriber, fillCatalogue } from './src/catalogue.ts';
 import { recreateDatabase } from './src/postgres.ts';
 import { run } from './src/processes.ts';
 import { buildIfStale, firstCourse, latestLectureUrl, loginAsAdmin, startProduct, uploadLecture, writeVideo, type Product } from './src/product.ts';
@@ -102,7 +102,9 @@ async function prepareProduct(label: string, name: string, databaseUrl?: string)
   await uploadLecture(product, await loginAsAdmin(product), course.id, video);
   await fs.rm(video);
   await product.stop();
-  await fillCatalogue(databaseUrl ? { url: databaseUrl } : { dir: path.join(dataDir, 'db') }, bench.sizes.catalogueCourses, course.thumbnailKey);
+  const target = databaseUrl ? { url: databaseUrl } : { dir: path.join(dataDir, 'db') };
+  await fillCatalogue(target, bench.sizes.catalogueCourses, course.thumbnailKey);
+  const subscriberCookie = await addSubscriber(target);
   product = await startProduct(options);
   const cookie = await loginAsAdmin(product);
   const signedUrl = await latestLectureUrl(product, cookie, course.id);
@@ -111,6 +113,7 @@ async function prepareProduct(label: string, name: string, databaseUrl?: string)
     database: databaseUrl ? 'postgres' : 'pglite',
     product,
     cookie,
+    subscriberCookie,
     courseId: course.id,
     lecture: { signedUrl, bytes: bench.sizes.lectureBytes },
   };

@@ -1,6 +1,9 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { count } from 'drizzle-orm';
 import { openDatabase, type DatabaseTarget } from '../../server/src/db/client.ts';
-import { courses } from '../../server/src/db/schema.ts';
+import { courses, sessions, users } from '../../server/src/db/schema.ts';
+
+const DAY_MS = 24 * 3600_000;
 
 const CATEGORIES = ['Web Development', 'Data Science', 'Design', 'Mobile', 'Cloud', 'Security', 'Business', 'Music'];
 
@@ -36,4 +39,30 @@ export async function fillCatalogue(target: DatabaseTarget, total: number, thumb
   } finally {
     await database.close();
   }
+}
+
+/**
+ * A subscriber (thirty days paid) with a session, written straight into the database as the
+ * catalogue is: answers the session's Cookie header. What a learner reads is measured with it.
+ */
+export async function addSubscriber(target: DatabaseTarget): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  const database = await openDatabase(target);
+  try {
+    const [user] = await database.db
+      .insert(users)
+      .values({
+        fullName: 'Bench subscriber',
+        email: `subscriber-${token.slice(0, 12)}@bench.example`,
+        passwordHash: 'no password',
+        subscriptionEndsAt: new Date(Date.now() + 30 * DAY_MS),
+      })
+      .returning({ id: users.id });
+    await database.db
+      .insert(sessions)
+      .values({ tokenHash: createHash('sha256').update(token).digest('hex'), userId: user!.id, expiresAt: new Date(Date.now() + DAY_MS) });
+  } finally {
+    await database.close();
+  }
+  return `lms_session=${token}`;
 }

@@ -230,6 +230,49 @@ describe('createCatalogueCache', () => {
     expect([all.calls, systems.calls]).toEqual([1, 1]);
   });
 
+  describe('values, kept as they are', () => {
+    it('gives concurrent callers one compute and the same object, frozen to its leaves', async () => {
+      const cache = createCatalogueCache();
+      const contents = counting((call) => ({ call, lectures: [{ title: 'Ownership', processing: { percent: 40 } }] }));
+      const [a, b] = await Promise.all([cache.value('contents', contents.compute), cache.value('contents', contents.compute)]);
+      expect(contents.calls).toBe(1);
+      expect(b).toBe(a);
+      expect(await cache.value('contents', contents.compute)).toBe(a);
+      expect(Object.isFrozen(a.lectures[0]!.processing)).toBe(true);
+      expect(() => ((a.lectures[0] as { title: string }).title = 'Borrowing')).toThrow(TypeError);
+    });
+
+    it('are emptied by invalidate() with the pages, and aged as they are', async () => {
+      const time = clock();
+      const cache = createCatalogueCache({ freshMs: 5000, now: time.now });
+      const contents = counting((call) => ({ call }));
+      const page = counting((call) => ({ call }));
+      expect(await cache.value('contents', contents.compute)).toEqual({ call: 1 });
+      // Apart from the pages: the same key is another entry.
+      expect(json(await cache.page('contents', page.compute))).toEqual({ call: 1 });
+      expect([contents.calls, page.calls]).toEqual([1, 1]);
+      cache.invalidate();
+      expect(await cache.value('contents', contents.compute)).toEqual({ call: 2 });
+      time.advance(5000);
+      // Aged: given at once, while one compute makes the next.
+      expect(await cache.value('contents', contents.compute)).toEqual({ call: 2 });
+      await settled();
+      expect(await cache.value('contents', contents.compute)).toEqual({ call: 3 });
+    });
+
+    it('keeps no failure: the next call computes again', async () => {
+      const cache = createCatalogueCache();
+      let calls = 0;
+      const compute = async () => {
+        calls += 1;
+        if (calls === 1) throw new Error('course not found');
+        return { call: calls };
+      };
+      await expect(cache.value('contents', compute)).rejects.toThrow('course not found');
+      expect(await cache.value('contents', compute)).toEqual({ call: 2 });
+    });
+  });
+
   describe('compression', () => {
     // Enough courses to be worth compressing, repetitive like a real page.
     const bigPage = { courses: Array.from({ length: 60 }, (_, i) => ({ title: `Course ${i}`, description: 'Learn by doing. '.repeat(4) })) };

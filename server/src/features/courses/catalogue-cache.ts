@@ -17,13 +17,14 @@ import { SESSION_COOKIE } from '../auth/sessions.ts';
  * Each page has an ETag made from its bytes, so every instance gives the same page the same
  * ETag, and a browser that already has it is answered 304 without the body.
  * What is built from the catalogue alone is kept here too, so the same writes refresh it:
- * a course's public curriculum, its page's HTML head, the sitemap.
+ * a course's public curriculum, its page's HTML head, the sitemap; and, unserialized (`value`),
+ * a course's contents as learners see them, which each request turns into its viewer's answer.
  * The answer given to a visitor (no session) is kept whole, by URL and Accept-Encoding, and
  * given again while its page is current: by the HTTP server's listener before Fastify
  * (kept-answers-first.ts), or from the request's first hooks (`answerFromCatalogue`).
  */
 export const CATALOGUE_FRESH_MS = 5000;
-/** Searches make many distinct pages; past this many the cache starts over rather than grow. */
+/** Searches make many distinct pages (and courses many contents); past this many the cache starts over rather than grow. */
 const MAX_PAGES = 500;
 /** Distinct URLs whose answers are kept; past this many they start over rather than grow (any query string is a URL). */
 const MAX_KEPT_URLS = 1000;
@@ -58,13 +59,18 @@ export interface CataloguePage {
 export interface CatalogueCache {
   /** `key`'s page; concurrent callers of a missing page share one `compute`. A string is kept as it is, anything else as JSON. */
   page(key: string, compute: () => Promise<unknown>): Promise<CataloguePage>;
+  /**
+   * `key`'s value, kept as `compute` made it, under the pages' rules (shared compute, freshness,
+   * emptied by every write), apart from them. It is frozen: every caller gets the same object.
+   */
+  value<T>(key: string, compute: () => Promise<T>): Promise<Readonly<T>>;
   /** Called by every write to courses or lectures. */
   invalidate(): void;
   /** Keeps the answer sendCataloguePage gave a visitor for `url`, to be given again while its page is current. */
   keep(url: string, acceptEncoding: string | undefined, answer: KeptAnswer): void;
   /** The answer kept for `url` and this Accept-Encoding, while its page is still the fresh page of its key. */
   kept(url: string, acceptEncoding: string | undefined): KeptAnswer | undefined;
-  /** Pages served from the cache and pages computed, since the start (the metrics read them). */
+  /** Pages and values served from the cache, and computed, since the start (the metrics read them). */
   readonly stats: CacheStats;
 }
 
@@ -111,52 +117,79 @@ function cataloguePage(key: string, value: unknown, previous?: CataloguePage): C
   };
 }
 
-interface CacheEntry {
+interface CacheEntry<V> {
   until: number;
-  page: Promise<CataloguePage>;
-  /** The page once computed: what is served, past `until`, while `refresh` computes the next one. */
-  ready?: CataloguePage;
+  value: Promise<V>;
+  /** The value once computed: what is served, past `until`, while `refresh` computes the next one. */
+  ready?: V;
   refresh?: Promise<void>;
 }
 
-export function createCatalogueCache({ freshMs = CATALOGUE_FRESH_MS, now = Date.now } = {}): CatalogueCache {
-  const pages = new Map<string, CacheEntry>();
-  const stats: CacheStats = { hits: 0, misses: 0 };
-  const answers = new Map<string, Map<string, KeptAnswer>>();
-  const computed = (key: string, compute: () => Promise<unknown>, previous?: CataloguePage): CacheEntry => {
-    const entry: CacheEntry = { until: now() + freshMs, page: compute().then((value) => cataloguePage(key, value, previous)) };
-    entry.page.then(
-      (page) => void (entry.ready = page),
+/**
+ * Values by key: one compute shared by concurrent callers; fresh for `freshMs`, then served aged while
+ * one compute makes the next; a failure is not kept. `make` turns what a compute gave into what is kept.
+ */
+function keptValues<V>(
+  { freshMs, now, stats }: { freshMs: number; now: () => number; stats: CacheStats },
+  make: (key: string, computed: unknown, previous?: V) => V,
+) {
+  const entries = new Map<string, CacheEntry<V>>();
+  const computed = (key: string, compute: () => Promise<unknown>, previous?: V): CacheEntry<V> => {
+    const entry: CacheEntry<V> = { until: now() + freshMs, value: compute().then((value) => make(key, value, previous)) };
+    entry.value.then(
+      (value) => void (entry.ready = value),
       // A failure is not kept: the next request tries again.
-      () => pages.get(key) === entry && pages.delete(key),
+      () => entries.get(key) === entry && entries.delete(key),
     );
     return entry;
   };
   return {
-    stats,
-    page(key, compute) {
-      const cached = pages.get(key);
+    entries,
+    get(key: string, compute: () => Promise<unknown>): Promise<V> {
+      const cached = entries.get(key);
       if (cached && (cached.until > now() || cached.ready)) {
         stats.hits++;
         // Aged, not invalidated (a write empties the map): one compute replaces it, as it finishes.
         if (cached.until <= now() && !cached.refresh) {
           stats.misses++;
           const next = computed(key, compute, cached.ready);
-          cached.refresh = next.page.then(
-            () => void (pages.get(key) === cached && pages.set(key, next)),
-            () => void (pages.get(key) === cached && pages.delete(key)),
+          cached.refresh = next.value.then(
+            () => void (entries.get(key) === cached && entries.set(key, next)),
+            () => void (entries.get(key) === cached && entries.delete(key)),
           );
         }
-        return cached.page;
+        return cached.value;
       }
       stats.misses++;
-      if (pages.size >= MAX_PAGES) pages.clear();
+      if (entries.size >= MAX_PAGES) entries.clear();
       const entry = computed(key, compute);
-      pages.set(key, entry);
-      return entry.page;
+      entries.set(key, entry);
+      return entry.value;
     },
+  };
+}
+
+/** `value` and everything in it made read-only: a kept value is shared by every request. */
+function frozen<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) frozen(inner);
+  }
+  return value;
+}
+
+export function createCatalogueCache({ freshMs = CATALOGUE_FRESH_MS, now = Date.now } = {}): CatalogueCache {
+  const stats: CacheStats = { hits: 0, misses: 0 };
+  const pages = keptValues<CataloguePage>({ freshMs, now, stats }, cataloguePage);
+  const values = keptValues<unknown>({ freshMs, now, stats }, (_key, value) => frozen(value));
+  const answers = new Map<string, Map<string, KeptAnswer>>();
+  return {
+    stats,
+    page: (key, compute) => pages.get(key, compute),
+    value: <T>(key: string, compute: () => Promise<T>) => values.get(key, compute) as Promise<Readonly<T>>,
     invalidate: () => {
-      pages.clear();
+      pages.entries.clear();
+      values.entries.clear();
       answers.clear();
     },
     keep(url, acceptEncoding = '', answer) {
@@ -171,7 +204,7 @@ export function createCatalogueCache({ freshMs = CATALOGUE_FRESH_MS, now = Date.
       const answer = answers.get(url)?.get(acceptEncoding);
       if (!answer) return undefined;
       // Only while it is the fresh page of its key: an aged one goes the route's way, which computes the next.
-      const entry = pages.get(answer.page.key);
+      const entry = pages.entries.get(answer.page.key);
       if (entry?.ready !== answer.page || entry.until <= now()) return undefined;
       stats.hits++;
       return answer;

@@ -114,6 +114,14 @@ async function findCourseWithContents(ctx: Context, courseId: string, audience: 
   return course;
 }
 
+/**
+ * A published course's contents, as every learner sees them, from the catalogue cache (emptied by
+ * every change to courses, sections, lectures or quizzes; a processing percent, which changes none,
+ * shows within CATALOGUE_FRESH_MS). Each request makes its viewer's URLs from them. Administrators
+ * read the database: their lists hold drafts and follow the pipeline as it goes.
+ */
+const publishedContents = (ctx: Context, courseId: string) => ctx.catalogue.value(`contents of ${courseId}`, () => findCourseWithContents(ctx, courseId, {}));
+
 /** Where the lecture's video is in the pipeline, as the admin sees it. */
 const processingOf = (lecture: ListedLecture): VideoProcessing => ({
   state: lecture.videoState,
@@ -380,7 +388,8 @@ export async function courseLectures(
     await findCourse(ctx, courseId, audience);
     throw new AppError(403, answers.subscribeToWatch);
   }
-  const { sections, lectures: rows, quizzes, ...course } = await findCourseWithContents(ctx, courseId, audience);
+  const contents = audience.includeDrafts ? await findCourseWithContents(ctx, courseId, audience) : await publishedContents(ctx, courseId);
+  const { sections, lectures: rows, quizzes, ...course } = contents;
   return { course: toCourseJson(ctx, course), sections, lectures: await lecturesSeenBy(ctx, rows, viewer), quizzes };
 }
 

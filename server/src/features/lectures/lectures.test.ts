@@ -379,3 +379,65 @@ describe('PATCH /api/v1/courses/:courseId/lectures/:lectureId', () => {
     expect(await previewFlag()).toBe(true);
   });
 });
+
+describe("GET /api/v1/courses/:id, a learner's lectures from the catalogue cache", () => {
+  let courseId: string;
+  let lectureId: string;
+  beforeAll(async () => {
+    courseId = await newCourse('Cached for learners');
+    lectureId = await addLecture(courseId, 'Ownership');
+  });
+
+  const lectureList = async (app: TestApp, cookie: string) => {
+    const response = await app.app.inject({ url: `/api/v1/courses/${courseId}`, headers: { cookie } });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json().lectures as { _id: string; title: string; secure_url: string; processing: { percent: number | null } }[];
+  };
+
+  it('reads the course once for every learner, each given URLs of their own, and shows a change made behind its back at once', async () => {
+    const other = await signUp(t.app);
+    await t.app.ctx.db
+      .update(users)
+      .set({ subscriptionEndsAt: new Date(Date.now() + 24 * 3600 * 1000) })
+      .where(eq(users.id, other.user._id));
+    const [mine] = await lectureList(t, subscriber.cookie);
+    const hits = t.app.ctx.catalogue.stats.hits;
+    const [theirs] = await lectureList(t, other.cookie);
+    expect(t.app.ctx.catalogue.stats.hits).toBe(hits + 1);
+    expect(theirs!.title).toBe('Ownership');
+    // Signed for each viewer: one learner's link is not another's.
+    expect(theirs!.secure_url).not.toBe(mine!.secure_url);
+
+    // As another instance or a job would: the database tells every instance, and the copy goes.
+    await t.database.db.update(lectures).set({ title: 'Borrowing' }).where(eq(lectures.id, lectureId));
+    expect((await lectureList(t, subscriber.cookie))[0]!.title).toBe('Borrowing');
+  });
+
+  it("reads an administrator's list from the database each time: it follows the pipeline as it goes", async () => {
+    await t.database.db.update(lectures).set({ videoState: 'processing', processingPercent: 10 }).where(eq(lectures.id, lectureId));
+    expect((await lectureList(t, admin))[0]!.processing.percent).toBe(10);
+    // The pipeline's percent changes nothing the catalogue shows, so it tells no instance.
+    await t.database.db.update(lectures).set({ processingPercent: 60 }).where(eq(lectures.id, lectureId));
+    expect((await lectureList(t, admin))[0]!.processing.percent).toBe(60);
+    await t.database.db.update(lectures).set({ videoState: 'ready', processingPercent: null }).where(eq(lectures.id, lectureId));
+  });
+
+  describe('on two instances of one database', () => {
+    let b: TestApp;
+    beforeAll(async () => {
+      b = await createTestApp({ database: t.database, catchUpOnEveryRequest: false });
+    });
+    afterAll(() => b?.close());
+
+    it('shows a lecture renamed on one to a learner of the other within a second', async () => {
+      const before = (await lectureList(b, subscriber.cookie))[0]!.title;
+      const renamed = `${before}, renamed`;
+      expect((await setPreview(courseId, lectureId, { title: renamed })).statusCode).toBe(200);
+      const started = Date.now();
+      while ((await lectureList(b, subscriber.cookie))[0]!.title !== renamed) {
+        if (Date.now() - started > 1000) throw new Error('the other instance still shows the old title a second later');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    });
+  });
+});
