@@ -272,8 +272,9 @@ export async function serveWebApp(
     // they held the first part back until the last. So: the compressor's flush (made in the thread
     // pool), then a turn of the event loop for the reply's pipe to write it.
     body.write(first);
-    if (body instanceof PassThrough) setImmediate(() => void answerTheReads());
-    else body.flush(() => setImmediate(() => void answerTheReads()));
+    const onceWritten = () => setImmediate(() => void answerTheReads());
+    if (body instanceof PassThrough) onceWritten();
+    else body.flush(onceWritten);
     reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'private, no-store').header('vary', 'accept-encoding, cookie');
     if (encoding === 'br' || encoding === 'gzip') reply.header('content-encoding', encoding);
     return reply.send(body);
