@@ -26,6 +26,32 @@ function redisUrl() {
   return url.href;
 }
 
+/** A request through nginx that took this long is worth a line in the run's output. */
+const SLOW_REQUEST_SECONDS = 10;
+
+/**
+ * What nginx saw go wrong during the journeys, printed before its folder goes: the requests that
+ * took SLOW_REQUEST_SECONDS or more (their method, path, status, seconds and instance) and its
+ * error log. A journey stuck on a request that never ends says only that the test timed out; this
+ * says which request, and on which instance.
+ */
+function reportSlowRequests(nginxDir: string) {
+  const read = (file: string) => {
+    try {
+      return fs.readFileSync(path.join(nginxDir, file), 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  // `… "GET /path HTTP/1.1" 200 1234 0.012 upstream=… status=…`: the seconds follow the status and size.
+  const slow = read('access.log')
+    .split('\n')
+    .filter((line) => Number(/" \d{3} \d+ (\d+\.\d+) upstream=/.exec(line)?.[1]) >= SLOW_REQUEST_SECONDS);
+  const errors = read('error.log').trim();
+  if (slow.length) process.stderr.write(`[nginx] requests that took ${SLOW_REQUEST_SECONDS} s or more:\n${slow.join('\n')}\n`);
+  if (errors) process.stderr.write(`[nginx] error log:\n${errors}\n`);
+}
+
 /**
  * The journeys of payments and lectures once more, through a cluster: two instances behind nginx
  * on PostgreSQL, s3rver and Redis, started by scripts/cluster.mjs on a fresh database and data
@@ -58,6 +84,7 @@ export default async function clusterSetup() {
     throw error;
   });
   const stop = async () => {
+    reportSlowRequests(path.join(dataDir, 'nginx'));
     await cluster.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };

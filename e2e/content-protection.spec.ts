@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Locator } from '@playwright/test';
 import { adminCredentials, expect, logInAs, newPerson, signUp, test, type Page } from './fixtures.ts';
-import { CARDS, courseIdByTitle, exclusively, lectureInList, payWithCard, releaseLocks, seriousViolations } from './journeys.ts';
+import { CARDS, courseIdByTitle, exclusively, lectureInList, payWithCard, play, releaseLocks, seriousViolations } from './journeys.ts';
 
 test.afterEach(releaseLocks);
 // axe is injected as an inline script, which the server's Content-Security-Policy would (rightly) refuse.
@@ -162,7 +162,7 @@ test('one subscriber on three devices: two play, the third is refused and names 
   await expect(c.getByRole('alert').filter({ hasText: HIDDEN_NOTICE })).toBeVisible();
   expect(await pausedOf(theVideo(c))).toBe(true);
   await expect(overlay).toHaveCount(1);
-  await theVideo(c).evaluate((element: HTMLVideoElement) => element.play());
+  await play(theVideo(c));
   await expect(c.getByRole('alert').filter({ hasText: HIDDEN_NOTICE })).toHaveCount(0);
   await expectPlaying(c);
 

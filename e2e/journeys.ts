@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { APIRequestContext } from '@playwright/test';
+import type { APIRequestContext, Locator } from '@playwright/test';
 import type { AxeResults } from 'axe-core';
 import { dataDir, expect, openMenu, pngFile, type Page } from './fixtures.ts';
 
@@ -103,6 +103,33 @@ function release(lock: string) {
 /** Lets go of every lock this worker still holds (a test that timed out inside `exclusively`). */
 export function releaseLocks() {
   for (const lock of [...held]) release(lock);
+}
+
+/**
+ * Starts `video` playing (muted; 0.3 s before its end with `nearEnd`) and waits for it to play, for
+ * `timeoutMs` at most: a video that never starts fails here, saying what the element was doing,
+ * where awaiting its `play()` would wait for the test's timeout.
+ */
+export async function play(video: Locator, { nearEnd = false, timeoutMs = 20_000 } = {}) {
+  await video.evaluate(
+    (element: HTMLVideoElement, { nearEnd, timeoutMs }) => {
+      element.muted = true;
+      if (nearEnd) element.currentTime = Math.max(0, element.duration - 0.3);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          const { readyState, networkState, error, currentSrc, currentTime } = element;
+          reject(
+            new Error(
+              `The video did not start in ${timeoutMs} ms: ${JSON.stringify({ readyState, networkState, error: error?.message, currentSrc, currentTime })}`,
+            ),
+          );
+        }, timeoutMs);
+      });
+      return Promise.race([element.play(), late]).finally(() => clearTimeout(timer));
+    },
+    { nearEnd, timeoutMs },
+  );
 }
 
 /** A lecture in the lecture page's list ('2. Values, variables and types', then its length once known), not its delete button. */

@@ -65,5 +65,10 @@ export default defineConfig({
     },
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
+    // An action or a navigation that never ends fails where it waits, named in the report. Left to
+    // the test's timeout, it is reported wherever the test was when time ran out: often the
+    // clean-up in a `finally`, whose error replaces the first.
+    actionTimeout: 30_000,
+    navigationTimeout: 30_000,
   },
 });

@@ -1,5 +1,5 @@
 import { adminCredentials, expect, logInAs, newPerson, signUp, test, type Page } from './fixtures.ts';
-import { CARDS, exclusively, lectureInList, payWithCard, releaseLocks, seriousViolations } from './journeys.ts';
+import { CARDS, exclusively, lectureInList, payWithCard, play, releaseLocks, seriousViolations } from './journeys.ts';
 
 test.afterEach(releaseLocks);
 // axe is injected as an inline script, which the server's Content-Security-Policy would (rightly) refuse.
@@ -64,10 +64,7 @@ test("a subscriber's place is kept: resumed after leaving, completed at the end 
   expect.soft(await seriousViolations(page), 'axe on a resumed lecture').toEqual([]);
 
   // To the end: the check in the list, the course at 50 %, and the next lecture counting down, then playing.
-  await resumed.evaluate((element: HTMLVideoElement) => {
-    element.currentTime = Math.max(0, element.duration - 0.3);
-    return element.play();
-  });
+  await play(resumed, { nearEnd: true });
   const upNext = page.getByRole('region', { name: 'Up next' });
   await expect(upNext).toBeVisible({ timeout: 15_000 });
   await expect(upNext.getByText(/^Next lecture in [1-5] s$/)).toBeVisible();

@@ -1,5 +1,5 @@
 import { adminCredentials, expect, logInAs, newPerson, pngFile, signUp, test } from './fixtures.ts';
-import { CARDS, LECTURE_VIDEO, exclusively, lectureInList, payWithCard, publishCourse, releaseLocks } from './journeys.ts';
+import { CARDS, LECTURE_VIDEO, exclusively, lectureInList, payWithCard, play, publishCourse, releaseLocks } from './journeys.ts';
 
 test.afterEach(releaseLocks);
 
@@ -58,10 +58,7 @@ test('an uploaded lecture is processed while it plays as MP4, then a subscriber 
     await expect(quality).toBeVisible({ timeout: 20_000 });
     await expect(quality.locator('option')).toHaveText([/^Auto/, '360p']);
     await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.src)).toMatch(/^blob:/);
-    await video.evaluate((element: HTMLVideoElement) => {
-      element.muted = true;
-      return element.play();
-    });
+    await play(video);
     await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 20_000 }).toBeGreaterThan(1);
     // The space bar pauses it, as the hint says.
     await video.focus();
