@@ -38,13 +38,16 @@ function watch(page: Page) {
   page.on('pageerror', (error) => lines.push(`uncaught: ${error.message}`));
   // A request the test's own navigation cut off (the page it belonged to was left) is not the page's
   // failure: each request is stamped with the page it started on, counted by `leave`, not read off
-  // the URL (a single-page app's own navigation changes the URL before its requests start).
+  // the URL (a single-page app's own navigation changes the URL before its requests start); and one
+  // cut off while `leave` goes to the blank page (a page's own poll, a section loading late) was the
+  // page being left.
   let pageNumber = 0;
+  let leaving = false;
   const startedOn = new WeakMap<Request, number>();
   page.on('request', (request) => startedOn.set(request, pageNumber));
   page.on('requestfailed', (request) => {
     const error = request.failure()?.errorText;
-    if (error === 'net::ERR_ABORTED' && startedOn.get(request) !== pageNumber) return;
+    if (error === 'net::ERR_ABORTED' && (leaving || startedOn.get(request) !== pageNumber)) return;
     lines.push(`failed: ${request.method()} ${path(request.url())} (${error})`);
   });
   page.on('response', (response) => {
@@ -57,7 +60,12 @@ function watch(page: Page) {
      * is counted as the next page's.
      */
     async leave() {
-      await page.goto('about:blank');
+      leaving = true;
+      try {
+        await page.goto('about:blank');
+      } finally {
+        leaving = false;
+      }
       pageNumber++;
     },
     /** What went wrong, less the deliberate; then starts afresh. */
