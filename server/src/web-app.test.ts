@@ -18,6 +18,9 @@ import { lectureWithLadder } from './test/ladder.ts';
 import { answersScript } from './web-app.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+const HLS_MANIFEST_KEY = '../node_modules/hls.js/dist/hls.mjs';
+const HLS_CHUNK = 'assets/hls-T3st.js';
+const HLS_FETCH = `<link rel="preload" as="script" crossorigin href="/${HLS_CHUNK}" />`;
 
 /** A build of the web app as small as can be: its page ends its body as Vite's does. */
 const page = '<!doctype html>\n<html>\n  <head>\n    <title>LMS</title>\n  </head>\n  <body>\n    <div id="root"></div>\n  </body>\n</html>\n';
@@ -34,6 +37,9 @@ beforeAll(async () => {
   webRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'lms-web-'));
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'lms-test-'));
   await fs.writeFile(path.join(webRoot, 'index.html'), page);
+  // hls.js in the build's manifest, as Vite names an installed package, for the link that fetches it.
+  await fs.mkdir(path.join(webRoot, '.vite'));
+  await fs.writeFile(path.join(webRoot, '.vite', 'manifest.json'), JSON.stringify({ [HLS_MANIFEST_KEY]: { file: HLS_CHUNK, isDynamicEntry: true } }));
   const config = withSecrets(loadConfig({ ...TEST_ENV, DATA_DIR: dataDir }));
   const database = await openTestDatabase();
   const app = await buildApp(config, { database, webRoot });
@@ -192,6 +198,37 @@ describe("the lecture page's first reads, sent with it", () => {
     } finally {
       await t.app.ctx.db.update(lectures).set({ title: 'L' }).where(eq(lectures.id, lectureId));
     }
+  });
+
+  describe('with the link that fetches hls.js', () => {
+    it('when the lecture the page plays first has a ladder: in the part sent with the answers, before them', async () => {
+      const html = htmlOf(await lecturePage(subscriber));
+      expect(html.split(HLS_FETCH)).toHaveLength(2);
+      expect(html.indexOf(HLS_FETCH)).toBeGreaterThan(html.indexOf('<div id="root">'));
+      expect(html.indexOf(HLS_FETCH)).toBeLessThan(html.indexOf(PAGE_ANSWERS_ID));
+    });
+
+    it('not when that lecture plays as MP4, nor when the page names another lecture than the list has', async () => {
+      const { lectures: sent } = answersIn(htmlOf(await lecturePage(subscriber)))![`/courses/${courseId}`] as { lectures: { _id: string }[] };
+      const lectureId = sent[0]!._id;
+      // Named by `?lecture=`, or unknown there (the page then plays the first): the ladder decides.
+      expect(htmlOf(await lecturePage(subscriber, `/course/lecture?id=${courseId}&lecture=${lectureId}`))).toContain(HLS_FETCH);
+      expect(htmlOf(await lecturePage(subscriber, `/course/lecture?id=${courseId}&lecture=no-such-lecture`))).toContain(HLS_FETCH);
+      const [{ hlsKey }] = await t.app.ctx.db.select({ hlsKey: lectures.hlsKey }).from(lectures).where(eq(lectures.id, lectureId));
+      await t.app.ctx.db.update(lectures).set({ hlsKey: null }).where(eq(lectures.id, lectureId));
+      try {
+        const html = htmlOf(await lecturePage(subscriber));
+        expect((answersIn(html)![`/courses/${courseId}`] as { lectures: { hls_url: string | null }[] }).lectures[0]!.hls_url).toBeNull();
+        expect(html).not.toContain(HLS_FETCH);
+      } finally {
+        await t.app.ctx.db.update(lectures).set({ hlsKey }).where(eq(lectures.id, lectureId));
+      }
+    });
+
+    it('not without the lecture list: a member without a subscription, a visitor', async () => {
+      expect(htmlOf(await lecturePage(member))).not.toContain(HLS_FETCH);
+      expect(htmlOf(await lecturePage())).not.toContain(HLS_FETCH);
+    });
   });
 
   describe('over a connection', () => {

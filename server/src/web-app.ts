@@ -64,7 +64,16 @@ export const PAGE_MODULES: { path: string; sources: string[] }[] = [
  * page renders with them instead of asking once its code has run, and a lecture's lease, which
  * waits for the lecture list, leaves that much sooner.
  */
-export const PAGE_READS: { path: string; reads: (search: URLSearchParams) => string[] }[] = [
+export const PAGE_READS: {
+  path: string;
+  reads: (search: URLSearchParams) => string[];
+  /**
+   * The modules the page will import once it has rendered, as the reads' answers (raw JSON by URL)
+   * show, by their sources in the build: written with the answers as `<link rel="preload">`, so they
+   * are fetched from then on and compiled only when imported.
+   */
+  fetches?: (answers: ReadonlyMap<string, string>, search: URLSearchParams) => string[];
+}[] = [
   {
     // The course, its lectures and the learner's progress in it: what the lecture page shows, and the lease waits for.
     path: pagePaths.courseLecture,
@@ -73,8 +82,23 @@ export const PAGE_READS: { path: string; reads: (search: URLSearchParams) => str
       if (!id) return [];
       return [urlOf(endpoints.courses.list, undefined, { id }), urlOf(endpoints.lectures.list, { id }), urlOf(endpoints.progress.course, { id })];
     },
+    // hls.js (146 KB in Brotli), for a lecture with a ladder only: the lecture the page plays first,
+    // picked as the page picks it (the list's lecture named by `?lecture=`, else the first). Fetched
+    // for every lecture page, it made HLS views sooner and MP4 views, which never use it, later
+    // (decision 0049).
+    fetches: (answers, search) => {
+      const id = search.get('id');
+      const list = id ? answers.get(urlOf(endpoints.lectures.list, { id })) : undefined;
+      if (!list) return [];
+      const { lectures } = JSON.parse(list) as { lectures?: { _id: string; hls_url?: string | null }[] };
+      const played = lectures?.find((lecture) => lecture._id === search.get('lecture')) ?? lectures?.[0];
+      return played?.hls_url ? [HLS_SOURCE] : [];
+    },
   },
 ];
+
+/** hls.js in the build, as Vite's manifest names an installed package (from web/, ending in its path in the package). */
+const HLS_SOURCE = 'hls.js/dist/hls.mjs';
 
 /**
  * The script that carries `answers` (raw JSON bodies by URL) in a page. Every `<` is escaped: a
@@ -109,6 +133,15 @@ export function modulePreloadTags(manifest: BuildManifest, sources: string[]): s
     if (key) walk(key, (found) => files.push(manifest[found]!.file), seen);
   }
   return files.map((file) => `    <link rel="modulepreload" crossorigin href="/${escapeMarkup(file)}" />\n`).join('');
+}
+
+/** The `<link rel="preload">` of each of `sources`' own chunk: fetched, not compiled, until the page imports it. */
+export function fetchTags(manifest: BuildManifest, sources: string[]): string {
+  const files = sources.flatMap((source) => {
+    const key = Object.keys(manifest).find((candidate) => candidate === source || candidate.endsWith(`/${source}`));
+    return key ? [manifest[key]!.file] : [];
+  });
+  return files.map((file) => `<link rel="preload" as="script" crossorigin href="/${escapeMarkup(file)}" />\n  `).join('');
 }
 
 const brotliCompress = promisify(zlib.brotliCompress);
@@ -241,14 +274,33 @@ export async function serveWebApp(
     });
   };
 
+  /** The preload links of the modules `reads` says the page will import, given the answers sent with it. */
+  const fetchesFor = (reads: (typeof PAGE_READS)[number], sent: [string, string][], search: URLSearchParams, request: FastifyRequest) => {
+    if (!manifest || !reads.fetches) return '';
+    try {
+      return fetchTags(manifest, reads.fetches(new Map(sent), search));
+    } catch (error) {
+      request.log.warn({ err: error }, 'could not tell which modules the page will import: it fetches them itself');
+      return '';
+    }
+  };
+
   /**
    * The page for a request with a session cookie, with the answers of its first reads (`answersFor`)
    * in it: everything before `</body>` is sent at once (the browser fetches the modules it names while
-   * the reads are made), then the answers and the rest. Its module scripts run once the document has
+   * the reads are made), then the links of what the answers show it will import (`fetches`), the
+   * answers and the rest. Its module scripts run once the document has
    * ended, so they find the answers there. For one session: never kept by any cache, and compressed
    * for this response alone, at a quicker setting than the shared page's.
    */
-  const sendWithAnswers = async (preloads: string, urls: string[], request: FastifyRequest, reply: FastifyReply) => {
+  const sendWithAnswers = async (
+    preloads: string,
+    reads: (typeof PAGE_READS)[number],
+    search: URLSearchParams,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ) => {
+    const urls = reads.reads(search);
     const shared = (await current(preloads)).html.toString();
     const end = shared.lastIndexOf('</body>');
     const [first, rest] = end < 0 ? [shared, ''] : [shared.slice(0, end), shared.slice(end)];
@@ -261,7 +313,7 @@ export async function serveWebApp(
           : new PassThrough();
     const answerTheReads = () =>
       answersFor(request, urls).then(
-        (sent) => body.end(sent ? `${answersScript(sent)}\n  ${rest}` : rest),
+        (sent) => body.end(sent ? `${fetchesFor(reads, sent, search, request)}${answersScript(sent)}\n  ${rest}` : rest),
         (error: unknown) => {
           request.log.warn({ err: error }, "could not read the page's first answers: the page is sent without them");
           body.end(rest);
@@ -290,7 +342,7 @@ export async function serveWebApp(
       // The same address answers a signed-in viewer with their own page: a cache keeps a visitor's for visitors only.
       if (!request.cookies[SESSION_COOKIE] || request.method !== 'GET') return sendPage(preloads, request, reply, 'accept-encoding, cookie');
       const query = request.url.indexOf('?');
-      return sendWithAnswers(preloads, reads.reads(new URLSearchParams(query < 0 ? '' : request.url.slice(query + 1))), request, reply);
+      return sendWithAnswers(preloads, reads, new URLSearchParams(query < 0 ? '' : request.url.slice(query + 1)), request, reply);
     },
     render: (head, site) => render(head, site),
   };
