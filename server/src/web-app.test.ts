@@ -214,14 +214,14 @@ describe("the lecture page's first reads, sent with it", () => {
       // Named by `?lecture=`, or unknown there (the page then plays the first): the ladder decides.
       expect(htmlOf(await lecturePage(subscriber, `/course/lecture?id=${courseId}&lecture=${lectureId}`))).toContain(HLS_FETCH);
       expect(htmlOf(await lecturePage(subscriber, `/course/lecture?id=${courseId}&lecture=no-such-lecture`))).toContain(HLS_FETCH);
-      const [{ hlsKey }] = await t.app.ctx.db.select({ hlsKey: lectures.hlsKey }).from(lectures).where(eq(lectures.id, lectureId));
+      const [row] = await t.app.ctx.db.select({ hlsKey: lectures.hlsKey }).from(lectures).where(eq(lectures.id, lectureId));
       await t.app.ctx.db.update(lectures).set({ hlsKey: null }).where(eq(lectures.id, lectureId));
       try {
         const html = htmlOf(await lecturePage(subscriber));
         expect((answersIn(html)![`/courses/${courseId}`] as { lectures: { hls_url: string | null }[] }).lectures[0]!.hls_url).toBeNull();
         expect(html).not.toContain(HLS_FETCH);
       } finally {
-        await t.app.ctx.db.update(lectures).set({ hlsKey }).where(eq(lectures.id, lectureId));
+        await t.app.ctx.db.update(lectures).set({ hlsKey: row!.hlsKey }).where(eq(lectures.id, lectureId));
       }
     });
 

@@ -57,14 +57,7 @@ export const PAGE_MODULES: { path: string; sources: string[] }[] = [
   { path: pagePaths.courseLecture, sources: ['src/features/lectures/LecturePage.tsx'] },
 ];
 
-/**
- * The API's reads a page makes first, by page (URLs below the API root, from the page's address),
- * beside `GET /user/me`, which every signed-in page makes. For a signed-in session they are asked
- * of the API itself as the page is sent, and their answers written into it (`answersScript`): the
- * page renders with them instead of asking once its code has run, and a lecture's lease, which
- * waits for the lecture list, leaves that much sooner.
- */
-export const PAGE_READS: {
+interface PageReads {
   path: string;
   reads: (search: URLSearchParams) => string[];
   /**
@@ -73,7 +66,16 @@ export const PAGE_READS: {
    * are fetched from then on and compiled only when imported.
    */
   fetches?: (answers: ReadonlyMap<string, string>, search: URLSearchParams) => string[];
-}[] = [
+}
+
+/**
+ * The API's reads a page makes first, by page (URLs below the API root, from the page's address),
+ * beside `GET /user/me`, which every signed-in page makes. For a signed-in session they are asked
+ * of the API itself as the page is sent, and their answers written into it (`answersScript`): the
+ * page renders with them instead of asking once its code has run, and a lecture's lease, which
+ * waits for the lecture list, leaves that much sooner.
+ */
+export const PAGE_READS: PageReads[] = [
   {
     // The course, its lectures and the learner's progress in it: what the lecture page shows, and the lease waits for.
     path: pagePaths.courseLecture,
@@ -82,7 +84,7 @@ export const PAGE_READS: {
       if (!id) return [];
       return [urlOf(endpoints.courses.list, undefined, { id }), urlOf(endpoints.lectures.list, { id }), urlOf(endpoints.progress.course, { id })];
     },
-    // hls.js (146 KB in Brotli), for a lecture with a ladder only: the lecture the page plays first,
+    // hls.js, for a lecture with a ladder only: the lecture the page plays first,
     // picked as the page picks it (the list's lecture named by `?lecture=`, else the first). Fetched
     // for every lecture page, it made HLS views sooner and MP4 views, which never use it, later
     // (decision 0049).
@@ -97,7 +99,7 @@ export const PAGE_READS: {
   },
 ];
 
-/** hls.js in the build, as Vite's manifest names an installed package (from web/, ending in its path in the package). */
+/** hls.js in the build: the end of the manifest's key of the package's module (`manifestKeyOf`). */
 const HLS_SOURCE = 'hls.js/dist/hls.mjs';
 
 /**
@@ -113,9 +115,16 @@ export function answersScript(answers: [url: string, body: string][]): string {
 type BuildManifest = Record<string, { file: string; isEntry?: boolean; imports?: string[] }>;
 
 /**
+ * The manifest's key of `source`, found by the end of the key: the manifest names an installed
+ * package by its path from web/, which depends on where node_modules is.
+ */
+function manifestKeyOf(manifest: BuildManifest, source: string): string | undefined {
+  return Object.keys(manifest).find((candidate) => candidate === source || candidate.endsWith(`/${source}`));
+}
+
+/**
  * The modulepreload links of `sources` and every chunk they import, except what the entry already
- * loads (index.html names those itself). A source is found by the end of its key: the manifest names
- * an installed package by its path from web/, which depends on where node_modules is.
+ * loads (index.html names those itself).
  */
 export function modulePreloadTags(manifest: BuildManifest, sources: string[]): string {
   const loadedByEntry = new Set<string>();
@@ -129,16 +138,16 @@ export function modulePreloadTags(manifest: BuildManifest, sources: string[]): s
   for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) walk(key, () => undefined, loadedByEntry);
   const seen = new Set(loadedByEntry);
   for (const source of sources) {
-    const key = Object.keys(manifest).find((candidate) => candidate === source || candidate.endsWith(`/${source}`));
+    const key = manifestKeyOf(manifest, source);
     if (key) walk(key, (found) => files.push(manifest[found]!.file), seen);
   }
   return files.map((file) => `    <link rel="modulepreload" crossorigin href="/${escapeMarkup(file)}" />\n`).join('');
 }
 
 /** The `<link rel="preload">` of each of `sources`' own chunk: fetched, not compiled, until the page imports it. */
-export function fetchTags(manifest: BuildManifest, sources: string[]): string {
+function fetchTags(manifest: BuildManifest, sources: string[]): string {
   const files = sources.flatMap((source) => {
-    const key = Object.keys(manifest).find((candidate) => candidate === source || candidate.endsWith(`/${source}`));
+    const key = manifestKeyOf(manifest, source);
     return key ? [manifest[key]!.file] : [];
   });
   return files.map((file) => `<link rel="preload" as="script" crossorigin href="/${escapeMarkup(file)}" />\n  `).join('');
@@ -275,7 +284,7 @@ export async function serveWebApp(
   };
 
   /** The preload links of the modules `reads` says the page will import, given the answers sent with it. */
-  const fetchesFor = (reads: (typeof PAGE_READS)[number], sent: [string, string][], search: URLSearchParams, request: FastifyRequest) => {
+  const fetchesFor = (reads: PageReads, sent: [string, string][], search: URLSearchParams, request: FastifyRequest) => {
     if (!manifest || !reads.fetches) return '';
     try {
       return fetchTags(manifest, reads.fetches(new Map(sent), search));
@@ -289,17 +298,11 @@ export async function serveWebApp(
    * The page for a request with a session cookie, with the answers of its first reads (`answersFor`)
    * in it: everything before `</body>` is sent at once (the browser fetches the modules it names while
    * the reads are made), then the links of what the answers show it will import (`fetches`), the
-   * answers and the rest. Its module scripts run once the document has
-   * ended, so they find the answers there. For one session: never kept by any cache, and compressed
-   * for this response alone, at a quicker setting than the shared page's.
+   * answers and the rest. Its module scripts run once the document has ended, so they find the
+   * answers there. For one session: never kept by any cache, and compressed for this response
+   * alone, at a quicker setting than the shared page's.
    */
-  const sendWithAnswers = async (
-    preloads: string,
-    reads: (typeof PAGE_READS)[number],
-    search: URLSearchParams,
-    request: FastifyRequest,
-    reply: FastifyReply,
-  ) => {
+  const sendWithAnswers = async (preloads: string, reads: PageReads, search: URLSearchParams, request: FastifyRequest, reply: FastifyReply) => {
     const urls = reads.reads(search);
     const shared = (await current(preloads)).html.toString();
     const end = shared.lastIndexOf('</body>');
