@@ -199,7 +199,14 @@ describe('a replacement', () => {
       );
       expect(folderOf(swapped.hls_url)).toBe(videoRunKeys(replacementRun).hlsKey.slice('hls/'.length));
       expect(renditionsIn(await masterOf(t, admin, swapped.hls_url))).toEqual(['0.m3u8', '1.m3u8']);
-      expect((await storedOnceSettled(t)).hls).toEqual([folderOf(swapped.hls_url)]);
+      // The current ladder's files go once the new one is swapped in, the run's last step, after the
+      // row says so: waited for (10 s at most), not raced.
+      let hls = (await storedOnceSettled(t)).hls;
+      for (let tries = 0; tries < 100 && hls.length > 1; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        hls = await mediaFiles(t.dataDir, 'hls');
+      }
+      expect(hls).toEqual([folderOf(swapped.hls_url)]);
     } finally {
       await t.close();
     }
