@@ -208,7 +208,7 @@ describe("the lecture page's first reads, sent with it", () => {
       expect(html.indexOf(HLS_FETCH)).toBeLessThan(html.indexOf(PAGE_ANSWERS_ID));
     });
 
-    it('not when that lecture plays as MP4, nor when the page names another lecture than the list has', async () => {
+    it('for the lecture the page plays (the one `?lecture=` names, else the first), not when it plays as MP4', async () => {
       const { lectures: sent } = answersIn(htmlOf(await lecturePage(subscriber)))![`/courses/${courseId}`] as { lectures: { _id: string }[] };
       const lectureId = sent[0]!._id;
       // Named by `?lecture=`, or unknown there (the page then plays the first): the ladder decides.
