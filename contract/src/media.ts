@@ -7,6 +7,12 @@ export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const IMAGE_MAX_BYTES_META = 'lms-image-max-bytes';
 
 /**
+ * The avatar of an account without one of its own (administrators made from the command line): a
+ * static file for any client, which the web app draws inline instead of asking for it.
+ */
+export const DEFAULT_AVATAR_URL = '/default-avatar.svg';
+
+/**
  * Files attached to a lecture: the largest the server takes unless RESOURCE_MAX_BYTES says
  * otherwise, and how many one lecture may have.
  */

@@ -1,8 +1,10 @@
+import { DEFAULT_AVATAR_URL } from '@lms/contract/media';
 import { messages } from '@lms/contract/messages';
 import type { User } from '@lms/contract/users';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { Link, useLocation } from 'react-router';
 import { initialsOf } from '../lib/components/initials';
+import { DefaultAvatar } from '../lib/components/inline-pictures';
 import { paths } from '../lib/paths';
 
 /**
@@ -144,17 +146,21 @@ function Avatar({ user }: { user: User }) {
       className="relative flex size-9 items-center justify-center overflow-hidden rounded-full bg-primary text-sm font-semibold text-primary-content before:content-[attr(data-initials)]"
       aria-hidden="true"
     >
-      {user.avatar.secure_url && (
-        <img
-          src={user.avatar.secure_url}
-          alt=""
-          width={36}
-          height={36}
-          className="absolute inset-0 size-full object-cover"
-          onError={(event) => {
-            event.currentTarget.hidden = true;
-          }}
-        />
+      {user.avatar.secure_url === DEFAULT_AVATAR_URL ? (
+        <DefaultAvatar className="absolute inset-0 size-full" />
+      ) : (
+        user.avatar.secure_url && (
+          <img
+            src={user.avatar.secure_url}
+            alt=""
+            width={36}
+            height={36}
+            className="absolute inset-0 size-full object-cover"
+            onError={(event) => {
+              event.currentTarget.hidden = true;
+            }}
+          />
+        )
       )}
     </span>
   );

@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useId, useRef } from 'react';
 import { messages } from '@lms/contract/messages';
 import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { Footer } from '../lib/components/Footer';
+import { BrandMark } from '../lib/components/inline-pictures';
 import { NEXT_PARAM, withNext } from '../lib/with-next';
 import { paths } from '../lib/paths';
 import { useSite } from '../lib/site';
@@ -222,7 +223,7 @@ function Brand() {
           className={`h-8 w-auto shrink-0 object-contain ${wordmark ? 'max-w-48' : 'max-w-12'}`}
         />
       ) : (
-        <img src="/favicon.svg" width={28} height={28} alt="" />
+        <BrandMark />
       )}
       {!wordmark && <span className="truncate">{name}</span>}
     </>

@@ -2,6 +2,7 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_AVATAR_URL } from '@lms/contract/media';
 import { messages } from '@lms/contract/messages';
 import { answers } from '@lms/contract/answers';
 import type { User } from '@lms/contract/users';
@@ -85,6 +86,20 @@ describe('the desktop bar', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/user/profile'));
     // Closed by the render after the navigation, as after Escape.
     await waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument());
+  });
+
+  it("shows the learner's own picture in the avatar's button, and draws the default one inline (nothing to fetch)", async () => {
+    await renderApp('/about', learner);
+    const own = await within(screen.getByRole('banner')).findByRole('button', { name: new RegExp(messages.accountMenu) });
+    expect(own.querySelector('img')).toHaveAttribute('src', learner.avatar.secure_url);
+    expect(own.querySelector('svg')).toBeNull();
+  });
+
+  it('draws the default avatar inline for an account without a picture of its own', async () => {
+    await renderApp('/about', { ...admin, avatar: { secure_url: DEFAULT_AVATAR_URL } });
+    const button = await within(screen.getByRole('banner')).findByRole('button', { name: new RegExp(messages.accountMenu) });
+    expect(button.querySelector('img')).toBeNull();
+    expect(button.querySelector('svg rect')).toHaveAttribute('fill', '#cbd5e1');
   });
 
   it('closes the avatar menu on a click elsewhere', async () => {

@@ -35,7 +35,9 @@ describe("the seller's name and logo around every page", () => {
   it('a fresh site: the product icon and LMS in the bar, the spec footer with four social icons with empty targets', async () => {
     await renderApp('/about');
     expect(brandLink()).toHaveAccessibleName('LMS');
-    expect(brandLink().querySelector('img')).toHaveAttribute('src', '/favicon.svg');
+    // The product's mark drawn inline (no image to fetch and parse while the page starts).
+    expect(brandLink().querySelector('img')).toBeNull();
+    expect(brandLink().querySelector('svg rect')).toHaveAttribute('fill', '#422ad5');
     // The title is set in an effect, after the page's first paint.
     await waitFor(() => expect(document.title).toBe('About us · LMS'));
     const footer = screen.getByRole('contentinfo');

@@ -3,7 +3,7 @@ import { answers } from '@lms/contract/answers';
 import { learnerStateOf, type LearnerRow, type LearnerSort, type LearnerState } from '@lms/contract/learners';
 import type { Context } from '../../context.ts';
 import { AppError } from '../../errors.ts';
-import { DEFAULT_AVATAR_URL } from '../users/users.service.ts';
+import { DEFAULT_AVATAR_URL } from '@lms/contract/media';
 
 /**
  * The administrator's learners: accounts with the USER role (administrators are not learners), found

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { messages } from '@lms/contract/messages';
 import { answers } from '@lms/contract/answers';
+import { DEFAULT_AVATAR_URL } from '@lms/contract/media';
 import type { Role, User } from '@lms/contract/users';
 import type { Context } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -9,9 +10,6 @@ import { AppError } from '../../errors.ts';
 import { createSession, revokeAllSessions, type SignInClient, type UserRow } from '../auth/sessions.ts';
 import { AVATAR_SIZE, reencodeImage } from '../media/images.ts';
 import { saveAvatar } from '../media/storage.ts';
-
-/** Shown for accounts without an avatar of their own (administrators made from the command line). */
-export const DEFAULT_AVATAR_URL = '/default-avatar.svg';
 
 /**
  * Whether the user's subscription is active now: they paid for a period that has not ended.
