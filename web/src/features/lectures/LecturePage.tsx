@@ -4,7 +4,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { clockDuration } from '../../lib/format';
 import { checkoutPath } from '../payments';
 import { paths } from '../../lib/paths';
-import { resumePosition, useGetCourseProgressQuery, useMarkCompletedMutation, useSetAutoplayNextMutation } from '../progress';
+import { useGetCourseProgressQuery, useMarkCompletedMutation, useSetAutoplayNextMutation } from '../progress';
 import { useProgressTracking } from '../progress';
 import { messageOf } from '../../lib/server-state';
 import { useAuth } from '../auth';
@@ -19,6 +19,7 @@ import { LectureAdminTools } from './LectureAdminTools';
 import { LectureList } from './LectureList';
 import { LectureResources } from './LectureResources';
 import { NextLecture } from './NextLecture';
+import { linkedTime, openingPosition } from './opening-position';
 import { progressTexts } from '../progress';
 import { loadCaptionsManager, Transcript, useGetCaptionsQuery } from '../captions';
 import { PlaybackFailed, PlaybackStopped, StreamLimitPanel, usePlayback, watermarkOf } from '../protection';
@@ -33,11 +34,6 @@ const CaptionsManager = lazy(loadCaptionsManager);
 /** Below the lectures, for a learner: its own chunk, loaded once the player has its place, not run before it. */
 const CourseCertificate = lazy(() => import('../certificates').then((certificates) => ({ default: certificates.CourseCertificate })));
 
-/** `?t=` in seconds (a search result's link to a line of a lecture); anything else is no time. */
-function linkedTime(value: string | null): number | null {
-  if (value === null || !/^\d{1,6}(\.\d+)?$/.test(value)) return null;
-  return Number(value);
-}
 /**
  * The player and the lecture list; selecting a lecture plays it; admins add and delete lectures.
  * The learner's place is saved as they watch and resumed when they come back; completed
@@ -110,10 +106,9 @@ export default function LecturePage() {
       if (before?.lectureId === lecture._id) return before;
       if (linkedAt !== null && lecture._id === linkedLectureId && linkUsed.current === null) {
         linkUsed.current = lecture._id;
-        const at = lecture.duration ? Math.min(linkedAt, Math.max(0, lecture.duration - 1)) : linkedAt;
-        return { lectureId: lecture._id, at, linked: true };
+        return { lectureId: lecture._id, at: openingPosition(lecture, saved, linkedAt), linked: true };
       }
-      return { lectureId: lecture._id, at: resumePosition(lecture.duration, saved) };
+      return { lectureId: lecture._id, at: openingPosition(lecture, saved, null) };
     });
   }, [lecture, progressReady, progressRows, linkedAt, linkedLectureId]);
   const lectureId = lecture?._id;

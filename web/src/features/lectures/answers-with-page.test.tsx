@@ -2,11 +2,46 @@ import { render, screen, waitFor } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import type { Course } from '@lms/contract/courses';
 import type { Lecture } from '@lms/contract/lectures';
+import type { LectureProgress } from '@lms/contract/progress';
+import { messages } from '@lms/contract/messages';
 import { PAGE_ANSWERS_ID } from '@lms/contract/pages';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { sampleUser } from '../../test/render';
 import { holdLeaseStart, leaseAnswers } from '../../test/playback';
 import { sampleCourse, sampleLecture } from '../../test/catalogue';
+
+/** hls.js as an early start and the player drive it: each one made, its source, the video attached, its levels once read. */
+const fakeHls = vi.hoisted(() => {
+  interface Made {
+    config: Record<string, unknown>;
+    loadSource: ReturnType<typeof vi.fn>;
+    attachMedia: ReturnType<typeof vi.fn>;
+    levels: { height: number }[];
+    subtitleTracks: { lang?: string }[];
+  }
+  const made: Made[] = [];
+  const Hls = Object.assign(
+    vi.fn(function Hls(config: Record<string, unknown>) {
+      const instance: Made & { on: () => void; destroy: () => void } = {
+        config,
+        loadSource: vi.fn(),
+        attachMedia: vi.fn(),
+        levels: [],
+        subtitleTracks: [],
+        on: () => undefined,
+        destroy: () => undefined,
+      };
+      made.push(instance);
+      return instance;
+    }),
+    {
+      isSupported: () => true,
+      Events: { MANIFEST_PARSED: 'manifestParsed', SUBTITLE_TRACKS_UPDATED: 'subtitles', LEVEL_SWITCHED: 'levelSwitched', ERROR: 'error' },
+    },
+  );
+  return { Hls, made };
+});
+vi.mock('hls.js', () => ({ default: fakeHls.Hls }));
 
 const course: Course = sampleCourse();
 const lecture: Lecture = sampleLecture(1);
@@ -22,7 +57,7 @@ afterEach(() => {
 });
 
 /** The page as the server sends it to a signed-in subscriber (server/src/web-app.ts): the course's reads carried in its HTML. */
-function sendAnswersWithPage(lectures: Lecture[]) {
+function sendAnswersWithPage(lectures: Lecture[], progress: LectureProgress[] = []) {
   const script = document.createElement('script');
   script.type = 'application/json';
   script.id = PAGE_ANSWERS_ID;
@@ -30,7 +65,7 @@ function sendAnswersWithPage(lectures: Lecture[]) {
     '/user/me': { success: true, message: 'ok', user: learner },
     [`/courses?id=${course._id}`]: { success: true, message: 'ok', courses: [course], page: 1, totalPages: 1, total: 1 },
     [`/courses/${course._id}`]: { success: true, message: 'ok', course, lectures },
-    [`/progress/courses/${course._id}`]: { success: true, message: 'ok', course: null, lectures: [], quizzes: [], settings: { autoplayNext: true } },
+    [`/progress/courses/${course._id}`]: { success: true, message: 'ok', course: null, lectures: progress, quizzes: [], settings: { autoplayNext: true } },
   });
   document.body.append(script);
 }
@@ -122,5 +157,55 @@ it('holds the first render back for the lease 200 ms at most, then shows the pos
   expect(screen.queryByLabelText('Lecture 1: Lesson 1')).not.toBeInTheDocument();
   leaseStart.answer();
   expect(await findPlayer('Lecture 1: Lesson 1')).toHaveAttribute('src', withPoster.secure_url);
+  window.history.replaceState(null, '', '/');
+});
+
+it("starts hls.js on the lecture's ladder once its lease is granted, at the learner's place, and the player attaches its video to it", async () => {
+  const laddered = sampleLecture(1, { hls_url: '/media/hls/grant/1/master.m3u8', duration: 600 });
+  const saved: LectureProgress = {
+    lectureId: laddered._id,
+    position: 90,
+    watched: 90,
+    completed: false,
+    completedAt: null,
+    updatedAt: new Date().toISOString(),
+  };
+  sendAnswersWithPage([laddered], [saved]);
+  window.history.replaceState(null, '', `/course/lecture?id=${course._id}`);
+  vi.resetModules();
+  const [{ memoryRouter, stubApi, storeLogin }, { createStore }, { default: LecturePage, beforeFirstRender }, { loadHls }] = await Promise.all([
+    import('../../test/render'),
+    import('../../app/store'),
+    import('./LecturePage'),
+    import('../../lib/components/hls-loader'),
+  ]);
+  stubApi({ ...leaseAnswers() });
+  const leaseStart = holdLeaseStart();
+  storeLogin(learner);
+  const store = createStore();
+  fakeHls.made.length = 0;
+
+  const ready = beforeFirstRender(store);
+  await loadHls();
+  // The playlists are refused without the lease: nothing is asked for before it is granted.
+  expect(fakeHls.made).toHaveLength(0);
+  leaseStart.answer();
+  await ready;
+  await vi.waitFor(() => expect(fakeHls.made).toHaveLength(1));
+  const [early] = fakeHls.made;
+  expect(early!.config).toMatchObject({ startFragPrefetch: true, startLevel: 0, startPosition: 90 });
+  expect(early!.loadSource).toHaveBeenCalledWith(laddered.hls_url);
+  // Its master playlist read while the page renders.
+  early!.levels = [{ height: 360 }, { height: 720 }];
+
+  const { routed } = memoryRouter([{ path: '/course/lecture', element: <LecturePage /> }], `/course/lecture?id=${course._id}`);
+  render(<Provider store={store}>{routed}</Provider>);
+  const video = await screen.findByLabelText('Lecture 1: Lesson 1');
+  await waitFor(() => expect(early!.attachMedia).toHaveBeenCalledWith(video));
+  // Taken, not made again nor told its source twice; its renditions listed at once.
+  expect(fakeHls.made).toHaveLength(1);
+  expect(early!.loadSource).toHaveBeenCalledTimes(1);
+  const menu = screen.getByRole('combobox', { name: messages.videoQuality }) as HTMLSelectElement;
+  expect([...menu.options].map((option) => option.text)).toEqual([messages.videoQualityAuto, '720p', '360p']);
   window.history.replaceState(null, '', '/');
 });

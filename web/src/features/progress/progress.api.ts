@@ -129,7 +129,8 @@ export function resumePosition(duration: number | null, progress: LectureProgres
 }
 
 /** The learner's progress in a course sent with the page, put in the cache before the page's first render (see `cacheSentLectures` in the lectures). */
-export function cacheSentProgress(dispatch: CacheDispatch, courseId: string) {
+export function cacheSentProgress(dispatch: CacheDispatch, courseId: string): CourseAnswer | undefined {
   const sent = takePageAnswer(urlFor(endpoints.progress.course, { params: { id: courseId } })) as CourseAnswer | undefined;
   if (sent) dispatch(progressApi.util.upsertQueryEntries([{ endpointName: 'getCourseProgress', arg: courseId, value: sent }]));
+  return sent;
 }

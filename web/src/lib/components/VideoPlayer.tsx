@@ -3,7 +3,7 @@ import type HlsType from 'hls.js';
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode, type Ref } from 'react';
 import { openingCaption, rememberCaption, rememberedCaption, sameLanguage, toggledOnCaption, type PlayerCaption } from './caption-choice';
 import { CaptionsMenu } from './CaptionsMenu';
-import { loadHls } from './hls-loader';
+import { loadHls, playerHlsConfig, takeEarlyHls } from './hls-loader';
 import { playerTexts } from './player-texts';
 import { useWatermark, type PlayerWatermark } from './watermark';
 
@@ -245,23 +245,25 @@ export function VideoPlayer({
           start();
           return;
         }
-        // The first segment from the lowest rendition, the smallest: the picture comes soonest, and the
-        // bandwidth it took to come tells hls.js how high to climb for the next ones.
-        const player = new Hls({ capLevelToPlayerSize: true, startLevel: 0, ...(from > 0 && { startPosition: from }) });
+        // The lecture page may have started it on this ladder already, its playlists and first segment on their way.
+        const early = takeEarlyHls(hlsSrc, from);
+        const player = early ?? new Hls(playerHlsConfig(from));
         hls.current = player;
         setEngine('hls');
-        player.on(Hls.Events.MANIFEST_PARSED, (_event, data) => {
-          setLevels(data.levels.map((level) => level.height));
-          setHlsSubtitles((data.subtitleTracks ?? []).map((track) => track.lang ?? ''));
+        const manifestRead = (levels: readonly { height: number }[], subtitles: readonly { lang?: string }[]) => {
+          setLevels(levels.map((level) => level.height));
+          setHlsSubtitles(subtitles.map((track) => track.lang ?? ''));
           start();
-        });
+        };
         player.on(Hls.Events.SUBTITLE_TRACKS_UPDATED, (_event, data) => setHlsSubtitles(data.subtitleTracks.map((track) => track.lang ?? '')));
         player.on(Hls.Events.LEVEL_SWITCHED, (_event, data) => setPlaying(data.level));
         player.on(Hls.Events.ERROR, (_event, data) => {
           if (data.fatal) fallBackToMp4();
         });
-        player.loadSource(hlsSrc);
+        if (!early) player.loadSource(hlsSrc);
         player.attachMedia(element);
+        if (early && early.levels.length > 0) manifestRead(early.levels, early.subtitleTracks);
+        else player.on(Hls.Events.MANIFEST_PARSED, (_event, data) => manifestRead(data.levels, data.subtitleTracks ?? []));
       })
       .catch(() => {
         if (!cancelled) fallBackToMp4();
