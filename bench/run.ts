@@ -254,10 +254,15 @@ const name = `${date}${budgets ? '-budgets' : only ? `-${only.join('-')}` : ''}$
 const file = await unusedName(path.join(benchDir, 'results'), name, '.md');
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 const loads = (values: number[]) => values.map((value) => value.toFixed(2)).join(' / ');
+// What was measured is the working tree: a run of changes not yet committed says so (results written before it aside).
+const uncommitted = run('git', ['-C', path.dirname(benchDir), 'status', '--porcelain', '--', '.', ':!bench/results'])
+  .split('\n')
+  .filter(Boolean).length;
+const commit = `${run('git', ['rev-parse', '--short', 'HEAD']).trim()}${uncommitted > 0 ? ` with ${uncommitted} changed file${uncommitted === 1 ? '' : 's'} not committed` : ''}`;
 const header = [
   `# Bench ${date}${quick ? ' (--quick)' : ''}`,
   '',
-  `\`npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}\` at commit ${run('git', ['rev-parse', '--short', 'HEAD']).trim()}, Node ${process.version}, ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 1024 ** 3)} GB; ${runSeconds.toFixed(0)} s in all. Budgets as each section sets them.`,
+  `\`npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}\` at commit ${commit}, Node ${process.version}, ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 1024 ** 3)} GB; ${runSeconds.toFixed(0)} s in all. Budgets as each section sets them.`,
   '',
   `Load average (1, 5, 15 min) at the start: ${loads(loadAtStart)}; at the end: ${loads(os.loadavg())}.`,
 ];
