@@ -25,11 +25,11 @@ const FIRST_RENDER_WAITS_MS = 200;
  * carries (server/src/web-app.ts): the course, its lectures and the learner's progress go into the
  * cache, so that render shows the lecture, not the skeleton; the lease of that lecture is asked for,
  * which `usePlayback` then takes; for a lecture with a ladder, hls.js is fetched and, once the lease
- * is granted, started on the ladder at the lecture's opening second, which the player takes. The lecture is the
- * one the page picks (the list's lecture named by `?lecture=`, else the first), under the page's own
- * rule: a signed-in viewer's lecture that is not a free preview plays under a lease. Without the
- * list (a visitor, no access, a page cut short) the page asks as it renders. The first render waits
- * for the answer, FIRST_RENDER_WAITS_MS at most.
+ * is granted, started on the ladder at the lecture's opening second, which the player then takes.
+ * The lecture is the one the page picks (the list's lecture named by `?lecture=`, else the first),
+ * under the page's own rule: a signed-in viewer's lecture that is not a free preview plays under a
+ * lease. Without the list (a visitor, no access, a page cut short) the page asks as it renders. The
+ * first render waits for the lease's answer, FIRST_RENDER_WAITS_MS at most.
  */
 export function beforeFirstRender({ dispatch, getState }: StoreBeforeRender): Promise<void> {
   const search = new URLSearchParams(window.location.search);
