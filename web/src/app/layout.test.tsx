@@ -88,7 +88,7 @@ describe('the desktop bar', () => {
     await waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument());
   });
 
-  it("shows the learner's own picture in the avatar's button, and draws the default one inline (nothing to fetch)", async () => {
+  it("shows the learner's own picture in the avatar's button", async () => {
     await renderApp('/about', learner);
     const own = await within(screen.getByRole('banner')).findByRole('button', { name: new RegExp(messages.accountMenu) });
     expect(own.querySelector('img')).toHaveAttribute('src', learner.avatar.secure_url);
