@@ -19,7 +19,7 @@ import { LectureAdminTools } from './LectureAdminTools';
 import { LectureList } from './LectureList';
 import { LectureResources } from './LectureResources';
 import { NextLecture } from './NextLecture';
-import { linkedTime, openingPosition } from './opening-position';
+import { linkedTime, openingPosition, timeIsForOpenedLecture } from './opening-position';
 import { progressTexts } from '../progress';
 import { loadCaptionsManager, Transcript, useGetCaptionsQuery } from '../captions';
 import { PlaybackFailed, PlaybackStopped, StreamLimitPanel, usePlayback, watermarkOf } from '../protection';
@@ -97,7 +97,7 @@ export default function LecturePage() {
   const progressReady = !isLoggedIn || progress.isSuccess || progress.isError;
   const progressRows = progress.currentData?.lectures;
   const progressOf = (lectureId: string) => progressRows?.find((row) => row.lectureId === lectureId);
-  const linkedLectureId = wanted >= 0 || !search.get('lecture') ? (lectures[Math.max(wanted, 0)]?._id ?? null) : null;
+  const linkedLectureId = timeIsForOpenedLecture(search, wanted) ? (lectures[Math.max(wanted, 0)]?._id ?? null) : null;
   // Before the browser paints: the player waits for this place, and shows in the same frame as the lecture.
   useLayoutEffect(() => {
     if (!lecture || !progressReady) return;

@@ -5,7 +5,7 @@ import { cacheSentCourse } from '../courses';
 import { cacheSentProgress } from '../progress';
 import { startEarlyLease } from '../protection';
 import { cacheSentLectures } from './lectures.api';
-import { linkedTime, openingPosition } from './opening-position';
+import { linkedTime, openingPosition, timeIsForOpenedLecture } from './opening-position';
 
 /** The store as the lecture page reads it before it renders: the login state, and dispatch for the cache and the lease. */
 export interface StoreBeforeRender {
@@ -45,7 +45,7 @@ export function beforeFirstRender({ dispatch, getState }: StoreBeforeRender): Pr
   // The ladder's playlists and first segment, once the lecture may be played (its lease granted, if it needs one).
   const startLadder = () => {
     if (!hlsUrl) return;
-    const linkedAt = named >= 0 || !search.get('lecture') ? linkedTime(search.get('t')) : null;
+    const linkedAt = timeIsForOpenedLecture(search, named) ? linkedTime(search.get('t')) : null;
     const saved = progress?.lectures.find((row) => row.lectureId === lecture._id);
     startEarlyHls(hlsUrl, openingPosition(lecture, saved, linkedAt));
   };

@@ -9,6 +9,13 @@ export function linkedTime(value: string | null): number | null {
 }
 
 /**
+ * Whether the address's `?t=` is for the lecture the page opens: the one `?lecture=` names, or the
+ * first when it names none (a link to an unknown lecture opens the first at its saved place).
+ * `named` is the index of the lecture `?lecture=` names in the list, -1 when none.
+ */
+export const timeIsForOpenedLecture = (search: URLSearchParams, named: number) => named >= 0 || !search.get('lecture');
+
+/**
  * The second a lecture opens at: a link's time (kept inside the video), else where the learner
  * stopped. The page decides which lecture a link's time is for; `beforeFirstRender` starts hls.js
  * there, and the player takes what it started only for the same second.
